@@ -1,0 +1,32 @@
+import "server-only";
+import { cache } from "react";
+import { getServerSession } from "next-auth";
+import { authOptions } from "@/lib/auth/options";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+
+export type Viewer = { id: string; email: string; name: string | null; isAdmin: boolean };
+
+/**
+ * The signed-in user for this request, or null. Admin status is read from the database on every
+ * request, so a revoked admin loses access at once, not when the JWT expires.
+ */
+export const getViewer = cache(async (): Promise<Viewer | null> => {
+  const session = await getServerSession(authOptions());
+  const id = (session?.user as { id?: string } | undefined)?.id;
+  if (!id) return null;
+  const user = await db.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, isAdmin: true } });
+  return user ?? null;
+});
+
+export async function requireUser(): Promise<Viewer> {
+  const viewer = await getViewer();
+  if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
+  return viewer;
+}
+
+export async function requireAdmin(): Promise<Viewer> {
+  const viewer = await requireUser();
+  if (!viewer.isAdmin) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
+  return viewer;
+}

@@ -1,0 +1,50 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+
+export { Prisma } from "@/lib/generated/prisma/client";
+export type * from "@/lib/generated/prisma/client";
+
+type Db = PrismaClient;
+const globalForDb = globalThis as unknown as { __pactnexusDb?: Db; __pactnexusDbUrl?: string };
+
+function createClient(url: string): Db {
+  const adapter = new PrismaPg(
+    {
+      connectionString: url,
+      max: Number(process.env.DATABASE_POOL_SIZE || 10),
+      connectionTimeoutMillis: 5_000,
+    },
+    {
+      // An idle connection dropped by the server (restart, failover) must not crash the process;
+      // the pool opens a new one on the next query.
+      onPoolError: (err) => console.warn(`[db] idle connection lost: ${err.message}`),
+    },
+  );
+  return new PrismaClient({ adapter });
+}
+
+/** The Prisma client, created on first use so DATABASE_URL can be set at run time (tests, start script). */
+export function getDb(): Db {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set. Start the app with `npm start`, which provides one.");
+  if (!globalForDb.__pactnexusDb || globalForDb.__pactnexusDbUrl !== url) {
+    globalForDb.__pactnexusDb = createClient(url);
+    globalForDb.__pactnexusDbUrl = url;
+  }
+  return globalForDb.__pactnexusDb;
+}
+
+export const db: Db = new Proxy({} as Db, {
+  get(_target, prop) {
+    const client = getDb();
+    const value = Reflect.get(client, prop, client);
+    return typeof value === "function" ? value.bind(client) : value;
+  },
+});
+
+export async function disconnectDb() {
+  const client = globalForDb.__pactnexusDb;
+  globalForDb.__pactnexusDb = undefined;
+  globalForDb.__pactnexusDbUrl = undefined;
+  await client?.$disconnect();
+}

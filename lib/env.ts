@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable the app reads, parsed once. `.env.example` documents each of them.
+ * The start script (scripts/start.mjs) provides DATABASE_URL and NEXTAUTH_SECRET locally.
+ */
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() ? v.trim() : undefined));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().min(1, "DATABASE_URL is required"),
+  APP_URL: optional,
+  NEXTAUTH_URL: optional,
+  NEXTAUTH_SECRET: optional,
+  GOOGLE_CLIENT_ID: optional,
+  GOOGLE_CLIENT_SECRET: optional,
+  ADMIN_EMAILS: optional,
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY: optional,
+  STRIPE_API_HOST: optional, // tests and benchmarks: the fake Stripe server
+  STRIPE_RATE_LIMIT: z.coerce.number().int().positive().default(25),
+  CHARGE_CONCURRENCY: z.coerce.number().int().positive().max(64).default(8),
+  SMTP_URL: optional,
+  EMAIL_FROM: z.string().default("PactNexus <no-reply@pactnexus.local>"),
+  JOBS_ENABLED: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached && cached.DATABASE_URL === process.env.DATABASE_URL) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+export const googleEnabled = () => Boolean(env().GOOGLE_CLIENT_ID && env().GOOGLE_CLIENT_SECRET);
+export const stripeEnabled = () => Boolean(env().STRIPE_SECRET_KEY && env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY);
+export const appUrl = () => (env().APP_URL || env().NEXTAUTH_URL || "http://localhost:3000").replace(/\/$/, "");
+export const adminEmails = () =>
+  new Set(
+    (env().ADMIN_EMAILS ?? "")
+      .split(",")
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  );

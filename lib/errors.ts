@@ -1,0 +1,40 @@
+/**
+ * Domain errors. Code in lib/ throws an AppError with a code from this list; route handlers and
+ * server actions map it to an HTTP status and a user-facing message in one place (toHttp).
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  PAYMENT_FAILED: 402,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fieldErrors?: Record<string, string>;
+  constructor(code: ErrorCode, message: string, fieldErrors?: Record<string, string>) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.fieldErrors = fieldErrors;
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** True when the database cannot be reached (server down, connection refused, pool timeout). */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  const text = `${(e as { code?: string })?.code ?? ""} ${(e as Error)?.message ?? ""}`;
+  return /ECONNREFUSED|ECONNRESET|57P01|57P03|08006|08001|Connection terminated|timeout exceeded when trying to connect|DatabaseNotReachable|P1001|P1017/i.test(
+    text,
+  );
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// npm start / npm run dev: one command from a fresh clone to a running app.
+//  1. database: DATABASE_URL, or an embedded PostgreSQL under DATA_DIR (default .data/)
+//  2. migrations, then demo data into an empty database (unless SEED_DEMO=false)
+//  3. `next build` when the build is missing or stale (not for --dev)
+//  4. `next start` (or `next dev`) on PORT (default 3000); Ctrl-C / SIGTERM stop everything cleanly
+import { spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { buildHash } from "./lib/build-hash.mjs";
+import { DEFAULT_DB, dataDir, ensureDatabase } from "./lib/database-url.mjs";
+import { isPortFree, startEmbeddedPostgres } from "./lib/embedded-db.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+const dev = process.argv.includes("--dev");
+const port = Number(process.env.PORT || 3000);
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+const say = (m) => console.log(`[pactnexus] ${m}`);
+
+class Fatal extends Error {}
+let embedded = null;
+let child = null;
+let stopping = false;
+
+async function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  if (child && child.exitCode === null) {
+    child.kill("SIGTERM");
+    await new Promise((r) => {
+      const t = setTimeout(() => {
+        child.kill("SIGKILL");
+        r();
+      }, 10_000);
+      child.once("exit", () => {
+        clearTimeout(t);
+        r();
+      });
+    });
+  }
+  if (embedded) {
+    say("stopping the embedded PostgreSQL...");
+    await embedded.stop().catch(() => {});
+  }
+  process.exit(code);
+}
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => stopAll(0));
+
+function run(cmd, args, env) {
+  const r = spawnSync(cmd, args, { stdio: "inherit", env });
+  if (r.status !== 0) throw new Fatal(`${[path.basename(cmd), ...args].join(" ")} failed (exit ${r.status ?? r.signal}).`);
+}
+
+async function checkDatabase(url) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+  } catch (err) {
+    const host = (() => {
+      try {
+        const u = new URL(url);
+        return `${u.hostname}:${u.port || 5432}`;
+      } catch {
+        return "the configured host";
+      }
+    })();
+    throw new Fatal(`Cannot reach the database at ${host} given by DATABASE_URL (${err.code || err.message}).`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function isEmpty(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT count(*)::int AS n FROM "User"');
+    return rows[0].n === 0;
+  } finally {
+    await client.end();
+  }
+}
+
+function nextAuthSecret(external) {
+  if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
+  if (external && !dev) {
+    throw new Fatal("NEXTAUTH_SECRET must be set when DATABASE_URL points at your own database (production).");
+  }
+  const file = path.join(dataDir(), "nextauth-secret");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
+  return fs.readFileSync(file, "utf8").trim();
+}
+
+async function main() {
+  if (!(await isPortFree(port, "0.0.0.0"))) {
+    throw new Fatal(`Port ${port} is already in use. Stop the program using it, or choose another port: PORT=3001 npm start`);
+  }
+
+  const external = Boolean(process.env.DATABASE_URL);
+  let url = process.env.DATABASE_URL;
+  if (external) {
+    await checkDatabase(url);
+  } else {
+    say(`starting the embedded PostgreSQL (data in ${path.relative(root, dataDir()) || "."}/pg)...`);
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir(), "pg"), port: Number(process.env.PG_PORT || 54329) });
+    await ensureDatabase(embedded.url(), DEFAULT_DB);
+    url = embedded.url(DEFAULT_DB);
+  }
+
+  const env = { ...process.env, DATABASE_URL: url, NEXTAUTH_SECRET: nextAuthSecret(external), PORT: String(port) };
+  env.NEXTAUTH_URL ||= `http://localhost:${port}`;
+  env.NEXT_TELEMETRY_DISABLED = "1";
+
+  run(process.execPath, ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], env);
+
+  if (process.env.SEED_DEMO !== "false" && (await isEmpty(url))) {
+    say("seeding demo data...");
+    run(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "--conditions=react-server", "scripts/seed.ts"], env);
+  }
+
+  const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+  if (!dev) {
+    const hash = buildHash(root);
+    const stamp = path.join(root, distDir, ".pactnexus-build-hash");
+    const built = fs.existsSync(path.join(root, distDir, "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === hash;
+    if (!built) {
+      say("building the app (first start or sources changed)...");
+      run(process.execPath, [nextBin, "build"], { ...env, NODE_ENV: "production" });
+      fs.writeFileSync(stamp, hash);
+    }
+  }
+
+  say(`serving on http://localhost:${port}`);
+  child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port)], {
+    stdio: "inherit",
+    env: dev ? env : { ...env, NODE_ENV: "production" },
+  });
+  child.on("exit", (code, signal) => {
+    if (!stopping) stopAll(code ?? (signal ? 1 : 0));
+  });
+}
+
+main().catch(async (err) => {
+  console.error(`[pactnexus] ${err instanceof Fatal ? err.message : err?.stack || err}`);
+  await stopAll(1);
+});
