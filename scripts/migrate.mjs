@@ -23,6 +23,8 @@ try {
       throw new Error("Usage: migrate.mjs apply | new <name> [--empty]");
     }
   });
+  // The engine keeps the adapter's pool open (idle connections would hold the process ~10 s).
+  process.exit(0);
 } catch (err) {
   console.error(err?.message ?? err);
   process.exit(1);

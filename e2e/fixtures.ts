@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import path from "node:path";
+import crypto from "node:crypto";
+import { test as base, expect, type Page } from "@playwright/test";
+import { encode } from "next-auth/jwt";
+import pg from "pg";
+
+export { expect };
+
+const dbUrlFile = path.join(__dirname, "..", ".data", "e2e", "db-url");
+const secret = process.env.E2E_NEXTAUTH_SECRET || "e2e-secret-not-for-production";
+
+let pool: pg.Pool | undefined;
+export function sql() {
+  pool ??= new pg.Pool({ connectionString: fs.readFileSync(dbUrlFile, "utf8").trim(), max: 4 });
+  return pool;
+}
+
+const id = () => `e2e${crypto.randomBytes(10).toString("hex")}`;
+
+export type TestUser = { id: string; email: string; name: string | null; isAdmin: boolean };
+
+export async function createUser(opts: Partial<Omit<TestUser, "id">> = {}): Promise<TestUser> {
+  const user = {
+    id: id(),
+    email: opts.email ?? `${id()}@example.test`,
+    name: opts.name === undefined ? "Test User" : opts.name,
+    isAdmin: opts.isAdmin ?? false,
+  };
+  await sql().query(`INSERT INTO "User" (id, email, name, "isAdmin", "updatedAt") VALUES ($1, $2, $3, $4, now())`, [
+    user.id,
+    user.email,
+    user.name,
+    user.isAdmin,
+  ]);
+  return user;
+}
+
+export type CampaignInput = Partial<{
+  title: string;
+  description: string;
+  goal: number;
+  ticketPriceCents: number;
+  deadline: Date;
+  approvalStatus: "pending" | "approved" | "rejected";
+  status: string;
+  isTest: boolean;
+  attendeesAnonymous: boolean;
+  identityRevelationType: "never" | "onStart" | "immediate";
+  creator: TestUser;
+}>;
+
+export async function createCampaign(input: CampaignInput = {}) {
+  const creator = input.creator ?? (await createUser({ name: "Organiser" }));
+  const campaignId = id();
+  const title = input.title ?? `E2E event ${campaignId.slice(-6)}`;
+  await sql().query(
+    `INSERT INTO "Campaign" (id, title, description, goal, "ticketPriceCents", deadline, "creatorId", "creatorEmail",
+       "approvalStatus", status, "isTest", "attendeesAnonymous", "identityRevelationType", "updatedAt")
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9::"ApprovalStatus",$10::"CampaignStatus",$11,$12,$13::"IdentityRevelation",now())`,
+    [
+      campaignId,
+      title,
+      input.description ?? "An end-to-end test event with a long enough description.",
+      input.goal ?? 10,
+      input.ticketPriceCents ?? 0,
+      input.deadline ?? new Date(Date.now() + 7 * 86400_000),
+      creator.id,
+      creator.email,
+      input.approvalStatus ?? "approved",
+      input.status ?? "pending",
+      input.isTest ?? false,
+      input.attendeesAnonymous ?? true,
+      input.identityRevelationType ?? "never",
+    ],
+  );
+  return { id: campaignId, title, creator };
+}
+
+/** Signs the browser in as `user` by minting the NextAuth session cookie (sign-in itself is tested separately). */
+export async function loginAs(page: Page, user: TestUser) {
+  const token = await encode({ token: { sub: user.id, email: user.email, name: user.name }, secret });
+  const url = new URL(base.info().project.use.baseURL ?? `http://localhost:${process.env.E2E_PORT || 3100}`);
+  await page.context().addCookies([
+    { name: "next-auth.session-token", value: token, domain: url.hostname, path: "/", httpOnly: true, sameSite: "Lax" },
+  ]);
+}
+
+export const test = base;

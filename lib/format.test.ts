@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { dollarsToCents, formatCents, plural, progressPercent } from "@/lib/format";
+
+describe("money", () => {
+  it("formats integer cents as dollars", () => {
+    expect(formatCents(0)).toBe("$0.00");
+    expect(formatCents(1205)).toBe("$12.05");
+    expect(formatCents(1_000_000)).toBe("$10,000.00");
+  });
+  it.each([
+    ["12", 1200],
+    ["12.5", 1250],
+    ["0.01", 1],
+    ["10000", 1_000_000],
+    [" 7.00 ", 700],
+  ])("parses %s dollars to %i cents without floating-point error", (input, cents) => {
+    expect(dollarsToCents(input)).toBe(cents);
+  });
+  it.each(["", "abc", "-1", "1.234", "1e3", "0x10"])("refuses %j", (input) => {
+    expect(dollarsToCents(input)).toBeNull();
+  });
+});
+
+describe("progress", () => {
+  it("is capped at 100%", () => {
+    expect(progressPercent(5, 10)).toBe(50);
+    expect(progressPercent(15, 10)).toBe(100);
+    expect(progressPercent(0, 10)).toBe(0);
+  });
+  it("pluralises", () => {
+    expect(plural(1, "person", "people")).toBe("1 person");
+    expect(plural(2, "person", "people")).toBe("2 people");
+  });
+});

@@ -1,0 +1,69 @@
+import { db } from "@/lib/db";
+
+let seq = 0;
+const next = () => `${Date.now().toString(36)}${(++seq).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+export async function createUser(overrides: Partial<{ email: string; name: string | null; isAdmin: boolean; passwordHash: string | null }> = {}) {
+  return db.user.create({
+    data: {
+      email: overrides.email ?? `user-${next()}@example.test`,
+      name: overrides.name === undefined ? `User ${seq}` : overrides.name,
+      isAdmin: overrides.isAdmin ?? false,
+      passwordHash: overrides.passwordHash ?? null,
+    },
+  });
+}
+
+type CampaignOverrides = Partial<{
+  title: string;
+  description: string;
+  goal: number;
+  ticketPriceCents: number;
+  deadline: Date;
+  createdAt: Date;
+  approvalStatus: "pending" | "approved" | "rejected";
+  status: "pending" | "funded" | "charging" | "charged" | "expired" | "cancelled";
+  pactType: "paction" | "crowdfund" | null;
+  isTest: boolean;
+  attendeesAnonymous: boolean;
+  identityRevelationType: "never" | "onStart" | "immediate";
+  creatorId: string;
+}>;
+
+export async function createCampaign(overrides: CampaignOverrides = {}) {
+  const creatorId = overrides.creatorId ?? (await createUser()).id;
+  const creator = await db.user.findUniqueOrThrow({ where: { id: creatorId } });
+  return db.campaign.create({
+    data: {
+      title: overrides.title ?? `Test event ${next()}`,
+      description: overrides.description ?? "A description that is long enough to pass validation.",
+      goal: overrides.goal ?? 10,
+      ticketPriceCents: overrides.ticketPriceCents ?? 0,
+      deadline: overrides.deadline ?? new Date(Date.now() + 7 * 24 * 3600_000),
+      createdAt: overrides.createdAt,
+      approvalStatus: overrides.approvalStatus ?? "approved",
+      status: overrides.status ?? "pending",
+      pactType: overrides.pactType === undefined ? "paction" : overrides.pactType,
+      isTest: overrides.isTest ?? false,
+      attendeesAnonymous: overrides.attendeesAnonymous ?? true,
+      identityRevelationType: overrides.identityRevelationType ?? "never",
+      creatorId,
+      creatorEmail: creator.email,
+    },
+  });
+}
+
+export async function createPledge(campaignId: string, userId?: string, overrides: Partial<{ paymentMethodId: string | null; amountCents: number; createdAt: Date }> = {}) {
+  const uid = userId ?? (await createUser()).id;
+  const user = await db.user.findUniqueOrThrow({ where: { id: uid } });
+  return db.pledge.create({
+    data: {
+      campaignId,
+      userId: uid,
+      contributor: user.name ?? user.email,
+      amountCents: overrides.amountCents ?? 0,
+      paymentMethodId: overrides.paymentMethodId ?? null,
+      createdAt: overrides.createdAt,
+    },
+  });
+}

@@ -1,0 +1,24 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@\//, replacement: `${path.resolve(__dirname)}/` },
+      // Next's "server-only" guard throws outside React Server Components; in tests lib/ runs on the server anyway.
+      { find: /^server-only$/, replacement: path.resolve(__dirname, "tests/helpers/empty.ts") },
+    ],
+  },
+  test: {
+    include: ["lib/**/*.test.ts", "tests/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+    exclude: ["node_modules", "e2e", "bench", "tests/reliability/**"],
+    environment: "node",
+    globalSetup: ["tests/helpers/global-setup.ts"],
+    setupFiles: ["tests/helpers/setup-file.ts"],
+    // Time-zone bugs must fail here, not in production (CONVENTIONS: a non-UTC zone).
+    env: { TZ: "Asia/Kathmandu", NODE_ENV: "test", JOBS_ENABLED: "false", NEXTAUTH_SECRET: "test-secret-not-for-production" },
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
