@@ -7,7 +7,7 @@ import pg from "pg";
 
 export { expect };
 
-const dbUrlFile = path.join(__dirname, "..", ".data", "e2e", "db-url");
+const dbUrlFile = path.join(__dirname, "..", ".data", `e2e-${process.env.E2E_PORT || 3100}`, "db-url");
 const secret = process.env.E2E_NEXTAUTH_SECRET || "e2e-secret-not-for-production";
 
 let pool: pg.Pool | undefined;

@@ -8,7 +8,8 @@ import { startEmbeddedPostgres } from "./lib/embedded-db.mjs";
 import { ensureDatabase } from "./lib/database-url.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const dir = path.join(root, ".data", "e2e");
+// One directory per port, so parallel e2e runs (E2E_PORT) on one machine stay apart.
+const dir = path.join(root, ".data", `e2e-${process.env.PORT || 3100}`);
 fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
 

@@ -1,6 +1,7 @@
 // Shared by the Vitest global setup and the Playwright e2e setup: a Postgres server for tests.
 // DATABASE_URL (a local server) when set, else an embedded cluster in .data/test-pg.
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-db.mjs";
@@ -28,15 +29,25 @@ export async function adminQuery(url, sql) {
   }
 }
 
-/** Starts (or reuses) the server; returns { adminUrl, stop }. */
+/**
+ * Starts the server; returns { adminUrl, stop }. Each run gets its own throwaway cluster
+ * (.data/test-pg-<pid>), so several runs on one machine never share or stop each other's.
+ */
 export async function startTestServer(dirName = "test-pg") {
   if (process.env.DATABASE_URL) {
     assertLocal(process.env.DATABASE_URL);
     return { adminUrl: withDb(process.env.DATABASE_URL, "postgres"), stop: async () => {} };
   }
   const root = path.resolve(import.meta.dirname, "../..");
-  const server = await startEmbeddedPostgres({ dataDir: path.join(root, ".data", dirName), port: 0, fast: true });
-  return { adminUrl: server.url("postgres"), stop: server.stop };
+  const dir = path.join(root, ".data", `${dirName}-${process.pid}`);
+  const server = await startEmbeddedPostgres({ dataDir: dir, port: 0, fast: true });
+  return {
+    adminUrl: server.url("postgres"),
+    stop: async () => {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function migrate(url) {

@@ -1,0 +1,41 @@
+import Link from "next/link";
+import type { ComponentProps } from "react";
+
+type Variant = "primary" | "secondary" | "danger" | "ghost" | "success";
+type Size = "sm" | "md" | "lg";
+
+const variants: Record<Variant, string> = {
+  primary: "bg-brand-600 text-white hover:bg-brand-700 disabled:bg-brand-600/50",
+  secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400",
+  danger: "bg-red-600 text-white hover:bg-red-700 disabled:bg-red-600/50",
+  success: "bg-emerald-600 text-white hover:bg-emerald-700 disabled:bg-emerald-600/50",
+  ghost: "text-slate-700 hover:bg-slate-100 disabled:text-slate-400",
+};
+const sizes: Record<Size, string> = {
+  sm: "px-3 py-1.5 text-sm",
+  md: "px-4 py-2 text-sm",
+  lg: "px-5 py-3 text-base",
+};
+
+export function buttonClass(variant: Variant = "primary", size: Size = "md", extra = "") {
+  return `inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed ${variants[variant]} ${sizes[size]} ${extra}`;
+}
+
+export function Button({
+  variant = "primary",
+  size = "md",
+  className = "",
+  type = "button",
+  ...props
+}: ComponentProps<"button"> & { variant?: Variant; size?: Size }) {
+  return <button type={type} className={buttonClass(variant, size, className)} {...props} />;
+}
+
+export function ButtonLink({
+  variant = "primary",
+  size = "md",
+  className = "",
+  ...props
+}: ComponentProps<typeof Link> & { variant?: Variant; size?: Size }) {
+  return <Link className={buttonClass(variant, size, className)} {...props} />;
+}

@@ -1,0 +1,9 @@
+import type { JobDefinition } from "@/lib/jobs/types";
+
+/**
+ * Every background job of the app. Each domain defines its jobs in lib/<domain>/jobs.ts and adds
+ * them here (one import and one spread per domain).
+ */
+export async function allJobs(): Promise<JobDefinition[]> {
+  return [];
+}
