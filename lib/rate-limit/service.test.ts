@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { checkLimits, consume, countHits, recordHit } from "@/lib/rate-limit/service";
+
+describe("rate limits in Postgres", () => {
+  it("lets `limit` actions through in the window and refuses the next with a retry time", async () => {
+    const l = { key: `t:${Math.random()}`, limit: 3, windowMs: 60_000 };
+    for (let i = 0; i < 3; i++) await consume(l, () => "slow down");
+    await expect(consume(l, (ms) => `wait ${Math.ceil(ms / 1000)}s`)).rejects.toThrow(/wait (59|60)s/);
+    expect((await countHits(l.key, l.windowMs)).count).toBe(3);
+  });
+
+  it("is atomic under concurrency: 20 parallel attempts at a limit of 5 let exactly 5 through", async () => {
+    const l = { key: `t:${Math.random()}`, limit: 5, windowMs: 60_000 };
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => consume(l, () => "limited")));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
+    expect(results.filter((r) => r.status === "rejected")).toHaveLength(15);
+  });
+
+  it("checks several limits without recording", async () => {
+    const a = { key: `a:${Math.random()}`, limit: 1, windowMs: 60_000 };
+    const b = { key: `b:${Math.random()}`, limit: 2, windowMs: 60_000 };
+    expect((await checkLimits([a, b])).ok).toBe(true);
+    await recordHit(a.key);
+    expect((await checkLimits([a, b])).ok).toBe(false);
+    expect((await countHits(b.key, b.windowMs)).count).toBe(0);
+  });
+});

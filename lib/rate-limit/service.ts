@@ -1,0 +1,80 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+
+/**
+ * Sliding-window limits kept in Postgres (table RateLimitHit), so they hold across app instances
+ * and restarts. A key names who and what ("signin-fail:email:a@b.c", "comment:user:<id>").
+ */
+export type Limit = { key: string; limit: number; windowMs: number };
+
+export const rateLimitsDisabled = () => process.env.RATE_LIMIT_DISABLED === "true";
+
+/** Hits for `key` inside the window, and when the oldest of them leaves it. */
+export async function countHits(key: string, windowMs: number): Promise<{ count: number; retryAfterMs: number }> {
+  const since = new Date(Date.now() - windowMs);
+  const rows = await db.rateLimitHit.findMany({
+    where: { key, createdAt: { gt: since } },
+    select: { createdAt: true },
+    orderBy: { createdAt: "asc" },
+  });
+  const oldest = rows[0]?.createdAt.getTime();
+  return { count: rows.length, retryAfterMs: oldest ? Math.max(0, oldest + windowMs - Date.now()) : 0 };
+}
+
+export async function recordHit(key: string): Promise<void> {
+  await db.rateLimitHit.create({ data: { key } });
+}
+
+/** Whether any of `limits` is already used up (without counting a new hit). */
+export async function checkLimits(limits: Limit[]): Promise<{ ok: boolean; retryAfterMs: number }> {
+  if (rateLimitsDisabled()) return { ok: true, retryAfterMs: 0 };
+  let retryAfterMs = 0;
+  let ok = true;
+  for (const l of limits) {
+    const { count, retryAfterMs: wait } = await countHits(l.key, l.windowMs);
+    if (count >= l.limit) {
+      ok = false;
+      retryAfterMs = Math.max(retryAfterMs, wait);
+    }
+  }
+  return { ok, retryAfterMs };
+}
+
+/**
+ * Counts one action against `limit` and throws RATE_LIMITED with `message(minutes/seconds)` when
+ * the window is full. A transaction-level advisory lock on the key makes check-and-record atomic,
+ * so concurrent requests cannot all slip under the limit.
+ */
+export async function consume(l: Limit, message: (retryAfterMs: number) => string): Promise<void> {
+  if (rateLimitsDisabled()) return;
+  await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${l.key}))`;
+    const since = new Date(Date.now() - l.windowMs);
+    const rows = await tx.rateLimitHit.findMany({
+      where: { key: l.key, createdAt: { gt: since } },
+      select: { createdAt: true },
+      orderBy: { createdAt: "asc" },
+    });
+    if (rows.length >= l.limit) {
+      const retryAfterMs = Math.max(0, rows[0].createdAt.getTime() + l.windowMs - Date.now());
+      throw new AppError("RATE_LIMITED", message(retryAfterMs));
+    }
+    await tx.rateLimitHit.create({ data: { key: l.key } });
+  });
+}
+
+/** Deletes hits older than a day (called by a periodic job). */
+export async function pruneHits(olderThanMs = 24 * 3600_000): Promise<number> {
+  const { count } = await db.rateLimitHit.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - olderThanMs) } } });
+  return count;
+}
+
+export const minutesText = (ms: number) => {
+  const m = Math.max(1, Math.ceil(ms / 60_000));
+  return `${m} minute${m === 1 ? "" : "s"}`;
+};
+export const secondsText = (ms: number) => {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  return `${s} second${s === 1 ? "" : "s"}`;
+};
