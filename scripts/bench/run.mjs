@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+// npm run bench — issue 8. Builds a separate benchmark database (10,000 events, 200,000 pledges,
+// 50,000 comments), builds and starts the production server on it, and loads it with autocannon
+// (50 connections, 10 s per scenario). Writes bench/results.json and bench/RESULTS.md.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { encode } from "next-auth/jwt";
+import pg from "pg";
+import { startEmbeddedPostgres, freePort } from "../lib/embedded-db.mjs";
+import { scenarios as extraScenarios } from "./scenarios.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+process.chdir(root);
+const DURATION = Number(process.env.BENCH_DURATION || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
+const SECRET = "bench-secret-not-for-production";
+const log = (m) => console.log(`[bench] ${m}`);
+const workDir = path.join(root, "bench", ".work");
+
+async function q(url, sql, params) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await c.query(sql, params);
+  } finally {
+    await c.end();
+  }
+}
+
+async function prepareDatabase() {
+  fs.rmSync(workDir, { recursive: true, force: true });
+  fs.mkdirSync(workDir, { recursive: true });
+  const pgServer = await startEmbeddedPostgres({ dataDir: path.join(workDir, "pg"), port: 0 });
+  const url = pgServer.url("pactnexus_bench");
+  await q(pgServer.url(), "CREATE DATABASE pactnexus_bench");
+  const mig = spawnSync(process.execPath, ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], {
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: "utf8",
+  });
+  if (mig.status !== 0) throw new Error(`migrations failed: ${mig.stderr}`);
+  const t0 = Date.now();
+  await q(url, fs.readFileSync(path.join(root, "scripts/bench/seed.sql"), "utf8"));
+  const seedSeconds = (Date.now() - t0) / 1000;
+  const counts = (await q(url, `SELECT (SELECT count(*) FROM "Campaign" WHERE id LIKE 'bc%')::int AS events,
+      (SELECT count(*) FROM "Pledge")::int AS pledges, (SELECT count(*) FROM "Comment")::int AS comments`)).rows[0];
+  log(`seeded ${counts.events} events, ${counts.pledges} pledges, ${counts.comments} comments in ${seedSeconds.toFixed(1)} s`);
+  return { pgServer, url, seedSeconds, counts };
+}
+
+function processTreeRss(pid) {
+  // Sum of resident memory of the server process and its children (kB -> MB).
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    try {
+      const kids = fs.readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      pids.push(...kids.map(Number));
+    } catch {}
+  }
+  let kb = 0;
+  for (const p of pids) {
+    try {
+      const m = fs.readFileSync(`/proc/${p}/status`, "utf8").match(/VmRSS:\s+(\d+)/);
+      if (m) kb += Number(m[1]);
+    } catch {}
+  }
+  return kb / 1024;
+}
+
+async function startServer(url) {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    NEXTAUTH_SECRET: SECRET,
+    NEXTAUTH_URL: `http://localhost:${port}`,
+    PORT: String(port),
+    SEED_DEMO: "false",
+    RATE_LIMIT_DISABLED: "true",
+    DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE || "10",
+  };
+  const child = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  const base = `http://localhost:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${out.slice(-3000)}`);
+    try {
+      const r = await fetch(`${base}/api/health`);
+      if (r.ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  let peak = 0;
+  const timer = setInterval(() => (peak = Math.max(peak, processTreeRss(child.pid))), 200);
+  return {
+    base,
+    child,
+    peakRss: () => peak,
+    stop: async () => {
+      clearInterval(timer);
+      child.kill("SIGTERM");
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));
+    },
+  };
+}
+
+function cannon(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+async function measure(name, opts, server) {
+  const before = server.peakRss();
+  await cannon({ ...opts, duration: 2, connections: 10 }); // warm-up
+  const r = await cannon(opts);
+  const row = {
+    scenario: name,
+    reqPerSec: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    total: r.requests.total,
+    peakRssMb: Math.round(Math.max(before, server.peakRss())),
+  };
+  log(`${name}: ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, non-2xx ${row.non2xx}, errors ${row.errors}`);
+  return row;
+}
+
+async function firstLoadJs(base, pathName, headers = {}) {
+  const html = await (await fetch(base + pathName, { headers })).text();
+  const srcs = [...new Set([...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]))];
+  let gz = 0;
+  for (const src of srcs) {
+    const body = Buffer.from(await (await fetch(new URL(src, base))).arrayBuffer());
+    gz += zlib.gzipSync(body, { level: 9 }).length;
+  }
+  return Math.round(gz / 102.4) / 10; // kB
+}
+
+async function main() {
+  const started = Date.now();
+  const { pgServer, url, seedSeconds, counts } = await prepareDatabase();
+  const server = await startServer(url);
+  const results = { date: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, seedSeconds, counts, scenarios: [] };
+  try {
+    const cookie = `next-auth.session-token=${await encode({ token: { sub: "bu00000002", email: "bench2@bench.test", name: "Bench User 2" }, secret: SECRET })}`;
+    const hot = "/campaign/bc00000001";
+    const add = async (name, opts) => results.scenarios.push(await measure(name, { url: server.base + opts.path, ...opts }, server));
+    await add("ceiling: static /roadmap", { path: "/roadmap" });
+    await add("visitor /", { path: "/" });
+    await add("visitor /?page=200", { path: "/?page=200" });
+    await add("visitor event page (5,000 pledges, 1,000 comments)", { path: hot });
+    await add("signed-in /", { path: "/", headers: { cookie } });
+    await add("signed-in event page", { path: hot, headers: { cookie } });
+    for (const extra of extraScenarios) {
+      const row = await extra.run({ base: server.base, url, secret: SECRET, cannon, server, log, q });
+      if (row) results.scenarios.push(row);
+    }
+    results.pageWeightKb = { home: await firstLoadJs(server.base, "/"), eventPage: await firstLoadJs(server.base, hot) };
+    log(`first-load JS gzipped: / ${results.pageWeightKb.home} kB, event page ${results.pageWeightKb.eventPage} kB`);
+    results.peakRssMb = Math.round(server.peakRss());
+  } finally {
+    await server.stop();
+    await pgServer.stop();
+  }
+  results.totalSeconds = Math.round((Date.now() - started) / 1000);
+  fs.mkdirSync(path.join(root, "bench"), { recursive: true });
+  fs.writeFileSync(path.join(root, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(path.join(root, "bench/RESULTS.md"), renderMarkdown(results));
+  console.log(`\n${renderMarkdown(results)}`);
+  fs.rmSync(workDir, { recursive: true, force: true });
+}
+
+function renderMarkdown(r) {
+  const ceiling = r.scenarios.find((s) => s.scenario.startsWith("ceiling"))?.reqPerSec || 1;
+  const lines = [
+    `# Benchmark results`,
+    "",
+    `${r.date} — ${r.connections} connections, ${r.durationSeconds} s per scenario; data: ${r.counts.events} events, ${r.counts.pledges} pledges, ${r.counts.comments} comments (seeded in ${r.seedSeconds.toFixed(1)} s). Command: \`npm run bench\`.`,
+    "",
+    "| scenario | req/s | % of ceiling | p50 ms | p99 ms | non-2xx | errors | peak RSS MB |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...r.scenarios.map(
+      (s) =>
+        `| ${s.scenario} | ${s.reqPerSec} | ${s.scenario.startsWith("ceiling") ? "100%" : s.kind ? "—" : `${Math.round((s.reqPerSec / ceiling) * 100)}%`} | ${s.p50} | ${s.p99} | ${s.non2xx ?? "—"} | ${s.errors ?? "—"} | ${s.peakRssMb ?? "—"} |`,
+    ),
+    "",
+    `Server peak RSS through the whole run: ${r.peakRssMb} MB. First-load JS (gzipped): / ${r.pageWeightKb?.home} kB, event page ${r.pageWeightKb?.eventPage} kB. Total run: ${r.totalSeconds} s.`,
+    ...(r.notes ?? []).map((n) => `\n${n}`),
+    "",
+  ];
+  return lines.join("\n");
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

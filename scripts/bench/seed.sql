@@ -1,0 +1,60 @@
+-- Benchmark data set (issue 8): 10,000 approved events, 200,000 pledges, 50,000 comments.
+-- Event bc00000001 is the hot one: 5,000 pledges and 1,000 comments. Generated in bulk in SQL.
+BEGIN;
+INSERT INTO "User" (id, email, name, "passwordHash", "updatedAt")
+SELECT 'bu' || lpad(g::text, 8, '0'), 'bench' || g || '@bench.test', 'Bench User ' || g, NULL, now()
+FROM generate_series(1, 20000) g;
+
+INSERT INTO "Campaign" (id, title, description, goal, deadline, "createdAt", "updatedAt", "creatorId", "creatorEmail",
+  status, "approvalStatus", "pactType", "ticketPriceCents", "attendeesAnonymous", "identityRevelationType")
+SELECT 'bc' || lpad(g::text, 8, '0'),
+       'Benchmark event number ' || g,
+       'A realistic description for benchmark event ' || g || ': meet, commit, and make it happen together.',
+       CASE WHEN g = 1 THEN 10000 ELSE 50 END,
+       now() + ((g % 300) + 2) * interval '1 day',
+       now() - g * interval '1 minute',
+       now(),
+       'bu' || lpad(((g % 1000) + 1)::text, 8, '0'),
+       'bench' || ((g % 1000) + 1) || '@bench.test',
+       'pending', 'approved', 'paction', CASE WHEN g % 2 = 0 THEN 0 ELSE 1500 END, true, 'never'
+FROM generate_series(1, 10000) g;
+
+-- hot event: 5,000 pledges
+INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "createdAt", "paymentMethodId")
+SELECT 'bp1_' || u, 'bc00000001', 'bu' || lpad(u::text, 8, '0'), 1, 1500, 'Bench User ' || u,
+       now() - u * interval '1 second', 'pm_demo_bench_' || u
+FROM generate_series(1, 5000) u;
+
+-- events 2..9751: 20 pledges each (195,000)
+INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "createdAt", "paymentMethodId")
+SELECT 'bp' || c || '_' || j, 'bc' || lpad(c::text, 8, '0'),
+       'bu' || lpad((((c * 37 + j) % 20000) + 1)::text, 8, '0'), 1,
+       CASE WHEN c % 2 = 0 THEN 0 ELSE 1500 END,
+       'Bench User ' || (((c * 37 + j) % 20000) + 1),
+       now() - (c * 20 + j) * interval '1 second',
+       CASE WHEN c % 2 = 0 THEN NULL ELSE 'pm_demo_bench_' || c || '_' || j END
+FROM generate_series(2, 9751) c, generate_series(0, 19) j;
+
+-- comments: 1,000 on the hot event, 5 each on events 2..9801 (49,000)
+INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt")
+SELECT 'bk1_' || k, 'bc00000001', 'bu' || lpad(k::text, 8, '0'), 'Benchmark comment ' || k || ' — looking forward to it!',
+       now() - k * interval '1 second'
+FROM generate_series(1, 1000) k;
+INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt")
+SELECT 'bk' || c || '_' || k, 'bc' || lpad(c::text, 8, '0'), 'bu' || lpad((((c * 13 + k) % 20000) + 1)::text, 8, '0'),
+       'Benchmark comment ' || k, now() - (c * 5 + k) * interval '1 second'
+FROM generate_series(2, 9801) c, generate_series(1, 5) k;
+
+UPDATE "Campaign" c SET "pledgeCount" = s.n, "committedCount" = s.n, "currentAmount" = s.n
+FROM (SELECT "campaignId", count(*)::int AS n FROM "Pledge" GROUP BY "campaignId") s
+WHERE s."campaignId" = c.id;
+
+-- free events for the commit scenario: 200 events with a goal no commit run reaches
+INSERT INTO "Campaign" (id, title, description, goal, deadline, "createdAt", "updatedAt", "creatorId", "creatorEmail",
+  status, "approvalStatus", "pactType", "ticketPriceCents", "isTest")
+SELECT 'bf' || lpad(g::text, 8, '0'), 'Benchmark free event ' || g, 'A free benchmark event that collects commitments from many users.',
+       10000, now() + interval '30 days', now() - interval '400 days', now(), 'bu00000001', 'bench1@bench.test',
+       'pending', 'approved', 'paction', 0, true
+FROM generate_series(1, 200) g;
+COMMIT;
+ANALYZE;
