@@ -1,22 +1,66 @@
-import Link from "next/link";
+import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
 import { getCampaignForViewer } from "@/lib/campaigns/queries";
-import { formatDate } from "@/lib/format";
+import { requestTime } from "@/lib/campaigns/countdown";
+import { CampaignHeader } from "@/components/campaigns/campaign-header";
+import { ApprovalNotice } from "@/components/campaigns/approval-notice";
+import { AdminApprovalPanel } from "@/components/campaigns/admin-approval-panel";
+import { CampaignProgress } from "@/components/campaigns/campaign-progress";
+import { LogisticalDetails } from "@/components/campaigns/logistical-details";
+import { TicketPriceBox } from "@/components/campaigns/ticket-price-box";
+import { PaymentInstructions } from "@/components/campaigns/payment-instructions";
+import { CreatorBox } from "@/components/campaigns/creator-box";
 
-export default async function CampaignPage({ params }: { params: Promise<{ campaignId: string }> }) {
+type Props = { params: Promise<{ campaignId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { campaignId } = await params;
+  const campaign = await getCampaignForViewer(campaignId, await getViewer());
+  if (!campaign) return { title: "Campaign not found" };
+  const description = campaign.description.length > 200 ? `${campaign.description.slice(0, 197)}...` : campaign.description;
+  return {
+    title: campaign.title,
+    description,
+    openGraph: { title: campaign.title, description, type: "website" },
+    twitter: { card: "summary", title: campaign.title, description },
+  };
+}
+
+/**
+ * Event page. A server component composed of section components (components/campaigns/*).
+ * Other features plug in where marked: the commit panel beside the ticket price, comments at the end.
+ */
+export default async function CampaignPage({ params }: Props) {
   const { campaignId } = await params;
   const viewer = await getViewer();
   const campaign = await getCampaignForViewer(campaignId, viewer);
+  // Missing, or not approved and the viewer is neither creator nor admin: it does not exist for them.
   if (!campaign) redirect("/");
+  const now = requestTime();
+
   return (
-    <div className="mx-auto max-w-3xl px-4 py-8">
-      <Link href="/" className="text-sm text-brand-700">← Back to events</Link>
-      <h1 className="mt-3 text-3xl font-bold">{campaign.title}</h1>
-      <p className="mt-3 whitespace-pre-line text-slate-700">{campaign.description}</p>
-      <p className="mt-4">Goal: {campaign.goal} attendees</p>
-      <p>{campaign.committedCount} committed</p>
-      <p>Deadline: {formatDate(campaign.deadline)}</p>
+    <div className="mx-auto max-w-6xl space-y-6 px-4 py-6 sm:py-10">
+      <CampaignHeader campaign={campaign} />
+      <ApprovalNotice campaign={campaign} />
+      <AdminApprovalPanel campaign={campaign} />
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <CampaignProgress campaign={campaign} now={now} />
+          <LogisticalDetails details={campaign.logisticalDetails} />
+          {/* Commitments list goes here. */}
+        </div>
+
+        <aside className="space-y-6" aria-label="Tickets and organizer">
+          <TicketPriceBox campaign={campaign} />
+          {/* Commit panel goes here: <CommitSection campaign={campaign} /> */}
+          <PaymentInstructions campaign={campaign} />
+          <CreatorBox campaign={campaign} />
+        </aside>
+      </div>
+
+      {/* Comments go here: <CommentsSection campaign={campaign} /> */}
     </div>
   );
 }

@@ -1,0 +1,66 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import { Button } from "@/components/ui/button";
+import { setApprovalStatusAction } from "@/app/admin/actions";
+import { APPROVAL_ERROR } from "@/lib/campaigns/messages";
+
+/**
+ * Approve / Reject (or Re-approve) buttons for admins. The server action checks the role again;
+ * hiding these buttons from others is only a convenience.
+ */
+export function ApprovalButtons({
+  campaignId,
+  approvalStatus,
+  size = "sm",
+  campaignTitle,
+}: {
+  campaignId: string;
+  approvalStatus: "pending" | "approved" | "rejected";
+  size?: "sm" | "md";
+  campaignTitle?: string;
+}) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+
+  const act = (status: "approved" | "rejected") => (e: React.MouseEvent) => {
+    // On a card the buttons sit inside a link: keep the click from navigating.
+    e.preventDefault();
+    e.stopPropagation();
+    setError(null);
+    startTransition(async () => {
+      try {
+        const result = await setApprovalStatusAction(campaignId, status);
+        if (!result.ok) setError(result.error || APPROVAL_ERROR);
+        else router.refresh();
+      } catch {
+        setError(APPROVAL_ERROR);
+      }
+    });
+  };
+
+  const suffix = campaignTitle ? ` ${campaignTitle}` : "";
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap gap-2">
+        {approvalStatus !== "approved" && (
+          <Button size={size} variant="success" disabled={pending} onClick={act("approved")} aria-label={campaignTitle ? `${approvalStatus === "rejected" ? "Re-approve" : "Approve"}${suffix}` : undefined}>
+            {approvalStatus === "rejected" ? "Re-approve" : "Approve"}
+          </Button>
+        )}
+        {approvalStatus !== "rejected" && (
+          <Button size={size} variant="danger" disabled={pending} onClick={act("rejected")} aria-label={campaignTitle ? `Reject${suffix}` : undefined}>
+            Reject
+          </Button>
+        )}
+      </div>
+      {error && (
+        <p role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { Card } from "@/components/ui/card";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import { Countdown } from "@/components/campaigns/countdown";
+import type { CampaignView } from "@/lib/campaigns/queries";
+import { formatTimeLeft } from "@/lib/campaigns/countdown";
+import { formatCents, formatDateTime, plural, progressPercent } from "@/lib/format";
+
+/** Confirmed banner, stats (attendees, time until deadline), progress bar and the live countdown. */
+export function CampaignProgress({ campaign, now }: { campaign: CampaignView; now: number }) {
+  const crowdfund = campaign.pactType === "crowdfund";
+  const value = crowdfund ? Math.floor(campaign.raisedCents / 100) : campaign.committedCount;
+  const pct = progressPercent(value, campaign.goal);
+  return (
+    <Card className="space-y-5">
+      {campaign.status === "charged" && (
+        <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-emerald-900">
+          <p className="font-semibold">Event Confirmed!</p>
+          <p className="text-sm">The threshold was reached and every attendee has been charged. This event is happening.</p>
+        </div>
+      )}
+      <dl className="grid grid-cols-2 gap-4">
+        <div>
+          <dt className="text-sm text-slate-500">{crowdfund ? "Raised" : "Attendees"}</dt>
+          <dd className="text-2xl font-bold text-slate-900">
+            {crowdfund ? formatCents(campaign.raisedCents) : campaign.committedCount}
+            <span className="text-base font-medium text-slate-500">
+              {" "}
+              / {crowdfund ? formatCents(campaign.goal * 100) : plural(campaign.goal, "attendee", "attendees")}
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-500">Time until deadline</dt>
+          <dd className="text-lg font-semibold text-slate-900">{formatTimeLeft(campaign.deadline, now)}</dd>
+        </div>
+      </dl>
+      <div className="space-y-2">
+        <ProgressBar value={value} max={campaign.goal} label="Progress toward the goal" />
+        <div className="flex justify-between text-sm text-slate-600">
+          <span>
+            {crowdfund
+              ? `${formatCents(campaign.raisedCents)} raised of ${formatCents(campaign.goal * 100)}`
+              : `${campaign.committedCount} of ${campaign.goal} committed`}
+          </span>
+          <span className="font-semibold">{pct}%</span>
+        </div>
+      </div>
+      <div className="space-y-2">
+        <Countdown deadline={campaign.deadline.toISOString()} serverNow={now} />
+        <p className="text-center text-xs text-slate-500">Deadline: {formatDateTime(campaign.deadline)}</p>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,32 @@
+import { Card } from "@/components/ui/card";
+import { ButtonLink } from "@/components/ui/button";
+import type { CampaignView } from "@/lib/campaigns/queries";
+import { PAYMENT_TYPE_LABELS, paymentHandle } from "@/lib/campaigns/display";
+import { formatDate } from "@/lib/format";
+
+export function CreatorBox({ campaign }: { campaign: CampaignView }) {
+  const handle = paymentHandle(campaign.paymentType, campaign.paymentMethod);
+  return (
+    <Card>
+      <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Organizer</h2>
+      <p className="mt-1 font-semibold break-all text-slate-900">{campaign.creatorEmail ?? "Event organizer"}</p>
+      <dl className="mt-3 space-y-1 text-sm text-slate-600">
+        <div className="flex justify-between gap-3">
+          <dt>Created</dt>
+          <dd>{formatDate(campaign.createdAt)}</dd>
+        </div>
+        <div className="flex justify-between gap-3">
+          <dt>Payment method</dt>
+          <dd className="text-right break-all">
+            {handle && campaign.paymentType ? `${PAYMENT_TYPE_LABELS[campaign.paymentType]} ${handle}` : campaign.ticketPriceCents > 0 ? "Card" : "Not required"}
+          </dd>
+        </div>
+      </dl>
+      {campaign.viewer?.isCreator && (
+        <ButtonLink href={`/campaign/${campaign.id}/manage`} variant="secondary" className="mt-4 w-full">
+          Manage Campaign
+        </ButtonLink>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,11 @@
+/** User-facing texts of SPEC §5/§8 for events, shared by the forms, the actions and the tests. */
+export const APPROVAL_ERROR = "Error updating approval status. Please try again.";
+export const CREATE_ERROR = "Error creating campaign. Please try again.";
+export const DRAFT_EMPTY = "Please fill in some content before saving as draft.";
+export const DRAFT_SAVED = "Draft saved successfully!";
+export const DRAFT_SAVE_ERROR = "Error saving draft. Please try again.";
+export const DRAFT_DELETE_ERROR = "Error deleting draft. Please try again.";
+export const DRAFT_DELETE_CONFIRM = "Are you sure you want to delete this draft?";
+export const NO_TEST_EVENTS = "No test events found to delete.";
+export const DELETE_TEST_ERROR = "Error deleting test events. Please try again.";
+export const deletedTestEvents = (n: number) => `Successfully deleted ${n} test event(s).`;
