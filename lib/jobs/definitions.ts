@@ -1,9 +1,10 @@
 import type { JobDefinition } from "@/lib/jobs/types";
+import { chargingJobs } from "@/lib/charging/jobs";
 
 /**
  * Every background job of the app. Each domain defines its jobs in lib/<domain>/jobs.ts and adds
  * them here (one import and one spread per domain).
  */
 export async function allJobs(): Promise<JobDefinition[]> {
-  return [];
+  return [...chargingJobs];
 }

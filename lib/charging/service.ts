@@ -1,0 +1,283 @@
+import "server-only";
+import { db, Prisma } from "@/lib/db";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { enqueue } from "@/lib/jobs/boss";
+import { getGateway, type ChargeResult, type PaymentGateway } from "@/lib/payments/gateway";
+import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
+import { onChargeFailed } from "@/lib/charging/notify";
+import { assertCanChargeManually, CHARGEABLE_STATUSES, STALE_CLAIM_MS } from "@/lib/charging/policy";
+import { getChargeSummary, type ChargeSummary } from "@/lib/charging/queries";
+
+/**
+ * The money path (DESIGN §1 "charging"). A pledge moves none → processing → succeeded | failed |
+ * requires_action. The move to `processing` is a conditional UPDATE (the CLAIM), so however many
+ * runs execute at once — retries, the sweeper, check-and-charge calls, other instances — one pledge
+ * is charged by one run. The idempotency key is derived from (pledge id, attempt number); a run
+ * that crashed after the claim leaves `processing`, and the run that picks the stale claim up sends
+ * the SAME key, so the provider returns the original payment instead of charging again.
+ */
+export const CHARGE_JOB = "charge-campaign";
+
+type Viewer = { id: string; isAdmin: boolean };
+type ClaimedPledge = { id: string; userId: string; paymentMethodId: string; amountCents: number; chargeAttempts: number };
+type CampaignForCharge = { id: string; status: string; goal: number; ticketPriceCents: number; pactType: string | null; deadline: Date };
+
+export type RunResult = ChargeSummary;
+export type RunOptions = { concurrency?: number; retryFailed?: boolean; staleAfterMs?: number; gateway?: PaymentGateway };
+
+/** Queues the charge job of a campaign; one job per campaign at a time (singletonKey). */
+export async function requestCharging(campaignId: string): Promise<void> {
+  await enqueue(CHARGE_JOB, { campaignId }, { singletonKey: `charge:${campaignId}` });
+}
+
+const isCrowdfund = (c: { pactType: string | null }) => c.pactType === "crowdfund";
+const isFree = (c: { pactType: string | null; ticketPriceCents: number }) => !isCrowdfund(c) && c.ticketPriceCents <= 0;
+const chargeAmount = (c: CampaignForCharge, p: { amountCents: number }) => (isCrowdfund(c) ? p.amountCents : c.ticketPriceCents);
+
+async function loadCampaign(campaignId: string): Promise<CampaignForCharge | null> {
+  return db.campaign.findUnique({
+    where: { id: campaignId },
+    select: { id: true, status: true, goal: true, ticketPriceCents: true, pactType: true, deadline: true },
+  });
+}
+
+/**
+ * Moves a pending campaign whose threshold is met (counted from the pledges, per DESIGN §1) to
+ * `funded`. The commit transaction normally does this; this is the server-side check behind
+ * POST /api/check-and-charge and the manual charge, with the campaign row locked.
+ */
+export async function fundIfThresholdMet(campaignId: string): Promise<string | null> {
+  return db.$transaction(async (tx) => {
+    const [c] = await tx.$queryRaw<{ status: string; goal: number; ticketPriceCents: number; pactType: string | null; deadline: Date }[]>`
+      SELECT "status"::text AS "status", "goal", "ticketPriceCents", "pactType"::text AS "pactType", "deadline"
+      FROM "Campaign" WHERE "id" = ${campaignId} FOR UPDATE`;
+    if (!c) return null;
+    if (c.status !== "pending" || c.deadline.getTime() <= Date.now()) return c.status;
+    const [counts] = await tx.$queryRaw<{ all: number; withCard: number; cents: number }[]>`
+      SELECT count(*)::int AS "all", count("paymentMethodId")::int AS "withCard", COALESCE(sum("amountCents"), 0)::int AS "cents"
+      FROM "Pledge" WHERE "campaignId" = ${campaignId}`;
+    const met = isCrowdfund(c) ? counts.cents >= c.goal * 100 : (isFree(c) ? counts.all : counts.withCard) >= c.goal;
+    if (!met) return c.status;
+    await tx.campaign.update({ where: { id: campaignId }, data: { status: "funded", fundedAt: new Date(), lastStatusUpdate: new Date() } });
+    return "funded";
+  });
+}
+
+/** Free event at its threshold (DESIGN §1): confirmed at once, every pledge marked free. */
+async function confirmFree(campaignId: string) {
+  const now = new Date();
+  await db.$transaction([
+    db.pledge.updateMany({
+      where: { campaignId, charged: false },
+      data: { charged: true, verified: true, chargedAt: now, chargeType: "free", chargeStatus: "succeeded", paymentIntentId: null },
+    }),
+    db.campaign.updateMany({
+      where: { id: campaignId, status: { in: [...CHARGEABLE_STATUSES] } },
+      data: { status: "charged", chargedAt: now, chargeType: "free", totalCharged: 0, totalChargedCents: 0, lastStatusUpdate: now },
+    }),
+  ]);
+}
+
+const claimColumns = Prisma.sql`"id", "userId", "paymentMethodId", "amountCents", "chargeAttempts"`;
+
+/** Candidate pledges: uncharged with a saved card, unclaimed or with an abandoned claim. */
+async function candidates(campaignId: string, staleBefore: Date, retryFailed: boolean, limit: number): Promise<string[]> {
+  const retry = retryFailed
+    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))`
+    : Prisma.empty;
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Pledge"
+    WHERE "campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
+      AND ("chargeStatus" = 'none' OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < ${staleBefore}) ${retry})
+    ORDER BY "createdAt" ASC, "id" ASC
+    LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}
+
+const HARD_CODES = [...HARD_DECLINE_CODES];
+
+/**
+ * Claims one pledge for this run. A fresh claim increments the attempt (new idempotency key); a
+ * stale claim keeps its attempt, so the re-drive repeats the original request.
+ */
+async function claim(pledgeId: string, staleBefore: Date, retryFailed: boolean): Promise<ClaimedPledge | null> {
+  const fresh = await db.$queryRaw<ClaimedPledge[]>`
+    UPDATE "Pledge" SET "chargeStatus" = 'processing', "chargeClaimedAt" = now(), "chargeAttempts" = "chargeAttempts" + 1
+    WHERE "id" = ${pledgeId} AND "charged" = false AND "paymentMethodId" IS NOT NULL
+      AND ("chargeStatus" = 'none' ${retryFailed ? Prisma.sql`OR ("chargeStatus" = 'failed' AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))` : Prisma.empty})
+    RETURNING ${claimColumns}`;
+  if (fresh[0]) return fresh[0];
+  const stale = await db.$queryRaw<ClaimedPledge[]>`
+    UPDATE "Pledge" SET "chargeClaimedAt" = now(), "chargeAttempts" = GREATEST("chargeAttempts", 1)
+    WHERE "id" = ${pledgeId} AND "charged" = false AND "chargeStatus" = 'processing' AND "chargeClaimedAt" < ${staleBefore}
+    RETURNING ${claimColumns}`;
+  return stale[0] ?? null;
+}
+
+/** Records a charge's outcome on a pledge this run holds (the `processing` guard). */
+export async function recordChargeResult(pledgeId: string, amountCents: number, result: ChargeResult): Promise<boolean> {
+  if (result.status === "succeeded") {
+    const { count } = await db.pledge.updateMany({
+      where: { id: pledgeId, chargeStatus: "processing" },
+      data: {
+        chargeStatus: "succeeded",
+        charged: true,
+        verified: true,
+        chargedAt: new Date(),
+        chargeType: "paid",
+        paymentIntentId: result.paymentIntentId,
+        amountCents,
+        chargeFailureCode: null,
+        chargeFailureMessage: null,
+      },
+    });
+    return count > 0;
+  }
+  const { count } = await db.pledge.updateMany({
+    where: { id: pledgeId, chargeStatus: "processing" },
+    data: {
+      chargeStatus: result.status === "requires_action" ? "requires_action" : "failed",
+      chargeFailureCode: result.code,
+      chargeFailureMessage: result.message.slice(0, 500),
+      ...(result.paymentIntentId ? { paymentIntentId: result.paymentIntentId } : {}),
+    },
+  });
+  if (count > 0) await onChargeFailed(pledgeId);
+  return count > 0;
+}
+
+/** Sets `charged` with the totals once no pledge is left to charge (idempotent; recomputes totals). */
+export async function finalizeIfDone(campaignId: string): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE "Campaign" AS c SET
+      "status" = 'charged', "chargedAt" = COALESCE(c."chargedAt", now()), "chargeType" = 'paid',
+      "totalCharged" = t."n", "totalChargedCents" = t."cents", "lastStatusUpdate" = now()
+    FROM (
+      SELECT count(*)::int AS "n", COALESCE(sum("amountCents"), 0)::int AS "cents"
+      FROM "Pledge" WHERE "campaignId" = ${campaignId} AND "chargeStatus" = 'succeeded' AND "chargeType" = 'paid'
+    ) AS t
+    WHERE c."id" = ${campaignId} AND c."status" IN ('funded', 'charging', 'charged')
+      AND NOT EXISTS (
+        SELECT 1 FROM "Pledge" p WHERE p."campaignId" = ${campaignId} AND p."paymentMethodId" IS NOT NULL
+          AND p."charged" = false AND p."chargeStatus" IN ('none', 'processing')
+      )`;
+  return n > 0;
+}
+
+async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  });
+  await Promise.all(workers);
+}
+
+type RunCounts = { charged: number; failed: number };
+
+async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunCounts): Promise<void> {
+  const campaign = await loadCampaign(campaignId);
+  if (!campaign || !(CHARGEABLE_STATUSES as readonly string[]).includes(campaign.status)) return;
+  if (isFree(campaign)) {
+    await confirmFree(campaignId);
+    return;
+  }
+  await db.campaign.updateMany({ where: { id: campaignId, status: "funded" }, data: { status: "charging", lastStatusUpdate: new Date() } });
+  const gateway = opts.gateway ?? getGateway();
+  const concurrency = Math.max(1, opts.concurrency ?? env().CHARGE_CONCURRENCY);
+  const staleAfterMs = opts.staleAfterMs ?? STALE_CLAIM_MS;
+  const seen = new Set<string>();
+  for (;;) {
+    const staleBefore = new Date(Date.now() - staleAfterMs);
+    // A pledge is tried at most once per run (a failed one stays failed until someone acts).
+    const ids = (await candidates(campaignId, staleBefore, Boolean(opts.retryFailed), 1000 + seen.size)).filter((id) => !seen.has(id));
+    if (ids.length === 0) break;
+    ids.forEach((id) => seen.add(id));
+    await pool(ids, concurrency, async (id) => {
+      const p = await claim(id, staleBefore, Boolean(opts.retryFailed));
+      if (!p) return; // another run holds it or has charged it
+      const amountCents = chargeAmount(campaign, p);
+      if (amountCents <= 0) {
+        await recordChargeResult(p.id, 0, { status: "failed", code: "invalid_amount", message: "There is nothing to charge for this pledge.", retryable: false });
+        counts.failed++;
+        return;
+      }
+      let result: ChargeResult;
+      try {
+        result = await gateway.charge({
+          pledgeId: p.id,
+          campaignId,
+          userId: p.userId,
+          paymentMethodId: p.paymentMethodId,
+          amountCents,
+          attempt: p.chargeAttempts,
+        });
+      } catch (err) {
+        // Unknown outcome (network, provider down): keep the claim; a later run re-drives it with
+        // the same idempotency key once the claim is stale.
+        console.warn(`[charging] pledge ${p.id} attempt ${p.chargeAttempts}: outcome unknown, will retry: ${(err as Error).message}`);
+        return;
+      }
+      if (await recordChargeResult(p.id, amountCents, result)) {
+        if (result.status === "succeeded") counts.charged++;
+        else counts.failed++;
+      }
+    });
+  }
+  await finalizeIfDone(campaignId);
+}
+
+/**
+ * Charges every eligible pledge of a campaign whose threshold has been crossed, then marks it
+ * charged. Safe to run any number of times, concurrently, after a crash. Returns the campaign's
+ * charge state afterwards (all pledges, not just those this run charged).
+ */
+export async function runCharging(campaignId: string, opts: RunOptions = {}): Promise<RunResult> {
+  await chargeCampaign(campaignId, opts, { charged: 0, failed: 0 });
+  return getChargeSummary(campaignId);
+}
+
+/**
+ * POST /api/check-and-charge: anyone may ask; only the database decides. Charges when the campaign
+ * has crossed its threshold (or the recount shows it has), and reports the campaign's charge state.
+ */
+export async function checkAndCharge(campaignId: string, viewer: Viewer | null): Promise<RunResult> {
+  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true, approvalStatus: true } });
+  const visible = campaign && (campaign.approvalStatus === "approved" || viewer?.isAdmin || viewer?.id === campaign.creatorId);
+  if (!visible) throw new AppError("NOT_FOUND", "Campaign not found");
+  const status = await fundIfThresholdMet(campaignId);
+  if (!status || !(CHARGEABLE_STATUSES as readonly string[]).includes(status)) return getChargeSummary(campaignId);
+  return runCharging(campaignId);
+}
+
+/**
+ * Manual charge from the manage page (creator or admin): charges the pledges not yet charged,
+ * including earlier soft declines; hard declines wait for the backer's new card. Returns what this
+ * call charged and what failed.
+ */
+export async function chargeOutstanding(campaignId: string, viewer: Viewer | null, opts: Omit<RunOptions, "retryFailed"> = {}): Promise<{ totalCharged: number; totalFailed: number }> {
+  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true } });
+  if (!campaign) throw new AppError("NOT_FOUND", "Campaign not found");
+  assertCanChargeManually(viewer, campaign);
+  const status = await fundIfThresholdMet(campaignId);
+  if (!status || !(CHARGEABLE_STATUSES as readonly string[]).includes(status)) {
+    throw new AppError("CONFLICT", "This event has not reached its goal yet, so nobody can be charged.");
+  }
+  const counts = { charged: 0, failed: 0 };
+  await chargeCampaign(campaignId, { ...opts, retryFailed: true }, counts);
+  return { totalCharged: counts.charged, totalFailed: counts.failed };
+}
+
+/** Campaigns the sweeper must (re)drive: crossed the threshold and still hold chargeable pledges. */
+export async function listCampaignsNeedingCharge(limit = 100): Promise<string[]> {
+  const staleBefore = new Date(Date.now() - STALE_CLAIM_MS);
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT c."id" FROM "Campaign" c
+    WHERE c."status" IN ('funded', 'charging', 'charged')
+      AND (c."status" <> 'charged' OR EXISTS (
+        SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c."id" AND p."paymentMethodId" IS NOT NULL AND p."charged" = false
+          AND (p."chargeStatus" = 'none' OR (p."chargeStatus" = 'processing' AND p."chargeClaimedAt" < ${staleBefore}))))
+    ORDER BY c."fundedAt" ASC NULLS FIRST
+    LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}

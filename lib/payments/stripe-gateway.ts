@@ -1,0 +1,190 @@
+import "server-only";
+import Stripe from "stripe";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { chargeIdempotencyKey, type CardSummary, type ChargeInput, type ChargeResult, type PaymentGateway } from "@/lib/payments/gateway";
+import { acquireProviderSlot } from "@/lib/payments/rate-limiter";
+import { isHardDecline } from "@/lib/payments/declines";
+
+/**
+ * The Stripe implementation of the payment gateway (real `stripe` SDK).
+ *
+ * Retries are done here, not by the SDK (`maxNetworkRetries: 0`): every attempt must pass the
+ * shared Postgres rate limiter, and a retried POST must carry the SAME Idempotency-Key so Stripe
+ * answers a retry of a request it already executed with the original result instead of charging
+ * again. Retried: connection errors (the request may or may not have reached Stripe), 5xx, 429
+ * (exponential backoff with jitter) and 409 "request in progress" for a concurrent same-key call.
+ */
+const MAX_ATTEMPTS = 5;
+const RATE_KEY = "stripe";
+
+let cached: { key: string; client: Stripe } | undefined;
+
+export function stripeClient(): Stripe {
+  const e = env();
+  const secret = e.STRIPE_SECRET_KEY;
+  if (!secret) throw new AppError("UNAVAILABLE", "Card payments are not configured.");
+  const cacheKey = `${secret}|${e.STRIPE_API_HOST ?? ""}`;
+  if (cached?.key === cacheKey) return cached.client;
+  const config: Stripe.StripeConfig = { maxNetworkRetries: 0, timeout: 20_000, telemetry: false };
+  if (e.STRIPE_API_HOST) {
+    const u = new URL(e.STRIPE_API_HOST);
+    config.host = u.hostname;
+    config.port = u.port || (u.protocol === "http:" ? 80 : 443);
+    config.protocol = u.protocol === "http:" ? "http" : "https";
+  }
+  cached = { key: cacheKey, client: new Stripe(secret, config) };
+  return cached.client;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function isRetryable(err: unknown): boolean {
+  if (err instanceof Stripe.errors.StripeConnectionError) return true;
+  if (err instanceof Stripe.errors.StripeRateLimitError) return true;
+  if (err instanceof Stripe.errors.StripeAPIError) return true;
+  const status = (err as { statusCode?: number })?.statusCode;
+  if (status === 409 && !(err instanceof Stripe.errors.StripeIdempotencyError)) return true; // same key still in flight
+  return typeof status === "number" && status >= 500;
+}
+
+/** Runs one provider call through the shared limiter, retrying transient failures with backoff. */
+export async function callStripe<T>(fn: (client: Stripe) => Promise<T>): Promise<T> {
+  const client = stripeClient();
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    await acquireProviderSlot(RATE_KEY, env().STRIPE_RATE_LIMIT);
+    try {
+      return await fn(client);
+    } catch (err) {
+      lastError = err;
+      if (!isRetryable(err) || attempt === MAX_ATTEMPTS) throw err;
+      const base = err instanceof Stripe.errors.StripeRateLimitError ? 250 : 100;
+      await sleep(base * 2 ** (attempt - 1) + Math.floor(Math.random() * base));
+    }
+  }
+  throw lastError;
+}
+
+/** The user's Stripe customer, created once; a concurrent second creation is detected and discarded. */
+async function customerFor(user: { id: string; email?: string }): Promise<string> {
+  const row = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { stripeCustomerId: true, email: true } });
+  if (row.stripeCustomerId) return row.stripeCustomerId;
+  const customer = await callStripe((s) =>
+    s.customers.create({ email: row.email, metadata: { userId: user.id } }, { idempotencyKey: `customer-${user.id}` }),
+  );
+  // The idempotency key makes concurrent creations return the same customer within 24 h; the
+  // conditional update keeps the first stored id if an older one exists.
+  await db.user.updateMany({ where: { id: user.id, stripeCustomerId: null }, data: { stripeCustomerId: customer.id } });
+  const stored = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { stripeCustomerId: true } });
+  return stored.stripeCustomerId ?? customer.id;
+}
+
+/** Maps a Stripe card error to a charge result (declines, expired card, authentication). */
+export function mapCardError(err: InstanceType<typeof Stripe.errors.StripeError>): ChargeResult {
+  const pi = err.payment_intent;
+  const code = err.code ?? "card_declined";
+  const decline = err.decline_code;
+  if (code === "authentication_required" || decline === "authentication_required") {
+    return {
+      status: "requires_action",
+      code: "authentication_required",
+      message: err.message || "This transaction requires authentication.",
+      paymentIntentId: pi?.id ?? "",
+    };
+  }
+  // Record the most specific reason: insufficient_funds, lost_card… rather than card_declined.
+  const reason = code === "card_declined" && decline ? decline : code;
+  return {
+    status: "failed",
+    code: reason,
+    message: err.message || "Your card was declined.",
+    paymentIntentId: pi?.id,
+    retryable: !isHardDecline(reason) && !isHardDecline(decline),
+  };
+}
+
+function resultOfIntent(pi: Stripe.PaymentIntent): ChargeResult {
+  if (pi.status === "succeeded" || pi.status === "processing") return { status: "succeeded", paymentIntentId: pi.id };
+  if (pi.status === "requires_action") {
+    return { status: "requires_action", code: "authentication_required", message: "This transaction requires authentication.", paymentIntentId: pi.id };
+  }
+  const last = pi.last_payment_error;
+  return {
+    status: "failed",
+    code: last?.decline_code ?? last?.code ?? pi.status,
+    message: last?.message ?? "The payment did not complete.",
+    paymentIntentId: pi.id,
+    retryable: !isHardDecline(last?.decline_code ?? last?.code),
+  };
+}
+
+async function charge(input: ChargeInput & { onSession?: boolean }): Promise<ChargeResult> {
+  const customer = await customerFor({ id: input.userId });
+  try {
+    const pi = await callStripe((s) =>
+      s.paymentIntents.create(
+        {
+          customer,
+          payment_method: input.paymentMethodId,
+          amount: input.amountCents,
+          currency: "usd",
+          confirm: true,
+          ...(input.onSession ? { automatic_payment_methods: { enabled: true, allow_redirects: "never" as const } } : { off_session: true }),
+          metadata: { pledgeId: input.pledgeId, campaignId: input.campaignId, userId: input.userId },
+        },
+        { idempotencyKey: chargeIdempotencyKey(input.pledgeId, input.attempt) },
+      ),
+    );
+    return resultOfIntent(pi);
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeCardError) return mapCardError(err);
+    if (err instanceof Stripe.errors.StripeInvalidRequestError && (err.code === "resource_missing" || err.code === "payment_method_unexpected_state")) {
+      return { status: "failed", code: err.code, message: err.message, paymentIntentId: err.payment_intent?.id, retryable: false };
+    }
+    throw err; // transport or server trouble: the outcome is unknown, the caller keeps the claim
+  }
+}
+
+export function stripeGateway(): PaymentGateway {
+  return {
+    mode: "stripe",
+    async createSetupIntent(user) {
+      const customer = await customerFor(user);
+      const si = await callStripe((s) =>
+        s.setupIntents.create({ customer, usage: "off_session", automatic_payment_methods: { enabled: true, allow_redirects: "never" }, metadata: { userId: user.id } }),
+      );
+      if (!si.client_secret) throw new AppError("UNAVAILABLE", "The payment provider did not return a client secret.");
+      return { clientSecret: si.client_secret };
+    },
+    async getCard(user, paymentMethodId): Promise<CardSummary> {
+      const row = await db.user.findUnique({ where: { id: user.id }, select: { stripeCustomerId: true } });
+      let pm: Stripe.PaymentMethod;
+      try {
+        pm = await callStripe((s) => s.paymentMethods.retrieve(paymentMethodId));
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError) throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
+        throw err;
+      }
+      const owner = typeof pm.customer === "string" ? pm.customer : pm.customer?.id;
+      if (!row?.stripeCustomerId || owner !== row.stripeCustomerId || !pm.card) {
+        throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
+      }
+      return { paymentMethodId: pm.id, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
+    },
+    charge: (input) => charge(input),
+    chargeOnSession: (input) => charge({ ...input, onSession: true }),
+    async retrieveIntent(paymentIntentId) {
+      const pi = await callStripe((s) => s.paymentIntents.retrieve(paymentIntentId));
+      return { result: resultOfIntent(pi), clientSecret: pi.client_secret, metadata: pi.metadata ?? {} };
+    },
+    async refund({ pledgeId, paymentIntentId }) {
+      const r = await callStripe((s) => s.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey: `refund-${pledgeId}` }));
+      return { refundId: r.id };
+    },
+    async detach(paymentMethodId) {
+      await callStripe((s) => s.paymentMethods.detach(paymentMethodId));
+    },
+  };
+}
