@@ -15,12 +15,19 @@ export type PrivacyCampaign = {
   deadline: Date;
   goal: number;
   committedCount: number;
+  /** Crowdfunds count dollars, not people (DESIGN §1 threshold): pass both to get their rule. */
+  pactType?: string | null;
+  raisedCents?: number;
 };
 
 const THRESHOLD_STATUSES = new Set(["funded", "charging", "charged"]);
 
-export function thresholdMet(c: Pick<PrivacyCampaign, "status" | "goal" | "committedCount">): boolean {
-  return THRESHOLD_STATUSES.has(c.status) || c.committedCount >= c.goal;
+export function thresholdMet(
+  c: Pick<PrivacyCampaign, "status" | "goal" | "committedCount" | "pactType" | "raisedCents">,
+): boolean {
+  if (THRESHOLD_STATUSES.has(c.status)) return true;
+  if (c.pactType === "crowdfund" && c.raisedCents !== undefined) return c.raisedCents >= c.goal * 100;
+  return c.committedCount >= c.goal;
 }
 
 /** Whether identities are public at `now` for viewers with no special standing. */

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+/** SPEC §5/§9: a comment is non-empty after trimming and at most 500 characters. */
+export const COMMENT_MAX = 500;
+
+export const COMMENT_REQUIRED = "Please write a comment first.";
+export const COMMENT_TOO_LONG = `Comments can be at most ${COMMENT_MAX} characters.`;
+
+/** Shared by the comment form (live checks) and the server action. */
+export const commentTextSchema = z
+  .string({ error: COMMENT_REQUIRED })
+  .trim()
+  .min(1, COMMENT_REQUIRED)
+  .max(COMMENT_MAX, COMMENT_TOO_LONG);
+
+const idSchema = z.string({ error: "Invalid id." }).regex(/^[a-z0-9]{10,40}$/i, "Invalid id.");
+
+export const createCommentSchema = z.object({ campaignId: idSchema, text: commentTextSchema });
+export type CreateCommentInput = z.infer<typeof createCommentSchema>;
+
+export const deleteCommentSchema = z.object({ commentId: idSchema });
+export type DeleteCommentInput = z.infer<typeof deleteCommentSchema>;
+
+/** Per-user posting limit (DESIGN: rate limits live in Postgres, shared by every instance). */
+export const COMMENT_RATE_LIMIT = { limit: 10, windowMs: 60_000 } as const;

@@ -1,0 +1,114 @@
+import "server-only";
+import { anonymousAttendee, anonymousCommenter, canSeeIdentity, type PrivacyCampaign, type PrivacyViewer } from "@/lib/privacy/rules";
+
+/**
+ * Presenters: the only way rows that carry identities (user id, name, email) leave the server.
+ * They return what the viewer may see; for a hidden person the row keeps no user id, name, email
+ * or stored contributor text, only the anonymous label and an opaque key (the pledge or comment
+ * id, which says nothing about the user). Callers pass the rows straight from their query and
+ * serialise only what comes back.
+ */
+
+/** What a presented row says about the person behind it. */
+export type PresentedIdentity = {
+  /** Stable key for React lists and actions: the pledge or comment id, never the user id. */
+  key: string;
+  /** Display name, else email (else "Anonymous Backer"); or "Anonymous Attendee/Commenter #n" when hidden. */
+  label: string;
+  /** The email, only when the identity is visible to this viewer. */
+  email: string | null;
+  anonymous: boolean;
+  /** The row belongs to the viewer (people always see themselves). */
+  isViewer: boolean;
+};
+
+/** Keys that identify a person; stripped from every presented row, whatever the caller selected. */
+const IDENTITY_KEYS = ["userId", "authorId", "name", "email", "contributor", "user", "author"] as const;
+type IdentityKey = (typeof IDENTITY_KEYS)[number];
+
+type WithoutIdentity<T> = Omit<T, IdentityKey>;
+
+function strip<T extends object>(row: T): WithoutIdentity<T> {
+  const copy = { ...row } as Record<string, unknown>;
+  for (const k of IDENTITY_KEYS) delete copy[k];
+  return copy as WithoutIdentity<T>;
+}
+
+/** SPEC §3 Pledge.contributor: display name, email, or Anonymous Backer. */
+export function contributorText(name: string | null | undefined, email: string | null | undefined): string {
+  return name?.trim() || email?.trim() || "Anonymous Backer";
+}
+
+/**
+ * Numbers people 1..n by their first appearance (earliest time, then id for ties), so the same
+ * person keeps the same number on every list of the page and for every viewer.
+ */
+export function numberByFirstAppearance(firsts: Iterable<{ userId: string; at: Date; tiebreak: string }>): Map<string, number> {
+  const earliest = new Map<string, { at: number; tiebreak: string }>();
+  for (const f of firsts) {
+    const cur = earliest.get(f.userId);
+    const at = f.at.getTime();
+    if (!cur || at < cur.at || (at === cur.at && f.tiebreak < cur.tiebreak)) earliest.set(f.userId, { at, tiebreak: f.tiebreak });
+  }
+  const order = [...earliest.entries()].sort(([, a], [, b]) => a.at - b.at || (a.tiebreak < b.tiebreak ? -1 : a.tiebreak > b.tiebreak ? 1 : 0));
+  return new Map(order.map(([userId], i) => [userId, i + 1]));
+}
+
+function identityFor(
+  viewer: PrivacyViewer,
+  campaign: PrivacyCampaign,
+  now: Date,
+  person: { key: string; userId: string; name: string | null; email: string },
+  anonLabel: string,
+): PresentedIdentity {
+  const isViewer = Boolean(viewer && viewer.id === person.userId);
+  if (canSeeIdentity(viewer, campaign, person.userId, now)) {
+    return { key: person.key, label: contributorText(person.name, person.email), email: person.email, anonymous: false, isViewer };
+  }
+  return { key: person.key, label: anonLabel, email: null, anonymous: true, isViewer };
+}
+
+export type AttendeeRow = { id: string; userId: string; createdAt: Date; user: { name: string | null; email: string } };
+
+/**
+ * Pledges as `viewer` may see them at `now`. Pass EVERY pledge of the campaign (or at least every
+ * earlier one) so that the numbering is the same as on the rest of the page; other fields of the
+ * rows (amount, verified, dates...) are kept, identity fields are removed.
+ */
+export function presentAttendees<T extends AttendeeRow>(
+  viewer: PrivacyViewer,
+  campaign: PrivacyCampaign,
+  pledges: T[],
+  now: Date = new Date(),
+): Array<WithoutIdentity<T> & PresentedIdentity> {
+  const numbers = numberByFirstAppearance(pledges.map((p) => ({ userId: p.userId, at: p.createdAt, tiebreak: p.id })));
+  return pledges.map((p) => ({
+    ...strip(p),
+    ...identityFor(viewer, campaign, now, { key: p.id, userId: p.userId, name: p.user.name, email: p.user.email }, anonymousAttendee(numbers.get(p.userId) ?? 0)),
+  }));
+}
+
+export type CommentRow = { id: string; authorId: string; createdAt: Date; author: { name: string | null; email: string } };
+
+/**
+ * Comments as `viewer` may see them at `now`. `firstCommentAt` gives each author's first comment
+ * on the campaign (the rows shown may be only the newest page), which fixes their number.
+ */
+export function presentComments<T extends CommentRow>(
+  viewer: PrivacyViewer,
+  campaign: PrivacyCampaign,
+  comments: T[],
+  firstCommentAt: Array<{ authorId: string; at: Date }>,
+  now: Date = new Date(),
+): Array<WithoutIdentity<T> & PresentedIdentity> {
+  // Ties on the first time are broken by the author id: deterministic, and never shown.
+  const known = new Set(firstCommentAt.map((f) => f.authorId));
+  const numbers = numberByFirstAppearance([
+    ...firstCommentAt.map((f) => ({ userId: f.authorId, at: f.at, tiebreak: f.authorId })),
+    ...comments.filter((c) => !known.has(c.authorId)).map((c) => ({ userId: c.authorId, at: c.createdAt, tiebreak: c.authorId })),
+  ]);
+  return comments.map((c) => ({
+    ...strip(c),
+    ...identityFor(viewer, campaign, now, { key: c.id, userId: c.authorId, name: c.author.name, email: c.author.email }, anonymousCommenter(numbers.get(c.authorId) ?? 0)),
+  }));
+}
