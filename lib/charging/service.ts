@@ -115,11 +115,15 @@ async function claim(pledgeId: string, staleBefore: Date, retryFailed: boolean):
   return stale[0] ?? null;
 }
 
-/** Records a charge's outcome on a pledge this run holds (the `processing` guard). */
+/**
+ * Records a charge's outcome. A success is the provider's word that money moved, so it is recorded
+ * whatever the pledge's state (except already succeeded/refunded); a failure only on a pledge this
+ * run still holds (`processing`), so a late failure never overwrites a success.
+ */
 export async function recordChargeResult(pledgeId: string, amountCents: number, result: ChargeResult): Promise<boolean> {
   if (result.status === "succeeded") {
     const { count } = await db.pledge.updateMany({
-      where: { id: pledgeId, chargeStatus: "processing" },
+      where: { id: pledgeId, chargeStatus: { in: ["none", "processing", "failed", "requires_action"] } },
       data: {
         chargeStatus: "succeeded",
         charged: true,

@@ -111,7 +111,7 @@ async function demoCharge(input: ChargeInput & { onSession?: boolean }): Promise
         amountCents: input.amountCents,
         status,
         failureCode,
-        metadata: { pledgeId: input.pledgeId, campaignId: input.campaignId },
+        metadata: { pledgeId: input.pledgeId, campaignId: input.campaignId, attempt: String(input.attempt) },
       },
     });
     return resultOf(created);

@@ -132,7 +132,7 @@ async function charge(input: ChargeInput & { onSession?: boolean }): Promise<Cha
           currency: "usd",
           confirm: true,
           ...(input.onSession ? { automatic_payment_methods: { enabled: true, allow_redirects: "never" as const } } : { off_session: true }),
-          metadata: { pledgeId: input.pledgeId, campaignId: input.campaignId, userId: input.userId },
+          metadata: { pledgeId: input.pledgeId, campaignId: input.campaignId, userId: input.userId, attempt: String(input.attempt) },
         },
         { idempotencyKey: chargeIdempotencyKey(input.pledgeId, input.attempt) },
       ),

@@ -1,0 +1,13 @@
+import { getViewer } from "@/lib/auth/viewer";
+import { checkAndCharge } from "@/lib/charging/service";
+import { checkAndChargeSchema } from "@/lib/charging/schema";
+import { handle, parseJson } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+/** SPEC §7: anyone may ask; the database decides whether the threshold is met. */
+export const POST = handle(async (req: Request) => {
+  const { campaignId } = await parseJson(req, checkAndChargeSchema);
+  const viewer = await getViewer();
+  return Response.json(await checkAndCharge(campaignId, viewer));
+});

@@ -1,0 +1,109 @@
+import "server-only";
+import Stripe from "stripe";
+import { db, Prisma } from "@/lib/db";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { finalizeIfDone } from "@/lib/charging/service";
+import { onChargeFailed } from "@/lib/charging/notify";
+
+/**
+ * Stripe webhooks (POST /api/stripe/webhook). Deliveries are at least once and unordered, so:
+ * each event id is stored under a unique key in the same transaction as its effect (handled once;
+ * a failed handling rolls back and Stripe redelivers), and each handler only moves a pledge
+ * "forward": a success wins over any failure, and a failure applies only to the attempt the pledge
+ * is on (metadata.attempt), so any delivery order converges to the same state.
+ */
+export function verifyStripeEvent(rawBody: string, signature: string | null): Stripe.Event {
+  const secret = env().STRIPE_WEBHOOK_SECRET;
+  if (!secret) throw new AppError("UNAVAILABLE", "Stripe webhooks are not configured on this server.");
+  if (!signature) throw new AppError("BAD_REQUEST", "Missing Stripe-Signature header.");
+  try {
+    return Stripe.webhooks.constructEvent(rawBody, signature, secret);
+  } catch {
+    throw new AppError("BAD_REQUEST", "Invalid Stripe webhook signature.");
+  }
+}
+
+type Tx = Prisma.TransactionClient;
+type Outcome = { campaignId?: string; failedPledgeId?: string };
+
+async function findPledge(tx: Tx, pi: Stripe.PaymentIntent) {
+  const pledgeId = pi.metadata?.pledgeId;
+  const select = { id: true, campaignId: true, chargeStatus: true, chargeAttempts: true, paymentIntentId: true } as const;
+  const byMeta = pledgeId ? await tx.pledge.findUnique({ where: { id: pledgeId }, select }) : null;
+  return byMeta ?? (await tx.pledge.findUnique({ where: { paymentIntentId: pi.id }, select }));
+}
+
+async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outcome> {
+  const pledge = await findPledge(tx, pi);
+  if (!pledge) return {};
+  await tx.pledge.updateMany({
+    where: { id: pledge.id, chargeStatus: { notIn: ["succeeded", "refunded"] } },
+    data: {
+      chargeStatus: "succeeded",
+      charged: true,
+      verified: true,
+      chargedAt: new Date((pi.created ?? Math.floor(Date.now() / 1000)) * 1000),
+      chargeType: "paid",
+      paymentIntentId: pi.id,
+      amountCents: pi.amount,
+      chargeFailureCode: null,
+      chargeFailureMessage: null,
+    },
+  });
+  return { campaignId: pledge.campaignId };
+}
+
+async function onIntentUnsuccessful(tx: Tx, pi: Stripe.PaymentIntent, kind: "failed" | "requires_action"): Promise<Outcome> {
+  const pledge = await findPledge(tx, pi);
+  if (!pledge) return {};
+  const attempt = Number(pi.metadata?.attempt);
+  const sameAttempt = Number.isFinite(attempt) ? attempt === pledge.chargeAttempts : pledge.paymentIntentId === pi.id;
+  if (!sameAttempt || pledge.chargeStatus === "succeeded" || pledge.chargeStatus === "refunded") return {};
+  const err = pi.last_payment_error;
+  const code = kind === "requires_action" ? "authentication_required" : (err?.decline_code ?? err?.code ?? "card_declined");
+  const { count } = await tx.pledge.updateMany({
+    where: { id: pledge.id, chargeAttempts: pledge.chargeAttempts, chargeStatus: { notIn: ["succeeded", "refunded"] } },
+    data: {
+      chargeStatus: kind,
+      chargeFailureCode: code,
+      chargeFailureMessage: (err?.message ?? (kind === "requires_action" ? "This transaction requires authentication." : "Your card was declined.")).slice(0, 500),
+      paymentIntentId: pi.id,
+    },
+  });
+  return count > 0 && pledge.chargeStatus !== kind ? { campaignId: pledge.campaignId, failedPledgeId: pledge.id } : { campaignId: pledge.campaignId };
+}
+
+/** Handles one verified event once. Returns false when the event id was already handled. */
+export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
+  const result = await db.$transaction(async (tx) => {
+    const inserted = await tx.$executeRaw`
+      INSERT INTO "StripeEvent" ("id", "type", "receivedAt") VALUES (${event.id}, ${event.type}, now()) ON CONFLICT ("id") DO NOTHING`;
+    if (inserted === 0) return null;
+    let outcome: Outcome = {};
+    switch (event.type) {
+      case "payment_intent.succeeded":
+        outcome = await onIntentSucceeded(tx, event.data.object);
+        break;
+      case "payment_intent.payment_failed":
+        outcome = await onIntentUnsuccessful(tx, event.data.object, "failed");
+        break;
+      case "payment_intent.requires_action":
+        outcome = await onIntentUnsuccessful(tx, event.data.object, "requires_action");
+        break;
+      case "setup_intent.succeeded":
+      case "setup_intent.setup_failed":
+        // A saved card reaches a pledge only through the commit (which re-reads the payment
+        // method from Stripe), so there is no pledge state to move; the event is recorded.
+        break;
+      default:
+        break;
+    }
+    await tx.stripeEvent.update({ where: { id: event.id }, data: { processedAt: new Date() } });
+    return outcome;
+  });
+  if (!result) return false;
+  if (result.failedPledgeId) await onChargeFailed(result.failedPledgeId);
+  if (result.campaignId) await finalizeIfDone(result.campaignId);
+  return true;
+}
