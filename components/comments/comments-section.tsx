@@ -10,14 +10,15 @@ import { DeleteCommentButton } from "@/components/comments/delete-comment-button
  * in lib/privacy before anything reaches this component, so hidden names never enter the HTML or
  * the RSC payload.
  */
-export async function CommentsSection({ campaignId }: { campaignId: string }) {
+export async function CommentsSection({ campaign, now }: { campaign: { id: string }; now?: number | Date }) {
+  const campaignId = campaign.id;
   const viewer = await getViewer();
-  const view = await getCommentsView(campaignId, viewer);
+  const view = await getCommentsView(campaignId, viewer, now === undefined ? new Date() : new Date(now));
   if (!view) return null;
   const { comments, total } = view;
 
   return (
-    <section aria-labelledby="comments-heading" className="mt-10">
+    <section aria-labelledby="comments-heading">
       <h2 id="comments-heading" className="text-xl font-bold text-slate-900">
         Comments <span className="font-medium text-slate-500">({total})</span>
       </h2>

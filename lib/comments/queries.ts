@@ -1,23 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { canComment, canDeleteComment, canViewCampaign } from "@/lib/comments/policy";
-import { presentComments, type PresentedIdentity } from "@/lib/privacy/present";
+import { presentComments, privacyCampaignSelect, type PresentedIdentity } from "@/lib/privacy/present";
 import type { PrivacyCampaign, PrivacyViewer } from "@/lib/privacy/rules";
 
 /** The newest comments shown on an event page. */
 export const COMMENTS_SHOWN = 100;
-
-export const privacyCampaignSelect = {
-  creatorId: true,
-  attendeesAnonymous: true,
-  identityRevelationType: true,
-  status: true,
-  deadline: true,
-  goal: true,
-  committedCount: true,
-  pactType: true,
-  raisedCents: true,
-} as const;
 
 export type PresentedComment = PresentedIdentity & { id: string; text: string; createdAt: Date };
 

@@ -9,6 +9,22 @@ import { anonymousAttendee, anonymousCommenter, canSeeIdentity, type PrivacyCamp
  * serialise only what comes back.
  */
 
+/**
+ * The campaign fields the rules need (a Prisma `select`). Includes pactType and raisedCents so a
+ * crowdfund's threshold is judged in dollars, not by the number of backers.
+ */
+export const privacyCampaignSelect = {
+  creatorId: true,
+  attendeesAnonymous: true,
+  identityRevelationType: true,
+  status: true,
+  deadline: true,
+  goal: true,
+  committedCount: true,
+  pactType: true,
+  raisedCents: true,
+} as const;
+
 /** What a presented row says about the person behind it. */
 export type PresentedIdentity = {
   /** Stable key for React lists and actions: the pledge or comment id, never the user id. */

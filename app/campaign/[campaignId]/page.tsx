@@ -11,6 +11,7 @@ import { LogisticalDetails } from "@/components/campaigns/logistical-details";
 import { TicketPriceBox } from "@/components/campaigns/ticket-price-box";
 import { PaymentInstructions } from "@/components/campaigns/payment-instructions";
 import { CreatorBox } from "@/components/campaigns/creator-box";
+import { CommentsSection } from "@/components/comments/comments-section";
 
 type Props = { params: Promise<{ campaignId: string }> };
 
@@ -60,7 +61,7 @@ export default async function CampaignPage({ params }: Props) {
         </aside>
       </div>
 
-      {/* Comments go here: <CommentsSection campaign={campaign} /> */}
+      <CommentsSection campaign={campaign} now={now} />
     </div>
   );
 }
