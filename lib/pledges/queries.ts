@@ -1,0 +1,313 @@
+import "server-only";
+import { db } from "@/lib/db";
+import type { Viewer } from "@/lib/auth/viewer";
+import { presentAttendees } from "@/lib/privacy/present";
+import { canManageCampaign, commitBlock, isPaidEvent, type CommitBlock } from "@/lib/pledges/policy";
+import { campaignIdSchema } from "@/lib/pledges/schema";
+
+const privacySelect = {
+  creatorId: true,
+  attendeesAnonymous: true,
+  identityRevelationType: true,
+  status: true,
+  deadline: true,
+  goal: true,
+  committedCount: true,
+} as const;
+
+/** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
+export type CommitPanel = {
+  campaignId: string;
+  title: string;
+  goal: number;
+  committedCount: number;
+  raisedCents: number;
+  status: string;
+  deadline: string;
+  ticketPriceCents: number;
+  crowdfund: boolean;
+  paid: boolean;
+  signedIn: boolean;
+  viewerEmail: string | null;
+  alreadyCommitted: boolean;
+  /** why the viewer cannot commit now (null: they can) */
+  block: CommitBlock | null;
+};
+
+function visibleTo(viewer: Viewer | null, c: { approvalStatus: string; creatorId: string }) {
+  return c.approvalStatus === "approved" || Boolean(viewer && (viewer.isAdmin || viewer.id === c.creatorId));
+}
+
+export async function getCommitPanel(campaignId: string, viewer: Viewer | null, now = new Date()): Promise<CommitPanel | null> {
+  if (!campaignIdSchema.safeParse(campaignId).success) return null;
+  const c = await db.campaign.findUnique({
+    where: { id: campaignId },
+    select: {
+      id: true,
+      title: true,
+      goal: true,
+      committedCount: true,
+      raisedCents: true,
+      status: true,
+      approvalStatus: true,
+      deadline: true,
+      creatorId: true,
+      ticketPriceCents: true,
+      pactType: true,
+    },
+  });
+  if (!c || !visibleTo(viewer, c)) return null;
+  const alreadyCommitted = viewer
+    ? Boolean(await db.pledge.findUnique({ where: { campaignId_userId: { campaignId, userId: viewer.id } }, select: { id: true } }))
+    : false;
+  return {
+    campaignId: c.id,
+    title: c.title,
+    goal: c.goal,
+    committedCount: c.committedCount,
+    raisedCents: c.raisedCents,
+    status: c.status,
+    deadline: c.deadline.toISOString(),
+    ticketPriceCents: c.ticketPriceCents,
+    crowdfund: c.pactType === "crowdfund",
+    paid: isPaidEvent(c),
+    signedIn: Boolean(viewer),
+    viewerEmail: viewer?.email ?? null,
+    alreadyCommitted,
+    block: commitBlock(viewer, c, alreadyCommitted, now),
+  };
+}
+
+/** One commitment as the event page shows it: identity already resolved by lib/privacy. */
+export type PublicCommitment = {
+  key: string;
+  label: string;
+  anonymous: boolean;
+  isViewer: boolean;
+  createdAt: string;
+  amountCents: number;
+  amount: number;
+  verified: boolean;
+  paymentMethod: string;
+};
+
+/**
+ * The event page's commitments, newest first. Hidden attendees come back as "Anonymous Attendee #n"
+ * (numbered by pledge order over ALL pledges, oldest = #1) without user id, name or email.
+ */
+export async function listEventCommitments(campaignId: string, viewer: Viewer | null, now = new Date()): Promise<PublicCommitment[]> {
+  if (!campaignIdSchema.safeParse(campaignId).success) return [];
+  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { ...privacySelect, approvalStatus: true } });
+  if (!campaign || !visibleTo(viewer, campaign)) return [];
+  const rows = await db.pledge.findMany({
+    where: { campaignId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: {
+      id: true,
+      userId: true,
+      createdAt: true,
+      amount: true,
+      amountCents: true,
+      verified: true,
+      paymentMethod: true,
+      user: { select: { name: true, email: true } },
+    },
+  });
+  const presented = presentAttendees(viewer, campaign, rows, now);
+  return presented.reverse().map((p) => ({
+    key: p.key,
+    label: p.label,
+    anonymous: p.anonymous,
+    isViewer: p.isViewer,
+    createdAt: p.createdAt.toISOString(),
+    amountCents: p.amountCents,
+    amount: p.amount,
+    verified: p.verified,
+    paymentMethod: p.paymentMethod,
+  }));
+}
+
+export type ManageCommitment = {
+  id: string;
+  contributor: string;
+  email: string;
+  createdAt: string;
+  amountCents: number;
+  amount: number;
+  charged: boolean;
+  verified: boolean;
+  chargeStatus: string;
+  chargeFailureCode: string | null;
+  chargeFailureMessage: string | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+  chargedAt: string | null;
+};
+
+export type ManageView = {
+  campaign: {
+    id: string;
+    title: string;
+    goal: number;
+    committedCount: number;
+    pledgeCount: number;
+    raisedCents: number;
+    status: string;
+    approvalStatus: string;
+    deadline: string;
+    createdAt: string;
+    ticketPriceCents: number;
+    crowdfund: boolean;
+    paid: boolean;
+    paymentType: string | null;
+    paymentMethod: string | null;
+    attendeesAnonymous: boolean;
+    identityRevelationType: string;
+    chargedAt: string | null;
+    totalCharged: number;
+    totalChargedCents: number;
+  };
+  /** newest first */
+  commitments: ManageCommitment[];
+  /** pledges a manual charge would take (saved card, not charged, not being processed) */
+  chargeableCount: number;
+  failedCount: number;
+  /** cumulative progress after each pledge, oldest first, for the chart */
+  timeline: Array<{ at: string; total: number }>;
+};
+
+/** The manage page's data, or null when the campaign does not exist or `viewer` is not its creator. */
+export async function getManageView(campaignId: string, viewer: Viewer | null): Promise<ManageView | null> {
+  if (!viewer || !campaignIdSchema.safeParse(campaignId).success) return null;
+  const c = await db.campaign.findUnique({
+    where: { id: campaignId },
+    select: {
+      id: true,
+      title: true,
+      goal: true,
+      committedCount: true,
+      pledgeCount: true,
+      raisedCents: true,
+      status: true,
+      approvalStatus: true,
+      deadline: true,
+      createdAt: true,
+      creatorId: true,
+      ticketPriceCents: true,
+      pactType: true,
+      paymentType: true,
+      paymentMethod: true,
+      attendeesAnonymous: true,
+      identityRevelationType: true,
+      chargedAt: true,
+      totalCharged: true,
+      totalChargedCents: true,
+    },
+  });
+  if (!c || !canManageCampaign(viewer, c)) return null;
+  const pledges = await listManagedPledges(c.id);
+  const crowdfund = c.pactType === "crowdfund";
+  const paid = isPaidEvent(c);
+  let running = 0;
+  const timeline = [...pledges].reverse().map((p) => {
+    running += crowdfund ? Math.floor(p.amountCents / 100) : !paid || p.cardLast4 ? 1 : 0;
+    return { at: p.createdAt, total: running };
+  });
+  return {
+    campaign: {
+      id: c.id,
+      title: c.title,
+      goal: c.goal,
+      committedCount: crowdfund ? Math.floor(c.raisedCents / 100) : c.committedCount,
+      pledgeCount: c.pledgeCount,
+      raisedCents: c.raisedCents,
+      status: c.status,
+      approvalStatus: c.approvalStatus,
+      deadline: c.deadline.toISOString(),
+      createdAt: c.createdAt.toISOString(),
+      ticketPriceCents: c.ticketPriceCents,
+      crowdfund,
+      paid,
+      paymentType: c.paymentType,
+      paymentMethod: c.paymentMethod,
+      attendeesAnonymous: c.attendeesAnonymous,
+      identityRevelationType: c.identityRevelationType,
+      chargedAt: c.chargedAt?.toISOString() ?? null,
+      totalCharged: c.totalCharged,
+      totalChargedCents: c.totalChargedCents,
+    },
+    commitments: pledges,
+    chargeableCount: pledges.filter((p) => !p.charged && p.cardLast4 !== null && p.chargeStatus !== "processing" && p.chargeStatus !== "refunded").length,
+    failedCount: pledges.filter((p) => p.chargeStatus === "failed" || p.chargeStatus === "requires_action").length,
+    timeline,
+  };
+}
+
+async function listManagedPledges(campaignId: string): Promise<ManageCommitment[]> {
+  const rows = await db.pledge.findMany({
+    where: { campaignId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: {
+      id: true,
+      createdAt: true,
+      amount: true,
+      amountCents: true,
+      charged: true,
+      verified: true,
+      chargeStatus: true,
+      chargeFailureCode: true,
+      chargeFailureMessage: true,
+      cardBrand: true,
+      cardLast4: true,
+      chargedAt: true,
+      user: { select: { name: true, email: true } },
+    },
+  });
+  // The creator always sees who committed (SPEC §6).
+  return rows.map(({ user, ...p }) => ({
+    ...p,
+    contributor: user.name?.trim() || user.email,
+    email: user.email,
+    createdAt: p.createdAt.toISOString(),
+    chargedAt: p.chargedAt?.toISOString() ?? null,
+  }));
+}
+
+/** CSV export of a campaign's commitments (creator only); null when not permitted. */
+export async function getCommitmentsCsv(campaignId: string, viewer: Viewer | null): Promise<{ filename: string; csv: string } | null> {
+  const view = await getManageView(campaignId, viewer);
+  if (!view) return null;
+  const header = ["Contributor", "Email", "Committed at (UTC)", "Amount (USD)", "Status", "Charged at (UTC)", "Card", "Failure code"];
+  const lines = view.commitments.map((p) =>
+    [
+      p.contributor,
+      p.email,
+      p.createdAt,
+      (p.amountCents / 100).toFixed(2),
+      chargeStateLabel(p),
+      p.chargedAt ?? "",
+      p.cardLast4 ? `${p.cardBrand ?? "card"} ${p.cardLast4}` : "",
+      p.chargeFailureCode ?? "",
+    ]
+      .map(csvCell)
+      .join(","),
+  );
+  const slug = view.campaign.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "campaign";
+  return { filename: `${slug}-commitments.csv`, csv: [header.map(csvCell).join(","), ...lines].join("\r\n") + "\r\n" };
+}
+
+/** One CSV cell: quoted, and a leading formula character neutralised (spreadsheet injection). */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/** The charge state of a pledge in words, shared by the manage page and the CSV. */
+export function chargeStateLabel(p: Pick<ManageCommitment, "charged" | "verified" | "chargeStatus" | "chargeFailureCode">): string {
+  if (p.chargeStatus === "refunded") return "Refunded";
+  if (p.charged) return "Charged";
+  if (p.chargeStatus === "processing") return "Charging";
+  if (p.chargeStatus === "requires_action") return "Needs authentication";
+  if (p.chargeStatus === "failed") return `Failed${p.chargeFailureCode ? ` (${p.chargeFailureCode})` : ""}`;
+  return p.verified ? "Verified" : "Pending";
+}

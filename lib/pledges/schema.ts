@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { dollarsToCents } from "@/lib/format";
+
+/**
+ * Inputs of the commit flow, shared by the commit modals (client-side messages) and the server
+ * action (the authority). Money is integer cents once parsed.
+ */
+export const CROWDFUND_MIN_CENTS = 100; // $1: a crowdfund pledge counts whole dollars toward the goal
+export const CROWDFUND_MAX_CENTS = 1_000_000; // $10,000, the same ceiling as a ticket price
+
+export const campaignIdSchema = z.string().regex(/^[a-z0-9]{10,40}$/i, "Campaign not found");
+
+/** A crowdfund amount as typed ("25", "25.50") to integer cents. */
+export const crowdfundAmountSchema = z
+  .string()
+  .trim()
+  .min(1, "Please enter an amount")
+  .transform((text, ctx) => {
+    const cents = dollarsToCents(text);
+    if (cents === null) {
+      ctx.addIssue({ code: "custom", message: "Amount must be a valid number" });
+      return z.NEVER;
+    }
+    if (cents < CROWDFUND_MIN_CENTS) {
+      ctx.addIssue({ code: "custom", message: "Amount must be at least $1.00" });
+      return z.NEVER;
+    }
+    if (cents > CROWDFUND_MAX_CENTS) {
+      ctx.addIssue({ code: "custom", message: "Amount cannot exceed $10,000" });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+export const commitInputSchema = z.object({
+  campaignId: campaignIdSchema,
+  /** the saved card (Stripe PaymentMethod id or demo token); required for paid events */
+  paymentMethodId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .regex(/^[A-Za-z0-9_]+$/, "Invalid payment method")
+    .optional(),
+  /** crowdfund only: dollars as typed */
+  amount: crowdfundAmountSchema.optional(),
+});
+
+export type CommitInput = z.input<typeof commitInputSchema>;
+
+/** The manual-charge request from the manage page (the server reads everything else from the database). */
+export const manageCampaignSchema = z.object({ campaignId: campaignIdSchema });

@@ -1,0 +1,208 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+// The charging job is the money backend's: here we only need to know the crossing asked for it.
+const requestCharging = vi.hoisted(() => vi.fn(async (_campaignId: string) => {}));
+vi.mock("@/lib/charging/service", () => ({ requestCharging }));
+
+import { db } from "@/lib/db";
+import { commitToCampaign, type CommitResult } from "@/lib/pledges/service";
+import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
+import { createCampaign, createUser } from "../helpers/factories";
+
+type Viewer = { id: string; email: string; name: string | null; isAdmin: boolean };
+
+async function users(n: number): Promise<Viewer[]> {
+  const rows = Array.from({ length: n }, (_, i) => ({ email: `backer-${i}-${Math.random().toString(36).slice(2, 8)}@example.test`, name: `Backer ${i}` }));
+  await db.user.createMany({ data: rows });
+  const created = await db.user.findMany({ where: { email: { in: rows.map((r) => r.email) } }, select: { id: true, email: true, name: true, isAdmin: true } });
+  expect(created).toHaveLength(n);
+  return created;
+}
+
+/** A saved demo card for `userId`, as the demo gateway's setup would leave it. */
+async function demoCard(userId: string, behavior = "ok"): Promise<string> {
+  const id = `pm_demo_${Math.random().toString(16).slice(2)}${Math.random().toString(16).slice(2)}`.slice(0, 40);
+  await db.demoPaymentMethod.create({ data: { id, userId, brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, behavior } });
+  return id;
+}
+
+type Outcome = { ok: true; result: CommitResult } | { ok: false; message: string; code?: string };
+const settle = (p: Promise<CommitResult>): Promise<Outcome> =>
+  p.then(
+    (result) => ({ ok: true as const, result }),
+    (e: { message: string; code?: string }) => ({ ok: false as const, message: e.message, code: e.code }),
+  );
+
+beforeEach(() => requestCharging.mockClear());
+
+describe("commitToCampaign under concurrency", () => {
+  it("200 concurrent commits on a goal-100 FREE event: exactly 100 recorded, one crossing, event charged", async () => {
+    const campaign = await createCampaign({ goal: 100, ticketPriceCents: 0 });
+    const backers = await users(200);
+    const outcomes = await Promise.all(backers.map((u) => settle(commitToCampaign(u, { campaignId: campaign.id }))));
+
+    const ok = outcomes.filter((o) => o.ok);
+    const refused = outcomes.filter((o) => !o.ok);
+    const crossings = ok.filter((o) => o.result.crossed);
+    console.info(`[concurrency free] sent=200 recorded=${ok.length} refused=${refused.length} crossings=${crossings.length}`);
+    expect(ok).toHaveLength(100);
+    expect(crossings).toHaveLength(1);
+    expect(crossings[0].ok && crossings[0].result).toMatchObject({ status: "charged", committedCount: 100, remaining: 0, thresholdMet: true });
+    // Every refusal is the closed-event message, not a crash.
+    expect(new Set(refused.map((o) => !o.ok && o.message))).toEqual(new Set([COMMIT_MESSAGES.closed]));
+    // Counts reported to the committers are 1..100, each once: the lock serialised them.
+    expect(ok.map((o) => o.result.committedCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+
+    const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    expect(after).toMatchObject({ status: "charged", committedCount: 100, pledgeCount: 100, currentAmount: 100, chargeType: "free", totalCharged: 100 });
+    expect(after.chargedAt).not.toBeNull();
+    expect(after.lastStatusUpdate).not.toBeNull();
+    const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id } });
+    expect(pledges).toHaveLength(100);
+    for (const p of pledges) {
+      expect(p).toMatchObject({ charged: true, verified: true, chargeType: "free", paymentIntentId: null, chargeStatus: "succeeded", amountCents: 0, amount: 1 });
+      expect(p.chargedAt).not.toBeNull();
+    }
+    expect(requestCharging).not.toHaveBeenCalled();
+  });
+
+  it("200 concurrent commits on a goal-200 FREE event: all 200 recorded, only the last crosses", async () => {
+    const campaign = await createCampaign({ goal: 200 });
+    const backers = await users(200);
+    const outcomes = await Promise.all(backers.map((u) => settle(commitToCampaign(u, { campaignId: campaign.id }))));
+    const ok = outcomes.filter((o) => o.ok);
+    const crossings = ok.filter((o) => o.result.crossed);
+    console.info(`[concurrency free goal=200] sent=200 recorded=${ok.length} crossings=${crossings.length}`);
+    expect(ok).toHaveLength(200);
+    expect(crossings).toHaveLength(1);
+    expect(crossings[0].ok && crossings[0].result.committedCount).toBe(200);
+    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(200);
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "charged", committedCount: 200, pledgeCount: 200 });
+  });
+
+  it("200 concurrent commits on a goal-100 PAID event with demo cards: 100 recorded, one crossing, funded, charging requested once", async () => {
+    const campaign = await createCampaign({ goal: 100, ticketPriceCents: 2500 });
+    const backers = await users(200);
+    const cards = await Promise.all(backers.map((u) => demoCard(u.id)));
+    const outcomes = await Promise.all(
+      backers.map((u, i) => settle(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: cards[i] }))),
+    );
+    const ok = outcomes.filter((o) => o.ok);
+    const refused = outcomes.filter((o) => !o.ok);
+    const crossings = ok.filter((o) => o.result.crossed);
+    console.info(`[concurrency paid] sent=200 recorded=${ok.length} refused=${refused.length} crossings=${crossings.length}`);
+    expect(ok).toHaveLength(100);
+    expect(crossings).toHaveLength(1);
+    expect(crossings[0].ok && crossings[0].result).toMatchObject({ status: "funded", thresholdMet: true, remaining: 0, free: false });
+    expect(new Set(refused.map((o) => !o.ok && o.message))).toEqual(new Set([COMMIT_MESSAGES.closed]));
+
+    const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    expect(after).toMatchObject({ status: "funded", committedCount: 100, pledgeCount: 100, raisedCents: 250_000 });
+    expect(after.fundedAt).not.toBeNull();
+    expect(after.chargedAt).toBeNull();
+    const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id } });
+    expect(pledges).toHaveLength(100);
+    for (const p of pledges) {
+      expect(p).toMatchObject({ charged: false, verified: false, amountCents: 2500, cardBrand: "visa", cardLast4: "4242", chargeStatus: "none" });
+      expect(p.paymentMethodId).toMatch(/^pm_demo_/);
+    }
+    expect(requestCharging).toHaveBeenCalledTimes(1);
+    expect(requestCharging).toHaveBeenCalledWith(campaign.id);
+  });
+});
+
+describe("commitToCampaign rules", () => {
+  it("signed out: the SPEC message, nothing written", async () => {
+    const campaign = await createCampaign();
+    await expect(commitToCampaign(null, { campaignId: campaign.id })).rejects.toMatchObject({ code: "UNAUTHENTICATED", message: "Please sign in to commit to this event" });
+    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
+  });
+
+  it("a double submit (sequential and concurrent) leaves one pledge and the SPEC message", async () => {
+    const campaign = await createCampaign({ goal: 50 });
+    const [a, b] = await users(2);
+    const twice = await Promise.all([settle(commitToCampaign(a, { campaignId: campaign.id })), settle(commitToCampaign(a, { campaignId: campaign.id }))]);
+    expect(twice.filter((o) => o.ok)).toHaveLength(1);
+    expect(twice.find((o) => !o.ok)).toMatchObject({ message: "You have already committed to this event", code: "CONFLICT" });
+
+    await commitToCampaign(b, { campaignId: campaign.id });
+    await expect(commitToCampaign(b, { campaignId: campaign.id })).rejects.toMatchObject({ message: "You have already committed to this event" });
+    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(2);
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ committedCount: 2, pledgeCount: 2 });
+  });
+
+  it("records contributor, amount, payment method and reports what the result modal needs", async () => {
+    const campaign = await createCampaign({ goal: 3 });
+    await db.campaign.update({ where: { id: campaign.id }, data: { paymentMethod: "Cash at the door" } });
+    const named = await createUser({ name: "Dana Doe" });
+    const unnamed = await createUser({ name: null });
+    const first = await commitToCampaign(named, { campaignId: campaign.id });
+    expect(first).toMatchObject({ committedCount: 1, goal: 3, remaining: 2, thresholdMet: false, crossed: false, status: "pending", free: true });
+    await commitToCampaign(unnamed, { campaignId: campaign.id });
+    const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id }, orderBy: { createdAt: "asc" } });
+    expect(pledges.map((p) => p.contributor)).toEqual(["Dana Doe", unnamed.email]);
+    expect(pledges.every((p) => p.paymentMethod === "Cash at the door" && !p.charged && !p.verified && p.paymentMethodId === null)).toBe(true);
+  });
+
+  it.each(["funded", "charging", "charged", "expired", "cancelled"] as const)("refuses a %s event and writes nothing", async (status) => {
+    const campaign = await createCampaign({ status });
+    const u = await createUser();
+    await expect(commitToCampaign(u, { campaignId: campaign.id })).rejects.toMatchObject({ code: "CONFLICT", message: COMMIT_MESSAGES.closed });
+    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status, committedCount: 0, pledgeCount: 0 });
+  });
+
+  it("refuses a past-deadline event and writes nothing", async () => {
+    const campaign = await createCampaign({ deadline: new Date(Date.now() - 60_000) });
+    const u = await createUser();
+    await expect(commitToCampaign(u, { campaignId: campaign.id })).rejects.toMatchObject({ message: COMMIT_MESSAGES.ended });
+    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
+  });
+
+  it("unapproved events: hidden from others, refused for the creator, open to admins", async () => {
+    for (const approvalStatus of ["pending", "rejected"] as const) {
+      const creator = await createUser();
+      const campaign = await createCampaign({ approvalStatus, creatorId: creator.id, goal: 5 });
+      const stranger = await createUser();
+      const admin = await createUser({ isAdmin: true });
+      await expect(commitToCampaign(stranger, { campaignId: campaign.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(commitToCampaign(creator, { campaignId: campaign.id })).rejects.toMatchObject({ code: "FORBIDDEN", message: COMMIT_MESSAGES.notApproved });
+      expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
+      await expect(commitToCampaign(admin, { campaignId: campaign.id })).resolves.toMatchObject({ committedCount: 1 });
+    }
+  });
+
+  it("bad input is a 400-style error, never a crash", async () => {
+    const u = await createUser();
+    await expect(commitToCampaign(u, { campaignId: "../../etc" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(commitToCampaign(u, null)).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(commitToCampaign(u, { campaignId: "c".repeat(25) })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("paid events need the committer's own saved card", async () => {
+    const campaign = await createCampaign({ ticketPriceCents: 1500, goal: 5 });
+    const [u, other] = await users(2);
+    await expect(commitToCampaign(u, { campaignId: campaign.id })).rejects.toMatchObject({ code: "BAD_REQUEST", message: COMMIT_MESSAGES.paymentRequired });
+    const othersCard = await demoCard(other.id);
+    await expect(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: othersCard })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: "pm_demo_doesnotexist" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
+    const own = await demoCard(u.id);
+    await expect(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: own })).resolves.toMatchObject({ committedCount: 1, free: false });
+    expect(await db.pledge.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({ amountCents: 1500, paymentMethodId: own, cardLast4: "4242" });
+  });
+
+  it("crowdfund: the backer's amount counts in dollars toward the goal", async () => {
+    const campaign = await createCampaign({ pactType: "crowdfund", goal: 100 });
+    const [a, b, c] = await users(3);
+    await expect(commitToCampaign(a, { campaignId: campaign.id })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "Please enter an amount" });
+    await expect(commitToCampaign(a, { campaignId: campaign.id, amount: "0.50" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(commitToCampaign(a, { campaignId: campaign.id, amount: "abc" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const first = await commitToCampaign(a, { campaignId: campaign.id, amount: "60.50" });
+    expect(first).toMatchObject({ committedCount: 60, remaining: 40, unit: "dollars", crossed: false });
+    const second = await commitToCampaign(b, { campaignId: campaign.id, amount: "39.50" });
+    expect(second).toMatchObject({ committedCount: 100, crossed: true, status: "charged" });
+    await expect(commitToCampaign(c, { campaignId: campaign.id, amount: "5" })).rejects.toMatchObject({ message: COMMIT_MESSAGES.closed });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ raisedCents: 10_000, pledgeCount: 2, currentAmount: 99 });
+  });
+});
