@@ -3,6 +3,8 @@ import { cache } from "react";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
 import { canSeeCreatorEmail, canViewCampaign } from "@/lib/campaigns/policy";
+import { homeFilterWhere } from "@/lib/campaigns/filters";
+import { HOME_PAGE_SIZE, type HomeFilter } from "@/lib/campaigns/schema";
 
 /* ------------------------------------------------------------------------------------------------
  * Campaign cards (home grid, admin dashboard)
@@ -36,14 +38,73 @@ export type CampaignCard = {
   createdAt: Date;
 };
 
-/** Home: approved pactions (or unset type), newest first. */
-export async function listHomeCampaigns({ take = 24 }: { take?: number } = {}): Promise<CampaignCard[]> {
-  return db.campaign.findMany({
-    where: { approvalStatus: "approved", OR: [{ pactType: "paction" }, { pactType: null }] },
-    orderBy: { createdAt: "desc" },
-    take,
+/** Home lists pactions and events with no type (SPEC §1). */
+const homeTypeWhere = { OR: [{ pactType: "paction" as const }, { pactType: null }] };
+
+export type HomePage = { campaigns: CampaignCard[]; total: number; page: number; pageCount: number };
+
+/**
+ * Home grid: newest first, 24 a page. Non-admins see approved events only; admins see every event
+ * (with badges). Offset pagination over the (approvalStatus, createdAt) index stays fast at 10,000 rows.
+ */
+export async function listHomeCampaigns({
+  filter = "all",
+  page = 1,
+  isAdmin = false,
+  now = new Date(),
+  pageSize = HOME_PAGE_SIZE,
+}: { filter?: HomeFilter; page?: number; isAdmin?: boolean; now?: Date; pageSize?: number } = {}): Promise<HomePage> {
+  const where = {
+    ...(isAdmin ? {} : { approvalStatus: "approved" as const }),
+    ...homeTypeWhere,
+    ...homeFilterWhere(filter, now),
+  };
+  const total = await db.campaign.count({ where });
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const campaigns = await db.campaign.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: (current - 1) * pageSize,
+    take: pageSize,
     select: cardSelect,
   });
+  return { campaigns, total, page: current, pageCount };
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Admin dashboard
+ * ---------------------------------------------------------------------------------------------- */
+
+export const ADMIN_SECTION_LIMIT = 50;
+
+export type AdminDashboard = {
+  counts: { pending: number; approved: number; rejected: number; test: number };
+  pending: CampaignCard[];
+  approved: CampaignCard[];
+  rejected: CampaignCard[];
+};
+
+export async function getAdminDashboard(): Promise<AdminDashboard> {
+  const [groups, test, pending, approved, rejected] = await Promise.all([
+    db.campaign.groupBy({ by: ["approvalStatus"], _count: { _all: true } }),
+    db.campaign.count({ where: { isTest: true } }),
+    ...(["pending", "approved", "rejected"] as const).map((approvalStatus) =>
+      db.campaign.findMany({
+        where: { approvalStatus },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: ADMIN_SECTION_LIMIT,
+        select: cardSelect,
+      }),
+    ),
+  ]);
+  const count = (s: string) => groups.find((g) => g.approvalStatus === s)?._count._all ?? 0;
+  return {
+    counts: { pending: count("pending"), approved: count("approved"), rejected: count("rejected"), test },
+    pending,
+    approved,
+    rejected,
+  };
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -118,4 +179,54 @@ export async function getCampaignForViewer(id: string, viewer: Viewer | null): P
       ? { id: viewer.id, isAdmin: viewer.isAdmin, isCreator: viewer.id === campaign.creatorId, committed }
       : null,
   };
+}
+
+/** A campaign on its creator's profile ("Your Active Pacts"). */
+export type CreatorPact = {
+  id: string;
+  title: string;
+  description: string;
+  status: string;
+  approvalStatus: string;
+  pactType: "paction" | "crowdfund";
+  goal: number;
+  committedCount: number;
+  ticketPriceCents: number;
+  /** Goal in cents: crowdfund goal dollars; paction goal × ticket price (0 for a free event). */
+  goalCents: number;
+  /** Raised in cents: crowdfund pledged sum; paction committed × ticket price (nothing moves before charging). */
+  raisedCents: number;
+  createdAt: Date;
+  deadline: Date;
+};
+
+/** Every campaign `userId` created, newest first, whatever its status or approval (SPEC §2 Profile). */
+export async function listCampaignsByCreator(userId: string): Promise<CreatorPact[]> {
+  const rows = await db.campaign.findMany({
+    where: { creatorId: userId },
+    orderBy: { createdAt: "desc" },
+    select: {
+      id: true,
+      title: true,
+      description: true,
+      status: true,
+      approvalStatus: true,
+      pactType: true,
+      goal: true,
+      committedCount: true,
+      ticketPriceCents: true,
+      raisedCents: true,
+      createdAt: true,
+      deadline: true,
+    },
+  });
+  return rows.map((c) => {
+    const crowdfund = c.pactType === "crowdfund";
+    return {
+      ...c,
+      pactType: crowdfund ? "crowdfund" : "paction",
+      goalCents: crowdfund ? c.goal * 100 : c.goal * c.ticketPriceCents,
+      raisedCents: crowdfund ? c.raisedCents : c.committedCount * c.ticketPriceCents,
+    };
+  });
 }

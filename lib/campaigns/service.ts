@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { canModerate } from "@/lib/campaigns/policy";
-import { approvalInputSchema, type ApprovalInput } from "@/lib/campaigns/schema";
+import { approvalInputSchema, createCampaignSchema, type ApprovalInput } from "@/lib/campaigns/schema";
 import { parseInput } from "@/lib/actions";
 
 /**
@@ -27,5 +27,46 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
       data: { campaignId, actorId: actor.id, fromStatus: current.approvalStatus, toStatus: approvalStatus, createdAt: now },
     });
     return updated;
+  });
+}
+
+/**
+ * Creates an event for the signed-in `creator` (SPEC §5): validated by the same schema as the form,
+ * stored pending approval with the price in cents. When it was started from a draft the creator
+ * owns, that draft is removed in the same transaction.
+ */
+export async function createCampaign(creator: Viewer | null, input: unknown, opts: { draftId?: string | null; now?: () => number } = {}) {
+  if (!creator) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
+  const data = parseInput(createCampaignSchema(opts.now), input);
+  return db.$transaction(async (tx) => {
+    const campaign = await tx.campaign.create({
+      data: {
+        ...data,
+        creatorId: creator.id,
+        creatorEmail: creator.email,
+        status: "pending",
+        approvalStatus: "pending",
+      },
+      select: { id: true },
+    });
+    if (opts.draftId) await tx.campaignDraft.deleteMany({ where: { id: opts.draftId, creatorId: creator.id } });
+    return campaign;
+  });
+}
+
+/**
+ * Deletes every test event with its pledges and comments (and, by cascade, moderation entries and
+ * updates) in one transaction. Admins only. Returns how many events were deleted (0: none found).
+ */
+export async function deleteTestCampaigns(actor: Viewer | null): Promise<number> {
+  if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
+  if (!canModerate(actor)) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
+  return db.$transaction(async (tx) => {
+    const ids = (await tx.campaign.findMany({ where: { isTest: true }, select: { id: true } })).map((c) => c.id);
+    if (ids.length === 0) return 0;
+    await tx.comment.deleteMany({ where: { campaignId: { in: ids } } });
+    await tx.pledge.deleteMany({ where: { campaignId: { in: ids } } });
+    const { count } = await tx.campaign.deleteMany({ where: { id: { in: ids } } });
+    return count;
   });
 }

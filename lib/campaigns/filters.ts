@@ -1,0 +1,43 @@
+import { ENDING_SOON_MS, type HomeFilter } from "@/lib/campaigns/schema";
+
+/**
+ * Home filters (SPEC §2, §9) as one pure predicate and one database condition built from the same
+ * rule: active = collecting (status pending) before the deadline; funded = threshold reached
+ * (funded, charging or charged); ending = deadline in the future and within 7 days.
+ */
+export const FUNDED_STATUSES = ["funded", "charging", "charged"] as const;
+
+export function matchesHomeFilter(c: { status: string; deadline: Date }, filter: HomeFilter, now: Date): boolean {
+  const t = c.deadline.getTime();
+  switch (filter) {
+    case "active":
+      return c.status === "pending" && t > now.getTime();
+    case "funded":
+      return (FUNDED_STATUSES as readonly string[]).includes(c.status);
+    case "ending":
+      return t > now.getTime() && t <= now.getTime() + ENDING_SOON_MS;
+    default:
+      return true;
+  }
+}
+
+/** The same rule as a Prisma `where` fragment. */
+export function homeFilterWhere(filter: HomeFilter, now: Date) {
+  switch (filter) {
+    case "active":
+      return { status: "pending" as const, deadline: { gt: now } };
+    case "funded":
+      return { status: { in: [...FUNDED_STATUSES] } };
+    case "ending":
+      return { deadline: { gt: now, lte: new Date(now.getTime() + ENDING_SOON_MS) } };
+    default:
+      return {};
+  }
+}
+
+export const HOME_FILTER_LABELS: Record<HomeFilter, string> = {
+  all: "All",
+  active: "Active",
+  funded: "Funded",
+  ending: "Ending soon",
+};

@@ -1,0 +1,52 @@
+import "server-only";
+import { db } from "@/lib/db";
+
+export type DraftSummary = {
+  id: string;
+  title: string | null;
+  description: string | null;
+  logisticalDetails: string | null;
+  goal: number | null;
+  deadline: Date | null;
+  ticketPriceCents: number | null;
+  pactType: "paction" | "crowdfund" | null;
+  attendeesAnonymous: boolean;
+  identityRevelationType: "never" | "onStart" | "immediate" | null;
+  refundBonusEnabled: boolean;
+  refundBonusPercentage: number;
+  isTest: boolean;
+  paymentType: "venmo" | "paypal" | "other" | null;
+  paymentMethod: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export const DRAFT_LIST_LIMIT = 100;
+
+/** The drafts of one user (only ever their own), most recently edited first. */
+export async function listDrafts(userId: string): Promise<DraftSummary[]> {
+  return db.campaignDraft.findMany({
+    where: { creatorId: userId },
+    orderBy: { updatedAt: "desc" },
+    take: DRAFT_LIST_LIMIT,
+    select: {
+      id: true,
+      title: true,
+      description: true,
+      logisticalDetails: true,
+      goal: true,
+      deadline: true,
+      ticketPriceCents: true,
+      pactType: true,
+      attendeesAnonymous: true,
+      identityRevelationType: true,
+      refundBonusEnabled: true,
+      refundBonusPercentage: true,
+      isTest: true,
+      paymentType: true,
+      paymentMethod: true,
+      createdAt: true,
+      updatedAt: true,
+    },
+  });
+}
