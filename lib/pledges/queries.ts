@@ -1,19 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
-import { presentAttendees } from "@/lib/privacy/present";
+import { presentAttendees, privacyCampaignSelect } from "@/lib/privacy/present";
 import { canManageCampaign, commitBlock, isPaidEvent, type CommitBlock } from "@/lib/pledges/policy";
 import { campaignIdSchema } from "@/lib/pledges/schema";
-
-const privacySelect = {
-  creatorId: true,
-  attendeesAnonymous: true,
-  identityRevelationType: true,
-  status: true,
-  deadline: true,
-  goal: true,
-  committedCount: true,
-} as const;
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {
@@ -97,7 +87,7 @@ export type PublicCommitment = {
  */
 export async function listEventCommitments(campaignId: string, viewer: Viewer | null, now = new Date()): Promise<PublicCommitment[]> {
   if (!campaignIdSchema.safeParse(campaignId).success) return [];
-  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { ...privacySelect, approvalStatus: true } });
+  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { ...privacyCampaignSelect, approvalStatus: true } });
   if (!campaign || !visibleTo(viewer, campaign)) return [];
   const rows = await db.pledge.findMany({
     where: { campaignId },

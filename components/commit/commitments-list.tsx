@@ -1,0 +1,88 @@
+"use client";
+
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Modal } from "@/components/ui/modal";
+import { formatCents, formatDate, formatDateTime } from "@/lib/format";
+import type { PublicCommitment } from "@/lib/pledges/queries";
+
+const PAGE = 20;
+
+function amountText(c: PublicCommitment, crowdfund: boolean) {
+  if (crowdfund || c.amountCents > 0) return formatCents(c.amountCents);
+  return "1 attendee";
+}
+
+/** Commitments, newest first, with a details modal per commitment (SPEC §2). */
+export function CommitmentsList({ items, crowdfund }: { items: PublicCommitment[]; crowdfund: boolean }) {
+  const [open, setOpen] = useState<PublicCommitment | null>(null);
+  const [shown, setShown] = useState(PAGE);
+  return (
+    <section aria-labelledby="commitments-heading" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex items-baseline justify-between gap-3">
+        <h2 id="commitments-heading" className="text-lg font-bold text-slate-900">
+          Commitments
+        </h2>
+        <span className="text-sm text-slate-500">{items.length}</span>
+      </div>
+      {items.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-600">No commitments yet. Be the first to commit!</p>
+      ) : (
+        <ul className="mt-3 divide-y divide-slate-100">
+          {items.slice(0, shown).map((c) => (
+            <li key={c.key}>
+              <button
+                type="button"
+                onClick={() => setOpen(c)}
+                className="flex w-full items-center gap-3 rounded-lg px-2 py-3 text-left hover:bg-slate-50 focus-visible:bg-slate-50"
+                aria-label={`Commitment details: ${c.label}`}
+              >
+                <span
+                  aria-hidden
+                  className={`flex h-9 w-9 shrink-0 items-center justify-center rounded-full text-sm font-bold ${c.anonymous ? "bg-slate-200 text-slate-600" : "bg-brand-100 text-brand-700"}`}
+                >
+                  {c.anonymous ? "?" : c.label.charAt(0).toUpperCase()}
+                </span>
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate font-medium text-slate-900">
+                    {c.label}
+                    {c.isViewer && <span className="ml-1 text-sm font-normal text-slate-500">(you)</span>}
+                  </span>
+                  <span className="block text-xs text-slate-500" suppressHydrationWarning>
+                    {formatDate(c.createdAt)}
+                  </span>
+                </span>
+                <span className="hidden text-sm font-semibold text-slate-700 sm:inline">{amountText(c, crowdfund)}</span>
+                <Badge tone={c.verified ? "green" : "amber"}>{c.verified ? "VERIFIED" : "PENDING"}</Badge>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {items.length > shown && (
+        <button type="button" onClick={() => setShown((n) => n + PAGE * 5)} className="mt-2 text-sm font-semibold text-brand-700 hover:underline">
+          Show more ({items.length - shown} more)
+        </button>
+      )}
+
+      {open && (
+        <Modal title="Commitment Details" onClose={() => setOpen(null)} size="sm">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-3 text-sm">
+            <dt className="text-slate-500">Amount</dt>
+            <dd className="font-semibold text-slate-900">{amountText(open, crowdfund)}</dd>
+            <dt className="text-slate-500">Contributor</dt>
+            <dd className="break-words text-slate-900">{open.label}</dd>
+            <dt className="text-slate-500">Status</dt>
+            <dd>
+              <Badge tone={open.verified ? "green" : "amber"}>{open.verified ? "VERIFIED" : "PENDING"}</Badge>
+            </dd>
+            <dt className="text-slate-500">Date</dt>
+            <dd className="text-slate-900">{formatDateTime(open.createdAt)}</dd>
+            <dt className="text-slate-500">Payment method</dt>
+            <dd className="text-slate-900">{open.paymentMethod}</dd>
+          </dl>
+        </Modal>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,13 @@
+import "server-only";
+import type { Viewer } from "@/lib/auth/viewer";
+import { listEventCommitments } from "@/lib/pledges/queries";
+import { CommitmentsList } from "@/components/commit/commitments-list";
+
+/**
+ * The event page's commitments list. Identities are resolved by lib/privacy on the server; the
+ * client list receives labels only (no user id, name or email for hidden attendees).
+ */
+export async function EventCommitments({ campaignId, viewer, crowdfund }: { campaignId: string; viewer: Viewer | null; crowdfund: boolean }) {
+  const items = await listEventCommitments(campaignId, viewer);
+  return <CommitmentsList items={items} crowdfund={crowdfund} />;
+}
