@@ -12,6 +12,8 @@ import { TicketPriceBox } from "@/components/campaigns/ticket-price-box";
 import { PaymentInstructions } from "@/components/campaigns/payment-instructions";
 import { CreatorBox } from "@/components/campaigns/creator-box";
 import { CommentsSection } from "@/components/comments/comments-section";
+import { EventCommit } from "@/components/commit/event-commit";
+import { EventCommitments } from "@/components/commit/event-commitments";
 
 type Props = { params: Promise<{ campaignId: string }> };
 
@@ -50,12 +52,12 @@ export default async function CampaignPage({ params }: Props) {
         <div className="space-y-6 lg:col-span-2">
           <CampaignProgress campaign={campaign} now={now} />
           <LogisticalDetails details={campaign.logisticalDetails} />
-          {/* Commitments list goes here. */}
+          <EventCommitments campaignId={campaign.id} viewer={viewer} crowdfund={campaign.pactType === "crowdfund"} />
         </div>
 
         <aside className="space-y-6" aria-label="Tickets and organizer">
           <TicketPriceBox campaign={campaign} />
-          {/* Commit panel goes here: <CommitSection campaign={campaign} /> */}
+          <EventCommit campaignId={campaign.id} viewer={viewer} />
           <PaymentInstructions campaign={campaign} />
           <CreatorBox campaign={campaign} />
         </aside>
