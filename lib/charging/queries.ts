@@ -11,7 +11,7 @@ export type ChargeSummary = {
 
 export async function getChargeSummary(campaignId: string): Promise<ChargeSummary> {
   const pledges = await db.pledge.findMany({
-    where: { campaignId, chargeStatus: { in: ["succeeded", "failed", "requires_action"] }, chargeType: { not: "free" } },
+    where: { campaignId, chargeStatus: { in: ["succeeded", "failed", "requires_action"] }, OR: [{ chargeType: null }, { chargeType: "paid" }] },
     select: { id: true, userId: true, chargeStatus: true, paymentIntentId: true, chargeFailureCode: true, chargeFailureMessage: true },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });

@@ -79,40 +79,39 @@ async function confirmFree(campaignId: string) {
   ]);
 }
 
-const claimColumns = Prisma.sql`"id", "userId", "paymentMethodId", "amountCents", "chargeAttempts"`;
-
-/** Candidate pledges: uncharged with a saved card, unclaimed or with an abandoned claim. */
-async function candidates(campaignId: string, staleBefore: Date, retryFailed: boolean, limit: number): Promise<string[]> {
-  const retry = retryFailed
-    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))`
-    : Prisma.empty;
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "Pledge"
-    WHERE "campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
-      AND ("chargeStatus" = 'none' OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < ${staleBefore}) ${retry})
-    ORDER BY "createdAt" ASC, "id" ASC
-    LIMIT ${limit}`;
-  return rows.map((r) => r.id);
-}
-
 const HARD_CODES = [...HARD_DECLINE_CODES];
 
 /**
- * Claims one pledge for this run. A fresh claim increments the attempt (new idempotency key); a
- * stale claim keeps its attempt, so the re-drive repeats the original request.
+ * Claims the next chargeable pledge of a campaign for this worker: uncharged with a saved card and
+ * either unclaimed, or claimed by a run that died (claim older than `staleAfterMs`), or — for the
+ * manual charge — a soft decline not yet retried by this run. `FOR UPDATE SKIP LOCKED` hands
+ * concurrent workers (of any run, on any instance) disjoint pledges without waiting; the UPDATE
+ * re-checks the state, so a pledge is never held twice. A fresh claim increments the attempt (a new
+ * idempotency key); re-driving a stale claim keeps it, so the provider replays the first request.
  */
-async function claim(pledgeId: string, staleBefore: Date, retryFailed: boolean): Promise<ClaimedPledge | null> {
-  const fresh = await db.$queryRaw<ClaimedPledge[]>`
-    UPDATE "Pledge" SET "chargeStatus" = 'processing', "chargeClaimedAt" = now(), "chargeAttempts" = "chargeAttempts" + 1
-    WHERE "id" = ${pledgeId} AND "charged" = false AND "paymentMethodId" IS NOT NULL
-      AND ("chargeStatus" = 'none' ${retryFailed ? Prisma.sql`OR ("chargeStatus" = 'failed' AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))` : Prisma.empty})
-    RETURNING ${claimColumns}`;
-  if (fresh[0]) return fresh[0];
-  const stale = await db.$queryRaw<ClaimedPledge[]>`
-    UPDATE "Pledge" SET "chargeClaimedAt" = now(), "chargeAttempts" = GREATEST("chargeAttempts", 1)
-    WHERE "id" = ${pledgeId} AND "charged" = false AND "chargeStatus" = 'processing' AND "chargeClaimedAt" < ${staleBefore}
-    RETURNING ${claimColumns}`;
-  return stale[0] ?? null;
+async function claimNext(campaignId: string, staleAfterMs: number, runStart: Date, retryFailed: boolean): Promise<ClaimedPledge | null> {
+  const retry = retryFailed
+    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND "chargeClaimedAt" < ${runStart}
+         AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))`
+    : Prisma.empty;
+  const rows = await db.$queryRaw<ClaimedPledge[]>`
+    UPDATE "Pledge" AS p SET
+      "chargeStatus" = 'processing',
+      "chargeClaimedAt" = clock_timestamp(),
+      "chargeAttempts" = CASE WHEN p."chargeStatus" = 'processing' THEN GREATEST(p."chargeAttempts", 1) ELSE p."chargeAttempts" + 1 END
+    FROM (
+      SELECT "id" FROM "Pledge"
+      WHERE "campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
+        AND ("chargeStatus" = 'none'
+          OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < LEAST(${runStart}, clock_timestamp() - (${staleAfterMs}::int * interval '1 millisecond')))
+          ${retry})
+      ORDER BY "createdAt" ASC, "id" ASC
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    ) AS next
+    WHERE p."id" = next."id"
+    RETURNING p."id", p."userId", p."paymentMethodId", p."amountCents", p."chargeAttempts"`;
+  return rows[0] ?? null;
 }
 
 /**
@@ -169,15 +168,7 @@ export async function finalizeIfDone(campaignId: string): Promise<boolean> {
   return n > 0;
 }
 
-async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>) {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  });
-  await Promise.all(workers);
-}
-
-type RunCounts = { charged: number; failed: number };
+type RunCounts = { charged: number; failed: number; unknown: number };
 
 async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunCounts): Promise<void> {
   const campaign = await loadCampaign(campaignId);
@@ -189,45 +180,39 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
   await db.campaign.updateMany({ where: { id: campaignId, status: "funded" }, data: { status: "charging", lastStatusUpdate: new Date() } });
   const gateway = opts.gateway ?? getGateway();
   const concurrency = Math.max(1, opts.concurrency ?? env().CHARGE_CONCURRENCY);
-  const staleAfterMs = opts.staleAfterMs ?? STALE_CLAIM_MS;
-  const seen = new Set<string>();
-  for (;;) {
-    const staleBefore = new Date(Date.now() - staleAfterMs);
-    // A pledge is tried at most once per run (a failed one stays failed until someone acts).
-    const ids = (await candidates(campaignId, staleBefore, Boolean(opts.retryFailed), 1000 + seen.size)).filter((id) => !seen.has(id));
-    if (ids.length === 0) break;
-    ids.forEach((id) => seen.add(id));
-    await pool(ids, concurrency, async (id) => {
-      const p = await claim(id, staleBefore, Boolean(opts.retryFailed));
-      if (!p) return; // another run holds it or has charged it
+  const staleAfterMs = Math.max(0, Math.floor(opts.staleAfterMs ?? STALE_CLAIM_MS));
+  // A run takes each pledge at most once: stale claims and (manual charge) soft declines are only
+  // re-claimed if their claim predates this run, so a charge whose outcome stays unknown is not
+  // hammered in a loop.
+  const [{ now: runStart }] = await db.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS "now"`;
+
+  const worker = async () => {
+    for (;;) {
+      const p = await claimNext(campaignId, staleAfterMs, runStart, Boolean(opts.retryFailed));
+      if (!p) return;
       const amountCents = chargeAmount(campaign, p);
       if (amountCents <= 0) {
         await recordChargeResult(p.id, 0, { status: "failed", code: "invalid_amount", message: "There is nothing to charge for this pledge.", retryable: false });
         counts.failed++;
-        return;
+        continue;
       }
       let result: ChargeResult;
       try {
-        result = await gateway.charge({
-          pledgeId: p.id,
-          campaignId,
-          userId: p.userId,
-          paymentMethodId: p.paymentMethodId,
-          amountCents,
-          attempt: p.chargeAttempts,
-        });
+        result = await gateway.charge({ pledgeId: p.id, campaignId, userId: p.userId, paymentMethodId: p.paymentMethodId, amountCents, attempt: p.chargeAttempts });
       } catch (err) {
-        // Unknown outcome (network, provider down): keep the claim; a later run re-drives it with
-        // the same idempotency key once the claim is stale.
+        // Unknown outcome (network, provider down): keep the claim; once it is stale a later run
+        // (the sweeper) re-drives it with the same idempotency key.
         console.warn(`[charging] pledge ${p.id} attempt ${p.chargeAttempts}: outcome unknown, will retry: ${(err as Error).message}`);
-        return;
+        counts.unknown++;
+        continue;
       }
       if (await recordChargeResult(p.id, amountCents, result)) {
         if (result.status === "succeeded") counts.charged++;
         else counts.failed++;
       }
-    });
-  }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
   await finalizeIfDone(campaignId);
 }
 
@@ -237,7 +222,7 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
  * charge state afterwards (all pledges, not just those this run charged).
  */
 export async function runCharging(campaignId: string, opts: RunOptions = {}): Promise<RunResult> {
-  await chargeCampaign(campaignId, opts, { charged: 0, failed: 0 });
+  await chargeCampaign(campaignId, opts, { charged: 0, failed: 0, unknown: 0 });
   return getChargeSummary(campaignId);
 }
 
@@ -267,7 +252,7 @@ export async function chargeOutstanding(campaignId: string, viewer: Viewer | nul
   if (!status || !(CHARGEABLE_STATUSES as readonly string[]).includes(status)) {
     throw new AppError("CONFLICT", "This event has not reached its goal yet, so nobody can be charged.");
   }
-  const counts = { charged: 0, failed: 0 };
+  const counts = { charged: 0, failed: 0, unknown: 0 };
   await chargeCampaign(campaignId, { ...opts, retryFailed: true }, counts);
   return { totalCharged: counts.charged, totalFailed: counts.failed };
 }
