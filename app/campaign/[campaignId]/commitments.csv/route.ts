@@ -1,0 +1,21 @@
+import { getViewer } from "@/lib/auth/viewer";
+import { AppError } from "@/lib/errors";
+import { handle } from "@/lib/http";
+import { getCommitmentsCsv } from "@/lib/pledges/queries";
+import { MANAGE_DENIED_MESSAGE } from "@/lib/pledges/policy";
+
+export const dynamic = "force-dynamic";
+
+/** CSV export of a campaign's commitments: the creator only (404 for everyone else). */
+export const GET = handle(async (_req: Request, { params }: { params: Promise<{ campaignId: string }> }) => {
+  const { campaignId } = await params;
+  const file = await getCommitmentsCsv(campaignId, await getViewer());
+  if (!file) throw new AppError("NOT_FOUND", MANAGE_DENIED_MESSAGE);
+  return new Response(file.csv, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${file.filename}"`,
+      "cache-control": "private, no-store",
+    },
+  });
+});

@@ -1,0 +1,71 @@
+import { formatDate } from "@/lib/format";
+
+/**
+ * Commitments over time against the goal: a server-rendered SVG (no chart library, no client JS).
+ * A step line of the running total, a dashed goal line, and first/last dates on the axis.
+ */
+export function CommitmentsChart({
+  timeline,
+  goal,
+  start,
+  end,
+  unit,
+}: {
+  timeline: Array<{ at: string; total: number }>;
+  goal: number;
+  start: string;
+  end: string;
+  unit: string;
+}) {
+  const W = 640;
+  const H = 240;
+  const pad = { l: 44, r: 16, t: 16, b: 32 };
+  const t0 = new Date(start).getTime();
+  const lastAt = timeline.length ? new Date(timeline[timeline.length - 1].at).getTime() : t0;
+  const t1 = Math.max(new Date(end).getTime(), lastAt, t0 + 3600_000);
+  const total = timeline.length ? timeline[timeline.length - 1].total : 0;
+  const yMax = Math.max(goal, total, 1) * 1.1;
+  const x = (t: number) => pad.l + ((t - t0) / (t1 - t0)) * (W - pad.l - pad.r);
+  const y = (v: number) => H - pad.b - (v / yMax) * (H - pad.t - pad.b);
+
+  let d = `M ${x(t0).toFixed(1)} ${y(0).toFixed(1)}`;
+  let prev = 0;
+  for (const p of timeline) {
+    const px = x(new Date(p.at).getTime()).toFixed(1);
+    d += ` L ${px} ${y(prev).toFixed(1)} L ${px} ${y(p.total).toFixed(1)}`;
+    prev = p.total;
+  }
+  d += ` L ${x(t1).toFixed(1)} ${y(prev).toFixed(1)}`;
+  const area = `${d} L ${x(t1).toFixed(1)} ${y(0).toFixed(1)} Z`;
+  const label = `Commitments over time: ${total} of ${goal} ${unit}`;
+
+  return (
+    <figure className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <figcaption className="flex flex-wrap items-baseline justify-between gap-2">
+        <span className="text-lg font-bold text-slate-900">Commitments over time</span>
+        <span className="text-sm text-slate-500">
+          {total} / {goal} {unit}
+        </span>
+      </figcaption>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} className="mt-3 h-auto w-full">
+        <line x1={pad.l} x2={W - pad.r} y1={y(0)} y2={y(0)} className="stroke-slate-300" strokeWidth="1" />
+        <line x1={pad.l} x2={pad.l} y1={pad.t} y2={y(0)} className="stroke-slate-300" strokeWidth="1" />
+        <path d={area} className="fill-brand-100/70" />
+        <path d={d} fill="none" className="stroke-brand-600" strokeWidth="2.5" strokeLinejoin="round" />
+        <line x1={pad.l} x2={W - pad.r} y1={y(goal)} y2={y(goal)} className="stroke-emerald-600" strokeWidth="1.5" strokeDasharray="6 5" />
+        <text x={W - pad.r} y={y(goal) - 6} textAnchor="end" className="fill-emerald-700 text-[12px] font-semibold">
+          Goal {goal}
+        </text>
+        <text x={pad.l - 6} y={y(0) + 4} textAnchor="end" className="fill-slate-500 text-[11px]">
+          0
+        </text>
+        <text x={pad.l} y={H - 10} className="fill-slate-500 text-[11px]">
+          {formatDate(start, "UTC")}
+        </text>
+        <text x={W - pad.r} y={H - 10} textAnchor="end" className="fill-slate-500 text-[11px]">
+          {formatDate(new Date(t1), "UTC")}
+        </text>
+      </svg>
+    </figure>
+  );
+}

@@ -1,0 +1,214 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import { buttonClass } from "@/components/ui/button";
+import { ChargeButton } from "@/components/manage/charge-button";
+import { CommitmentsChart } from "@/components/manage/commitments-chart";
+import { formatCents, formatDateTime, progressPercent } from "@/lib/format";
+import type { ManageCommitment, ManageView as View } from "@/lib/pledges/queries";
+
+const CHARGEABLE = new Set(["funded", "charging", "charged"]);
+
+function statusBanner(c: View["campaign"]): { tone: string; title: string; text: string } {
+  const remaining = Math.max(0, c.goal - c.committedCount);
+  const unitLeft = c.crowdfund ? `${formatCents(remaining * 100)} more needed` : `${remaining} more ${remaining === 1 ? "person" : "people"} needed`;
+  switch (c.status) {
+    case "funded":
+      return { tone: "border-brand-200 bg-brand-50 text-brand-900", title: "Threshold reached", text: "Charging of saved cards is queued and runs automatically." };
+    case "charging":
+      return { tone: "border-brand-200 bg-brand-50 text-brand-900", title: "Charging attendees", text: "Saved cards are being charged now." };
+    case "charged":
+      return {
+        tone: "border-emerald-200 bg-emerald-50 text-emerald-900",
+        title: "Event confirmed",
+        text: c.paid
+          ? `All attendees charged${c.chargedAt ? ` on ${formatDateTime(c.chargedAt, "UTC")} UTC` : ""}: ${c.totalCharged} charged, ${formatCents(c.totalChargedCents)} collected.`
+          : "The threshold was reached and this free event is confirmed.",
+      };
+    case "expired":
+      return { tone: "border-slate-200 bg-slate-50 text-slate-800", title: "Ended below the goal", text: "The deadline passed before the threshold was met. Nobody was charged." };
+    case "cancelled":
+      return { tone: "border-slate-200 bg-slate-50 text-slate-800", title: "Cancelled", text: "This event was cancelled. Nobody will be charged." };
+    default:
+      return { tone: "border-amber-200 bg-amber-50 text-amber-900", title: "Active: collecting commitments", text: `${unitLeft} to reach the goal. Nobody is charged unless it is met.` };
+  }
+}
+
+function revelationText(c: View["campaign"]) {
+  if (!c.attendeesAnonymous) return "Attendee names are shown publicly on the event page.";
+  const when =
+    c.identityRevelationType === "immediate"
+      ? "until the threshold is met"
+      : c.identityRevelationType === "onStart"
+        ? "until the event starts"
+        : "permanently";
+  return `Attendees appear to other visitors as "Anonymous Attendee #n" ${when}.`;
+}
+
+function ChargeState({ p }: { p: ManageCommitment }) {
+  if (p.chargeStatus === "refunded") return <Badge tone="slate">Refunded</Badge>;
+  if (p.charged) return <Badge tone="green">Charged</Badge>;
+  if (p.chargeStatus === "processing") return <Badge tone="brand">Charging</Badge>;
+  if (p.chargeStatus === "requires_action")
+    return (
+      <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
+        <Badge tone="red">Needs authentication</Badge>
+        <span className="text-xs text-slate-500">authentication_required</span>
+      </span>
+    );
+  if (p.chargeStatus === "failed")
+    return (
+      <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
+        <Badge tone="red">Failed</Badge>
+        {p.chargeFailureCode && <span className="text-xs text-slate-500">{p.chargeFailureCode}</span>}
+      </span>
+    );
+  return <Badge tone={p.verified ? "green" : "amber"}>{p.verified ? "Verified" : "Pending"}</Badge>;
+}
+
+/** The organiser's manage page body (SPEC §2 "Manage page"). Rendered on the server. */
+export function ManageView({ view, now }: { view: View; now: string }) {
+  const c = view.campaign;
+  const banner = statusBanner(c);
+  const percent = progressPercent(c.committedCount, c.goal);
+  const priceText = c.crowdfund ? "their pledged amount" : formatCents(c.ticketPriceCents);
+  const paymentText = c.paymentType
+    ? `${c.paymentType === "venmo" ? "Venmo" : c.paymentType === "paypal" ? "PayPal" : "Other"}: ${c.paymentType === "venmo" && c.paymentMethod ? `@${c.paymentMethod.replace(/^@/, "")}` : (c.paymentMethod ?? "Not specified")}`
+    : (c.paymentMethod ?? "Not specified");
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href={`/campaign/${c.id}`} className="text-sm font-medium text-brand-700 hover:underline">
+          ← Back to event
+        </Link>
+        <p className="mt-3 text-sm font-semibold uppercase tracking-wide text-slate-500">Manage Campaign</p>
+        <h1 className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">{c.title}</h1>
+        {c.approvalStatus !== "approved" && (
+          <p className="mt-2 text-sm text-amber-800">
+            This event is {c.approvalStatus === "rejected" ? "rejected" : "pending approval"} and is not visible to the public.
+          </p>
+        )}
+      </div>
+
+      <div role="status" className={`rounded-xl border px-5 py-4 ${banner.tone}`}>
+        <p className="font-bold">{banner.title}</p>
+        <p className="mt-1 text-sm">{banner.text}</p>
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Card>
+          <p className="text-sm font-medium text-slate-500">Total Commitments</p>
+          <p className="mt-1 text-3xl font-bold text-slate-900">{c.crowdfund ? formatCents(c.raisedCents) : c.committedCount}</p>
+          {c.crowdfund && <p className="text-xs text-slate-500">{c.pledgeCount} backers</p>}
+        </Card>
+        <Card>
+          <p className="text-sm font-medium text-slate-500">Goal</p>
+          <p className="mt-1 text-3xl font-bold text-slate-900">{c.crowdfund ? formatCents(c.goal * 100) : c.goal}</p>
+          {!c.crowdfund && <p className="text-xs text-slate-500">attendees</p>}
+        </Card>
+        <Card>
+          <p className="text-sm font-medium text-slate-500">Progress</p>
+          <p className="mt-1 text-3xl font-bold text-slate-900">{percent}%</p>
+          <div className="mt-2">
+            <ProgressBar value={c.committedCount} max={c.goal} label="Progress toward the goal" />
+          </div>
+        </Card>
+      </div>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card>
+          <h2 className="text-lg font-bold text-slate-900">Payment</h2>
+          <dl className="mt-3 space-y-2 text-sm">
+            <div className="flex justify-between gap-4">
+              <dt className="text-slate-500">Ticket price</dt>
+              <dd className="font-semibold text-slate-900">{c.ticketPriceCents === 0 ? "FREE" : formatCents(c.ticketPriceCents)}</dd>
+            </div>
+            <div className="flex justify-between gap-4">
+              <dt className="text-slate-500">Payment method</dt>
+              <dd className="text-right font-semibold break-all text-slate-900">{paymentText}</dd>
+            </div>
+          </dl>
+          {c.paid ? (
+            <div className="mt-4 border-t border-slate-100 pt-4">
+              <h3 className="font-semibold text-slate-900">Manual charge</h3>
+              {CHARGEABLE.has(c.status) && view.chargeableCount > 0 ? (
+                <>
+                  <p className="mt-1 text-sm text-slate-600">
+                    {view.chargeableCount} saved {view.chargeableCount === 1 ? "card is" : "cards are"} not charged yet. Charges run automatically; use this to retry now.
+                  </p>
+                  <div className="mt-3">
+                    <ChargeButton campaignId={c.id} count={view.chargeableCount} priceText={priceText} />
+                  </div>
+                </>
+              ) : (
+                <p className="mt-1 text-sm text-slate-600">
+                  {CHARGEABLE.has(c.status)
+                    ? "Every saved card that can be charged has been charged."
+                    : "Charging becomes available once the threshold is met. Nobody is charged before that."}
+                </p>
+              )}
+              {view.failedCount > 0 && (
+                <p className="mt-2 text-sm text-red-700">
+                  {view.failedCount} {view.failedCount === 1 ? "charge" : "charges"} failed. Those backers were emailed a link to update their card and pay.
+                </p>
+              )}
+            </div>
+          ) : (
+            <p className="mt-4 border-t border-slate-100 pt-4 text-sm text-slate-600">Free event: nobody is charged. It is confirmed as soon as the goal is reached.</p>
+          )}
+        </Card>
+
+        <Card className="border-brand-100 bg-brand-50/40">
+          <h2 className="text-lg font-bold text-slate-900">Privacy</h2>
+          <p className="mt-2 text-sm text-slate-700">As the organiser you always see who committed. {revelationText(c)}</p>
+          <p className="mt-2 text-sm text-slate-700">Please use attendee contact details only to organise this event, and do not share them.</p>
+        </Card>
+      </div>
+
+      <CommitmentsChart timeline={view.timeline} goal={c.goal} start={c.createdAt} end={now} unit={c.crowdfund ? "dollars" : "attendees"} />
+
+      <section aria-labelledby="manage-commitments" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="manage-commitments" className="text-lg font-bold text-slate-900">
+            Commitments <span className="font-normal text-slate-500">({view.commitments.length})</span>
+          </h2>
+          {view.commitments.length > 0 && (
+            <a href={`/campaign/${c.id}/commitments.csv`} className={buttonClass("secondary", "sm")} download>
+              Export CSV
+            </a>
+          )}
+        </div>
+        {view.commitments.length === 0 ? (
+          <p className="mt-4 rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center text-slate-600">No pledges yet. Share your campaign to get started!</p>
+        ) : (
+          <ul className="mt-3 divide-y divide-slate-100" aria-label="Commitments, newest first">
+            <li className="hidden grid-cols-[2fr_1fr_1fr_1fr] gap-3 px-2 pb-2 text-xs font-semibold uppercase tracking-wide text-slate-500 sm:grid">
+              <span>Contributor</span>
+              <span>Date</span>
+              <span className="text-right">Amount</span>
+              <span className="text-right">Charge</span>
+            </li>
+            {view.commitments.map((p) => (
+              <li key={p.id} className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 px-2 py-3 sm:grid-cols-[2fr_1fr_1fr_1fr] sm:items-center">
+                <span className="min-w-0">
+                  <span className="block truncate font-medium text-slate-900">{p.contributor}</span>
+                  {p.email !== p.contributor && <span className="block truncate text-xs text-slate-500">{p.email}</span>}
+                </span>
+                <span className="order-3 text-sm text-slate-600 sm:order-none">{formatDateTime(p.createdAt, "UTC")} UTC</span>
+                <span className="order-4 text-right text-sm font-semibold text-slate-900 sm:order-none">
+                  {p.amountCents > 0 ? formatCents(p.amountCents) : "Free"}
+                  {p.cardLast4 && <span className="block text-xs font-normal text-slate-500">{`${p.cardBrand ?? "card"} •••• ${p.cardLast4}`}</span>}
+                </span>
+                <span className="order-2 text-right sm:order-none">
+                  <ChargeState p={p} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
