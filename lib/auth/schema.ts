@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { isCommonPassword } from "@/lib/auth/common-passwords";
+
+/**
+ * The sign-in / sign-up form: one schema per mode, used by the form in the browser
+ * (components/auth/sign-in-card.tsx) and again on the server (lib/auth/service.ts), so both
+ * give the same messages.
+ */
+export const EMAIL_MAX = 254; // RFC 5321 path limit
+export const PASSWORD_MIN = 6; // SPEC §9
+export const PASSWORD_MAX = 128; // long enough for any password manager; bounds the hashing work
+export const NAME_MAX = 50;
+
+/** User-facing texts of the sign-in form (SPEC §8), plus ours for the cases SPEC leaves open. */
+export const AUTH_TEXT = {
+  emailInUse: "Email already in use",
+  weakPassword: "Password is too weak",
+  invalidEmail: "Invalid email address",
+  noAccount: "No account found with this email",
+  incorrectPassword: "Incorrect password",
+  fallback: "Authentication failed",
+  emailRequired: "Email is required",
+  passwordRequired: "Password is required",
+  passwordTooShort: `Password must be at least ${PASSWORD_MIN} characters`,
+  passwordTooLong: `Password must be at most ${PASSWORD_MAX} characters`,
+  nameTooLong: `Display name must be at most ${NAME_MAX} characters`,
+  googleOnly: "This account signs in with Google. Use Continue with Google.",
+  oauthFailed: "Failed to sign in. Please try again.",
+  googleUnverified: "Your Google email address is not verified, so it cannot be used to sign in here.",
+} as const;
+
+export const tooManyAttemptsText = (minutes: string) => `Too many attempts. Try again in ${minutes}.`;
+export const tooManySignUpsText = (minutes: string) => `Too many accounts created from this network. Try again in ${minutes}.`;
+
+/** Stored form of an email: trimmed and lower-cased, so another case is the same account. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export const emailSchema = z
+  .string({ error: AUTH_TEXT.emailRequired })
+  .trim()
+  .toLowerCase()
+  .min(1, AUTH_TEXT.emailRequired)
+  .max(EMAIL_MAX, AUTH_TEXT.invalidEmail)
+  .pipe(z.email({ error: AUTH_TEXT.invalidEmail }));
+
+export const signInSchema = z.object({
+  email: emailSchema,
+  password: z
+    .string({ error: AUTH_TEXT.passwordRequired })
+    .min(1, AUTH_TEXT.passwordRequired)
+    .min(PASSWORD_MIN, AUTH_TEXT.passwordTooShort)
+    .max(PASSWORD_MAX, AUTH_TEXT.passwordTooLong),
+});
+
+export const newPasswordSchema = z
+  .string({ error: AUTH_TEXT.passwordRequired })
+  .min(1, AUTH_TEXT.passwordRequired)
+  .max(PASSWORD_MAX, AUTH_TEXT.passwordTooLong)
+  .refine((p) => p.length >= PASSWORD_MIN && !isCommonPassword(p), AUTH_TEXT.weakPassword);
+
+export const displayNameSchema = z
+  .string()
+  .trim()
+  .max(NAME_MAX, AUTH_TEXT.nameTooLong)
+  .nullish()
+  .transform((v) => v || null);
+
+export const signUpSchema = z.object({
+  email: emailSchema,
+  password: newPasswordSchema,
+  name: displayNameSchema,
+});
+
+export type SignInInput = z.infer<typeof signInSchema>;
+export type SignUpInput = z.infer<typeof signUpSchema>;
+
+/** Field messages of a failed parse, keyed by field (the first message per field). */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) out[String(issue.path[0] ?? "_")] ??= issue.message;
+  return out;
+}

@@ -1,0 +1,107 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { getServerSession } from "next-auth";
+import { setAdminByEmail } from "@/lib/auth/service";
+import { getViewer, requireAdmin, requireUser } from "@/lib/auth/viewer";
+import { db } from "@/lib/db";
+import { createUser } from "../helpers/factories";
+
+// The session is the signed JWT's content; roles must come from the database on every request.
+vi.mock("next-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("next-auth")>()),
+  getServerSession: vi.fn(),
+}));
+const session = vi.mocked(getServerSession);
+const signInAs = (id: string | null) =>
+  session.mockResolvedValue(id ? { user: { id, email: "from-token@example.com" }, expires: new Date(Date.now() + 3600_000).toISOString() } : null);
+
+async function rejection(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error & { code?: string };
+  }
+  throw new Error("expected a rejection");
+}
+
+beforeEach(() => session.mockReset());
+
+describe("getViewer / requireUser / requireAdmin", () => {
+  it("refuses a signed-out request", async () => {
+    signInAs(null);
+    expect(await getViewer()).toBeNull();
+    expect((await rejection(requireUser())).code).toBe("UNAUTHENTICATED");
+    expect((await rejection(requireAdmin())).code).toBe("UNAUTHENTICATED");
+  });
+
+  it("reads the user from the database, not from the token", async () => {
+    const user = await createUser({ email: "reader@example.com", name: "Reader" });
+    signInAs(user.id);
+    expect(await getViewer()).toEqual({ id: user.id, email: "reader@example.com", name: "Reader", isAdmin: false });
+    expect((await rejection(requireAdmin())).message).toBe("Access denied. Admin privileges required.");
+  });
+
+  it("a revoked admin loses access on the next request, with the same session", async () => {
+    const admin = await createUser({ email: "was-admin@example.com", isAdmin: true });
+    signInAs(admin.id);
+    await expect(requireAdmin()).resolves.toMatchObject({ id: admin.id, isAdmin: true });
+
+    await setAdminByEmail("Was-Admin@example.com", false);
+    const err = await rejection(requireAdmin());
+    expect(err.code).toBe("FORBIDDEN");
+    await expect(requireUser()).resolves.toMatchObject({ id: admin.id, isAdmin: false });
+  });
+
+  it("a deleted account is signed out even with a valid token", async () => {
+    const gone = await createUser();
+    signInAs(gone.id);
+    await db.user.delete({ where: { id: gone.id } });
+    expect(await getViewer()).toBeNull();
+  });
+});
+
+describe("npm run user:admin", () => {
+  const root = path.resolve(__dirname, "../..");
+  const cli = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "--conditions=react-server", "scripts/user-admin.ts", ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
+  };
+
+  it("grants admin, says so when nothing changes, revokes, and the viewer follows at once", async () => {
+    const user = await createUser({ email: "promote-me@example.com" });
+    signInAs(user.id);
+    expect((await rejection(requireAdmin())).code).toBe("FORBIDDEN");
+
+    expect(cli("Promote-Me@Example.com")).toEqual({ code: 0, out: "promote-me@example.com is now an admin.", err: "" });
+    expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(true);
+    await expect(requireAdmin()).resolves.toMatchObject({ id: user.id });
+
+    expect(cli("promote-me@example.com").out).toBe("promote-me@example.com is already an admin; nothing changed.");
+
+    expect(cli("promote-me@example.com", "--revoke")).toEqual({ code: 0, out: "promote-me@example.com is no longer an admin.", err: "" });
+    expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(false);
+    expect((await rejection(requireAdmin())).code).toBe("FORBIDDEN");
+  }, 60_000);
+
+  it("says clearly when the user does not exist, and exits with 1", () => {
+    const r = cli("nobody-here@example.com");
+    expect(r.code).toBe(1);
+    expect(r.out).toBe("");
+    expect(r.err).toBe("No user with the email nobody-here@example.com. They must sign up first.");
+  }, 60_000);
+
+  it("prints the usage for missing or unknown arguments", () => {
+    for (const args of [[], ["a@b.co", "--force"], ["a@b.co", "c@d.co"]]) {
+      const r = cli(...args);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe("Usage: npm run user:admin -- <email> [--revoke]");
+    }
+    expect(cli("not-an-email")).toMatchObject({ code: 1, err: "Invalid email address: not-an-email" });
+  }, 60_000);
+});
