@@ -116,6 +116,18 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
     expect(await db.emailOutbox.count({ where: { OR: pledges.map((p) => ({ dedupeKey: { startsWith: `charge-failed:${p.id}:` } })) } })).toBe(5);
   });
 
+  it("50 concurrent check-and-charge requests on a campaign at its threshold: one charge per pledge at Stripe", async () => {
+    const { campaign, pledges } = await fundedPaidCampaign(fake, { pledges: 30, goal: 30, status: "pending" });
+    const results = await Promise.all(Array.from({ length: 50 }, () => service.checkAndCharge(campaign.id, null)));
+    const ids = pledges.map((p) => p.id);
+    const executed = ids.reduce((n, id) => n + fake.chargeCount(id), 0);
+    console.info(`[check-and-charge] calls=50 pledges=${ids.length} charges at fake Stripe=${executed} duplicates=${duplicates(fake, ids).length}`);
+    expect(ids.map((id) => fake.chargeCount(id))).toEqual(ids.map(() => 1));
+    expect(results.some((r) => r.totalCharged === 30)).toBe(true);
+    const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    expect([c.status, c.totalCharged, c.fundedAt !== null]).toEqual(["charged", 30, true]);
+  }, 60_000);
+
   it("does nothing for a campaign below its threshold", async () => {
     const { campaign, pledges } = await fundedPaidCampaign(fake, { pledges: 3, goal: 5, status: "pending" });
     const summary = await service.runCharging(campaign.id);

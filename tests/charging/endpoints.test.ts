@@ -1,0 +1,217 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db";
+import type { Viewer } from "@/lib/auth/viewer";
+import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
+
+// Route handlers resolve the viewer from the session; tests choose who is asking.
+let viewer: Viewer | null = null;
+vi.mock("@/lib/auth/viewer", () => ({
+  getViewer: async () => viewer,
+  requireUser: async () => viewer,
+}));
+
+const { POST: checkAndCharge } = await import("@/app/api/check-and-charge/route");
+const { POST: chargeAttendees } = await import("@/app/api/charge-attendees/route");
+const { POST: createSetupIntent } = await import("@/app/api/create-setup-intent/route");
+const { POST: confirmSetup } = await import("@/app/api/demo-payments/confirm-setup/route");
+
+const post = (body: unknown) =>
+  new Request("http://test/api", { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+
+const asViewer = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => {
+  viewer = { id: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin };
+};
+
+/** Saves a demo card for `user` through the same endpoints the card form uses. */
+async function saveDemoCard(user: Awaited<ReturnType<typeof createUser>>, cardNumber = "4242 4242 4242 4242") {
+  asViewer(user);
+  const { clientSecret } = await (await createSetupIntent(post({ email: user.email }))).json();
+  const res = await confirmSetup(post({ clientSecret, cardNumber, expMonth: "12", expYear: "34", cvc: "123" }));
+  return { res, body: await res.json() };
+}
+
+async function fundedDemoCampaign(n: number, cards: (i: number) => string = () => "4242424242424242") {
+  const creator = await createUser();
+  const campaign = await createCampaign({ creatorId: creator.id, goal: n, ticketPriceCents: 1500, status: "pending" });
+  const pledges = [];
+  for (let i = 0; i < n; i++) {
+    const user = await createUser();
+    const { body } = await saveDemoCard(user, cards(i));
+    pledges.push(await createPledge(campaign.id, user.id, { paymentMethodId: body.setupIntent.payment_method, amountCents: 1500 }));
+  }
+  return { creator, campaign, pledges };
+}
+
+beforeEach(() => {
+  viewer = null;
+});
+
+/** Demo payments recorded for these pledges. */
+async function intentsFor(pledgeIds: string[]) {
+  const all = await db.demoPaymentIntent.findMany();
+  return all.filter((pi) => pledgeIds.includes((pi.metadata as { pledgeId: string }).pledgeId));
+}
+
+describe("demo card saving (POST /api/create-setup-intent, /api/demo-payments/confirm-setup)", () => {
+  it("asks a signed-out visitor to sign in", async () => {
+    const res = await createSetupIntent(post({ email: "x@example.test" }));
+    expect(res.status).toBe(401);
+    expect((await res.json()).error.message).toBe("Please sign in to commit to this event");
+  });
+
+  it("saves a test card like Stripe and stores only brand, last 4, expiry and a token", async () => {
+    const user = await createUser();
+    const { res, body } = await saveDemoCard(user);
+    expect(res.status).toBe(200);
+    expect(body.setupIntent).toMatchObject({ status: "succeeded", payment_method: expect.stringMatching(/^pm_demo_/), id: expect.stringMatching(/^seti_demo_/) });
+    const pm = await db.demoPaymentMethod.findUniqueOrThrow({ where: { id: body.setupIntent.payment_method } });
+    expect(pm).toMatchObject({ userId: user.id, brand: "visa", last4: "4242", expMonth: 12, expYear: 2034, behavior: "ok" });
+    expect(JSON.stringify(pm)).not.toContain("4242424242424242");
+  });
+
+  it("gives Stripe's messages for bad and declined cards", async () => {
+    const user = await createUser();
+    const cases: [Record<string, string>, number, string][] = [
+      [{ cardNumber: "4000 0000 0000 0002" }, 402, "Your card was declined."],
+      [{ cardNumber: "4242 4242 4242 4241" }, 400, "Your card number is incorrect."],
+      [{ cardNumber: "4242 4242" }, 400, "Your card number is incomplete."],
+      [{ expMonth: "" }, 400, "Your card's expiration date is incomplete."],
+      [{ expMonth: "01", expYear: "20" }, 400, "Your card's expiration year is in the past."],
+      [{ cvc: "1" }, 400, "Your card's security code is incomplete."],
+    ];
+    asViewer(user);
+    for (const [override, status, message] of cases) {
+      const { clientSecret } = await (await createSetupIntent(post({}))).json();
+      const res = await confirmSetup(post({ clientSecret, cardNumber: "4242424242424242", expMonth: "12", expYear: "2034", cvc: "123", ...override }));
+      expect(res.status, message).toBe(status);
+      expect((await res.json()).error).toMatchObject({ type: "card_error", message });
+    }
+    expect(await db.demoPaymentMethod.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it("refuses a client secret issued to someone else", async () => {
+    const alice = await createUser();
+    const mallory = await createUser();
+    asViewer(alice);
+    const { clientSecret } = await (await createSetupIntent(post({}))).json();
+    asViewer(mallory);
+    const res = await confirmSetup(post({ clientSecret, cardNumber: "4242424242424242", expMonth: "12", expYear: "34", cvc: "123" }));
+    expect(res.status).toBe(400);
+    expect(await db.demoPaymentMethod.count({ where: { userId: { in: [alice.id, mallory.id] } } })).toBe(0);
+  });
+
+  it("answers bad JSON with 400", async () => {
+    const user = await createUser();
+    asViewer(user);
+    const res = await confirmSetup(post("{not json"));
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toBe("The request body must be valid JSON.");
+  });
+});
+
+describe("POST /api/check-and-charge", () => {
+  it("50 concurrent calls charge each pledge once (demo payments, idempotent per pledge)", async () => {
+    const { campaign, pledges } = await fundedDemoCampaign(12);
+    viewer = null;
+    // SPEC clients send goal, price and pledges: they are ignored.
+    const body = { campaignId: campaign.id, campaignGoal: 1, ticketPrice: 999999, pledges: [{ id: "forged" }], currentStatus: "pending" };
+    const responses = await Promise.all(Array.from({ length: 50 }, () => checkAndCharge(post(body))));
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    const intents = await intentsFor(pledges.map((p) => p.id));
+    const perPledge = new Map<string, number>();
+    for (const pi of intents) {
+      const id = (pi.metadata as { pledgeId: string }).pledgeId;
+      perPledge.set(id, (perPledge.get(id) ?? 0) + 1);
+    }
+    const dupes = [...perPledge.values()].filter((n) => n > 1).length;
+    console.info(`[check-and-charge] calls=50 pledges=${pledges.length} charges=${intents.length} duplicates=${dupes}`);
+    expect(intents).toHaveLength(12);
+    expect(dupes).toBe(0);
+    expect(intents.every((pi) => pi.amountCents === 1500 && pi.status === "succeeded")).toBe(true);
+    const last = await responses[49].json();
+    expect(Object.keys(last).sort()).toEqual(["failed", "successful", "totalCharged", "totalFailed"]);
+    const final = await (await checkAndCharge(post({ campaignId: campaign.id }))).json();
+    expect(final.totalCharged).toBe(12);
+    expect(final.successful[0]).toEqual({ pledgeId: expect.any(String), userId: expect.any(String), paymentIntentId: expect.stringMatching(/^pi_demo_/) });
+    const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    expect([c.status, c.totalCharged, c.totalChargedCents]).toEqual(["charged", 12, 18000]);
+  });
+
+  it("charges nothing below the threshold, whatever the client claims", async () => {
+    const creator = await createUser();
+    const campaign = await createCampaign({ creatorId: creator.id, goal: 3, ticketPriceCents: 1500 });
+    const user = await createUser();
+    const { body } = await saveDemoCard(user);
+    const pledge = await createPledge(campaign.id, user.id, { paymentMethodId: body.setupIntent.payment_method });
+    viewer = null;
+    const res = await checkAndCharge(post({ campaignId: campaign.id, campaignGoal: 1, pledges: [{}, {}, {}] }));
+    expect(await res.json()).toEqual({ successful: [], failed: [], totalCharged: 0, totalFailed: 0 });
+    expect(await intentsFor([pledge.id])).toHaveLength(0);
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).status).toBe("pending");
+  });
+
+  it("records the demo test cards' failures", async () => {
+    const cards = ["4242424242424242", "4000000000000341", "4000002760003184"];
+    const { campaign, pledges } = await fundedDemoCampaign(3, (i) => cards[i]);
+    const summary = await (await checkAndCharge(post({ campaignId: campaign.id }))).json();
+    expect(summary.totalCharged).toBe(1);
+    expect(summary.totalFailed).toBe(2);
+    const rows = await db.pledge.findMany({ where: { id: { in: pledges.map((p) => p.id) } }, orderBy: { createdAt: "asc" } });
+    const byId = new Map(rows.map((p) => [p.id, p]));
+    expect(byId.get(pledges[1].id)).toMatchObject({ chargeStatus: "failed", chargeFailureCode: "card_declined", charged: false });
+    expect(byId.get(pledges[2].id)).toMatchObject({ chargeStatus: "requires_action", chargeFailureCode: "authentication_required", charged: false });
+  });
+
+  it("answers bad input with 400 and an unknown campaign with 404", async () => {
+    expect((await checkAndCharge(post("nope"))).status).toBe(400);
+    const missing = await checkAndCharge(post({}));
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error.message).toBe("campaignId: campaignId is required");
+    expect((await checkAndCharge(post({ campaignId: 42 }))).status).toBe(400);
+    expect((await checkAndCharge(post({ campaignId: "does-not-exist" }))).status).toBe(404);
+  });
+});
+
+describe("POST /api/charge-attendees (manual charge) permission matrix", () => {
+  it("visitor 401, backer 403, creator and admin 200", async () => {
+    const { creator, campaign, pledges } = await fundedDemoCampaign(2);
+    const backer = await db.user.findUniqueOrThrow({ where: { id: pledges[0].userId } });
+    const admin = await createUser({ isAdmin: true });
+
+    viewer = null;
+    expect((await chargeAttendees(post({ campaignId: campaign.id }))).status).toBe(401);
+    asViewer(backer);
+    const forbidden = await chargeAttendees(post({ campaignId: campaign.id }));
+    expect(forbidden.status).toBe(403);
+    expect(await intentsFor(pledges.map((p) => p.id))).toHaveLength(0);
+
+    asViewer(creator);
+    const res = await chargeAttendees(post({ campaignId: campaign.id, pledges: [], ticketPrice: 1 }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ totalCharged: 2, totalFailed: 0 });
+
+    asViewer(admin);
+    const again = await chargeAttendees(post({ campaignId: campaign.id }));
+    expect(await again.json()).toEqual({ totalCharged: 0, totalFailed: 0 });
+    expect(await intentsFor(pledges.map((p) => p.id))).toHaveLength(2);
+  });
+
+  it("refuses to charge below the threshold (409) and retries soft declines but not hard ones", async () => {
+    const creator = await createUser();
+    const below = await createCampaign({ creatorId: creator.id, goal: 5, ticketPriceCents: 1500 });
+    asViewer(creator);
+    const res = await chargeAttendees(post({ campaignId: below.id }));
+    expect(res.status).toBe(409);
+
+    const { creator: owner, campaign, pledges } = await fundedDemoCampaign(2, (i) => (i === 0 ? "4000000000000341" : "4242424242424242"));
+    await checkAndCharge(post({ campaignId: campaign.id }));
+    // The 0341 card's decline is a soft one (card_declined): the organiser may retry it.
+    asViewer(owner);
+    expect(await (await chargeAttendees(post({ campaignId: campaign.id }))).json()).toEqual({ totalCharged: 0, totalFailed: 1 });
+    const p = await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } });
+    expect(p.chargeAttempts).toBe(2);
+    // A hard decline waits for the backer's new card.
+    await db.pledge.update({ where: { id: pledges[0].id }, data: { chargeFailureCode: "lost_card" } });
+    expect(await (await chargeAttendees(post({ campaignId: campaign.id }))).json()).toEqual({ totalCharged: 0, totalFailed: 0 });
+  });
+});
