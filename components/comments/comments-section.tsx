@@ -53,6 +53,11 @@ export async function CommentsSection({ campaign, now }: { campaign: { id: strin
                 >
                   {c.label}
                 </span>
+                {c.isOrganizer && (
+                  <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800 ring-1 ring-inset ring-emerald-200">
+                    Organizer
+                  </span>
+                )}
                 {c.isViewer && (
                   <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-700 ring-1 ring-inset ring-brand-100">
                     You

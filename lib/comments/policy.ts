@@ -14,8 +14,5 @@ export function canDeleteComment(viewer: PrivacyViewer, campaign: Pick<CampaignF
   return viewer.isAdmin || viewer.id === campaign.creatorId;
 }
 
-/** Who may see the event (and so its comments): approved events for all; others for creator and admins. */
-export function canViewCampaign(viewer: PrivacyViewer, campaign: CampaignForComments): boolean {
-  if (campaign.approvalStatus === "approved") return true;
-  return Boolean(viewer && (viewer.isAdmin || viewer.id === campaign.creatorId));
-}
+/** Who may see the event (and so its comments): one rule for the whole app. */
+export { canViewCampaign } from "@/lib/campaigns/policy";

@@ -1,13 +1,14 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { canComment, canDeleteComment, canViewCampaign } from "@/lib/comments/policy";
+import { canSeeCreatorEmail } from "@/lib/campaigns/policy";
 import { presentComments, privacyCampaignSelect, type PresentedIdentity } from "@/lib/privacy/present";
 import type { PrivacyCampaign, PrivacyViewer } from "@/lib/privacy/rules";
 
 /** The newest comments shown on an event page. */
 export const COMMENTS_SHOWN = 100;
 
-export type PresentedComment = PresentedIdentity & { id: string; text: string; createdAt: Date };
+export type PresentedComment = PresentedIdentity & { id: string; text: string; createdAt: Date; isOrganizer: boolean };
 
 export type CommentsView = {
   comments: PresentedComment[];
@@ -41,6 +42,9 @@ export async function getCommentsView(campaignId: string, viewer: PrivacyViewer,
     db.comment.count({ where: { campaignId } }),
   ]);
 
+  const committed = viewer
+    ? Boolean(await db.pledge.findUnique({ where: { campaignId_userId: { campaignId, userId: viewer.id } }, select: { id: true } }))
+    : false;
   const privacyCampaign: PrivacyCampaign = { ...campaign, pactType: campaign.pactType ?? null };
   const comments = presentComments(
     viewer,
@@ -48,6 +52,7 @@ export async function getCommentsView(campaignId: string, viewer: PrivacyViewer,
     rows,
     firsts.flatMap((f) => (f._min.createdAt ? [{ authorId: f.authorId, at: f._min.createdAt }] : [])),
     now,
+    { seesOrganizer: canSeeCreatorEmail(viewer, campaign, committed) },
   );
   return {
     comments,

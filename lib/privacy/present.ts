@@ -1,5 +1,12 @@
 import "server-only";
-import { anonymousAttendee, anonymousCommenter, canSeeIdentity, type PrivacyCampaign, type PrivacyViewer } from "@/lib/privacy/rules";
+import {
+  anonymousAttendee,
+  anonymousCommenter,
+  canSeeIdentity,
+  seesAllIdentities,
+  type PrivacyCampaign,
+  type PrivacyViewer,
+} from "@/lib/privacy/rules";
 
 /**
  * Presenters: the only way rows that carry identities (user id, name, email) leave the server.
@@ -106,9 +113,19 @@ export function presentAttendees<T extends AttendeeRow>(
 
 export type CommentRow = { id: string; authorId: string; createdAt: Date; author: { name: string | null; email: string } };
 
+/** Label of the organiser's comments for viewers who may not know who the organiser is (DESIGN §1). */
+export const ORGANIZER_LABEL = "Event organizer";
+
+export type PresentedComment<T> = WithoutIdentity<T> & PresentedIdentity & { isOrganizer: boolean };
+
 /**
  * Comments as `viewer` may see them at `now`. `firstCommentAt` gives each author's first comment
  * on the campaign (the rows shown may be only the newest page), which fixes their number.
+ *
+ * The organiser is not an attendee: their comments are labelled like the organiser box on the
+ * page, with their name (or email) for those who may see the organiser's email (`seesOrganizer`:
+ * the creator, admins, committed users) and "Event organizer" for everyone else. They take no
+ * commenter number.
  */
 export function presentComments<T extends CommentRow>(
   viewer: PrivacyViewer,
@@ -116,15 +133,26 @@ export function presentComments<T extends CommentRow>(
   comments: T[],
   firstCommentAt: Array<{ authorId: string; at: Date }>,
   now: Date = new Date(),
-): Array<WithoutIdentity<T> & PresentedIdentity> {
+  { seesOrganizer = false }: { seesOrganizer?: boolean } = {},
+): Array<PresentedComment<T>> {
   // Ties on the first time are broken by the author id: deterministic, and never shown.
+  const isOrganizer = (authorId: string) => authorId === campaign.creatorId;
   const known = new Set(firstCommentAt.map((f) => f.authorId));
-  const numbers = numberByFirstAppearance([
-    ...firstCommentAt.map((f) => ({ userId: f.authorId, at: f.at, tiebreak: f.authorId })),
-    ...comments.filter((c) => !known.has(c.authorId)).map((c) => ({ userId: c.authorId, at: c.createdAt, tiebreak: c.authorId })),
-  ]);
-  return comments.map((c) => ({
-    ...strip(c),
-    ...identityFor(viewer, campaign, now, { key: c.id, userId: c.authorId, name: c.author.name, email: c.author.email }, anonymousCommenter(numbers.get(c.authorId) ?? 0)),
-  }));
+  const numbers = numberByFirstAppearance(
+    [
+      ...firstCommentAt.map((f) => ({ userId: f.authorId, at: f.at, tiebreak: f.authorId })),
+      ...comments.filter((c) => !known.has(c.authorId)).map((c) => ({ userId: c.authorId, at: c.createdAt, tiebreak: c.authorId })),
+    ].filter((f) => !isOrganizer(f.userId)),
+  );
+  const organizerVisible = seesOrganizer || seesAllIdentities(viewer, campaign);
+  return comments.map((c) => {
+    const person = { key: c.id, userId: c.authorId, name: c.author.name, email: c.author.email };
+    if (isOrganizer(c.authorId)) {
+      const identity: PresentedIdentity = organizerVisible
+        ? { key: c.id, label: contributorText(person.name, person.email), email: person.email, anonymous: false, isViewer: Boolean(viewer && viewer.id === c.authorId) }
+        : { key: c.id, label: ORGANIZER_LABEL, email: null, anonymous: false, isViewer: false };
+      return { ...strip(c), ...identity, isOrganizer: true };
+    }
+    return { ...strip(c), ...identityFor(viewer, campaign, now, person, anonymousCommenter(numbers.get(c.authorId) ?? 0)), isOrganizer: false };
+  });
 }

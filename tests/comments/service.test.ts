@@ -147,6 +147,23 @@ describe("getCommentsView", () => {
     expect(asCreator.canDelete).toBe(true);
   });
 
+  it("shows the organiser's comments as 'Event organizer' to those who may not see the organiser's email", async () => {
+    const creator = await createUser({ name: null, email: "org.private@example.test" });
+    const backer = await createUser();
+    const stranger = await createUser();
+    const campaign = await createCampaign({ creatorId: creator.id, attendeesAnonymous: false });
+    await createPledge(campaign.id, backer.id);
+    await createComment(asViewer(creator), { campaignId: campaign.id, text: "Welcome, everyone" });
+
+    for (const viewer of [null, asViewer(stranger)]) {
+      const view = (await getCommentsView(campaign.id, viewer))!;
+      expect(view.comments[0]).toMatchObject({ label: "Event organizer", isOrganizer: true, email: null });
+      expect(JSON.stringify(view)).not.toContain("org.private");
+    }
+    const asBacker = (await getCommentsView(campaign.id, asViewer(backer)))!;
+    expect(asBacker.comments[0]).toMatchObject({ label: "org.private@example.test", isOrganizer: true });
+  });
+
   it("does not exist for visitors on a pending event; the creator and admins see it", async () => {
     const creator = await createUser();
     const admin = await createUser({ isAdmin: true });

@@ -83,13 +83,34 @@ describe("presentComments", () => {
     ]);
     const json = JSON.stringify(out);
     for (const secret of ["u-ann", "u-cat", "u-bob", "Ann Secret", "ann.secret", "bob.hidden", "Cat Private"]) expect(json).not.toContain(secret);
-    expect(out[0]).toEqual({ id: "c4", createdAt: t(9), text: "again", key: "c4", label: "Anonymous Commenter #1", email: null, anonymous: true, isViewer: false });
+    expect(out[0]).toEqual({ id: "c4", createdAt: t(9), text: "again", key: "c4", label: "Anonymous Commenter #1", email: null, anonymous: true, isViewer: false, isOrganizer: false });
   });
 
   it("reveals commenters under onStart from the deadline on", () => {
     const c = { ...campaign, identityRevelationType: "onStart" as const };
     expect(presentComments(null, c, comments, firsts, new Date(c.deadline.getTime() - 1)).every((x) => x.anonymous)).toBe(true);
     expect(presentComments(null, c, comments, firsts, c.deadline).map((x) => x.label)).toEqual(["Ann Secret", "Cat Private", "bob.hidden@example.test"]);
+  });
+
+  it("labels the organiser's comments 'Event organizer' unless the viewer may see the organiser, without a number", () => {
+    const org = { name: null, email: "olga.organiser@example.test" };
+    const withOrganizer = [{ id: "c9", authorId: "u-creator", createdAt: t(9), text: "welcome", author: org }, ...comments.slice(1)];
+    const orgFirsts = [{ authorId: "u-creator", at: t(0) }, ...firsts.slice(1)];
+
+    const visitor = presentComments(null, campaign, withOrganizer, orgFirsts, NOW);
+    expect(visitor.map((c) => [c.label, c.isOrganizer])).toEqual([
+      ["Event organizer", true],
+      ["Anonymous Commenter #3", false],
+      ["Anonymous Commenter #2", false],
+    ]);
+    expect(JSON.stringify(visitor)).not.toContain("olga.organiser");
+
+    const committed = presentComments({ id: "u-ann", isAdmin: false }, campaign, withOrganizer, orgFirsts, NOW, { seesOrganizer: true });
+    expect(committed[0]).toMatchObject({ label: "olga.organiser@example.test", isOrganizer: true, isViewer: false });
+    expect(committed[1].label).toBe("Anonymous Commenter #3");
+
+    const admin = presentComments({ id: "u-admin", isAdmin: true }, campaign, withOrganizer, orgFirsts, NOW);
+    expect(admin[0].label).toBe("olga.organiser@example.test");
   });
 
   it("numbers consistently when ties share a first time", () => {
