@@ -1,37 +1,37 @@
-import Link from "next/link";
+import { Suspense } from "react";
+import { getViewer } from "@/lib/auth/viewer";
 import { listHomeCampaigns } from "@/lib/campaigns/queries";
-import { formatDate } from "@/lib/format";
+import { homeQuerySchema, type HomeFilter } from "@/lib/campaigns/schema";
+import { Hero } from "@/components/home/hero";
+import { InfoSteps } from "@/components/home/info-steps";
+import { FilterBar } from "@/components/home/filter-bar";
+import { CampaignGrid, CampaignGridFallback } from "@/components/home/campaign-grid";
 
-export const dynamic = "force-dynamic";
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-export default async function HomePage() {
-  const campaigns = await listHomeCampaigns();
+export default async function HomePage({ searchParams }: Props) {
+  const { filter, page } = homeQuerySchema.parse(await searchParams);
+  const viewer = await getViewer();
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8">
-      <h1 className="text-2xl font-bold">Active Events</h1>
-      {campaigns.length === 0 ? (
-        <div className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white p-10 text-center">
-          <p className="text-lg font-semibold">No events found</p>
-          <p className="text-slate-600">Be the first to create an event!</p>
-          <Link href="/create-campaign" className="mt-4 inline-block rounded-lg bg-brand-600 px-4 py-2 font-medium text-white">
-            Create First Event
-          </Link>
+    <>
+      <Hero signedIn={Boolean(viewer)} />
+      <InfoSteps />
+      <section aria-labelledby="active-events" className="mx-auto max-w-6xl px-4 py-12">
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+          <h2 id="active-events" className="text-2xl font-bold text-slate-900">
+            Active Events
+          </h2>
+          <FilterBar current={filter} />
         </div>
-      ) : (
-        <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {campaigns.map((c) => (
-            <li key={c.id}>
-              <Link href={`/campaign/${c.id}`} className="block h-full rounded-xl border border-slate-200 bg-white p-5 shadow-sm hover:shadow-md">
-                <h2 className="font-semibold">{c.title}</h2>
-                <p className="mt-1 line-clamp-3 text-sm text-slate-600">{c.description}</p>
-                <p className="mt-3 text-sm">Goal: {c.goal} attendees</p>
-                <p className="text-sm">{c.committedCount} committed</p>
-                <p className="text-sm text-slate-500">Deadline: {formatDate(c.deadline)}</p>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
+        <Suspense key={`${filter}-${page}`} fallback={<CampaignGridFallback />}>
+          <Grid filter={filter} page={page} isAdmin={Boolean(viewer?.isAdmin)} />
+        </Suspense>
+      </section>
+    </>
   );
+}
+
+async function Grid({ filter, page, isAdmin }: { filter: HomeFilter; page: number; isAdmin: boolean }) {
+  const result = await listHomeCampaigns({ filter, page, isAdmin });
+  return <CampaignGrid result={result} filter={filter} isAdmin={isAdmin} />;
 }

@@ -1,0 +1,40 @@
+import Link from "next/link";
+import type { HomeFilter } from "@/lib/campaigns/schema";
+
+const href = (filter: HomeFilter, page: number) => {
+  const q = new URLSearchParams();
+  if (filter !== "all") q.set("filter", filter);
+  if (page > 1) q.set("page", String(page));
+  const s = q.toString();
+  return s ? `/?${s}` : "/";
+};
+
+export function Pagination({ filter, page, pageCount }: { filter: HomeFilter; page: number; pageCount: number }) {
+  if (pageCount <= 1) return null;
+  const cls = "rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-50";
+  return (
+    <nav aria-label="Pagination" className="mt-8 flex items-center justify-center gap-3">
+      {page > 1 ? (
+        <Link href={href(filter, page - 1)} className={cls} rel="prev">
+          ← Previous
+        </Link>
+      ) : (
+        <span className={`${cls} pointer-events-none opacity-40`} aria-hidden>
+          ← Previous
+        </span>
+      )}
+      <span className="text-sm text-slate-600">
+        Page {page} of {pageCount}
+      </span>
+      {page < pageCount ? (
+        <Link href={href(filter, page + 1)} className={cls} rel="next">
+          Next →
+        </Link>
+      ) : (
+        <span className={`${cls} pointer-events-none opacity-40`} aria-hidden>
+          Next →
+        </span>
+      )}
+    </nav>
+  );
+}
