@@ -17,18 +17,30 @@ export function verifyStripeEvent(rawBody: string, signature: string | null): St
   const secret = env().STRIPE_WEBHOOK_SECRET;
   if (!secret) throw new AppError("UNAVAILABLE", "Stripe webhooks are not configured on this server.");
   if (!signature) throw new AppError("BAD_REQUEST", "Missing Stripe-Signature header.");
+  let event: Stripe.Event;
   try {
-    return Stripe.webhooks.constructEvent(rawBody, signature, secret);
+    event = Stripe.webhooks.constructEvent(rawBody, signature, secret);
   } catch {
     throw new AppError("BAD_REQUEST", "Invalid Stripe webhook signature.");
   }
+  if (!event || typeof event.id !== "string" || typeof event.type !== "string" || event.id.length > 255) {
+    throw new AppError("BAD_REQUEST", "The webhook body is not a Stripe event.");
+  }
+  return event;
+}
+
+/** The event's PaymentIntent, if it carries a usable one. */
+function intentOf(event: Stripe.Event): Stripe.PaymentIntent | null {
+  const obj = (event.data as { object?: { id?: unknown; object?: unknown } } | undefined)?.object;
+  return obj && typeof obj.id === "string" && obj.object === "payment_intent" ? (obj as Stripe.PaymentIntent) : null;
 }
 
 type Tx = Prisma.TransactionClient;
 type Outcome = { campaignId?: string; failedPledgeId?: string };
 
 async function findPledge(tx: Tx, pi: Stripe.PaymentIntent) {
-  const pledgeId = pi.metadata?.pledgeId;
+  const raw: unknown = pi.metadata?.pledgeId;
+  const pledgeId = typeof raw === "string" && raw.length <= 64 ? raw : null;
   const select = { id: true, campaignId: true, chargeStatus: true, chargeAttempts: true, paymentIntentId: true } as const;
   const byMeta = pledgeId ? await tx.pledge.findUnique({ where: { id: pledgeId }, select }) : null;
   return byMeta ?? (await tx.pledge.findUnique({ where: { paymentIntentId: pi.id }, select }));
@@ -43,10 +55,10 @@ async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outc
       chargeStatus: "succeeded",
       charged: true,
       verified: true,
-      chargedAt: new Date((pi.created ?? Math.floor(Date.now() / 1000)) * 1000),
+      chargedAt: Number.isInteger(pi.created) ? new Date(pi.created * 1000) : new Date(),
       chargeType: "paid",
       paymentIntentId: pi.id,
-      amountCents: pi.amount,
+      ...(Number.isInteger(pi.amount) && pi.amount >= 0 ? { amountCents: pi.amount } : {}),
       chargeFailureCode: null,
       chargeFailureMessage: null,
     },
@@ -81,15 +93,16 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
       INSERT INTO "StripeEvent" ("id", "type", "receivedAt") VALUES (${event.id}, ${event.type}, now()) ON CONFLICT ("id") DO NOTHING`;
     if (inserted === 0) return null;
     let outcome: Outcome = {};
+    const pi = intentOf(event);
     switch (event.type) {
       case "payment_intent.succeeded":
-        outcome = await onIntentSucceeded(tx, event.data.object);
+        if (pi) outcome = await onIntentSucceeded(tx, pi);
         break;
       case "payment_intent.payment_failed":
-        outcome = await onIntentUnsuccessful(tx, event.data.object, "failed");
+        if (pi) outcome = await onIntentUnsuccessful(tx, pi, "failed");
         break;
       case "payment_intent.requires_action":
-        outcome = await onIntentUnsuccessful(tx, event.data.object, "requires_action");
+        if (pi) outcome = await onIntentUnsuccessful(tx, pi, "requires_action");
         break;
       case "setup_intent.succeeded":
       case "setup_intent.setup_failed":
