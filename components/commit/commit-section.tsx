@@ -267,9 +267,11 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
   if (result.thresholdMet) {
     return (
       <div className="space-y-3 text-slate-700">
-        <p className="text-4xl" aria-hidden>
-          🎉
-        </p>
+        <span aria-hidden className="flex h-12 w-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600">
+          <svg viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M5 12.5l4.5 4.5L19 7.5" />
+          </svg>
+        </span>
         <p>
           {result.free
             ? `The threshold of ${result.goal} has been reached! This free event is confirmed.`

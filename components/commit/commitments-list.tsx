@@ -43,7 +43,7 @@ export function CommitmentsList({ items, crowdfund }: { items: PublicCommitment[
                 >
                   {c.anonymous ? "?" : c.label.charAt(0).toUpperCase()}
                 </span>
-                <span className="min-w-0 flex-1">
+                <span className="w-0 min-w-0 flex-1">
                   <span className="block truncate font-medium text-slate-900">
                     {c.label}
                     {c.isViewer && <span className="ml-1 text-sm font-normal text-slate-500">(you)</span>}

@@ -19,7 +19,7 @@ export function CommitmentsChart({
 }) {
   const W = 640;
   const H = 240;
-  const pad = { l: 44, r: 16, t: 16, b: 32 };
+  const pad = { l: 2, r: 2, t: 8, b: 2 };
   const t0 = new Date(start).getTime();
   const lastAt = timeline.length ? new Date(timeline[timeline.length - 1].at).getTime() : t0;
   const t1 = Math.max(new Date(end).getTime(), lastAt, t0 + 3600_000);
@@ -47,25 +47,34 @@ export function CommitmentsChart({
           {total} / {goal} {unit}
         </span>
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} className="mt-3 h-auto w-full">
-        <line x1={pad.l} x2={W - pad.r} y1={y(0)} y2={y(0)} className="stroke-slate-300" strokeWidth="1" />
-        <line x1={pad.l} x2={pad.l} y1={pad.t} y2={y(0)} className="stroke-slate-300" strokeWidth="1" />
+      <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-label={label} className="mt-3 h-44 w-full sm:h-60">
+        <line x1={pad.l} x2={W - pad.r} y1={y(0)} y2={y(0)} className="stroke-slate-300" strokeWidth="1" vectorEffect="non-scaling-stroke" />
+        <line x1={pad.l} x2={pad.l} y1={pad.t} y2={y(0)} className="stroke-slate-300" strokeWidth="1" vectorEffect="non-scaling-stroke" />
         <path d={area} className="fill-brand-100/70" />
-        <path d={d} fill="none" className="stroke-brand-600" strokeWidth="2.5" strokeLinejoin="round" />
-        <line x1={pad.l} x2={W - pad.r} y1={y(goal)} y2={y(goal)} className="stroke-emerald-600" strokeWidth="1.5" strokeDasharray="6 5" />
-        <text x={W - pad.r} y={y(goal) - 6} textAnchor="end" className="fill-emerald-700 text-[12px] font-semibold">
-          Goal {goal}
-        </text>
-        <text x={pad.l - 6} y={y(0) + 4} textAnchor="end" className="fill-slate-500 text-[11px]">
-          0
-        </text>
-        <text x={pad.l} y={H - 10} className="fill-slate-500 text-[11px]">
-          {formatDate(start, "UTC")}
-        </text>
-        <text x={W - pad.r} y={H - 10} textAnchor="end" className="fill-slate-500 text-[11px]">
-          {formatDate(new Date(t1), "UTC")}
-        </text>
+        <path d={d} fill="none" className="stroke-brand-600" strokeWidth="2.5" strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
+        <line
+          x1={pad.l}
+          x2={W - pad.r}
+          y1={y(goal)}
+          y2={y(goal)}
+          className="stroke-emerald-600"
+          strokeWidth="1.5"
+          strokeDasharray="6 5"
+          vectorEffect="non-scaling-stroke"
+        />
       </svg>
+      <div className="mt-1 flex justify-between text-xs text-slate-500">
+        <span>{formatDate(start, "UTC")}</span>
+        <span>{formatDate(new Date(t1), "UTC")}</span>
+      </div>
+      <div className="mt-3 flex flex-wrap gap-4 text-xs text-slate-600">
+        <span className="inline-flex items-center gap-1.5">
+          <span aria-hidden className="h-0.5 w-5 bg-brand-600" /> Commitments
+        </span>
+        <span className="inline-flex items-center gap-1.5">
+          <span aria-hidden className="w-5 border-t-2 border-dashed border-emerald-600" /> Goal ({goal})
+        </span>
+      </div>
     </figure>
   );
 }

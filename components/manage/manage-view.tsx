@@ -97,20 +97,20 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         <p className="mt-1 text-sm">{banner.text}</p>
       </div>
 
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid grid-cols-3 gap-3 sm:gap-4">
         <Card>
           <p className="text-sm font-medium text-slate-500">Total Commitments</p>
-          <p className="mt-1 text-3xl font-bold text-slate-900">{c.crowdfund ? formatCents(c.raisedCents) : c.committedCount}</p>
+          <p className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">{c.crowdfund ? formatCents(c.raisedCents) : c.committedCount}</p>
           {c.crowdfund && <p className="text-xs text-slate-500">{c.pledgeCount} backers</p>}
         </Card>
         <Card>
           <p className="text-sm font-medium text-slate-500">Goal</p>
-          <p className="mt-1 text-3xl font-bold text-slate-900">{c.crowdfund ? formatCents(c.goal * 100) : c.goal}</p>
+          <p className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">{c.crowdfund ? formatCents(c.goal * 100) : c.goal}</p>
           {!c.crowdfund && <p className="text-xs text-slate-500">attendees</p>}
         </Card>
         <Card>
           <p className="text-sm font-medium text-slate-500">Progress</p>
-          <p className="mt-1 text-3xl font-bold text-slate-900">{percent}%</p>
+          <p className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">{percent}%</p>
           <div className="mt-2">
             <ProgressBar value={c.committedCount} max={c.goal} label="Progress toward the goal" />
           </div>

@@ -1,0 +1,33 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { MANAGE_DENIED_MESSAGE, MANAGE_DENIED_NOTICE } from "@/lib/pledges/policy";
+
+/** Messages a redirect to home may carry as `?notice=<code>`; unknown codes show nothing. */
+const NOTICES: Record<string, string> = { [MANAGE_DENIED_NOTICE]: MANAGE_DENIED_MESSAGE };
+
+/**
+ * A one-time notice on the home page after a redirect (e.g. from a manage page the viewer may not
+ * open). The code is removed from the address bar so a reload or a shared link does not repeat it.
+ */
+export function HomeNotice({ notice }: { notice: unknown }) {
+  const message = typeof notice === "string" ? NOTICES[notice] : undefined;
+  const [open, setOpen] = useState(true);
+  useEffect(() => {
+    if (!message) return;
+    const url = new URL(window.location.href);
+    url.searchParams.delete("notice");
+    window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+  }, [message]);
+  if (!message || !open) return null;
+  return (
+    <div className="mx-auto max-w-6xl px-4 pt-4">
+      <div role="alert" className="flex items-start justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+        <p>{message}</p>
+        <button type="button" onClick={() => setOpen(false)} aria-label="Dismiss" className="-my-1 rounded px-2 text-lg leading-none text-red-700 hover:bg-red-100">
+          ×
+        </button>
+      </div>
+    </div>
+  );
+}
