@@ -6,14 +6,17 @@ import { Hero } from "@/components/home/hero";
 import { InfoSteps } from "@/components/home/info-steps";
 import { FilterBar } from "@/components/home/filter-bar";
 import { CampaignGrid, CampaignGridFallback } from "@/components/home/campaign-grid";
+import { HomeNotice } from "@/components/manage/home-notice";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function HomePage({ searchParams }: Props) {
-  const { filter, page } = homeQuerySchema.parse(await searchParams);
+  const query = await searchParams;
+  const { filter, page } = homeQuerySchema.parse(query);
   const viewer = await getViewer();
   return (
     <>
+      <HomeNotice notice={query.notice} />
       <Hero signedIn={Boolean(viewer)} />
       <InfoSteps />
       <section aria-labelledby="active-events" className="mx-auto max-w-6xl px-4 py-12">
