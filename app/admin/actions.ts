@@ -3,8 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { getViewer } from "@/lib/auth/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
-import { setApprovalStatus } from "@/lib/campaigns/service";
-import { APPROVAL_ERROR } from "@/lib/campaigns/messages";
+import { deleteTestCampaigns, setApprovalStatus } from "@/lib/campaigns/service";
+import { APPROVAL_ERROR, DELETE_TEST_ERROR } from "@/lib/campaigns/messages";
 
 /** Approve, reject or re-approve a campaign (admins only; checked in lib/campaigns/service). */
 export async function setApprovalStatusAction(campaignId: string, approvalStatus: "approved" | "rejected"): Promise<ActionResult<{ approvalStatus: string }>> {
@@ -14,5 +14,18 @@ export async function setApprovalStatusAction(campaignId: string, approvalStatus
     revalidatePath("/admin");
     revalidatePath(`/campaign/${campaignId}`);
     return { approvalStatus: updated.approvalStatus };
+  });
+}
+
+/** Delete every test event with its pledges and comments (admins only; checked in lib). */
+export async function deleteTestEventsAction(): Promise<ActionResult<{ deleted: number }>> {
+  return runAction(DELETE_TEST_ERROR, async () => {
+    const deleted = await deleteTestCampaigns(await getViewer());
+    if (deleted > 0) {
+      revalidatePath("/");
+      revalidatePath("/admin");
+      revalidatePath("/profile");
+    }
+    return { deleted };
   });
 }
