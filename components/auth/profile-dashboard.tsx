@@ -78,9 +78,9 @@ function PactCard({ pact }: { pact: CreatorPact }) {
       href={`/campaign/${pact.id}`}
       className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition-shadow hover:border-brand-100 hover:shadow-md"
     >
-      <div className="flex items-start justify-between gap-3">
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-start sm:justify-between sm:gap-3">
         <h3 className="min-w-0 break-words font-semibold text-slate-900">{pact.title}</h3>
-        <div className="flex shrink-0 flex-wrap justify-end gap-1">
+        <div className="flex shrink-0 flex-wrap gap-1 sm:justify-end">
           <Badge tone={statusTone(pact.status)}>{statusLabel(pact.status)}</Badge>
           {pact.approvalStatus === "pending" && <Badge tone="amber">Awaiting approval</Badge>}
           {pact.approvalStatus === "rejected" && <Badge tone="red">Rejected</Badge>}

@@ -43,8 +43,8 @@ export async function SiteHeader() {
           <LogoutButton className="shrink-0 rounded-full bg-white px-3 py-1 font-semibold text-slate-900 hover:bg-slate-200 disabled:opacity-60" />
         </nav>
       )}
-      <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3">
-        <Link href="/" className="mr-auto text-lg font-bold text-brand-700">
+      <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-5 gap-y-1 px-4 py-3 sm:justify-start">
+        <Link href="/" className="basis-full text-lg font-bold text-brand-700 sm:mr-auto sm:basis-auto">
           PactNexus
         </Link>
         <Link href="/" className={navLink}>

@@ -1,0 +1,113 @@
+import crypto from "node:crypto";
+import { createCampaign, createUser, expect, loginAs, test } from "./fixtures";
+
+const main = (page: import("@playwright/test").Page) => page.getByRole("main");
+const accountBar = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Account" });
+
+test("sign up → dashboard → logout → sign in → wrong password", async ({ page }) => {
+  const id = crypto.randomBytes(4).toString("hex");
+  const email = `new-${id}@example.test`;
+  const password = "violet-harbour-42";
+
+  await page.goto("/profile");
+  await expect(main(page).getByRole("heading", { name: "Sign In" })).toBeVisible();
+  await expect(accountBar(page)).toHaveCount(0);
+  // no Google keys in the e2e environment: no Google button
+  await expect(page.getByRole("button", { name: "Continue with Google" })).toHaveCount(0);
+
+  // sign up (the form validates with the server's schema first)
+  await page.getByRole("button", { name: "Need an account? Sign Up" }).click();
+  await expect(main(page).getByRole("heading", { name: "Sign Up" })).toBeVisible();
+  await page.getByLabel("Display name (optional)").fill("Nova Tester");
+  await page.getByLabel("Email").fill(`  New-${id}@Example.TEST `);
+  await page.getByLabel("Password").fill("password");
+  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
+  await expect(page.getByText("Password is too weak")).toBeVisible();
+
+  await page.getByLabel("Password").fill(password);
+  // hold the sign-in request a moment so the busy state can be seen
+  await page.route("**/api/auth/callback/credentials**", async (route) => {
+    await new Promise((r) => setTimeout(r, 700));
+    await route.continue();
+  });
+  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Please wait..." })).toBeDisabled();
+
+  // signed in: the dashboard and the top bar
+  await expect(page.getByText("Profile Dashboard")).toBeVisible();
+  await expect(main(page).getByText("Nova Tester")).toBeVisible();
+  await expect(main(page).getByText(email)).toBeVisible();
+  await expect(main(page).getByText("N", { exact: true })).toBeVisible(); // avatar initial
+  await expect(main(page).getByRole("heading", { name: "Your Active Pacts" })).toBeVisible();
+  await expect(main(page).getByText("You haven't created any pacts yet")).toBeVisible();
+  await expect(main(page).getByRole("link", { name: "Create Your First Pact" })).toHaveAttribute("href", "/create-campaign");
+  await expect(main(page).getByRole("link", { name: "Create New Pact" })).toHaveAttribute("href", "/create-campaign");
+  await expect(accountBar(page)).toContainText(email);
+  await expect(accountBar(page).getByRole("link", { name: "Profile" })).toHaveAttribute("href", "/profile");
+  await expect(accountBar(page).getByRole("link", { name: "Admin" })).toHaveCount(0);
+
+  // the session survives a reload (it is a cookie, not client state)
+  await page.reload();
+  await expect(page.getByText("Profile Dashboard")).toBeVisible();
+
+  // logout
+  await main(page).getByRole("button", { name: "Logout" }).click();
+  await expect(main(page).getByRole("heading", { name: "Sign In" })).toBeVisible();
+  await expect(accountBar(page)).toHaveCount(0);
+
+  // sign in again, the email typed in another case
+  await page.getByLabel("Email").fill(email.toUpperCase());
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page.getByText("Profile Dashboard")).toBeVisible();
+
+  // logout from the top bar, then a wrong password and an unknown email
+  await accountBar(page).getByRole("button", { name: "Logout" }).click();
+  await expect(main(page).getByRole("heading", { name: "Sign In" })).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("not-my-password");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(main(page).getByRole("alert")).toHaveText("Incorrect password");
+  await expect(page.getByText("Profile Dashboard")).toHaveCount(0);
+
+  await page.getByLabel("Email").fill(`nobody-${id}@example.test`);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(main(page).getByRole("alert")).toHaveText("No account found with this email");
+
+  // the same email cannot sign up twice
+  await page.getByRole("button", { name: "Need an account? Sign Up" }).click();
+  await page.getByLabel("Email").fill(email.toUpperCase());
+  await page.getByLabel("Password").fill("another-good-secret");
+  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
+  await expect(page.getByText("Email already in use")).toBeVisible();
+  await page.getByRole("button", { name: "Already have an account? Sign In" }).click();
+  await expect(main(page).getByRole("heading", { name: "Sign In" })).toBeVisible();
+});
+
+test("the dashboard lists the user's pacts newest first; admins get the Admin link", async ({ page }) => {
+  const organiser = await createUser({ name: null, isAdmin: true });
+  const older = await createCampaign({ creator: organiser, title: "Older rooftop concert", goal: 40, ticketPriceCents: 1250 });
+  const newer = await createCampaign({ creator: organiser, title: "Newer pending workshop", approvalStatus: "pending" });
+  await createCampaign({ title: "Someone else's picnic" });
+
+  await loginAs(page, organiser);
+  await page.goto("/profile");
+  await expect(main(page).getByText("User", { exact: true })).toBeVisible(); // no display name
+  await expect(accountBar(page).getByRole("link", { name: "Admin" })).toHaveAttribute("href", "/admin");
+
+  const cards = main(page).getByRole("listitem");
+  await expect(cards).toHaveCount(2);
+  await expect(cards.nth(0)).toContainText("Newer pending workshop");
+  await expect(cards.nth(0)).toContainText("Awaiting approval");
+  const concert = cards.nth(1);
+  await expect(concert).toContainText("Older rooftop concert");
+  await expect(concert).toContainText("Active");
+  await expect(concert).toContainText("$500.00"); // goal: 40 × $12.50
+  await expect(concert).toContainText("$0.00"); // raised
+  await expect(concert).toContainText("Deadline");
+  await expect(main(page).getByText("Someone else's picnic")).toHaveCount(0);
+
+  await concert.getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/campaign/${older.id}$`));
+  expect(newer.id).not.toBe(older.id);
+});
