@@ -48,19 +48,23 @@ export default async function CampaignPage({ params }: Props) {
       <ApprovalNotice campaign={campaign} />
       <AdminApprovalPanel campaign={campaign} />
 
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="space-y-6 lg:col-span-2">
+      {/* On phones the ticket and commit panel follows the progress card instead of the long lists. */}
+      <div className="grid gap-6 lg:grid-cols-3 lg:grid-rows-[auto_1fr] lg:items-start">
+        <div className="lg:col-span-2">
           <CampaignProgress campaign={campaign} now={now} />
-          <LogisticalDetails details={campaign.logisticalDetails} />
-          <EventCommitments campaignId={campaign.id} viewer={viewer} crowdfund={campaign.pactType === "crowdfund"} />
         </div>
 
-        <aside className="space-y-6" aria-label="Tickets and organizer">
+        <aside className="space-y-6 lg:row-span-2" aria-label="Tickets and organizer">
           <TicketPriceBox campaign={campaign} />
           <EventCommit campaignId={campaign.id} viewer={viewer} />
           <PaymentInstructions campaign={campaign} />
           <CreatorBox campaign={campaign} />
         </aside>
+
+        <div className="space-y-6 lg:col-span-2">
+          <LogisticalDetails details={campaign.logisticalDetails} />
+          <EventCommitments campaignId={campaign.id} viewer={viewer} crowdfund={campaign.pactType === "crowdfund"} />
+        </div>
       </div>
 
       <CommentsSection campaign={campaign} now={now} />
