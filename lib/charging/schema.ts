@@ -13,3 +13,10 @@ const campaignId = z
 
 export const checkAndChargeSchema = z.object({ campaignId });
 export const chargeAttendeesSchema = z.object({ campaignId });
+
+/** The recovery page (/pledges/{id}/pay): pay a failed charge with a newly saved card. */
+export const payPledgeSchema = z.object({
+  pledgeId: z.string().trim().min(1, "pledgeId is required").max(64),
+  paymentMethodId: z.string().trim().min(1, "Please save a card first.").max(255),
+});
+export const confirmPledgePaymentSchema = z.object({ pledgeId: z.string().trim().min(1, "pledgeId is required").max(64) });

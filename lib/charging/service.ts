@@ -119,7 +119,7 @@ async function claimNext(campaignId: string, staleAfterMs: number, runStart: Dat
  * whatever the pledge's state (except already succeeded/refunded); a failure only on a pledge this
  * run still holds (`processing`), so a late failure never overwrites a success.
  */
-export async function recordChargeResult(pledgeId: string, amountCents: number, result: ChargeResult): Promise<boolean> {
+export async function recordChargeResult(pledgeId: string, amountCents: number, result: ChargeResult, opts: { notify?: boolean } = {}): Promise<boolean> {
   if (result.status === "succeeded") {
     const { count } = await db.pledge.updateMany({
       where: { id: pledgeId, chargeStatus: { in: ["none", "processing", "failed", "requires_action"] } },
@@ -146,7 +146,7 @@ export async function recordChargeResult(pledgeId: string, amountCents: number, 
       ...(result.paymentIntentId ? { paymentIntentId: result.paymentIntentId } : {}),
     },
   });
-  if (count > 0) await onChargeFailed(pledgeId);
+  if (count > 0 && opts.notify !== false) await onChargeFailed(pledgeId);
   return count > 0;
 }
 
@@ -269,4 +269,89 @@ export async function listCampaignsNeedingCharge(limit = 100): Promise<string[]>
     ORDER BY c."fundedAt" ASC NULLS FIRST
     LIMIT ${limit}`;
   return rows.map((r) => r.id);
+}
+
+export type PayPledgeResult =
+  | { status: "succeeded" }
+  | { status: "failed"; message: string }
+  | { status: "requires_action"; clientSecret: string };
+
+const RECOVERABLE = ["failed", "requires_action"] as const;
+
+async function ownedPledge(viewer: Viewer, pledgeId: string) {
+  const pledge = await db.pledge.findUnique({
+    where: { id: pledgeId },
+    select: {
+      id: true,
+      userId: true,
+      campaignId: true,
+      amountCents: true,
+      chargeStatus: true,
+      paymentIntentId: true,
+      chargeAttempts: true,
+      campaign: { select: { ticketPriceCents: true, pactType: true } },
+    },
+  });
+  // Someone else's pledge does not exist for this viewer.
+  if (!pledge || pledge.userId !== viewer.id) throw new AppError("NOT_FOUND", "Commitment not found.");
+  return pledge;
+}
+
+/**
+ * The backer pays a failed or authentication-blocked charge on-session with a newly saved card
+ * (DESIGN §1 "failed charges"). The pledge is claimed like any charge (new attempt, new idempotency
+ * key); with Stripe, a card that needs authentication returns a client secret for the browser to
+ * complete with Stripe.js, then `confirmPledgePayment` records the result.
+ */
+export async function payPledgeOnSession(viewer: Viewer & { email: string }, input: { pledgeId: string; paymentMethodId: string }): Promise<PayPledgeResult> {
+  const pledge = await ownedPledge(viewer, input.pledgeId);
+  if (pledge.chargeStatus === "succeeded") throw new AppError("CONFLICT", "This commitment has already been paid.");
+  if (!(RECOVERABLE as readonly string[]).includes(pledge.chargeStatus)) {
+    throw new AppError("CONFLICT", "There is no failed payment to complete for this commitment.");
+  }
+  const gateway = getGateway();
+  const card = await gateway.getCard(viewer, input.paymentMethodId);
+  const claimed = await db.$queryRaw<{ chargeAttempts: number }[]>`
+    UPDATE "Pledge" SET "chargeStatus" = 'processing', "chargeClaimedAt" = clock_timestamp(), "chargeAttempts" = "chargeAttempts" + 1,
+      "paymentMethodId" = ${card.paymentMethodId}, "cardBrand" = ${card.brand}, "cardLast4" = ${card.last4}
+    WHERE "id" = ${pledge.id} AND "userId" = ${viewer.id} AND "chargeStatus" IN ('failed', 'requires_action')
+    RETURNING "chargeAttempts"`;
+  if (!claimed[0]) throw new AppError("CONFLICT", "A payment for this commitment is already in progress.");
+  const amountCents = pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents;
+  const result = await gateway.chargeOnSession({
+    pledgeId: pledge.id,
+    campaignId: pledge.campaignId,
+    userId: viewer.id,
+    paymentMethodId: card.paymentMethodId,
+    amountCents,
+    attempt: claimed[0].chargeAttempts,
+  });
+  await recordChargeResult(pledge.id, amountCents, result, { notify: false });
+  if (result.status === "succeeded") {
+    await finalizeIfDone(pledge.campaignId);
+    return { status: "succeeded" };
+  }
+  if (result.status === "requires_action") {
+    const { clientSecret } = await gateway.retrieveIntent(result.paymentIntentId);
+    if (clientSecret) return { status: "requires_action", clientSecret };
+    return { status: "failed", message: result.message };
+  }
+  return { status: "failed", message: result.message };
+}
+
+/** After the browser completed authentication: reads the payment's state from the provider and records it. */
+export async function confirmPledgePayment(viewer: Viewer, pledgeId: string): Promise<PayPledgeResult> {
+  const pledge = await ownedPledge(viewer, pledgeId);
+  if (pledge.chargeStatus === "succeeded") return { status: "succeeded" };
+  if (!pledge.paymentIntentId || pledge.chargeStatus !== "requires_action") {
+    throw new AppError("CONFLICT", "There is no payment waiting for authentication.");
+  }
+  const { result, metadata } = await getGateway().retrieveIntent(pledge.paymentIntentId);
+  if (metadata.pledgeId && metadata.pledgeId !== pledge.id) throw new AppError("CONFLICT", "That payment belongs to another commitment.");
+  if (result.status === "succeeded") {
+    await recordChargeResult(pledge.id, pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents, result);
+    await finalizeIfDone(pledge.campaignId);
+    return { status: "succeeded" };
+  }
+  return { status: "failed", message: result.status === "failed" ? result.message : "Authentication was not completed. Please try again." };
 }

@@ -1,0 +1,92 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { getViewer } from "@/lib/auth/viewer";
+import { getPledgeForPayment } from "@/lib/charging/queries";
+import { paymentsMode } from "@/lib/payments/gateway";
+import { env } from "@/lib/env";
+import { formatCents, formatDateTime } from "@/lib/format";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { ButtonLink } from "@/components/ui/button";
+import { PayForm } from "@/app/pledges/[pledgeId]/pay/pay-form";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Complete your payment", robots: { index: false } };
+
+/** Recovery page for a failed charge (DESIGN §1 "failed charges"): only the pledge's backer sees it. */
+export default async function PayPledgePage({ params }: { params: Promise<{ pledgeId: string }> }) {
+  const { pledgeId } = await params;
+  const viewer = await getViewer();
+  if (!viewer) redirect("/profile");
+  const pledge = await getPledgeForPayment(pledgeId, viewer.id);
+  if (!pledge) notFound();
+
+  const amountText = formatCents(pledge.amountCents);
+  const card = pledge.cardLast4 ? `${pledge.cardBrand ? pledge.cardBrand[0].toUpperCase() + pledge.cardBrand.slice(1) : "Card"} ending in ${pledge.cardLast4}` : "your saved card";
+  const due = pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action";
+
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
+      <Link href={`/campaign/${pledge.campaign.id}`} className="text-sm font-medium text-brand-700 hover:underline">
+        ← Back to event
+      </Link>
+      <h1 className="mt-3 text-2xl font-bold text-slate-900 sm:text-3xl">Complete your payment</h1>
+      <p className="mt-1 text-slate-600">{pledge.campaign.title}</p>
+
+      <Card className="mt-6">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div>
+            <p className="text-sm text-slate-500">Your commitment</p>
+            <p className="text-2xl font-bold text-slate-900">{amountText}</p>
+          </div>
+          {pledge.chargeStatus === "succeeded" ? (
+            <Badge tone="green">Paid</Badge>
+          ) : pledge.chargeStatus === "requires_action" ? (
+            <Badge tone="amber">Authentication needed</Badge>
+          ) : pledge.chargeStatus === "failed" ? (
+            <Badge tone="red">Payment failed</Badge>
+          ) : pledge.chargeStatus === "processing" ? (
+            <Badge tone="brand">Processing</Badge>
+          ) : (
+            <Badge>Not charged</Badge>
+          )}
+        </div>
+        <div className="mt-4 text-sm text-slate-700">
+          {pledge.chargeStatus === "failed" && (
+            <p>
+              The event reached its goal, but we could not charge {card}: <span className="font-medium">{pledge.chargeFailureMessage ?? "Your card was declined."}</span> Save a
+              new card below to pay and keep your place.
+            </p>
+          )}
+          {pledge.chargeStatus === "requires_action" && (
+            <p>
+              The event reached its goal, but your bank asked to confirm the charge on {card}, which we cannot do while you are away. Enter a card below to pay now; your bank
+              may ask you to confirm.
+            </p>
+          )}
+          {pledge.chargeStatus === "succeeded" && (
+            <p>
+              Paid {pledge.chargedAt ? `on ${formatDateTime(pledge.chargedAt)}` : ""}. Nothing more to do. See you at the event!
+            </p>
+          )}
+          {pledge.chargeStatus === "processing" && <p>Your payment is being processed. Refresh this page in a minute to see the result.</p>}
+          {pledge.chargeStatus === "none" && <p>Nothing to pay yet: you are charged only if the event reaches its goal.</p>}
+          {pledge.chargeStatus === "refunded" && <p>This payment was refunded.</p>}
+        </div>
+      </Card>
+
+      {due ? (
+        <div className="mt-6">
+          <PayForm pledgeId={pledge.id} amountText={amountText} paymentsMode={paymentsMode()} publishableKey={env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY ?? null} />
+        </div>
+      ) : (
+        <div className="mt-6">
+          <ButtonLink href={`/campaign/${pledge.campaign.id}`} variant="secondary">
+            View the event
+          </ButtonLink>
+        </div>
+      )}
+    </div>
+  );
+}
