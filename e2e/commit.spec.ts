@@ -1,0 +1,130 @@
+import { createCampaign, createUser, expect, loginAs, sql, test, type TestUser } from "./fixtures";
+
+/** A pledge already made by someone else (optionally with a saved demo card). */
+async function pledge(campaignId: string, user: TestUser, opts: { cents?: number; card?: boolean } = {}) {
+  let pm: string | null = null;
+  if (opts.card) {
+    pm = `pm_demo_${Math.random().toString(16).slice(2, 14)}${Math.random().toString(16).slice(2, 14)}`;
+    await sql().query(`INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior) VALUES ($1,$2,'visa','4242',12,2030,'ok')`, [
+      pm,
+      user.id,
+    ]);
+  }
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", "paymentMethodId", "cardBrand", "cardLast4")
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+    [`p${Math.random().toString(36).slice(2, 14)}`, campaignId, user.id, user.name ?? user.email, opts.cents ?? 0, pm, pm ? "visa" : null, pm ? "4242" : null],
+  );
+  await sql().query(`UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`, [campaignId]);
+}
+
+async function fillCard(page: import("@playwright/test").Page, number: string) {
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiration date").fill("12 / 34");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByRole("button", { name: "Save Card" }).click();
+}
+
+test("signed out: Commit asks to sign in and links to /profile", async ({ page }) => {
+  const event = await createCampaign({ title: "Signed-out commit picnic" });
+  await page.goto(`/campaign/${event.id}`);
+  await page.getByRole("button", { name: "Commit", exact: true }).click();
+  const prompt = page.getByRole("alert").filter({ hasText: "Please sign in to commit to this event" });
+  await expect(prompt).toBeVisible();
+  await prompt.getByRole("link", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+});
+
+test("free event to its threshold: Event Confirmed!, then Commit is disabled", async ({ page }) => {
+  const event = await createCampaign({ title: "Free threshold picnic", goal: 2 });
+  await pledge(event.id, await createUser({ name: "Early Bird" }));
+  const me = await createUser({ name: "Closing Committer" });
+  await loginAs(page, me);
+  await page.goto(`/campaign/${event.id}`);
+
+  await page.getByRole("button", { name: "Commit", exact: true }).click();
+  const confirm = page.getByRole("dialog", { name: "Confirm Your Commitment" });
+  await expect(confirm).toContainText("1 / 2");
+  await expect(confirm).toContainText("free event");
+  await confirm.getByRole("button", { name: "Yes, I'm In!" }).click();
+
+  const result = page.getByRole("dialog", { name: "Event Confirmed!" });
+  await expect(result).toBeVisible();
+  await expect(result).toContainText("Check your email");
+  await result.getByRole("button", { name: "Close", exact: true }).last().click();
+  await expect(result).toBeHidden();
+
+  await expect(page.getByRole("button", { name: "You're Committed" })).toBeDisabled();
+  await expect(page.getByText("You have already committed to this event")).toBeVisible();
+  // Free at the threshold: confirmed at once, every pledge verified.
+  const { rows } = await sql().query(`SELECT status::text, "chargeType"::text FROM "Campaign" WHERE id = $1`, [event.id]);
+  expect(rows[0]).toEqual({ status: "charged", chargeType: "free" });
+  await expect(page.getByText("VERIFIED")).toHaveCount(2);
+
+  // Someone else now finds the event closed.
+  const late = await createUser({ name: "Too Late" });
+  await page.context().clearCookies();
+  await loginAs(page, late);
+  await page.goto(`/campaign/${event.id}`);
+  await expect(page.getByRole("button", { name: "Commit", exact: true })).toBeDisabled();
+  await expect(page.getByText("This event is confirmed and all attendees have been charged.")).toBeVisible();
+});
+
+test("paid event: the declined card is refused inline, 4242 saves and the pledge is recorded", async ({ page }) => {
+  const event = await createCampaign({ title: "Paid cooking class", goal: 5, ticketPriceCents: 2500 });
+  const me = await createUser({ name: "Card Holder" });
+  await loginAs(page, me);
+  await page.goto(`/campaign/${event.id}`);
+
+  await page.getByRole("button", { name: "Commit", exact: true }).click();
+  const confirm = page.getByRole("dialog", { name: "Confirm Your Commitment" });
+  await expect(confirm).toContainText("$25.00");
+  await expect(confirm).toContainText("0 / 5");
+  await confirm.getByRole("button", { name: "Yes, I'm In!" }).click();
+
+  const payment = page.getByRole("dialog", { name: "Save Payment Method" });
+  await expect(payment).toContainText("$25.00");
+  await expect(payment).toContainText("Demo payments");
+  await fillCard(page, "4000 0000 0000 0002");
+  await expect(payment.getByRole("alert")).toHaveText("Your card was declined.");
+  const { rows: none } = await sql().query(`SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1`, [event.id]);
+  expect(none[0].n).toBe(0);
+
+  await fillCard(page, "4242 4242 4242 4242");
+  const result = page.getByRole("dialog", { name: "You're Committed!" });
+  await expect(result).toBeVisible();
+  await expect(result).toContainText("4 more people needed");
+  await expect(result).toContainText("Share this event");
+  await result.getByRole("button", { name: "Close", exact: true }).last().click();
+
+  await expect(page.getByRole("button", { name: "You're Committed" })).toBeDisabled();
+  const list = page.getByRole("region", { name: "Commitments" });
+  await expect(list).toContainText("Card Holder");
+  await expect(list).toContainText("PENDING");
+  const { rows } = await sql().query(`SELECT "amountCents", "cardLast4", "paymentMethodId" FROM "Pledge" WHERE "campaignId" = $1`, [event.id]);
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ amountCents: 2500, cardLast4: "4242" });
+
+  // The details modal.
+  await list.getByRole("button", { name: /Commitment details: Card Holder/ }).click();
+  const details = page.getByRole("dialog", { name: "Commitment Details" });
+  await expect(details).toContainText("$25.00");
+  await expect(details).toContainText("PENDING");
+  await expect(details).toContainText("Not specified");
+});
+
+test("paid event: one more person needed reads singular, hidden attendees stay anonymous", async ({ page }) => {
+  const event = await createCampaign({ title: "Paid singular event", goal: 3, ticketPriceCents: 1000 });
+  await pledge(event.id, await createUser({ name: "Secret Sam" }), { cents: 1000, card: true });
+  const me = await createUser({ name: "Second Backer" });
+  await loginAs(page, me);
+  await page.goto(`/campaign/${event.id}`);
+  const list = page.getByRole("region", { name: "Commitments" });
+  await expect(list).toContainText("Anonymous Attendee #1");
+  await expect(page.locator("body")).not.toContainText("Secret Sam");
+
+  await page.getByRole("button", { name: "Commit", exact: true }).click();
+  await page.getByRole("button", { name: "Yes, I'm In!" }).click();
+  await fillCard(page, "4242 4242 4242 4242");
+  await expect(page.getByRole("dialog", { name: "You're Committed!" })).toContainText("1 more person needed");
+});
