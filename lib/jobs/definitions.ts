@@ -1,10 +1,11 @@
 import type { JobDefinition } from "@/lib/jobs/types";
 import { chargingJobs } from "@/lib/charging/jobs";
+import { emailJobs } from "@/lib/email/jobs";
 
 /**
  * Every background job of the app. Each domain defines its jobs in lib/<domain>/jobs.ts and adds
  * them here (one import and one spread per domain).
  */
 export async function allJobs(): Promise<JobDefinition[]> {
-  return [...chargingJobs];
+  return [...emailJobs, ...chargingJobs];
 }

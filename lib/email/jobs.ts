@@ -1,0 +1,24 @@
+import "server-only";
+import { defineJob } from "@/lib/jobs/types";
+import { EMAIL_SEND_JOB, sendPendingEmails } from "@/lib/email/service";
+
+/**
+ * One queue for sending: queued on demand right after a cause commits (kickEmailSender) and run
+ * every minute by schedule as the sweeper, so an email whose kick was lost still goes out.
+ * A run that fails as a whole (database down) is retried by pg-boss.
+ */
+export const emailSendJob = defineJob<Record<string, never>>({
+  name: EMAIL_SEND_JOB,
+  cron: "* * * * *",
+  scheduleData: {},
+  retryLimit: 5,
+  handler: async () => {
+    // Drain in batches so a burst (an event of thousands confirming) does not wait for the next minute.
+    for (let i = 0; i < 20; i++) {
+      const r = await sendPendingEmails({ limit: 100 });
+      if (r.sent + r.stored < 100) break;
+    }
+  },
+});
+
+export const emailJobs = [emailSendJob];

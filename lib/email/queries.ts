@@ -1,0 +1,50 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import type { PrivacyViewer } from "@/lib/privacy/rules";
+import { smtpConfigured } from "@/lib/email/transport";
+
+export const OUTBOX_PAGE_SIZE = 25;
+
+export type OutboxEntry = {
+  id: string;
+  toEmail: string;
+  subject: string;
+  text: string;
+  status: "pending" | "sent" | "failed";
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
+  attachmentNames: string[];
+};
+
+export type OutboxPage = { entries: OutboxEntry[]; total: number; page: number; pages: number; smtp: boolean; recipient: string };
+
+/** /admin/emails: every stored email, newest first, optionally for one recipient. Admins only. */
+export async function listOutboxForAdmin(viewer: PrivacyViewer, { page = 1, recipient = "" }: { page?: number; recipient?: string } = {}): Promise<OutboxPage> {
+  if (!viewer?.isAdmin) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
+  const q = recipient.trim().toLowerCase().slice(0, 254);
+  const where = q ? { toEmail: { contains: q } } : {};
+  const [rows, total] = await Promise.all([
+    db.emailOutbox.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * OUTBOX_PAGE_SIZE,
+      take: OUTBOX_PAGE_SIZE,
+      select: { id: true, toEmail: true, subject: true, text: true, status: true, attempts: true, lastError: true, createdAt: true, sentAt: true, attachments: true },
+    }),
+    db.emailOutbox.count({ where }),
+  ]);
+  return {
+    entries: rows.map(({ attachments, ...r }) => ({
+      ...r,
+      attachmentNames: Array.isArray(attachments) ? attachments.map((a) => String((a as { filename?: unknown })?.filename ?? "attachment")) : [],
+    })),
+    total,
+    page,
+    pages: Math.max(1, Math.ceil(total / OUTBOX_PAGE_SIZE)),
+    smtp: smtpConfigured(),
+    recipient: q,
+  };
+}

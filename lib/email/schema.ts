@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+export const SUBJECT_MAX = 300;
+export const DEDUPE_KEY_MAX = 300;
+
+export const emailAttachmentSchema = z.object({
+  filename: z.string().min(1).max(200),
+  contentType: z.string().min(1).max(200),
+  content: z.string().max(1_000_000),
+});
+export type EmailAttachment = z.infer<typeof emailAttachmentSchema>;
+
+/** One email for the outbox. `dedupeKey` names the cause and the recipient, e.g. "commit:<pledgeId>:<userId>". */
+export const queuedEmailSchema = z.object({
+  dedupeKey: z.string().trim().min(1).max(DEDUPE_KEY_MAX),
+  to: z.string().trim().toLowerCase().pipe(z.email()),
+  subject: z.string().trim().min(1).max(SUBJECT_MAX),
+  text: z.string().min(1),
+  html: z.string().min(1),
+  attachments: z.array(emailAttachmentSchema).max(5).optional(),
+});
+export type QueuedEmail = z.input<typeof queuedEmailSchema>;
+
+/** Admin list paging (/admin/emails?page=N). */
+export const outboxPageSchema = z.coerce.number().int().min(1).max(10_000).catch(1);

@@ -1,0 +1,146 @@
+import "server-only";
+import { db, type Prisma } from "@/lib/db";
+import { env } from "@/lib/env";
+import { enqueue } from "@/lib/jobs/boss";
+import { queuedEmailSchema, type QueuedEmail } from "@/lib/email/schema";
+import { smtpTransport, type MailTransport } from "@/lib/email/transport";
+
+export const EMAIL_SEND_JOB = "email-send";
+/** After this many failed SMTP attempts a row is marked failed and left for an admin to see. */
+export const MAX_SEND_ATTEMPTS = 8;
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Writes one email to the outbox inside the caller's transaction (transactional outbox): it exists
+ * if and only if the change that causes it commits. `dedupeKey` (unique) names the cause and the
+ * recipient, so running the cause again — a retried job, a second instance — never adds a second
+ * email. Returns true when this call queued it, false when that key was already queued.
+ * After the transaction commits, call kickEmailSender() to send without waiting for the sweeper.
+ */
+export async function queueEmail(tx: Tx, email: QueuedEmail): Promise<boolean> {
+  const e = queuedEmailSchema.parse(email);
+  const { count } = await tx.emailOutbox.createMany({
+    data: [
+      {
+        dedupeKey: e.dedupeKey,
+        toEmail: e.to,
+        subject: e.subject,
+        text: e.text,
+        html: e.html,
+        attachments: e.attachments ?? undefined,
+      },
+    ],
+    skipDuplicates: true,
+  });
+  return count === 1;
+}
+
+/** queueEmail for many recipients; returns how many were newly queued. */
+export async function queueEmails(tx: Tx, emails: QueuedEmail[]): Promise<number> {
+  if (emails.length === 0) return 0;
+  const parsed = emails.map((e) => queuedEmailSchema.parse(e));
+  const { count } = await tx.emailOutbox.createMany({
+    data: parsed.map((e) => ({
+      dedupeKey: e.dedupeKey,
+      toEmail: e.to,
+      subject: e.subject,
+      text: e.text,
+      html: e.html,
+      attachments: e.attachments ?? undefined,
+    })),
+    skipDuplicates: true,
+  });
+  return count;
+}
+
+/**
+ * Asks a worker to send pending emails now. Best effort: if the queue is unreachable the
+ * per-minute sweeper sends them anyway, so this never fails the caller.
+ */
+export async function kickEmailSender(): Promise<void> {
+  try {
+    await enqueue(EMAIL_SEND_JOB, {});
+  } catch (err) {
+    console.warn(`[email] could not queue the sender, the sweeper will send: ${(err as Error).message}`);
+  }
+}
+
+type OutboxRow = {
+  id: string;
+  dedupeKey: string;
+  toEmail: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: unknown;
+  attempts: number;
+};
+
+export type SendReport = { sent: number; stored: number; failed: number; retrying: number };
+
+/**
+ * Sends pending outbox rows, oldest first. Each row is sent inside its own transaction holding
+ * the row lock (FOR UPDATE SKIP LOCKED), so two workers never send the same row, and it is marked
+ * sent in that same transaction. A crash between the SMTP hand-off and the commit can resend one
+ * email; the Message-ID is derived from the row id so mail systems can drop that duplicate.
+ * Without SMTP_URL, rows are marked sent without leaving the app ("stored"): /admin/emails shows them.
+ */
+export async function sendPendingEmails({
+  limit = 50,
+  transport = smtpTransport(),
+}: { limit?: number; transport?: MailTransport | null } = {}): Promise<SendReport> {
+  const report: SendReport = { sent: 0, stored: 0, failed: 0, retrying: 0 };
+  const candidates = await db.emailOutbox.findMany({
+    where: { status: "pending" },
+    // Fewest attempts first: rows that keep failing never hold back fresh ones.
+    orderBy: [{ attempts: "asc" }, { createdAt: "asc" }],
+    take: limit,
+    select: { id: true },
+  });
+  for (const { id } of candidates) {
+    await db.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRaw<OutboxRow[]>`
+          SELECT id, "dedupeKey", "toEmail", subject, text, html, attachments, attempts
+          FROM "EmailOutbox" WHERE id = ${id} AND status = 'pending'
+          FOR UPDATE SKIP LOCKED`;
+        const row = rows[0];
+        if (!row) return; // sent meanwhile, or another worker holds it
+        if (!transport) {
+          await tx.emailOutbox.update({ where: { id }, data: { status: "sent", sentAt: new Date(), attempts: { increment: 1 } } });
+          report.stored++;
+          return;
+        }
+        try {
+          await transport.sendMail({
+            from: env().EMAIL_FROM,
+            to: row.toEmail,
+            subject: row.subject,
+            text: row.text,
+            html: row.html,
+            messageId: `<${row.id}@pactnexus.outbox>`,
+            headers: { "X-PactNexus-Dedupe-Key": row.dedupeKey },
+            attachments: Array.isArray(row.attachments) ? (row.attachments as MailTransportAttachment[]) : undefined,
+          });
+          await tx.emailOutbox.update({ where: { id }, data: { status: "sent", sentAt: new Date(), attempts: { increment: 1 }, lastError: null } });
+          report.sent++;
+        } catch (err) {
+          const attempts = row.attempts + 1;
+          const giveUp = attempts >= MAX_SEND_ATTEMPTS;
+          await tx.emailOutbox.update({
+            where: { id },
+            data: { attempts, lastError: String((err as Error)?.message ?? err).slice(0, 1000), status: giveUp ? "failed" : "pending" },
+          });
+          if (giveUp) report.failed++;
+          else report.retrying++;
+          console.warn(`[email] sending ${row.id} failed (attempt ${attempts}): ${(err as Error)?.message}`);
+        }
+      },
+      { timeout: 60_000, maxWait: 10_000 },
+    );
+  }
+  return report;
+}
+
+type MailTransportAttachment = { filename: string; contentType: string; content: string };

@@ -1,0 +1,188 @@
+import "server-only";
+import { appUrl } from "@/lib/env";
+import { formatCents, formatDateTime, plural } from "@/lib/format";
+import { icsAttachment } from "@/lib/email/ics";
+import { renderEmail } from "@/lib/email/render";
+import type { QueuedEmail } from "@/lib/email/schema";
+import { unsubscribeUrl } from "@/lib/email/unsubscribe";
+
+/**
+ * Every email the app sends, as data for queueEmail(tx, ...). Each dedupe key names the cause and
+ * the recipient, so a cause produces one email per recipient however often it runs.
+ * Transactional mail (about money or a commitment) has no unsubscribe link; reminders, digests and
+ * organiser updates have one, and are not sent to users who opted out (callers check emailOptOut).
+ */
+
+export type EmailCampaign = {
+  id: string;
+  title: string;
+  description: string;
+  deadline: Date;
+  goal: number;
+  committedCount: number;
+  ticketPriceCents: number;
+};
+
+export type Recipient = { userId: string; email: string; name?: string | null };
+
+const campaignUrl = (c: { id: string }) => `${appUrl()}/campaign/${c.id}`;
+const price = (c: EmailCampaign) => (c.ticketPriceCents > 0 ? formatCents(c.ticketPriceCents) : "free");
+const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELLED") =>
+  icsAttachment({ campaignId: c.id, title: c.title, description: `${c.description}\n\n${campaignUrl(c)}`, url: campaignUrl(c), start: c.deadline, status });
+const needed = (c: EmailCampaign) => Math.max(0, c.goal - c.committedCount);
+const when = (d: Date) => `${formatDateTime(d, "UTC")} UTC`;
+
+/** To the backer when they commit; the calendar entry is TENTATIVE until the threshold is met. */
+export function commitReceivedEmail(c: EmailCampaign, to: Recipient, pledgeId: string): QueuedEmail {
+  const charge =
+    c.ticketPriceCents > 0
+      ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline)}. Otherwise nobody pays.`
+      : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline)}.`;
+  return {
+    dedupeKey: `commit:${pledgeId}:${to.userId}`,
+    to: to.email,
+    subject: `You're committed to "${c.title}"`,
+    ...renderEmail({
+      heading: "You're Committed!",
+      paragraphs: [
+        `Thanks for committing to "${c.title}".`,
+        charge,
+        needed(c) > 0 ? `It needs ${plural(needed(c), "more person", "more people")}. Share the event to get there.` : "The goal has been reached!",
+        "A tentative calendar entry is attached; it becomes confirmed when the event is.",
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
+    attachments: [calendar(c, "TENTATIVE")],
+  };
+}
+
+/** To every attendee when the threshold is met; the same calendar UID, now CONFIRMED. */
+export function eventConfirmedEmail(c: EmailCampaign, to: Recipient, amountChargedCents: number): QueuedEmail {
+  return {
+    dedupeKey: `confirmed:${c.id}:${to.userId}`,
+    to: to.email,
+    subject: `Event Confirmed! "${c.title}" is happening`,
+    ...renderEmail({
+      heading: "Event Confirmed!",
+      paragraphs: [
+        `"${c.title}" reached its goal of ${plural(c.goal, "attendee", "attendees")}, so it is happening.`,
+        amountChargedCents > 0 ? `You were charged ${formatCents(amountChargedCents)}.` : "This event is free: nothing was charged.",
+        `It starts ${when(c.deadline)}. The attached calendar entry replaces the tentative one.`,
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
+    attachments: [calendar(c, "CONFIRMED")],
+  };
+}
+
+/** To every committer and the organiser when the deadline passes below the threshold. */
+export function expiredEmail(c: EmailCampaign, to: Recipient, role: "backer" | "organiser"): QueuedEmail {
+  return {
+    dedupeKey: `expired:${c.id}:${to.userId}`,
+    to: to.email,
+    subject: `"${c.title}" did not reach its goal — nobody was charged`,
+    ...renderEmail({
+      heading: "The goal was not reached",
+      paragraphs: [
+        `The deadline for "${c.title}" passed with ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} needed.`,
+        role === "organiser"
+          ? "Nobody was charged and every saved card was released. You can create the event again with a lower goal or a later deadline."
+          : c.ticketPriceCents > 0
+            ? "Nobody was charged, and your saved card was released for this event."
+            : "The event will not take place.",
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
+    attachments: [calendar(c, "CANCELLED")],
+  };
+}
+
+/** 48 hours before the deadline, to the organiser and committers of events still below the threshold. */
+export function deadlineReminderEmail(c: EmailCampaign, to: Recipient, role: "backer" | "organiser"): QueuedEmail {
+  const n = needed(c);
+  return {
+    dedupeKey: `reminder-48h:${c.id}:${to.userId}`,
+    to: to.email,
+    subject: `"${c.title}" needs ${n} more — 48 hours left`,
+    ...renderEmail({
+      heading: `Needs ${n} more`,
+      paragraphs: [
+        `"${c.title}" has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} and the deadline is ${when(c.deadline)}.`,
+        role === "organiser"
+          ? `It needs ${plural(n, "more person", "more people")} to happen. Share it with anyone who might come.`
+          : `It needs ${plural(n, "more person", "more people")} to happen. Know someone who'd join? Send them the link.`,
+      ],
+      action: { label: "Share the event", url: campaignUrl(c) },
+      unsubscribeUrl: unsubscribeUrl(to.userId),
+    }),
+  };
+}
+
+/** At most one per hour per event: new commitments to the organiser. `hourKey` names the hour (UTC). */
+export function organiserCommitDigestEmail(c: EmailCampaign, to: Recipient, newCount: number, hourKey: string): QueuedEmail {
+  const n = needed(c);
+  return {
+    dedupeKey: `commit-digest:${c.id}:${hourKey}:${to.userId}`,
+    to: to.email,
+    subject: `${plural(newCount, "new commitment", "new commitments")} to "${c.title}"`,
+    ...renderEmail({
+      heading: `${plural(newCount, "new commitment", "new commitments")}`,
+      paragraphs: [
+        `"${c.title}" now has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} (${price(c)}).`,
+        n > 0 ? `It needs ${plural(n, "more person", "more people")} by ${when(c.deadline)}.` : "The goal has been reached!",
+      ],
+      action: { label: "Manage the event", url: `${campaignUrl(c)}/manage` },
+      unsubscribeUrl: unsubscribeUrl(to.userId),
+    }),
+  };
+}
+
+/** To the organiser when an admin approves or rejects the event. `moderationId` names the decision. */
+export function moderationEmail(c: Pick<EmailCampaign, "id" | "title">, to: Recipient, decision: "approved" | "rejected", moderationId: string): QueuedEmail {
+  return {
+    dedupeKey: `moderation:${moderationId}:${to.userId}`,
+    to: to.email,
+    subject: decision === "approved" ? `"${c.title}" is approved and live` : `"${c.title}" was not approved`,
+    ...renderEmail({
+      heading: decision === "approved" ? "Your event is live" : "Your event was not approved",
+      paragraphs:
+        decision === "approved"
+          ? [`An admin approved "${c.title}". It is now listed on PactNexus and people can commit.`]
+          : [`An admin rejected "${c.title}", so it is not listed. You can still see it on your profile.`],
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
+  };
+}
+
+/** An organiser's update to everyone who committed. */
+export function organiserUpdateEmail(c: Pick<EmailCampaign, "id" | "title">, to: Recipient, updateId: string, text: string): QueuedEmail {
+  return {
+    dedupeKey: `update:${updateId}:${to.userId}`,
+    to: to.email,
+    subject: `Update from the organiser of "${c.title}"`,
+    ...renderEmail({
+      heading: `Update: ${c.title}`,
+      paragraphs: [text],
+      action: { label: "View the event", url: campaignUrl(c) },
+      unsubscribeUrl: unsubscribeUrl(to.userId),
+    }),
+  };
+}
+
+/** To attendees when the organiser cancels; `refundedCents` > 0 when a charge was refunded. */
+export function cancelledEmail(c: EmailCampaign, to: Recipient, refundedCents: number): QueuedEmail {
+  return {
+    dedupeKey: `cancelled:${c.id}:${to.userId}`,
+    to: to.email,
+    subject: `"${c.title}" was cancelled`,
+    ...renderEmail({
+      heading: "Event cancelled",
+      paragraphs: [
+        `The organiser cancelled "${c.title}".`,
+        refundedCents > 0 ? `Your payment of ${formatCents(refundedCents)} is being refunded to your card.` : "Nobody was charged.",
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
+    attachments: [calendar(c, "CANCELLED")],
+  };
+}

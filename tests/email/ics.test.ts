@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { buildIcs, foldLine, icsUid } from "@/lib/email/ics";
+import { renderEmail } from "@/lib/email/render";
+
+/** A small RFC 5545 reader: unfolds lines and returns the properties of the VEVENT. */
+function parseIcs(text: string) {
+  expect(text.endsWith("\r\n")).toBe(true);
+  const physical = text.slice(0, -2).split("\r\n");
+  for (const line of physical) expect(Buffer.byteLength(line, "utf8")).toBeLessThanOrEqual(75);
+  expect(text.replace(/\r\n/g, "")).not.toMatch(/[\r\n]/); // no bare LF or CR
+  const lines: string[] = [];
+  for (const l of physical) {
+    if (l.startsWith(" ")) lines[lines.length - 1] += l.slice(1);
+    else lines.push(l);
+  }
+  const stack: string[] = [];
+  const event: Record<string, string> = {};
+  for (const l of lines) {
+    const i = l.indexOf(":");
+    const [name, value] = [l.slice(0, i), l.slice(i + 1)];
+    if (name === "BEGIN") stack.push(value);
+    else if (name === "END") expect(stack.pop()).toBe(value);
+    else if (stack.at(-1) === "VEVENT") event[name] = value;
+  }
+  expect(stack).toEqual([]);
+  expect(lines[0]).toBe("BEGIN:VCALENDAR");
+  expect(lines).toContain("VERSION:2.0");
+  return event;
+}
+
+const unescape = (s: string) => s.replace(/\\n/g, "\n").replace(/\\([,;\\])/g, "$1");
+
+describe("buildIcs", () => {
+  const base = {
+    campaignId: "cmp123",
+    title: "Picnic; games, and \\ fun",
+    description: "Line one\nLine two — with a long description that certainly needs folding because it goes on and on ünïcödé ✓✓✓",
+    url: "https://pactnexus.example/campaign/cmp123",
+    start: new Date("2026-12-05T18:30:00Z"),
+    stamp: new Date("2026-11-21T10:00:00Z"),
+  };
+
+  it("is a valid calendar: TENTATIVE on commit, CONFIRMED later with the same UID and a higher SEQUENCE", () => {
+    const tentative = parseIcs(buildIcs({ ...base, status: "TENTATIVE" }));
+    const confirmed = parseIcs(buildIcs({ ...base, status: "CONFIRMED" }));
+    expect(tentative.STATUS).toBe("TENTATIVE");
+    expect(confirmed.STATUS).toBe("CONFIRMED");
+    expect(tentative.UID).toBe(icsUid("cmp123"));
+    expect(confirmed.UID).toBe(tentative.UID);
+    expect(Number(confirmed.SEQUENCE)).toBeGreaterThan(Number(tentative.SEQUENCE));
+    expect(tentative.DTSTART).toBe("20261205T183000Z");
+    expect(tentative.DTEND).toBe("20261205T203000Z");
+    expect(tentative.DTSTAMP).toBe("20261121T100000Z");
+    expect(unescape(tentative.SUMMARY)).toBe(base.title);
+    expect(unescape(tentative.DESCRIPTION)).toBe(base.description);
+    expect(tentative.URL).toBe(base.url);
+  });
+
+  it("folds at 75 octets without splitting a UTF-8 character", () => {
+    const line = `DESCRIPTION:${"é".repeat(100)}`;
+    const folded = foldLine(line);
+    for (const part of folded.split("\r\n")) expect(Buffer.byteLength(part, "utf8")).toBeLessThanOrEqual(75);
+    expect(folded.split("\r\n").map((p, i) => (i ? p.slice(1) : p)).join("")).toBe(line);
+  });
+});
+
+describe("renderEmail", () => {
+  it("produces plain text and escaped HTML, with an unsubscribe link only when given", () => {
+    const r = renderEmail({ heading: "Hi <there>", paragraphs: ['A & B "quoted"'], action: { label: "Go", url: "https://x.test/?a=1&b=2" } });
+    expect(r.text).toContain("Hi <there>");
+    expect(r.text).toContain("Go: https://x.test/?a=1&b=2");
+    expect(r.html).toContain("Hi &lt;there&gt;");
+    expect(r.html).toContain("A &amp; B &quot;quoted&quot;");
+    expect(r.html).toContain('href="https://x.test/?a=1&amp;b=2"');
+    expect(r.html).not.toContain("nsubscribe");
+    const withUnsub = renderEmail({ heading: "H", paragraphs: [], unsubscribeUrl: "https://x.test/unsubscribe?token=t" });
+    expect(withUnsub.text).toContain("Unsubscribe from these emails: https://x.test/unsubscribe?token=t");
+    expect(withUnsub.html).toContain('href="https://x.test/unsubscribe?token=t"');
+  });
+});
