@@ -1,0 +1,10 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { unsubscribe } from "@/lib/email/unsubscribe";
+
+export async function unsubscribeAction(formData: FormData): Promise<void> {
+  const token = formData.get("token");
+  const ok = await unsubscribe(token);
+  redirect(ok ? "/unsubscribe?done=1" : "/unsubscribe?invalid=1");
+}
