@@ -15,7 +15,11 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
       {campaign.status === "charged" && (
         <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-emerald-900">
           <p className="font-semibold">Event Confirmed!</p>
-          <p className="text-sm">The threshold was reached and every attendee has been charged. This event is happening.</p>
+          <p className="text-sm">
+            {campaign.ticketPriceCents > 0
+              ? `The threshold was reached and every attendee was charged ${formatCents(campaign.ticketPriceCents)}. This event is happening.`
+              : "The threshold was reached. This event is happening."}
+          </p>
         </div>
       )}
       <dl className="grid grid-cols-2 gap-4">
