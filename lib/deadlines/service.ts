@@ -1,0 +1,155 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { kickEmailSender, queueEmails } from "@/lib/email/service";
+import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/email/templates";
+import { getGateway, paymentsMode } from "@/lib/payments/gateway";
+import { thresholdMet } from "@/lib/privacy/rules";
+
+/**
+ * The deadline (DESIGN §1): pending events past their deadline below the threshold become
+ * `expired` (nobody pays), their saved cards are released and everyone involved is emailed.
+ * Every step is idempotent and safe on several instances at once: the status change and its
+ * emails commit together under the campaign's row lock, and card release is resumable.
+ */
+
+export const REMINDER_LEAD_MS = 48 * 3600_000;
+
+const campaignSelect = {
+  id: true,
+  title: true,
+  description: true,
+  deadline: true,
+  goal: true,
+  committedCount: true,
+  ticketPriceCents: true,
+  status: true,
+  approvalStatus: true,
+  pactType: true,
+  raisedCents: true,
+  creatorId: true,
+  createdAt: true,
+  reminderSentAt: true,
+  creator: { select: { email: true, name: true, emailOptOut: true } },
+} as const;
+
+/** Ids of pending events whose deadline has passed (the ones expireCampaign will look at). */
+export async function listDueCampaigns(now = new Date(), take = 200): Promise<string[]> {
+  const rows = await db.campaign.findMany({
+    where: { status: "pending", deadline: { lte: now } },
+    orderBy: { deadline: "asc" },
+    take,
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Expires one event if it is still pending, past its deadline and below the threshold. Returns
+ * true when this call expired it. The emails are written in the same transaction.
+ */
+export async function expireCampaign(campaignId: string, now = new Date()): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM "Campaign" WHERE id = ${campaignId} AND status = 'pending' AND deadline <= ${now} FOR UPDATE`;
+    if (locked.length === 0) return false;
+    const c = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: campaignSelect });
+    // A pending event at its threshold is the charging path's business, not the deadline's.
+    if (thresholdMet(c)) return false;
+    await tx.campaign.update({ where: { id: campaignId }, data: { status: "expired", lastStatusUpdate: now } });
+    const pledges = await tx.pledge.findMany({ where: { campaignId }, select: { userId: true, user: { select: { email: true, name: true } } } });
+    const ec: EmailCampaign = c;
+    const emails = pledges.map((p) => expiredEmail(ec, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"));
+    if (c.approvalStatus === "approved" || pledges.length > 0) {
+      emails.push(expiredEmail(ec, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, "organiser"));
+    }
+    await queueEmails(tx, emails);
+    return true;
+  });
+}
+
+/**
+ * Releases the saved cards of expired (and cancelled, never charged) events: the pledge forgets
+ * the card, and in Stripe mode the card is detached from the customer unless another live pledge
+ * still needs it. Resumable: a pledge keeps its card until its release succeeded.
+ */
+export async function releaseSavedCards(take = 200): Promise<number> {
+  const pledges = await db.pledge.findMany({
+    where: { paymentMethodId: { not: null }, chargeStatus: "none", campaign: { status: { in: ["expired", "cancelled"] } } },
+    take,
+    select: { id: true, userId: true, paymentMethodId: true },
+  });
+  let released = 0;
+  for (const p of pledges) {
+    const pm = p.paymentMethodId!;
+    if (paymentsMode() === "stripe") {
+      const stillNeeded = await db.pledge.count({
+        where: { id: { not: p.id }, paymentMethodId: pm, campaign: { status: { in: ["pending", "funded", "charging", "charged"] } } },
+      });
+      if (stillNeeded === 0) {
+        try {
+          await getGateway().detach(pm);
+        } catch (err) {
+          // Already detached or gone (Stripe answers 400/404): released all the same. Otherwise retry later.
+          const status = (err as { statusCode?: number })?.statusCode;
+          if (status !== 400 && status !== 404) {
+            console.warn(`[deadlines] detaching a card of pledge ${p.id} failed, will retry: ${(err as Error)?.message}`);
+            continue;
+          }
+        }
+      }
+    }
+    const { count } = await db.pledge.updateMany({ where: { id: p.id, paymentMethodId: pm, chargeStatus: "none" }, data: { paymentMethodId: null } });
+    released += count;
+  }
+  return released;
+}
+
+/**
+ * 48 hours before the deadline: one reminder to the organiser and the committers of approved
+ * events still below the threshold ("needs N more"). Events created less than 48 hours before
+ * their deadline never had that moment and get none. Users who unsubscribed are skipped.
+ */
+export async function sendDeadlineReminders(now = new Date(), take = 200): Promise<number> {
+  const due = await db.campaign.findMany({
+    where: {
+      status: "pending",
+      approvalStatus: "approved",
+      reminderSentAt: null,
+      deadline: { gt: now, lte: new Date(now.getTime() + REMINDER_LEAD_MS) },
+    },
+    take,
+    select: { id: true, createdAt: true, deadline: true },
+  });
+  let reminded = 0;
+  for (const d of due) {
+    if (d.deadline.getTime() - d.createdAt.getTime() < REMINDER_LEAD_MS) continue;
+    const done = await db.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM "Campaign" WHERE id = ${d.id} AND status = 'pending' AND "reminderSentAt" IS NULL FOR UPDATE`;
+      if (locked.length === 0) return false;
+      const c = await tx.campaign.findUniqueOrThrow({ where: { id: d.id }, select: campaignSelect });
+      await tx.campaign.update({ where: { id: c.id }, data: { reminderSentAt: now } });
+      if (thresholdMet(c)) return false;
+      const pledges = await tx.pledge.findMany({
+        where: { campaignId: c.id, user: { emailOptOut: false } },
+        select: { userId: true, user: { select: { email: true, name: true } } },
+      });
+      const emails = pledges.map((p) => deadlineReminderEmail(c, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"));
+      if (!c.creator.emailOptOut) emails.push(deadlineReminderEmail(c, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, "organiser"));
+      await queueEmails(tx, emails);
+      return true;
+    });
+    if (done) reminded++;
+  }
+  return reminded;
+}
+
+/** One run of the deadline job. */
+export async function runDeadlines(now = new Date()): Promise<{ expired: number; released: number; reminded: number }> {
+  let expired = 0;
+  for (const id of await listDueCampaigns(now)) if (await expireCampaign(id, now)) expired++;
+  const released = await releaseSavedCards();
+  const reminded = await sendDeadlineReminders(now);
+  if (expired + reminded > 0) await kickEmailSender();
+  return { expired, released, reminded };
+}
