@@ -1,0 +1,97 @@
+import { describe, expect, it, vi } from "vitest";
+import { authOptions } from "@/lib/auth/options";
+import { hashPassword } from "@/lib/auth/password";
+import { db } from "@/lib/db";
+import { createUser } from "../helpers/factories";
+
+// Google is configured for this file (lib/env reads the environment once, lazily).
+process.env.GOOGLE_CLIENT_ID = "test-client.apps.googleusercontent.com";
+process.env.GOOGLE_CLIENT_SECRET = "test-secret";
+process.env.ADMIN_EMAILS = "g-admin@gmail.com";
+
+type Authorize = (credentials: unknown, req: { headers: Record<string, string> }) => Promise<unknown>;
+const credentials = () => {
+  const provider = authOptions().providers.find((p) => p.id === "credentials") as unknown as { options: { authorize: Authorize } };
+  return provider.options.authorize;
+};
+
+async function rejection(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("NextAuth options", () => {
+  it("uses JWT sessions, the /profile page, and offers Google only when configured", () => {
+    const options = authOptions();
+    expect(options.session?.strategy).toBe("jwt");
+    expect(options.pages).toEqual({ signIn: "/profile", error: "/profile" });
+    expect(options.providers.map((p) => p.id)).toEqual(["credentials", "google"]);
+  });
+
+  it("credentials: signs in, and passes SPEC texts (only) back to the form", async () => {
+    const user = await createUser({ email: "form@example.com", name: "Form", passwordHash: await hashPassword("form-password-1") });
+    const authorize = credentials();
+    await expect(authorize({ email: "Form@Example.com", password: "form-password-1", csrfToken: "x" }, { headers: {} })).resolves.toEqual({
+      id: user.id,
+      email: "form@example.com",
+      name: "Form",
+    });
+    expect((await rejection(authorize({ email: "form@example.com", password: "wrong-password" }, { headers: {} }))).message).toBe(
+      "Incorrect password",
+    );
+    expect((await rejection(authorize({ email: "none@example.com", password: "wrong-password" }, { headers: {} }))).message).toBe(
+      "No account found with this email",
+    );
+    expect((await rejection(authorize(undefined, { headers: {} }))).message).toBe("Email is required");
+  });
+
+  it("credentials: counts failures per X-Forwarded-For client", async () => {
+    const authorize = credentials();
+    const from = (ip: string) => ({ headers: { "x-forwarded-for": `${ip}, 10.0.0.1` } });
+    for (let i = 0; i < 20; i++) await rejection(authorize({ email: `ip-spray-${i}@example.com`, password: "whatever-1" }, from("203.0.113.80")));
+    expect((await rejection(authorize({ email: "ip-spray-x@example.com", password: "whatever-1" }, from("203.0.113.80")))).message).toBe(
+      "Too many attempts. Try again in 15 minutes.",
+    );
+    expect((await rejection(authorize({ email: "ip-spray-x@example.com", password: "whatever-1" }, from("203.0.113.81")))).message).toBe(
+      "No account found with this email",
+    );
+  });
+
+  it("credentials: an unexpected failure answers 'Authentication failed' and is logged, never shown", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const spy = vi.spyOn(db.user, "findUnique").mockRejectedValueOnce(new Error("internal detail: relation missing"));
+    const err = await rejection(credentials()({ email: "boom@example.com", password: "whatever-1" }, { headers: {} }));
+    expect(err.message).toBe("Authentication failed");
+    expect(logged).toHaveBeenCalled();
+    spy.mockRestore();
+  });
+
+  it("Google: refuses an unverified email, admits a verified one, and stores a clean profile", async () => {
+    const options = authOptions();
+    const signIn = options.callbacks!.signIn!;
+    const account = { type: "oauth", provider: "google", providerAccountId: "g-1" } as never;
+    await expect(signIn({ user: {} as never, account, profile: { email: "x@gmail.com", email_verified: false } as never })).resolves.toBe(
+      "/profile?error=GoogleEmailUnverified",
+    );
+    await expect(signIn({ user: {} as never, account, profile: { email: "x@gmail.com", email_verified: true } as never })).resolves.toBe(true);
+    await expect(signIn({ user: {} as never, account: { type: "credentials", provider: "credentials" } as never })).resolves.toBe(true);
+
+    const google = options.providers.find((p) => p.id === "google") as unknown as { options: { profile: (p: unknown) => unknown } };
+    expect(google.options.profile({ sub: "g-1", name: ` ${"L".repeat(80)} `, email: " Long.Name@Gmail.com ", picture: "https://x/p.png" })).toEqual({
+      id: "g-1",
+      name: "L".repeat(50),
+      email: "long.name@gmail.com",
+      image: "https://x/p.png",
+    });
+  });
+
+  it("Google: ADMIN_EMAILS grants admin when the account signs in", async () => {
+    const user = await createUser({ email: "g-admin@gmail.com" });
+    await authOptions().events!.signIn!({ user: { id: user.id, email: user.email }, account: { type: "oauth", provider: "google" } as never } as never);
+    expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(true);
+  });
+});
