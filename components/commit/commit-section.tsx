@@ -251,7 +251,7 @@ export function CommitSection({ panel, paymentsMode, publishableKey }: { panel: 
       )}
 
       {step === "result" && result && (
-        <Modal title={result.thresholdMet ? "Event Confirmed!" : "You're Committed!"} onClose={closeResult}>
+        <Modal title={resultTitle(result)} onClose={closeResult}>
           <ResultBody result={result} priceText={priceText} />
           <div className="mt-6 flex justify-end">
             <Button onClick={closeResult}>Close</Button>
@@ -262,8 +262,14 @@ export function CommitSection({ panel, paymentsMode, publishableKey }: { panel: 
   );
 }
 
+/** SPEC §8: threshold met → "Event Confirmed!"; if charging could not be started → "Commitment Recorded!". */
+const resultTitle = (r: CommitResult) => (!r.thresholdMet ? "You're Committed!" : r.chargingQueued ? "Event Confirmed!" : "Commitment Recorded!");
+
 function ResultBody({ result, priceText }: { result: CommitResult; priceText: string }) {
   const [copied, setCopied] = useState(false);
+  if (result.thresholdMet && !result.chargingQueued) {
+    return <p className="text-slate-700">Your payment method has been saved successfully.</p>;
+  }
   if (result.thresholdMet) {
     return (
       <div className="space-y-3 text-slate-700">

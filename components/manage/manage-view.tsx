@@ -67,6 +67,17 @@ function ChargeState({ p }: { p: ManageCommitment }) {
   return <Badge tone={p.verified ? "green" : "amber"}>{p.verified ? "Verified" : "Pending"}</Badge>;
 }
 
+function Stat({ label, value, note, children }: { label: string; value: string; note?: string; children?: React.ReactNode }) {
+  return (
+    <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-3 shadow-sm sm:p-5">
+      <p className="text-xs font-medium text-slate-500 sm:text-sm">{label}</p>
+      <p className="mt-1 truncate text-2xl font-bold text-slate-900 sm:text-3xl">{value}</p>
+      {note && <p className="text-xs text-slate-500">{note}</p>}
+      {children}
+    </div>
+  );
+}
+
 /** The organiser's manage page body (SPEC §2 "Manage page"). Rendered on the server. */
 export function ManageView({ view, now }: { view: View; now: string }) {
   const c = view.campaign;
@@ -97,24 +108,14 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         <p className="mt-1 text-sm">{banner.text}</p>
       </div>
 
-      <div className="grid grid-cols-3 gap-3 sm:gap-4">
-        <Card>
-          <p className="text-sm font-medium text-slate-500">Total Commitments</p>
-          <p className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">{c.crowdfund ? formatCents(c.raisedCents) : c.committedCount}</p>
-          {c.crowdfund && <p className="text-xs text-slate-500">{c.pledgeCount} backers</p>}
-        </Card>
-        <Card>
-          <p className="text-sm font-medium text-slate-500">Goal</p>
-          <p className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">{c.crowdfund ? formatCents(c.goal * 100) : c.goal}</p>
-          {!c.crowdfund && <p className="text-xs text-slate-500">attendees</p>}
-        </Card>
-        <Card>
-          <p className="text-sm font-medium text-slate-500">Progress</p>
-          <p className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">{percent}%</p>
+      <div className="grid grid-cols-3 gap-2 sm:gap-4">
+        <Stat label="Total Commitments" value={c.crowdfund ? formatCents(c.raisedCents) : String(c.committedCount)} note={c.crowdfund ? `${c.pledgeCount} backers` : undefined} />
+        <Stat label="Goal" value={c.crowdfund ? formatCents(c.goal * 100) : String(c.goal)} note={c.crowdfund ? undefined : "attendees"} />
+        <Stat label="Progress" value={`${percent}%`}>
           <div className="mt-2">
             <ProgressBar value={c.committedCount} max={c.goal} label="Progress toward the goal" />
           </div>
-        </Card>
+        </Stat>
       </div>
 
       <div className="grid gap-4 lg:grid-cols-2">

@@ -21,6 +21,8 @@ export type CommitResult = {
   status: "pending" | "funded" | "charged";
   unit: "people" | "dollars";
   free: boolean;
+  /** false when the crossing could not queue charging at once (the sweeper will); SPEC §8 auto-charge failure */
+  chargingQueued: boolean;
 };
 
 type LockedCampaign = {
@@ -189,6 +191,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
           status,
           unit: crowdfund ? "dollars" : "people",
           free: !paid,
+          chargingQueued: crossed && !paid,
         } satisfies CommitResult;
       },
       // Commits to one popular event queue on its row lock; give them room to wait for a pooled
@@ -206,6 +209,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
     // fails, the charging sweeper picks up funded campaigns, so the pledge still stands.
     try {
       await requestCharging(result.campaignId);
+      result.chargingQueued = true;
     } catch (err) {
       console.warn(`[pledges] could not queue charging for ${result.campaignId}: ${(err as Error).message}`);
     }

@@ -80,6 +80,21 @@ describe("commitToCampaign under concurrency", () => {
     expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "charged", committedCount: 200, pledgeCount: 200 });
   });
 
+  it("200 concurrent commits on a goal-200 PAID event: all 200 recorded with their cards, only the last crosses", async () => {
+    const campaign = await createCampaign({ goal: 200, ticketPriceCents: 1000 });
+    const backers = await users(200);
+    const cards = await Promise.all(backers.map((u) => demoCard(u.id)));
+    const outcomes = await Promise.all(backers.map((u, i) => settle(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: cards[i] }))));
+    const ok = outcomes.filter((o) => o.ok);
+    const crossings = ok.filter((o) => o.result.crossed);
+    console.info(`[concurrency paid goal=200] sent=200 recorded=${ok.length} crossings=${crossings.length}`);
+    expect(ok).toHaveLength(200);
+    expect(crossings).toHaveLength(1);
+    expect(await db.pledge.count({ where: { campaignId: campaign.id, paymentMethodId: { not: null } } })).toBe(200);
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "funded", committedCount: 200, raisedCents: 200_000 });
+    expect(requestCharging).toHaveBeenCalledTimes(1);
+  });
+
   it("200 concurrent commits on a goal-100 PAID event with demo cards: 100 recorded, one crossing, funded, charging requested once", async () => {
     const campaign = await createCampaign({ goal: 100, ticketPriceCents: 2500 });
     const backers = await users(200);
@@ -93,7 +108,7 @@ describe("commitToCampaign under concurrency", () => {
     console.info(`[concurrency paid] sent=200 recorded=${ok.length} refused=${refused.length} crossings=${crossings.length}`);
     expect(ok).toHaveLength(100);
     expect(crossings).toHaveLength(1);
-    expect(crossings[0].ok && crossings[0].result).toMatchObject({ status: "funded", thresholdMet: true, remaining: 0, free: false });
+    expect(crossings[0].ok && crossings[0].result).toMatchObject({ status: "funded", thresholdMet: true, remaining: 0, free: false, chargingQueued: true });
     expect(new Set(refused.map((o) => !o.ok && o.message))).toEqual(new Set([COMMIT_MESSAGES.closed]));
 
     const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
@@ -204,5 +219,17 @@ describe("commitToCampaign rules", () => {
     expect(second).toMatchObject({ committedCount: 100, crossed: true, status: "charged" });
     await expect(commitToCampaign(c, { campaignId: campaign.id, amount: "5" })).rejects.toMatchObject({ message: COMMIT_MESSAGES.closed });
     expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ raisedCents: 10_000, pledgeCount: 2, currentAmount: 99 });
+  });
+
+  it("paid crossing whose charging cannot be queued still records the pledge and says so", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    requestCharging.mockRejectedValueOnce(new Error("queue down"));
+    const campaign = await createCampaign({ goal: 1, ticketPriceCents: 900 });
+    const u = await createUser();
+    const result = await commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: await demoCard(u.id) });
+    expect(result).toMatchObject({ crossed: true, status: "funded", chargingQueued: false });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "funded", committedCount: 1 });
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
   });
 });
