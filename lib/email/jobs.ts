@@ -1,6 +1,7 @@
 import "server-only";
 import { defineJob } from "@/lib/jobs/types";
-import { EMAIL_SEND_JOB, sendPendingEmails } from "@/lib/email/service";
+import { EMAIL_SEND_JOB, kickEmailSender, sendPendingEmails } from "@/lib/email/service";
+import { queueOrganiserDigests } from "@/lib/email/digest";
 
 /**
  * One queue for sending: queued on demand right after a cause commits (kickEmailSender) and run
@@ -21,4 +22,15 @@ export const emailSendJob = defineJob<Record<string, never>>({
   },
 });
 
-export const emailJobs = [emailSendJob];
+/** A few minutes past every hour: the organisers' commitment digests for the hours just ended. */
+export const organiserDigestJob = defineJob<Record<string, never>>({
+  name: "organiser-commit-digest",
+  cron: "5 * * * *",
+  scheduleData: {},
+  retryLimit: 3,
+  handler: async () => {
+    if ((await queueOrganiserDigests()) > 0) await kickEmailSender();
+  },
+});
+
+export const emailJobs = [emailSendJob, organiserDigestJob];

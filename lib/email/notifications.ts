@@ -1,0 +1,61 @@
+import "server-only";
+import type { Prisma } from "@/lib/db";
+import { queueEmail, queueEmails } from "@/lib/email/service";
+import { commitReceivedEmail, eventConfirmedEmail, moderationEmail, type EmailCampaign } from "@/lib/email/templates";
+
+/**
+ * One-line hooks for the services that own each cause: call them INSIDE the transaction that
+ * makes the change, then kickEmailSender() after it commits. Each reads what it needs through
+ * `tx` (so it sees the uncommitted change) and is idempotent through the dedupe key.
+ */
+type Tx = Prisma.TransactionClient;
+
+const emailCampaignSelect = {
+  id: true,
+  title: true,
+  description: true,
+  deadline: true,
+  goal: true,
+  committedCount: true,
+  ticketPriceCents: true,
+} as const;
+
+/** Commit flow: the backer's confirmation with a TENTATIVE calendar entry. */
+export async function queueCommitEmail(tx: Tx, pledgeId: string): Promise<boolean> {
+  const p = await tx.pledge.findUnique({
+    where: { id: pledgeId },
+    select: { id: true, userId: true, user: { select: { email: true, name: true } }, campaign: { select: emailCampaignSelect } },
+  });
+  if (!p) return false;
+  return queueEmail(tx, commitReceivedEmail(p.campaign, { userId: p.userId, email: p.user.email, name: p.user.name }, p.id));
+}
+
+/**
+ * Charging / free confirmation: "Event Confirmed!" with the amount charged and the CONFIRMED
+ * calendar entry, to each attendee whose pledge is charged (call it where a pledge's charge is
+ * recorded as succeeded, or once for a free event: it covers every charged pledge). Returns how
+ * many were newly queued.
+ */
+export async function queueConfirmedEmails(tx: Tx, campaignId: string, onlyPledgeId?: string): Promise<number> {
+  const c: EmailCampaign | null = await tx.campaign.findUnique({ where: { id: campaignId }, select: emailCampaignSelect });
+  if (!c) return 0;
+  const pledges = await tx.pledge.findMany({
+    where: { campaignId, charged: true, ...(onlyPledgeId ? { id: onlyPledgeId } : {}) },
+    select: { userId: true, amountCents: true, chargeType: true, user: { select: { email: true, name: true } } },
+  });
+  return queueEmails(
+    tx,
+    pledges.map((p) => eventConfirmedEmail(c, { userId: p.userId, email: p.user.email, name: p.user.name }, p.chargeType === "paid" ? p.amountCents : 0)),
+  );
+}
+
+/** Moderation: the organiser hears about an approval or a rejection (one email per ModerationLog row). */
+export async function queueModerationEmail(tx: Tx, moderationLogId: string): Promise<boolean> {
+  const log = await tx.moderationLog.findUnique({
+    where: { id: moderationLogId },
+    select: { id: true, toStatus: true, campaign: { select: { id: true, title: true, creatorId: true, creator: { select: { email: true, name: true } } } } },
+  });
+  if (!log || log.toStatus === "pending") return false;
+  const c = log.campaign;
+  return queueEmail(tx, moderationEmail(c, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, log.toStatus, log.id));
+}
