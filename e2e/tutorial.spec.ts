@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 
-const STEPS = ["Welcome", "What's a Pact?", "Pactfund the Infrastructure", "Refund Bonus Magic", "Coordinate the Move", "Stake Your Commitment", "Watch the Cascade", "Your Complete Pact"];
+const STEPS = ["Welcome", "What's a Pact", "Pactfund the Infrastructure", "Refund Bonus Magic", "Coordinate the Move", "Stake Your Commitment", "Watch the Cascade", "Your Complete Pact"];
 
 test("the tutorial walks through eight steps with a working calculator and cascade", async ({ page }) => {
   await page.goto("/");

@@ -8,7 +8,7 @@ export const CASCADE_VALUES = [10, 43, 156, 423, 1337, 3421, 7823, 12453] as con
 export const CASCADE_INTERVAL_MS = 500;
 export const TUTORIAL_STEPS = [
   "Welcome",
-  "What's a Pact?",
+  "What's a Pact",
   "Pactfund the Infrastructure",
   "Refund Bonus Magic",
   "Coordinate the Move",
