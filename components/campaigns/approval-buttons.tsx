@@ -25,10 +25,7 @@ export function ApprovalButtons({
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
 
-  const act = (status: "approved" | "rejected") => (e: React.MouseEvent) => {
-    // On a card the buttons sit inside a link: keep the click from navigating.
-    e.preventDefault();
-    e.stopPropagation();
+  const act = (status: "approved" | "rejected") => () => {
     setError(null);
     startTransition(async () => {
       try {

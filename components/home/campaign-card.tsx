@@ -5,34 +5,32 @@ import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
 import type { CampaignCard as Card } from "@/lib/campaigns/queries";
 import { formatDate, formatCents } from "@/lib/format";
 
-/** A home grid card. The whole card is clickable (stretched title link); admin buttons sit above it. */
+/** A home grid card: the card body links to the event; admin buttons sit below it, outside the link. */
 export function CampaignCard({ campaign, isAdmin }: { campaign: Card; isAdmin: boolean }) {
   return (
-    <article className="relative flex h-full flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition-shadow hover:shadow-md">
-      <div className="mb-2 flex min-h-5 flex-wrap gap-1.5">
-        {campaign.isTest && <Badge tone="amber">TEST</Badge>}
-        {isAdmin && campaign.approvalStatus === "pending" && <Badge tone="purple">PENDING</Badge>}
-        {isAdmin && campaign.approvalStatus === "rejected" && <Badge tone="red">REJECTED</Badge>}
-        <Badge tone={campaign.ticketPriceCents === 0 ? "green" : "slate"}>
-          {campaign.ticketPriceCents === 0 ? "Free" : formatCents(campaign.ticketPriceCents)}
-        </Badge>
-      </div>
-      <h3 className="text-lg font-semibold break-words text-slate-900">
-        <Link href={`/campaign/${campaign.id}`} className="after:absolute after:inset-0 after:content-[''] hover:text-brand-700">
-          {campaign.title}
-        </Link>
-      </h3>
-      <p className="mt-1 line-clamp-3 text-sm break-words text-slate-600">{campaign.description}</p>
-      <div className="mt-auto space-y-2 pt-4">
-        <div className="flex justify-between text-sm">
-          <span className="font-medium text-slate-800">Goal: {campaign.goal} attendees</span>
-          <span className="text-slate-600">{campaign.committedCount} committed</span>
+    <article className="flex h-full flex-col rounded-xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
+      <Link href={`/campaign/${campaign.id}`} className="group flex flex-1 flex-col rounded-xl p-5">
+        <div className="mb-2 flex min-h-5 flex-wrap gap-1.5">
+          {campaign.isTest && <Badge tone="amber">TEST</Badge>}
+          {isAdmin && campaign.approvalStatus === "pending" && <Badge tone="purple">PENDING</Badge>}
+          {isAdmin && campaign.approvalStatus === "rejected" && <Badge tone="red">REJECTED</Badge>}
+          <Badge tone={campaign.ticketPriceCents === 0 ? "green" : "slate"}>
+            {campaign.ticketPriceCents === 0 ? "Free" : formatCents(campaign.ticketPriceCents)}
+          </Badge>
         </div>
-        <ProgressBar value={campaign.committedCount} max={campaign.goal} label={`${campaign.title} progress`} />
-        <p className="text-xs text-slate-500">Deadline: {formatDate(campaign.deadline)}</p>
-      </div>
+        <h3 className="text-lg font-semibold break-words text-slate-900 group-hover:text-brand-700">{campaign.title}</h3>
+        <p className="mt-1 line-clamp-3 text-sm break-words text-slate-600">{campaign.description}</p>
+        <div className="mt-auto space-y-2 pt-4">
+          <div className="flex justify-between gap-2 text-sm">
+            <span className="font-medium text-slate-800">Goal: {campaign.goal} attendees</span>
+            <span className="text-slate-600">{campaign.committedCount} committed</span>
+          </div>
+          <ProgressBar value={campaign.committedCount} max={campaign.goal} label={`${campaign.title} progress`} />
+          <p className="text-xs text-slate-500">Deadline: {formatDate(campaign.deadline)}</p>
+        </div>
+      </Link>
       {isAdmin && (
-        <div className="relative z-10 mt-4 border-t border-slate-100 pt-3">
+        <div className="mx-5 border-t border-slate-100 pt-3 pb-5">
           <ApprovalButtons campaignId={campaign.id} approvalStatus={campaign.approvalStatus} campaignTitle={campaign.title} />
         </div>
       )}
