@@ -12,6 +12,7 @@ import { TicketPriceBox } from "@/components/campaigns/ticket-price-box";
 import { PaymentInstructions } from "@/components/campaigns/payment-instructions";
 import { CreatorBox } from "@/components/campaigns/creator-box";
 import { CommentsSection } from "@/components/comments/comments-section";
+import { UpdatesSection } from "@/components/updates/updates-section";
 import { EventCommit } from "@/components/commit/event-commit";
 import { EventCommitments } from "@/components/commit/event-commitments";
 
@@ -63,6 +64,7 @@ export default async function CampaignPage({ params }: Props) {
 
         <div className="space-y-6 lg:col-span-2">
           <LogisticalDetails details={campaign.logisticalDetails} />
+          <UpdatesSection campaign={campaign} />
           <EventCommitments campaignId={campaign.id} viewer={viewer} crowdfund={campaign.pactType === "crowdfund"} />
         </div>
       </div>

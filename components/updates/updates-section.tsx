@@ -1,0 +1,36 @@
+import { getViewer } from "@/lib/auth/viewer";
+import { getUpdatesView } from "@/lib/updates/queries";
+import { formatDateTime } from "@/lib/format";
+import { UpdateForm } from "@/components/updates/update-form";
+
+/** Organiser updates on the event page: the list for everyone, the form for the organiser. Renders nothing when empty for non-organisers. */
+export async function UpdatesSection({ campaign }: { campaign: { id: string } }) {
+  const view = await getUpdatesView(campaign.id, await getViewer());
+  if (!view || (view.updates.length === 0 && !view.canPost)) return null;
+  return (
+    <section aria-labelledby="updates-heading" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <h2 id="updates-heading" className="text-lg font-bold text-slate-900">
+        Updates from the organizer
+      </h2>
+      {view.canPost && (
+        <div className="mt-3">
+          <UpdateForm campaignId={campaign.id} remainingToday={view.remainingToday} committers={view.committers} />
+        </div>
+      )}
+      {view.updates.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-500">No updates yet.</p>
+      ) : (
+        <ol className="mt-4 space-y-4">
+          {view.updates.map((u) => (
+            <li key={u.id} className="border-l-4 border-brand-200 pl-4">
+              <time dateTime={u.createdAt.toISOString()} className="text-xs font-medium text-slate-500">
+                {formatDateTime(u.createdAt)}
+              </time>
+              <p className="mt-1 whitespace-pre-line break-words text-slate-800">{u.text}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
