@@ -5,6 +5,10 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { canModerate } from "@/lib/campaigns/policy";
 import { approvalInputSchema, createCampaignSchema, type ApprovalInput } from "@/lib/campaigns/schema";
 import { parseInput } from "@/lib/actions";
+import { consume, minutesText } from "@/lib/rate-limit/service";
+
+/** Abuse guard: events one user may create per hour (real organisers create a handful). */
+export const CREATE_LIMIT = { limit: 20, windowMs: 3600_000 } as const;
 
 /**
  * Moderation (SPEC §4): an admin sets approvalStatus; the change and who made it are recorded in
@@ -38,6 +42,7 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
 export async function createCampaign(creator: Viewer | null, input: unknown, opts: { draftId?: string | null; now?: () => number } = {}) {
   if (!creator) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   const data = parseInput(createCampaignSchema(opts.now), input);
+  await consume({ key: `create-campaign:${creator.id}`, ...CREATE_LIMIT }, (ms) => `You have created many events recently. Please try again in ${minutesText(ms)}.`);
   return db.$transaction(async (tx) => {
     const campaign = await tx.campaign.create({
       data: {

@@ -4,6 +4,10 @@ import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import type { Viewer } from "@/lib/auth/viewer";
 import { draftIdSchema, draftSchema } from "@/lib/campaigns/schema";
+import { consume, minutesText } from "@/lib/rate-limit/service";
+
+/** Abuse guard on draft saves per user (autosave-like use stays far below it). */
+export const DRAFT_SAVE_LIMIT = { limit: 120, windowMs: 3600_000 } as const;
 
 /**
  * Saves a draft for `owner`: creates one, or updates the given id only if the owner holds it (a
@@ -12,6 +16,7 @@ import { draftIdSchema, draftSchema } from "@/lib/campaigns/schema";
 export async function saveDraft(owner: Viewer | null, input: unknown): Promise<{ id: string }> {
   if (!owner) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   const { id, ...data } = parseInput(draftSchema, input);
+  await consume({ key: `save-draft:${owner.id}`, ...DRAFT_SAVE_LIMIT }, (ms) => `Too many drafts saved. Please try again in ${minutesText(ms)}.`);
   if (id) {
     const { count } = await db.campaignDraft.updateMany({ where: { id, creatorId: owner.id }, data });
     if (count === 1) return { id };

@@ -89,3 +89,15 @@ describe("drafts", () => {
     expect(row.creatorId).toBe(owner.id);
   });
 });
+
+describe("create rate limit", () => {
+  it("refuses the creation after the hourly limit with a 429-class error and writes nothing more", async () => {
+    const { CREATE_LIMIT } = await import("@/lib/campaigns/service");
+    const user = asViewer(await createUser());
+    for (let i = 0; i < CREATE_LIMIT.limit; i++) await createCampaign(user, form());
+    await expect(createCampaign(user, form())).rejects.toMatchObject({ code: "RATE_LIMITED", message: expect.stringMatching(/try again in \d+ minutes?/) });
+    expect(await db.campaign.count({ where: { creatorId: user.id } })).toBe(CREATE_LIMIT.limit);
+    // Another user is not affected.
+    await expect(createCampaign(asViewer(await createUser()), form())).resolves.toHaveProperty("id");
+  });
+});
