@@ -13,6 +13,7 @@ import { PaymentInstructions } from "@/components/campaigns/payment-instructions
 import { CreatorBox } from "@/components/campaigns/creator-box";
 import { CommentsSection } from "@/components/comments/comments-section";
 import { UpdatesSection } from "@/components/updates/updates-section";
+import { SharePanel } from "@/components/sharing/share-panel";
 import { EventCommit } from "@/components/commit/event-commit";
 import { EventCommitments } from "@/components/commit/event-commitments";
 
@@ -60,6 +61,7 @@ export default async function CampaignPage({ params }: Props) {
           <EventCommit campaignId={campaign.id} viewer={viewer} />
           <PaymentInstructions campaign={campaign} />
           <CreatorBox campaign={campaign} />
+          <SharePanel campaign={campaign} now={now} />
         </aside>
 
         <div className="space-y-6 lg:col-span-2">

@@ -1,0 +1,31 @@
+import { getViewer } from "@/lib/auth/viewer";
+import { AppError } from "@/lib/errors";
+import { handle } from "@/lib/http";
+import { buildIcs, type IcsStatus } from "@/lib/email/ics";
+import { getShareInfo } from "@/lib/sharing/queries";
+
+export const dynamic = "force-dynamic";
+
+const STATUS: Record<string, IcsStatus> = { charged: "CONFIRMED", expired: "CANCELLED", cancelled: "CANCELLED" };
+
+/** Add-to-calendar: the event as an .ics file, with the same UID as the emailed calendar entries. */
+export const GET = handle(async (_req: Request, { params }: { params: Promise<{ campaignId: string }> }) => {
+  const { campaignId } = await params;
+  const info = await getShareInfo(campaignId, await getViewer());
+  if (!info) throw new AppError("NOT_FOUND", "Campaign not found.");
+  const ics = buildIcs({
+    campaignId: info.id,
+    title: info.title,
+    description: `${info.description}\n\n${info.url}`,
+    url: info.url,
+    start: info.deadline,
+    status: STATUS[info.status] ?? "TENTATIVE",
+  });
+  return new Response(ics, {
+    headers: {
+      "content-type": "text/calendar; charset=utf-8",
+      "content-disposition": `attachment; filename="pactnexus-${info.id}.ics"`,
+      "cache-control": "private, no-store",
+    },
+  });
+});

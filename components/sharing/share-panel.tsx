@@ -1,0 +1,39 @@
+import Link from "next/link";
+import { getViewer } from "@/lib/auth/viewer";
+import { paceEstimate } from "@/lib/sharing/pace";
+import { getShareInfo, shareProgress } from "@/lib/sharing/queries";
+import { Card } from "@/components/ui/card";
+import { ShareButton } from "@/components/sharing/share-button";
+
+/** Event page: pace estimate, share, add to calendar, printable flyer. */
+export async function SharePanel({ campaign, now }: { campaign: { id: string }; now?: number | Date }) {
+  const info = await getShareInfo(campaign.id, await getViewer());
+  if (!info) return null;
+  const pace = paceEstimate(
+    { status: info.status, goal: info.goal, progress: shareProgress(info), createdAt: info.createdAt, deadline: info.deadline, crowdfund: info.crowdfund },
+    now === undefined ? new Date() : new Date(now),
+  );
+  return (
+    <Card>
+      <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Spread the word</h2>
+      {pace && (
+        <p className={`mt-2 text-sm font-medium ${pace.willTip ? "text-emerald-700" : "text-amber-800"}`} data-testid="pace">
+          {pace.text}
+        </p>
+      )}
+      <ShareButton url={info.url} title={info.title} className="mt-3" />
+      <div className="mt-3 grid grid-cols-2 gap-2 text-sm">
+        <a
+          href={`/campaign/${info.id}/calendar.ics`}
+          download
+          className="rounded-lg px-3 py-2 text-center font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50"
+        >
+          Add to calendar
+        </a>
+        <Link href={`/campaign/${info.id}/flyer`} className="rounded-lg px-3 py-2 text-center font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50">
+          Printable flyer
+        </Link>
+      </div>
+    </Card>
+  );
+}

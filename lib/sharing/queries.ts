@@ -1,0 +1,64 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { canViewCampaign } from "@/lib/campaigns/policy";
+import { appUrl } from "@/lib/env";
+import type { PrivacyViewer } from "@/lib/privacy/rules";
+
+export type ShareInfo = {
+  id: string;
+  title: string;
+  description: string;
+  url: string;
+  deadline: Date;
+  createdAt: Date;
+  goal: number;
+  committedCount: number;
+  raisedCents: number;
+  crowdfund: boolean;
+  status: string;
+  ticketPriceCents: number;
+  approved: boolean;
+};
+
+/** What sharing surfaces (flyer, calendar file, social image) may show: no identities at all. Null when the event does not exist for the viewer. */
+export async function getShareInfo(campaignId: string, viewer: PrivacyViewer): Promise<ShareInfo | null> {
+  if (!/^[a-z0-9]{10,40}$/i.test(campaignId)) return null;
+  const c = await db.campaign.findUnique({
+    where: { id: campaignId },
+    select: {
+      id: true,
+      title: true,
+      description: true,
+      deadline: true,
+      createdAt: true,
+      goal: true,
+      committedCount: true,
+      raisedCents: true,
+      pactType: true,
+      status: true,
+      ticketPriceCents: true,
+      approvalStatus: true,
+      creatorId: true,
+    },
+  });
+  if (!c || !canViewCampaign(viewer, c)) return null;
+  return {
+    id: c.id,
+    title: c.title,
+    description: c.description,
+    url: `${appUrl()}/campaign/${c.id}`,
+    deadline: c.deadline,
+    createdAt: c.createdAt,
+    goal: c.goal,
+    committedCount: c.committedCount,
+    raisedCents: c.raisedCents,
+    crowdfund: c.pactType === "crowdfund",
+    status: c.status,
+    ticketPriceCents: c.ticketPriceCents,
+    approved: c.approvalStatus === "approved",
+  };
+}
+
+/** Progress in the goal's unit: people, or whole dollars for a crowdfund. */
+export const shareProgress = (s: Pick<ShareInfo, "crowdfund" | "committedCount" | "raisedCents">) =>
+  s.crowdfund ? Math.floor(s.raisedCents / 100) : s.committedCount;
