@@ -14,7 +14,7 @@ function amountText(c: PublicCommitment, crowdfund: boolean) {
 }
 
 /** Commitments, newest first, with a details modal per commitment (SPEC §2). */
-export function CommitmentsList({ items, crowdfund }: { items: PublicCommitment[]; crowdfund: boolean }) {
+export function CommitmentsList({ items, total, crowdfund }: { items: PublicCommitment[]; total: number; crowdfund: boolean }) {
   const [open, setOpen] = useState<PublicCommitment | null>(null);
   const [shown, setShown] = useState(PAGE);
   return (
@@ -23,7 +23,7 @@ export function CommitmentsList({ items, crowdfund }: { items: PublicCommitment[
         <h2 id="commitments-heading" className="text-lg font-bold text-slate-900">
           Commitments
         </h2>
-        <span className="text-sm text-slate-500">{items.length}</span>
+        <span className="text-sm text-slate-500">{total}</span>
       </div>
       {items.length === 0 ? (
         <p className="mt-3 text-sm text-slate-600">No commitments yet. Be the first to commit!</p>
@@ -63,6 +63,11 @@ export function CommitmentsList({ items, crowdfund }: { items: PublicCommitment[
         <button type="button" onClick={() => setShown((n) => n + PAGE * 5)} className="mt-2 text-sm font-semibold text-brand-700 hover:underline">
           Show more ({items.length - shown} more)
         </button>
+      )}
+      {shown >= items.length && total > items.length && (
+        <p className="mt-2 text-sm text-slate-500">
+          Showing the newest {items.length} of {total} commitments.
+        </p>
       )}
 
       {open && (

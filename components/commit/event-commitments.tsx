@@ -8,6 +8,6 @@ import { CommitmentsList } from "@/components/commit/commitments-list";
  * client list receives labels only (no user id, name or email for hidden attendees).
  */
 export async function EventCommitments({ campaignId, viewer, crowdfund }: { campaignId: string; viewer: Viewer | null; crowdfund: boolean }) {
-  const items = await listEventCommitments(campaignId, viewer);
-  return <CommitmentsList items={items} crowdfund={crowdfund} />;
+  const { items, total } = await listEventCommitments(campaignId, viewer);
+  return <CommitmentsList items={items} total={total} crowdfund={crowdfund} />;
 }

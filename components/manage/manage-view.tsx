@@ -173,7 +173,7 @@ export function ManageView({ view, now }: { view: View; now: string }) {
       <section aria-labelledby="manage-commitments" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 id="manage-commitments" className="text-lg font-bold text-slate-900">
-            Commitments <span className="font-normal text-slate-500">({view.commitments.length})</span>
+            Commitments <span className="font-normal text-slate-500">({view.totalCommitments})</span>
           </h2>
           {view.commitments.length > 0 && (
             <a href={`/campaign/${c.id}/commitments.csv`} className={buttonClass("secondary", "sm")} download>
@@ -208,6 +208,11 @@ export function ManageView({ view, now }: { view: View; now: string }) {
               </li>
             ))}
           </ul>
+        )}
+        {view.totalCommitments > view.commitments.length && (
+          <p className="mt-3 text-sm text-slate-500">
+            Showing the newest {view.commitments.length} of {view.totalCommitments}. Export CSV for the full list.
+          </p>
         )}
       </section>
     </div>

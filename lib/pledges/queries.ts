@@ -1,9 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
-import { presentAttendees, privacyCampaignSelect } from "@/lib/privacy/present";
+import { contributorText, privacyCampaignSelect } from "@/lib/privacy/present";
+import { anonymousAttendee, canSeeIdentity } from "@/lib/privacy/rules";
 import { canManageCampaign, commitBlock, isPaidEvent, type CommitBlock } from "@/lib/pledges/policy";
 import { campaignIdSchema } from "@/lib/pledges/schema";
+import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {
@@ -68,7 +70,7 @@ export async function getCommitPanel(campaignId: string, viewer: Viewer | null, 
   };
 }
 
-/** One commitment as the event page shows it: identity already resolved by lib/privacy. */
+/** One commitment as the event page shows it: identity already resolved by the privacy rules. */
 export type PublicCommitment = {
   key: string;
   label: string;
@@ -81,40 +83,60 @@ export type PublicCommitment = {
   paymentMethod: string;
 };
 
+/** How many commitments the event page sends to the browser (the newest); the total is shown. */
+export const EVENT_COMMITMENTS_LIMIT = 100;
+
 /**
- * The event page's commitments, newest first. Hidden attendees come back as "Anonymous Attendee #n"
- * (numbered by pledge order over ALL pledges, oldest = #1) without user id, name or email.
+ * The event page's commitments, newest first (at most `limit`), and the total. Hidden attendees
+ * come back as "Anonymous Attendee #n" without user id, name or email. n is the pledge's position
+ * in pledge order (oldest = #1, ties by pledge id, as lib/privacy numbers them); one pledge per
+ * user per campaign makes that the person's number everywhere on the page.
  */
-export async function listEventCommitments(campaignId: string, viewer: Viewer | null, now = new Date()): Promise<PublicCommitment[]> {
-  if (!campaignIdSchema.safeParse(campaignId).success) return [];
+export async function listEventCommitments(
+  campaignId: string,
+  viewer: Viewer | null,
+  { now = new Date(), limit = EVENT_COMMITMENTS_LIMIT }: { now?: Date; limit?: number } = {},
+): Promise<{ items: PublicCommitment[]; total: number }> {
+  if (!campaignIdSchema.safeParse(campaignId).success) return { items: [], total: 0 };
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { ...privacyCampaignSelect, approvalStatus: true } });
-  if (!campaign || !visibleTo(viewer, campaign)) return [];
-  const rows = await db.pledge.findMany({
-    where: { campaignId },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: {
-      id: true,
-      userId: true,
-      createdAt: true,
-      amount: true,
-      amountCents: true,
-      verified: true,
-      paymentMethod: true,
-      user: { select: { name: true, email: true } },
-    },
+  if (!campaign || !visibleTo(viewer, campaign)) return { items: [], total: 0 };
+  // One snapshot for the count and the page, so the numbers match the rows even while people commit.
+  const [total, rows] = await db.$transaction(
+    [
+      db.pledge.count({ where: { campaignId } }),
+      db.pledge.findMany({
+        where: { campaignId },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: limit,
+        select: {
+          id: true,
+          userId: true,
+          createdAt: true,
+          amount: true,
+          amountCents: true,
+          verified: true,
+          paymentMethod: true,
+          user: { select: { name: true, email: true } },
+        },
+      }),
+    ],
+    { isolationLevel: "RepeatableRead" },
+  );
+  const items = rows.map((p, i): PublicCommitment => {
+    const visible = canSeeIdentity(viewer, campaign, p.userId, now);
+    return {
+      key: p.id,
+      label: visible ? contributorText(p.user.name, p.user.email) : anonymousAttendee(total - i),
+      anonymous: !visible,
+      isViewer: Boolean(viewer && viewer.id === p.userId),
+      createdAt: p.createdAt.toISOString(),
+      amountCents: p.amountCents,
+      amount: p.amount,
+      verified: p.verified,
+      paymentMethod: p.paymentMethod,
+    };
   });
-  const presented = presentAttendees(viewer, campaign, rows, now);
-  return presented.reverse().map((p) => ({
-    key: p.key,
-    label: p.label,
-    anonymous: p.anonymous,
-    isViewer: p.isViewer,
-    createdAt: p.createdAt.toISOString(),
-    amountCents: p.amountCents,
-    amount: p.amount,
-    verified: p.verified,
-    paymentMethod: p.paymentMethod,
-  }));
+  return { items, total };
 }
 
 export type ManageCommitment = {
@@ -157,8 +179,9 @@ export type ManageView = {
     totalCharged: number;
     totalChargedCents: number;
   };
-  /** newest first */
+  /** newest first, at most MANAGE_COMMITMENTS_LIMIT (the CSV has all) */
   commitments: ManageCommitment[];
+  totalCommitments: number;
   /** pledges a manual charge would take (saved card, not charged, not being processed) */
   chargeableCount: number;
   failedCount: number;
@@ -195,13 +218,35 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
     },
   });
   if (!c || !canManageCampaign(viewer, c)) return null;
-  const pledges = await listManagedPledges(c.id);
   const crowdfund = c.pactType === "crowdfund";
   const paid = isPaidEvent(c);
+  const [commitments, total, chargeableCount, failedCount, points] = await Promise.all([
+    listManagedPledges(c.id, MANAGE_COMMITMENTS_LIMIT),
+    db.pledge.count({ where: { campaignId: c.id } }),
+    // Mirrors what a manual charge claims (lib/charging): saved card, not charged, never tried or
+    // a soft decline; hard declines wait for the backer's new card.
+    db.pledge.count({
+      where: {
+        campaignId: c.id,
+        paymentMethodId: { not: null },
+        charged: false,
+        OR: [
+          { chargeStatus: "none" },
+          { chargeStatus: "failed", OR: [{ chargeFailureCode: null }, { chargeFailureCode: { notIn: [...HARD_DECLINE_CODES] } }] },
+        ],
+      },
+    }),
+    db.pledge.count({ where: { campaignId: c.id, chargeStatus: { in: ["failed", "requires_action"] } } }),
+    db.pledge.findMany({
+      where: { campaignId: c.id },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { createdAt: true, amountCents: true, paymentMethodId: true },
+    }),
+  ]);
   let running = 0;
-  const timeline = [...pledges].reverse().map((p) => {
-    running += crowdfund ? Math.floor(p.amountCents / 100) : !paid || p.cardLast4 ? 1 : 0;
-    return { at: p.createdAt, total: running };
+  const timeline = points.map((p) => {
+    running += crowdfund ? Math.floor(p.amountCents / 100) : !paid || p.paymentMethodId ? 1 : 0;
+    return { at: p.createdAt.toISOString(), total: running };
   });
   return {
     campaign: {
@@ -226,16 +271,21 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       totalCharged: c.totalCharged,
       totalChargedCents: c.totalChargedCents,
     },
-    commitments: pledges,
-    chargeableCount: pledges.filter((p) => !p.charged && p.cardLast4 !== null && p.chargeStatus !== "processing" && p.chargeStatus !== "refunded").length,
-    failedCount: pledges.filter((p) => p.chargeStatus === "failed" || p.chargeStatus === "requires_action").length,
+    commitments,
+    totalCommitments: total,
+    chargeableCount,
+    failedCount,
     timeline,
   };
 }
 
-async function listManagedPledges(campaignId: string): Promise<ManageCommitment[]> {
+/** The manage page lists this many newest commitments; the CSV export has every one. */
+export const MANAGE_COMMITMENTS_LIMIT = 500;
+
+async function listManagedPledges(campaignId: string, take?: number): Promise<ManageCommitment[]> {
   const rows = await db.pledge.findMany({
     where: { campaignId },
+    take,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: {
       id: true,
@@ -267,8 +317,9 @@ async function listManagedPledges(campaignId: string): Promise<ManageCommitment[
 export async function getCommitmentsCsv(campaignId: string, viewer: Viewer | null): Promise<{ filename: string; csv: string } | null> {
   const view = await getManageView(campaignId, viewer);
   if (!view) return null;
+  const all = await listManagedPledges(campaignId);
   const header = ["Contributor", "Email", "Committed at (UTC)", "Amount (USD)", "Status", "Charged at (UTC)", "Card", "Failure code"];
-  const lines = view.commitments.map((p) =>
+  const lines = all.map((p) =>
     [
       p.contributor,
       p.email,

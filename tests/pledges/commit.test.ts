@@ -72,7 +72,7 @@ describe("commitToCampaign under concurrency", () => {
     const outcomes = await Promise.all(backers.map((u) => settle(commitToCampaign(u, { campaignId: campaign.id }))));
     const ok = outcomes.filter((o) => o.ok);
     const crossings = ok.filter((o) => o.result.crossed);
-    console.info(`[concurrency free goal=200] sent=200 recorded=${ok.length} crossings=${crossings.length}`);
+    console.info(`[concurrency free goal=200] sent=200 recorded=${ok.length} crossings=${crossings.length}`, [...new Set(outcomes.filter((o) => !o.ok).map((o) => !o.ok && `${o.code} ${o.message}`))]);
     expect(ok).toHaveLength(200);
     expect(crossings).toHaveLength(1);
     expect(crossings[0].ok && crossings[0].result.committedCount).toBe(200);
@@ -123,6 +123,27 @@ describe("commitToCampaign under concurrency", () => {
     }
     expect(requestCharging).toHaveBeenCalledTimes(1);
     expect(requestCharging).toHaveBeenCalledWith(campaign.id);
+  });
+});
+
+describe("commitToCampaign across app instances", () => {
+  it("two instances (separate in-process queues) racing on one event: the row lock still gives exactly one crossing", async () => {
+    vi.resetModules();
+    const second = await import("@/lib/pledges/service");
+    expect(second.commitToCampaign).not.toBe(commitToCampaign);
+    const campaign = await createCampaign({ goal: 50 });
+    const backers = await users(120);
+    const outcomes = await Promise.all(
+      backers.map((u, i) => settle((i % 2 ? second.commitToCampaign : commitToCampaign)(u, { campaignId: campaign.id }))),
+    );
+    const ok = outcomes.filter((o) => o.ok);
+    const crossings = ok.filter((o) => o.result.crossed);
+    console.info(`[concurrency two instances] sent=120 recorded=${ok.length} crossings=${crossings.length}`);
+    expect(ok).toHaveLength(50);
+    expect(crossings).toHaveLength(1);
+    expect(ok.map((o) => o.result.committedCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(50);
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "charged", committedCount: 50, pledgeCount: 50 });
   });
 });
 

@@ -66,15 +66,22 @@ describe("event page commitments", () => {
     await createPledge(campaign.id, first.id, { createdAt: new Date(Date.now() - 5000) });
     await createPledge(campaign.id, second.id, { createdAt: new Date(Date.now() - 1000) });
 
-    const publicList = await listEventCommitments(campaign.id, null);
+    const { items: publicList, total } = await listEventCommitments(campaign.id, null);
+    expect(total).toBe(2);
     expect(publicList.map((c) => c.label)).toEqual(["Anonymous Attendee #2", "Anonymous Attendee #1"]);
     const serialised = JSON.stringify(publicList);
     for (const secret of [first.id, second.id, first.email, second.email, "First Person", "Second Person"]) expect(serialised).not.toContain(secret);
 
-    const asSecond = await listEventCommitments(campaign.id, v(second));
+    const { items: asSecond } = await listEventCommitments(campaign.id, v(second));
     expect(asSecond.map((c) => c.label)).toEqual(["Second Person", "Anonymous Attendee #1"]);
     expect(asSecond[0].isViewer).toBe(true);
-    expect((await listEventCommitments(campaign.id, v(creator))).map((c) => c.label)).toEqual(["Second Person", "First Person"]);
+    expect((await listEventCommitments(campaign.id, v(creator))).items.map((c) => c.label)).toEqual(["Second Person", "First Person"]);
+    // Only the newest page is sent, numbered by position in the whole campaign.
+    const third = await createUser({ name: "Third Person" });
+    await createPledge(campaign.id, third.id);
+    const page = await listEventCommitments(campaign.id, null, { limit: 2 });
+    expect(page.total).toBe(3);
+    expect(page.items.map((c) => c.label)).toEqual(["Anonymous Attendee #3", "Anonymous Attendee #2"]);
   });
 
   it("commit panel mirrors the commit rules for the button", async () => {
