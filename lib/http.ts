@@ -38,10 +38,58 @@ export function errorResponse(err: unknown): Response {
   return Response.json({ error: { code: "INTERNAL", message: "Something went wrong. Please try again." } }, { status: 500 });
 }
 
-/** Wraps a route handler so thrown errors become responses. */
-export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response>) {
+export const CROSS_ORIGIN_MESSAGE = "Cross-origin requests are not allowed.";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+const hostOf = (url: string | undefined | null): string | null => {
+  if (!url) return null;
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * CSRF defence for mutating route handlers (OWASP ASVS 4.2.2 / 13.2.3): a browser always sends
+ * `Origin` on a cross-site POST, so a present Origin must name this app — the host the request
+ * was sent to (`X-Forwarded-Host`, else `Host`, as Next's own server-action check reads it) or the
+ * configured public URL (APP_URL / NEXTAUTH_URL). A request without Origin comes from a
+ * non-browser client (curl, Stripe) unless `Sec-Fetch-Site` says a browser sent it cross-site.
+ * Safe methods are not checked. Throws FORBIDDEN.
+ */
+export function requireSameOrigin(req: Request): void {
+  if (SAFE_METHODS.has(req.method.toUpperCase())) return;
+  const origin = req.headers.get("origin");
+  if (origin === null) {
+    if (req.headers.get("sec-fetch-site") === "cross-site") throw new AppError("FORBIDDEN", CROSS_ORIGIN_MESSAGE);
+    return;
+  }
+  const originHost = origin === "null" ? null : hostOf(origin);
+  const allowed = [
+    req.headers.get("x-forwarded-host")?.split(",")[0]?.trim().toLowerCase(),
+    req.headers.get("host")?.trim().toLowerCase(),
+    hostOf(process.env.APP_URL),
+    hostOf(process.env.NEXTAUTH_URL),
+  ].filter(Boolean);
+  if (!originHost || !allowed.includes(originHost)) throw new AppError("FORBIDDEN", CROSS_ORIGIN_MESSAGE);
+}
+
+export type HandleOptions = {
+  /** "any" skips the Origin check: only for requests authenticated otherwise (the signed Stripe webhook). */
+  origin?: "same" | "any";
+};
+
+/**
+ * Wraps a route handler so thrown errors become responses, and refuses cross-origin mutating
+ * requests (see requireSameOrigin) before the handler runs.
+ */
+export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response>, opts: HandleOptions = {}) {
   return async (...args: A): Promise<Response> => {
     try {
+      const req = args[0];
+      if (opts.origin !== "any" && req instanceof Request) requireSameOrigin(req);
       return await fn(...args);
     } catch (err) {
       return errorResponse(err);

@@ -22,6 +22,20 @@ function signInErrorMessage(err: unknown): string {
 }
 
 /**
+ * Session cookies are Secure (and carry the __Secure- name prefix) when the app's public URL is
+ * https, i.e. in production; plain http (localhost, the e2e server) cannot store Secure cookies.
+ */
+export const secureCookies = () => (process.env.NEXTAUTH_URL || process.env.APP_URL || "").trim().toLowerCase().startsWith("https://");
+
+/** The session cookie: never readable by scripts, not sent on cross-site subrequests or POSTs. */
+export function sessionCookie(secure = secureCookies()) {
+  return {
+    name: `${secure ? "__Secure-" : ""}next-auth.session-token`,
+    options: { httpOnly: true, sameSite: "lax" as const, path: "/", secure },
+  };
+}
+
+/**
  * NextAuth v4 configuration: JWT sessions (the user id is the token subject; roles are read from
  * the database on every request by lib/auth/viewer.ts), email/password always, Google only when
  * GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. The adapter stores OAuth users and accounts.
@@ -64,6 +78,8 @@ export function authOptions(): NextAuthOptions {
   return {
     adapter: pactNexusAdapter(),
     session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
+    useSecureCookies: secureCookies(),
+    cookies: { sessionToken: sessionCookie() },
     secret: process.env.NEXTAUTH_SECRET,
     pages: { signIn: "/profile", error: "/profile" },
     providers,
