@@ -1,0 +1,94 @@
+import crypto from "node:crypto";
+import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtures";
+
+const tag = () => crypto.randomBytes(4).toString("hex");
+
+async function pledge(campaignId: string, userId: string) {
+  await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor) VALUES ($1, $2, $3, 'x')`, [`pl${crypto.randomBytes(10).toString("hex")}`, campaignId, userId]);
+  await sql().query(`UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`, [campaignId]);
+}
+
+/** RFC 5545: CRLF lines, folded at 75 octets; returns the VEVENT's properties. */
+function parseIcs(text: string) {
+  expect(text.startsWith("BEGIN:VCALENDAR\r\n")).toBe(true);
+  const lines = text.trimEnd().split("\r\n").reduce<string[]>((acc, l) => (l.startsWith(" ") ? (acc[acc.length - 1] += l.slice(1)) : acc.push(l), acc), []);
+  const props: Record<string, string> = {};
+  let inEvent = false;
+  for (const l of lines) {
+    if (l === "BEGIN:VEVENT") inEvent = true;
+    else if (l === "END:VEVENT") inEvent = false;
+    else if (inEvent) props[l.slice(0, l.indexOf(":"))] = l.slice(l.indexOf(":") + 1);
+  }
+  expect(lines.at(-1)).toBe("END:VCALENDAR");
+  return props;
+}
+
+test("the organiser posts an update: it shows on the event page and each committer's email is listed at /admin/emails", async ({ page }) => {
+  const t = tag();
+  const creator = await createUser({ name: "Organiser" });
+  const campaign = await createCampaign({ creator, title: `Update picnic ${t}` });
+  const backers = [await createUser({ email: `upd-a-${t}@example.test` }), await createUser({ email: `upd-b-${t}@example.test` })];
+  for (const b of backers) await pledge(campaign.id, b.id);
+
+  await loginAs(page, creator);
+  await page.goto(`/campaign/${campaign.id}`);
+  await page.getByLabel("Post an update to everyone who committed").fill(`Bring sunscreen ${t}`);
+  await page.getByRole("button", { name: "Post update" }).click();
+  await expect(page.getByText("Update posted and emailed to 2 committers.")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Updates from the organizer" }).getByText(`Bring sunscreen ${t}`)).toBeVisible();
+
+  // Visitors see the update, not the form.
+  await page.context().clearCookies();
+  await page.goto(`/campaign/${campaign.id}`);
+  await expect(page.getByText(`Bring sunscreen ${t}`)).toBeVisible();
+  await expect(page.getByLabel("Post an update to everyone who committed")).toHaveCount(0);
+
+  // Non-admins are sent home from /admin/emails.
+  await loginAs(page, creator);
+  await page.goto("/admin/emails");
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.context().clearCookies();
+  await loginAs(page, await createUser({ isAdmin: true, name: "Admin" }));
+  await page.goto(`/admin/emails?to=${encodeURIComponent(`-${t}@example.test`)}`);
+  await expect(page.getByRole("heading", { name: "Emails" })).toBeVisible();
+  await expect(page.getByTestId("email-to")).toHaveCount(2);
+  expect((await page.getByTestId("email-to").allTextContents()).sort()).toEqual([`To: upd-a-${t}@example.test`, `To: upd-b-${t}@example.test`]);
+  await expect(page.getByTestId("email-subject").first()).toHaveText(`Update from the organiser of "Update picnic ${t}"`);
+  await page.getByTestId("email-subject").first().click();
+  await expect(page.getByText(`Bring sunscreen ${t}`).first()).toBeVisible();
+});
+
+test("add to calendar downloads a valid .ics; the flyer shows a QR code to the event", async ({ page }) => {
+  const campaign = await createCampaign({ title: `Calendar picnic ${tag()}` });
+  const res = await page.request.get(`/campaign/${campaign.id}/calendar.ics`);
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toContain("text/calendar");
+  const ev = parseIcs(await res.text());
+  expect(ev.UID).toBe(`campaign-${campaign.id}@pactnexus`);
+  expect(ev.STATUS).toBe("TENTATIVE");
+  expect(ev.SUMMARY).toBe(campaign.title);
+  expect(ev.DTSTART).toMatch(/^\d{8}T\d{6}Z$/);
+
+  const pending = await createCampaign({ approvalStatus: "pending" });
+  expect((await page.request.get(`/campaign/${pending.id}/calendar.ics`)).status()).toBe(404);
+
+  await page.goto(`/campaign/${campaign.id}`);
+  await expect(page.getByTestId("pace")).toHaveText(/^Needs 10 more in \d+ days?; at the current pace it won't tip\.$/);
+  await page.getByRole("link", { name: "Printable flyer" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(campaign.title);
+  const qr = page.getByRole("img", { name: /QR code linking to .*\/campaign\// });
+  await expect(qr).toBeVisible();
+  expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+});
+
+test("the Open Graph image is a PNG for approved events", async ({ page }) => {
+  const campaign = await createCampaign();
+  await page.goto(`/campaign/${campaign.id}`);
+  const og = await page.locator('meta[property="og:image"]').getAttribute("content");
+  expect(og).toContain(`/campaign/${campaign.id}/opengraph-image`);
+  const res = await page.request.get(new URL(og!).pathname + new URL(og!).search);
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toBe("image/png");
+  expect((await res.body()).subarray(1, 4).toString()).toBe("PNG");
+});
