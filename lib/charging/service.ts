@@ -26,7 +26,12 @@ type CampaignForCharge = { id: string; status: string; goal: number; ticketPrice
 export type RunResult = ChargeSummary;
 export type RunOptions = { concurrency?: number; retryFailed?: boolean; staleAfterMs?: number; gateway?: PaymentGateway };
 
-/** Queues the charge job of a campaign; one job per campaign at a time (singletonKey). */
+/**
+ * Queues the charge job of a campaign. The singletonKey names the campaign; should two jobs for one
+ * campaign still run at once (standard queue policy, several instances), they are harmless: claims
+ * hand them disjoint pledges. With jobs disabled (tests, CLI) nothing is queued and the sweeper or a
+ * direct runCharging call does the work.
+ */
 export async function requestCharging(campaignId: string): Promise<void> {
   await enqueue(CHARGE_JOB, { campaignId }, { singletonKey: `charge:${campaignId}` });
 }

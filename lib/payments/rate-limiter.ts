@@ -23,16 +23,24 @@ async function ensureSlots(key: string, limit: number) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A lease is what a crashed holder blocks its slot for: far longer than any provider call. */
+const LEASE_MS = 60_000;
+
+export type ProviderSlot = { takenAt: Date; release: () => Promise<void> };
+
 /**
- * Waits until a slot is free and takes it. Returns the database time at which the slot was taken
- * (the instant the window counts).
+ * Waits until a slot is free and takes it for the duration of one call. While the call runs the
+ * slot is leased (usedAt in the future); `release` stamps it with the time the call ENDED. A slot is
+ * only reused a full window after its previous call ended, so even at the provider — where a request
+ * arrives some time after the slot was taken — no window holds more than `limit` requests.
  */
-export async function acquireProviderSlot(key: string, limit: number, windowMs = 1000): Promise<Date> {
+export async function acquireProviderSlot(key: string, limit: number, windowMs = 1000): Promise<ProviderSlot> {
   await ensureSlots(key, limit);
   const windowText = `${windowMs} milliseconds`;
+  const leaseText = `${LEASE_MS} milliseconds`;
   for (;;) {
-    const taken = await db.$queryRaw<{ usedAt: Date }[]>`
-      UPDATE "ProviderRateSlot" AS s SET "usedAt" = clock_timestamp()
+    const taken = await db.$queryRaw<{ slot: number; takenAt: Date; lease: Date }[]>`
+      UPDATE "ProviderRateSlot" AS s SET "usedAt" = clock_timestamp() + ${leaseText}::interval
       FROM (
         SELECT "key", "slot" FROM "ProviderRateSlot"
         WHERE "key" = ${key} AND "slot" < ${limit}
@@ -42,9 +50,22 @@ export async function acquireProviderSlot(key: string, limit: number, windowMs =
         FOR UPDATE SKIP LOCKED
       ) AS free
       WHERE s."key" = free."key" AND s."slot" = free."slot"
-      RETURNING s."usedAt"`;
-    if (taken.length > 0) return taken[0].usedAt;
-    // Every slot was used inside the window: wait until the oldest one leaves it.
+      RETURNING s."slot", s."usedAt" - ${leaseText}::interval AS "takenAt", s."usedAt" AS "lease"`;
+    if (taken.length > 0) {
+      const { slot, takenAt, lease } = taken[0];
+      let released = false;
+      return {
+        takenAt,
+        release: async () => {
+          if (released) return;
+          released = true;
+          await db.$executeRaw`
+            UPDATE "ProviderRateSlot" SET "usedAt" = clock_timestamp()
+            WHERE "key" = ${key} AND "slot" = ${slot} AND "usedAt" = ${lease}`;
+        },
+      };
+    }
+    // Every slot is in use or was used inside the window: wait until the earliest one frees up.
     const [next] = await db.$queryRaw<{ waitMs: number | null }[]>`
       SELECT (EXTRACT(EPOCH FROM (min("usedAt") + ${windowText}::interval - clock_timestamp())) * 1000)::float8 AS "waitMs"
       FROM "ProviderRateSlot" WHERE "key" = ${key} AND "slot" < ${limit}`;

@@ -54,14 +54,17 @@ export async function callStripe<T>(fn: (client: Stripe) => Promise<T>): Promise
   const client = stripeClient();
   let lastError: unknown;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    await acquireProviderSlot(RATE_KEY, env().STRIPE_RATE_LIMIT);
+    const slot = await acquireProviderSlot(RATE_KEY, env().STRIPE_RATE_LIMIT);
     try {
       return await fn(client);
     } catch (err) {
       lastError = err;
       if (!isRetryable(err) || attempt === MAX_ATTEMPTS) throw err;
       const base = err instanceof Stripe.errors.StripeRateLimitError ? 250 : 100;
+      await slot.release();
       await sleep(base * 2 ** (attempt - 1) + Math.floor(Math.random() * base));
+    } finally {
+      await slot.release();
     }
   }
   throw lastError;
@@ -140,6 +143,12 @@ async function charge(input: ChargeInput & { onSession?: boolean }): Promise<Cha
     return resultOfIntent(pi);
   } catch (err) {
     if (err instanceof Stripe.errors.StripeCardError) return mapCardError(err);
+    if (err instanceof Stripe.errors.StripeIdempotencyError) {
+      // The key was first used with other parameters (an on-session payment from the recovery page
+      // re-driven off-session): Stripe will not say what happened. Fail this attempt; if the first
+      // request succeeded, its payment_intent.succeeded webhook records it (a success always wins).
+      return { status: "failed", code: "idempotency_conflict", message: "The payment could not be confirmed. Please try again.", retryable: true };
+    }
     if (err instanceof Stripe.errors.StripeInvalidRequestError && (err.code === "resource_missing" || err.code === "payment_method_unexpected_state")) {
       return { status: "failed", code: err.code, message: err.message, paymentIntentId: err.payment_intent?.id, retryable: false };
     }
