@@ -1,5 +1,17 @@
+// Static security headers for every response (the CSP and HSTS are decided per request, in proxy.ts).
+const securityHeaders = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(self)" },
+  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders }];
+  },
   reactStrictMode: true,
   poweredByHeader: false,
   // Type errors fail `npm run typecheck` (run by CI); the build does not repeat that work.

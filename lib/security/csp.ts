@@ -1,0 +1,44 @@
+/**
+ * Content-Security-Policy (issue 9). Pages rendered per request get a fresh nonce and a strict
+ * policy ('strict-dynamic': only scripts carrying the nonce, and what they load, run). Pages served
+ * from the prerender/ISR cache cannot carry a per-request nonce, so they get the same policy with
+ * 'unsafe-inline' for scripts instead; everything else (sources, framing, forms) is as strict.
+ * Stripe's domains are allowed only when Stripe is enabled.
+ */
+export type CspOptions = { nonce?: string; stripe: boolean; dev: boolean };
+
+const STRIPE = {
+  script: ["https://js.stripe.com", "https://*.js.stripe.com"],
+  frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
+  connect: ["https://api.stripe.com", "https://merchant-ui-api.stripe.com"],
+  img: ["https://*.stripe.com"],
+};
+
+export function buildCsp({ nonce, stripe, dev }: CspOptions): string {
+  const script = ["'self'", nonce ? `'nonce-${nonce}' 'strict-dynamic'` : "'unsafe-inline'"];
+  if (dev) script.push("'unsafe-eval'");
+  if (stripe) script.push(...STRIPE.script);
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": script,
+    // React writes style attributes (progress widths); inline styles cannot run code.
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:", ...(stripe ? STRIPE.img : [])],
+    "font-src": ["'self'", "data:"],
+    "connect-src": ["'self'", ...(stripe ? STRIPE.connect : []), ...(dev ? ["ws:"] : [])],
+    "frame-src": stripe ? STRIPE.frame : ["'none'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+  };
+  if (!dev) directives["upgrade-insecure-requests"] = [];
+  return Object.entries(directives)
+    .map(([k, v]) => (v.length ? `${k} ${v.join(" ")}` : k))
+    .join("; ");
+}
+
+/** Routes served from the prerender/ISR cache (no per-request nonce possible). */
+export function isCachedRoute(pathname: string): boolean {
+  return pathname === "/roadmap" || pathname === "/v" || pathname.startsWith("/v/");
+}
