@@ -13,7 +13,9 @@ export function TicketPriceBox({ campaign }: { campaign: CampaignView }) {
       <p className="mt-2 text-sm text-slate-600">
         {free
           ? "This event is free. Commit to show you'll be there if enough people join."
-          : `You'll only be charged ${formatCents(campaign.ticketPriceCents)} if the minimum of ${campaign.goal} attendees is met by the deadline. Otherwise nobody pays.`}
+          : campaign.pactType === "crowdfund"
+            ? `You'll only pay ${formatCents(campaign.ticketPriceCents)} if the ${formatCents(campaign.goal * 100)} goal is met by the deadline. Otherwise nobody pays.`
+            : `You'll only be charged ${formatCents(campaign.ticketPriceCents)} if the minimum of ${campaign.goal} attendees is met by the deadline. Otherwise nobody pays.`}
       </p>
       {campaign.refundBonusPercentage > 0 && (
         <p className="mt-2 text-sm text-slate-600">
