@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Campaign_updatedAt_idx" ON "Campaign"("updatedAt" DESC);
