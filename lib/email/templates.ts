@@ -169,8 +169,11 @@ export function organiserUpdateEmail(c: Pick<EmailCampaign, "id" | "title">, to:
   };
 }
 
-/** To attendees when the organiser cancels; `refundedCents` > 0 when a charge was refunded. */
-export function cancelledEmail(c: EmailCampaign, to: Recipient, refundedCents: number): QueuedEmail {
+/**
+ * To attendees when the organiser cancels. `refundedCents` > 0 when their charge is refunded;
+ * `chargeInFlight` when a charge may still complete (it is then refunded automatically).
+ */
+export function cancelledEmail(c: EmailCampaign, to: Recipient, refundedCents: number, chargeInFlight = false): QueuedEmail {
   return {
     dedupeKey: `cancelled:${c.id}:${to.userId}`,
     to: to.email,
@@ -179,7 +182,11 @@ export function cancelledEmail(c: EmailCampaign, to: Recipient, refundedCents: n
       heading: "Event cancelled",
       paragraphs: [
         `The organiser cancelled "${c.title}".`,
-        refundedCents > 0 ? `Your payment of ${formatCents(refundedCents)} is being refunded to your card.` : "Nobody was charged.",
+        refundedCents > 0
+          ? `Your payment of ${formatCents(refundedCents)} is being refunded to your card.`
+          : chargeInFlight
+            ? "If your card was charged for it, the payment is refunded automatically."
+            : "Nobody was charged.",
       ],
       action: { label: "View the event", url: campaignUrl(c) },
     }),

@@ -2,11 +2,12 @@ import type { JobDefinition } from "@/lib/jobs/types";
 import { chargingJobs } from "@/lib/charging/jobs";
 import { emailJobs } from "@/lib/email/jobs";
 import { deadlineJobs } from "@/lib/deadlines/jobs";
+import { cancellationJobs } from "@/lib/cancellation/jobs";
 
 /**
  * Every background job of the app. Each domain defines its jobs in lib/<domain>/jobs.ts and adds
  * them here (one import and one spread per domain).
  */
 export async function allJobs(): Promise<JobDefinition[]> {
-  return [...emailJobs, ...deadlineJobs, ...chargingJobs];
+  return [...emailJobs, ...deadlineJobs, ...cancellationJobs, ...chargingJobs];
 }

@@ -1,0 +1,16 @@
+import "server-only";
+import { defineJob } from "@/lib/jobs/types";
+import { refundCancelledPledges } from "@/lib/cancellation/service";
+
+/** Every minute: finish refunds of cancelled events (failed attempts, charges that completed after the cancellation). */
+export const refundSweeperJob = defineJob<Record<string, never>>({
+  name: "refund-sweeper",
+  cron: "* * * * *",
+  scheduleData: {},
+  retryLimit: 0,
+  handler: async () => {
+    await refundCancelledPledges();
+  },
+});
+
+export const cancellationJobs = [refundSweeperJob];

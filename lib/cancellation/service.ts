@@ -1,0 +1,97 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { canViewCampaign } from "@/lib/campaigns/policy";
+import { kickEmailSender, queueEmails } from "@/lib/email/service";
+import { cancelledEmail } from "@/lib/email/templates";
+import { getGateway, type PaymentGateway } from "@/lib/payments/gateway";
+import type { PrivacyViewer } from "@/lib/privacy/rules";
+import { canCancelCampaign, isCancellable } from "@/lib/cancellation/policy";
+import { cancelCampaignSchema } from "@/lib/cancellation/schema";
+
+/**
+ * Cancelling an event: before confirmation nobody is charged (saved cards are released by the
+ * deadline job's card release); after confirmation every succeeded charge is refunded through the
+ * gateway. The status change and every attendee's email commit together under the row lock;
+ * refunds run after the commit and are idempotent per pledge (the gateway's idempotency key is
+ * the pledge id and the pledge records its refund once), and a sweeper finishes any that failed
+ * or any charge that completed after the cancellation.
+ */
+export async function cancelCampaign(
+  viewer: PrivacyViewer,
+  input: unknown,
+  opts: { gateway?: PaymentGateway; now?: Date } = {},
+): Promise<{ campaignId: string; refunded: number; emailed: number }> {
+  if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
+  const parsed = cancelCampaignSchema.safeParse(input);
+  if (!parsed.success) throw new AppError("BAD_REQUEST", "Invalid event.");
+  const { campaignId } = parsed.data;
+  const now = opts.now ?? new Date();
+
+  const emailed = await db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+    const c = rows.length
+      ? await tx.campaign.findUnique({
+          where: { id: campaignId },
+          select: { id: true, title: true, description: true, deadline: true, goal: true, committedCount: true, ticketPriceCents: true, status: true, creatorId: true, approvalStatus: true },
+        })
+      : null;
+    if (!c || !canViewCampaign(viewer, c)) throw new AppError("NOT_FOUND", "Campaign not found.");
+    if (!canCancelCampaign(viewer, c)) throw new AppError("FORBIDDEN", "Only the organiser can cancel this event.");
+    if (!isCancellable(c.status)) {
+      throw new AppError("CONFLICT", c.status === "cancelled" ? "This event is already cancelled." : "This event has already ended.");
+    }
+    await tx.campaign.update({ where: { id: c.id }, data: { status: "cancelled", cancelledAt: now, lastStatusUpdate: now } });
+    const pledges = await tx.pledge.findMany({
+      where: { campaignId },
+      select: { userId: true, amountCents: true, chargeStatus: true, paymentMethodId: true, user: { select: { email: true, name: true } } },
+    });
+    const chargingStarted = c.status !== "pending";
+    return queueEmails(
+      tx,
+      pledges.map((p) =>
+        cancelledEmail(
+          c,
+          { userId: p.userId, email: p.user.email, name: p.user.name },
+          p.chargeStatus === "succeeded" ? p.amountCents : 0,
+          chargingStarted && p.chargeStatus !== "succeeded" && Boolean(p.paymentMethodId) && c.ticketPriceCents > 0,
+        ),
+      ),
+    );
+  });
+
+  const refunded = await refundCancelledPledges(campaignId, opts.gateway);
+  await kickEmailSender();
+  return { campaignId, refunded, emailed };
+}
+
+/**
+ * Refunds every succeeded, not yet refunded charge of cancelled events (one event, or all of them
+ * for the sweeper). Returns how many refunds this call recorded.
+ */
+export async function refundCancelledPledges(campaignId?: string, gateway: PaymentGateway = getGateway(), take = 200): Promise<number> {
+  const pledges = await db.pledge.findMany({
+    where: {
+      chargeStatus: "succeeded",
+      refundId: null,
+      paymentIntentId: { not: null },
+      campaign: { status: "cancelled", ...(campaignId ? { id: campaignId } : {}) },
+    },
+    take,
+    select: { id: true, paymentIntentId: true },
+  });
+  let refunded = 0;
+  for (const p of pledges) {
+    try {
+      const { refundId } = await gateway.refund({ pledgeId: p.id, paymentIntentId: p.paymentIntentId! });
+      const { count } = await db.pledge.updateMany({
+        where: { id: p.id, refundId: null },
+        data: { refundId, refundedAt: new Date(), chargeStatus: "refunded" },
+      });
+      refunded += count;
+    } catch (err) {
+      console.warn(`[cancellation] refund of pledge ${p.id} failed, the sweeper retries: ${(err as Error)?.message}`);
+    }
+  }
+  return refunded;
+}
