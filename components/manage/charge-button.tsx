@@ -40,11 +40,22 @@ export function ChargeButton({ campaignId, count, priceText }: { campaignId: str
 
   return (
     <div>
-      <Button variant="success" onClick={() => setConfirming(true)} disabled={busy || count === 0}>
-        {busy ? "Charging..." : `Charge ${count} ${count === 1 ? "attendee" : "attendees"}`}
-      </Button>
+      {count > 0 ? (
+        <>
+          <p className="mt-1 text-sm text-slate-600">
+            {count} saved {count === 1 ? "card is" : "cards are"} not charged yet. Charges run automatically; use this to charge them now.
+          </p>
+          <div className="mt-3">
+            <Button variant="success" onClick={() => setConfirming(true)} disabled={busy}>
+              {busy ? "Charging..." : `Charge ${count} ${count === 1 ? "attendee" : "attendees"}`}
+            </Button>
+          </div>
+        </>
+      ) : (
+        <p className="mt-1 text-sm text-slate-600">Every saved card that can be charged has been charged.</p>
+      )}
       {message && (
-        <p role="status" className={`mt-2 text-sm ${message.ok ? "text-emerald-700" : "text-red-600"}`}>
+        <p role="status" className={`mt-2 text-sm font-medium ${message.ok ? "text-emerald-700" : "text-red-600"}`}>
           {message.text}
         </p>
       )}

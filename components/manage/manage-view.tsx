@@ -134,21 +134,11 @@ export function ManageView({ view, now }: { view: View; now: string }) {
           {c.paid ? (
             <div className="mt-4 border-t border-slate-100 pt-4">
               <h3 className="font-semibold text-slate-900">Manual charge</h3>
-              {CHARGEABLE.has(c.status) && view.chargeableCount > 0 ? (
-                <>
-                  <p className="mt-1 text-sm text-slate-600">
-                    {view.chargeableCount} saved {view.chargeableCount === 1 ? "card is" : "cards are"} not charged yet. Charges run automatically; use this to retry now.
-                  </p>
-                  <div className="mt-3">
-                    <ChargeButton campaignId={c.id} count={view.chargeableCount} priceText={priceText} />
-                  </div>
-                </>
+              {CHARGEABLE.has(c.status) ? (
+                // Stays mounted when the count drops to 0 after a charge, so its result message survives the refresh.
+                <ChargeButton campaignId={c.id} count={view.chargeableCount} priceText={priceText} />
               ) : (
-                <p className="mt-1 text-sm text-slate-600">
-                  {CHARGEABLE.has(c.status)
-                    ? "Every saved card that can be charged has been charged."
-                    : "Charging becomes available once the threshold is met. Nobody is charged before that."}
-                </p>
+                <p className="mt-1 text-sm text-slate-600">Charging becomes available once the threshold is met. Nobody is charged before that.</p>
               )}
               {view.failedCount > 0 && (
                 <p className="mt-2 text-sm text-red-700">
