@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError, isAppError, isDatabaseUnavailable } from "@/lib/errors";
+import { logUnexpected } from "@/lib/security/redact";
 
 /** What every server action returns: data, or a user-facing message (and per-field messages). */
 export type ActionResult<T = undefined> =
@@ -33,7 +34,7 @@ export async function runAction<T>(fallback: string, fn: () => Promise<T>): Prom
     if (isDatabaseUnavailable(err)) return { ok: false, error: "The service is temporarily unavailable. Please try again in a moment." };
     // Next's redirect()/notFound() work by throwing: let them through.
     if (err && typeof err === "object" && "digest" in err && String((err as { digest: unknown }).digest).startsWith("NEXT_")) throw err;
-    console.error("[action] unexpected error", err);
+    logUnexpected("[action] unexpected error", err);
     return { ok: false, error: fallback };
   }
 }

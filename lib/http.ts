@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError, isAppError, isDatabaseUnavailable } from "@/lib/errors";
+import { logUnexpected } from "@/lib/security/redact";
 
 /**
  * Route-handler helpers: parse a JSON body with a zod schema (400 with a message on bad input) and
@@ -34,7 +35,7 @@ export function errorResponse(err: unknown): Response {
       { status: 503, headers: { "Retry-After": "5" } },
     );
   }
-  console.error("[api] unexpected error", err);
+  logUnexpected("[api] unexpected error", err);
   return Response.json({ error: { code: "INTERNAL", message: "Something went wrong. Please try again." } }, { status: 500 });
 }
 

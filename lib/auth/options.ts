@@ -1,5 +1,6 @@
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
+import { db } from "@/lib/db";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GoogleProvider from "next-auth/providers/google";
 import { pactNexusAdapter } from "@/lib/auth/adapter";
@@ -9,6 +10,7 @@ import { AUTH_TEXT, NAME_MAX, normalizeEmail } from "@/lib/auth/schema";
 import { applyAdminEmails, verifyPasswordSignIn } from "@/lib/auth/service";
 import { env, googleEnabled } from "@/lib/env";
 import { isAppError, isDatabaseUnavailable } from "@/lib/errors";
+import { logUnexpected } from "@/lib/security/redact";
 
 /**
  * The message a failed credentials sign-in returns to the form. NextAuth passes a thrown error's
@@ -17,7 +19,7 @@ import { isAppError, isDatabaseUnavailable } from "@/lib/errors";
 function signInErrorMessage(err: unknown): string {
   if (isAppError(err)) return err.message;
   if (isDatabaseUnavailable(err)) return "The service is temporarily unavailable. Please try again in a moment.";
-  console.error("[auth] unexpected sign-in error", err);
+  logUnexpected("[auth] unexpected sign-in error", err);
   return AUTH_TEXT.fallback;
 }
 
@@ -94,7 +96,13 @@ export function authOptions(): NextAuthOptions {
         return token;
       },
       async session({ session, token }) {
-        if (session.user && token.sub) (session.user as { id?: string }).id = token.sub;
+        if (session.user && token.sub) {
+          // The client account bar (components/layout/account-bar.tsx) shows the Admin link from this;
+          // read from the database each time, like getViewer, so a revoked admin loses it at once.
+          const user = await db.user.findUnique({ where: { id: token.sub }, select: { email: true, isAdmin: true } });
+          if (!user) return { ...session, user: undefined };
+          Object.assign(session.user, { id: token.sub, email: user.email, isAdmin: user.isAdmin });
+        }
         return session;
       },
     },
