@@ -128,3 +128,42 @@ test("paid event: one more person needed reads singular, hidden attendees stay a
   await fillCard(page, "4242 4242 4242 4242");
   await expect(page.getByRole("dialog", { name: "You're Committed!" })).toContainText("1 more person needed");
 });
+
+test("paid event reaching its threshold: Event Confirmed!, and the charging job charges the card once", async ({ page }) => {
+  const event = await createCampaign({ title: "Paid threshold dinner", goal: 2, ticketPriceCents: 3000 });
+  await pledge(event.id, await createUser({ name: "First Diner" }), { cents: 3000, card: true });
+  await loginAs(page, await createUser({ name: "Second Diner" }));
+  await page.goto(`/campaign/${event.id}`);
+  await page.getByRole("button", { name: "Commit", exact: true }).click();
+  await page.getByRole("button", { name: "Yes, I'm In!" }).click();
+  await fillCard(page, "4242 4242 4242 4242");
+  const result = page.getByRole("dialog", { name: "Event Confirmed!" });
+  await expect(result).toBeVisible();
+  await expect(result).toContainText("$30.00 each");
+  await expect(result).toContainText("Check your email");
+  await expect
+    .poll(async () => (await sql().query(`SELECT status::text FROM "Campaign" WHERE id = $1`, [event.id])).rows[0].status, { timeout: 30_000 })
+    .toBe("charged");
+  const { rows } = await sql().query(`SELECT charged, "chargeType"::text, "chargeAttempts" FROM "Pledge" WHERE "campaignId" = $1`, [event.id]);
+  expect(rows).toEqual([
+    { charged: true, chargeType: "paid", chargeAttempts: 1 },
+    { charged: true, chargeType: "paid", chargeAttempts: 1 },
+  ]);
+  await result.getByRole("button", { name: "Close", exact: true }).last().click();
+  await expect(page.getByRole("button", { name: "You're Committed" })).toBeDisabled();
+  await expect(page.getByText("You have already committed to this event")).toBeVisible();
+});
+
+test("payment setup failing to start shows the SPEC message with the error", async ({ page }) => {
+  const event = await createCampaign({ title: "Paid init failure", goal: 5, ticketPriceCents: 1000 });
+  await loginAs(page, await createUser());
+  await page.route("**/api/create-setup-intent", (route) => route.fulfill({ status: 503, body: "provider down" }));
+  await page.goto(`/campaign/${event.id}`);
+  await page.getByRole("button", { name: "Commit", exact: true }).click();
+  await page.getByRole("button", { name: "Yes, I'm In!" }).click();
+  await expect(page.getByRole("dialog", { name: "Save Payment Method" }).getByRole("alert")).toHaveText(
+    "Failed to initialize payment. Please try again. Error: 503 provider down",
+  );
+  const { rows } = await sql().query(`SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1`, [event.id]);
+  expect(rows[0].n).toBe(0);
+});
