@@ -24,7 +24,17 @@ type ClaimedPledge = { id: string; userId: string; paymentMethodId: string; amou
 type CampaignForCharge = { id: string; status: string; goal: number; ticketPriceCents: number; pactType: string | null; deadline: Date };
 
 export type RunResult = ChargeSummary;
-export type RunOptions = { concurrency?: number; retryFailed?: boolean; staleAfterMs?: number; gateway?: PaymentGateway };
+export type RunOptions = {
+  concurrency?: number;
+  retryFailed?: boolean;
+  staleAfterMs?: number;
+  gateway?: PaymentGateway;
+  /** stop claiming new pledges after this long (HTTP callers); the queued job finishes the rest */
+  timeBudgetMs?: number;
+};
+
+/** How long an HTTP request may spend charging before it answers; the job carries on. */
+const HTTP_TIME_BUDGET_MS = 20_000;
 
 /**
  * Queues the charge job of a campaign. The singletonKey names the campaign; should two jobs for one
@@ -191,8 +201,10 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
   // hammered in a loop.
   const [{ now: runStart }] = await db.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS "now"`;
 
+  const stopAt = opts.timeBudgetMs ? Date.now() + opts.timeBudgetMs : Infinity;
   const worker = async () => {
     for (;;) {
+      if (Date.now() > stopAt) return;
       const p = await claimNext(campaignId, staleAfterMs, runStart, Boolean(opts.retryFailed));
       if (!p) return;
       const amountCents = chargeAmount(campaign, p);
@@ -241,7 +253,10 @@ export async function checkAndCharge(campaignId: string, viewer: Viewer | null):
   if (!visible) throw new AppError("NOT_FOUND", "Campaign not found");
   const status = await fundIfThresholdMet(campaignId);
   if (!status || !(CHARGEABLE_STATUSES as readonly string[]).includes(status)) return getChargeSummary(campaignId);
-  return runCharging(campaignId);
+  // A big event takes longer to charge than a request should last: the job finishes what this
+  // request does not get to (queuing twice is harmless).
+  await requestCharging(campaignId);
+  return runCharging(campaignId, { timeBudgetMs: HTTP_TIME_BUDGET_MS });
 }
 
 /**
@@ -258,7 +273,8 @@ export async function chargeOutstanding(campaignId: string, viewer: Viewer | nul
     throw new AppError("CONFLICT", "This event has not reached its goal yet, so nobody can be charged.");
   }
   const counts = { charged: 0, failed: 0, unknown: 0 };
-  await chargeCampaign(campaignId, { ...opts, retryFailed: true }, counts);
+  await requestCharging(campaignId);
+  await chargeCampaign(campaignId, { timeBudgetMs: HTTP_TIME_BUDGET_MS, ...opts, retryFailed: true }, counts);
   return { totalCharged: counts.charged, totalFailed: counts.failed };
 }
 

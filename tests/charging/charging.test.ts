@@ -138,3 +138,21 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).status).toBe("pending");
   });
 });
+
+describe("time budget of HTTP-triggered runs", () => {
+  it("stops claiming when the budget is spent and leaves the rest, unclaimed, to the job", async () => {
+    const { campaign, pledges } = await fundedPaidCampaign(fake, { pledges: 20 });
+    fake.state.latencyMs = 100;
+    const started = Date.now();
+    const partial = await service.runCharging(campaign.id, { concurrency: 2, timeBudgetMs: 300 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(partial.totalCharged).toBeGreaterThan(0);
+    expect(partial.totalCharged).toBeLessThan(20);
+    expect(await db.pledge.count({ where: { campaignId: campaign.id, chargeStatus: "processing" } })).toBe(0);
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).status).toBe("charging");
+    fake.state.latencyMs = 5;
+    const rest = await service.runCharging(campaign.id);
+    expect(rest.totalCharged).toBe(20);
+    expect(pledges.every((p) => fake.chargeCount(p.id) === 1)).toBe(true);
+  });
+});
