@@ -2,6 +2,7 @@ import "server-only";
 import { defineJob } from "@/lib/jobs/types";
 import { EMAIL_SEND_JOB, kickEmailSender, sendPendingEmails } from "@/lib/email/service";
 import { queueOrganiserDigests } from "@/lib/email/digest";
+import { queueDerivedEmails } from "@/lib/email/derived";
 
 /**
  * One queue for sending: queued on demand right after a cause commits (kickEmailSender) and run
@@ -14,6 +15,8 @@ export const emailSendJob = defineJob<Record<string, never>>({
   scheduleData: {},
   retryLimit: 5,
   handler: async () => {
+    // Causes whose services did not queue their email in their own transaction (see derived.ts).
+    await queueDerivedEmails();
     // Drain in batches so a burst (an event of thousands confirming) does not wait for the next minute.
     for (let i = 0; i < 20; i++) {
       const r = await sendPendingEmails({ limit: 100 });
