@@ -66,8 +66,11 @@ export const emptyCampaignForm: CampaignFormValues = {
  * Field schemas. Inputs arrive as strings from the form, but numbers are accepted from other callers.
  * ---------------------------------------------------------------------------------------------- */
 const text = z.union([z.string(), z.number()]).transform((v) => String(v).trim());
+// .optional() (not a z.undefined() member) is what lets zod 4 accept the key being absent: an
+// omitted field was otherwise refused with "Invalid input: expected nonoptional".
 const optionalText = z
-  .union([z.string(), z.number(), z.null(), z.undefined()])
+  .union([z.string(), z.number(), z.null()])
+  .optional()
   .transform((v) => (v === null || v === undefined ? "" : String(v).trim()));
 
 const fail = (ctx: z.RefinementCtx, message: string) => {

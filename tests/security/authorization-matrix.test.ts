@@ -1,0 +1,329 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import Stripe from "stripe";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db";
+import { hashPassword } from "@/lib/auth/password";
+import { unsubscribeToken } from "@/lib/email/unsubscribe";
+import { confirmDemoSetup, createDemoSetupSecret } from "@/lib/payments/demo-gateway";
+import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
+import { actAs, actionOutcome, closeFingerprintPool, fingerprint, headersMock, responseOutcome, setRequestHeaders, type Outcome } from "@/tests/security/harness";
+import { allowedRoles, entryKey, REGISTRY, ROLES, type Role } from "@/tests/security/registry";
+
+const WEBHOOK_SECRET = vi.hoisted(() => {
+  // read lazily by lib/env at the first webhook request, so setting it before the imports run is enough
+  process.env.STRIPE_WEBHOOK_SECRET = "whsec_matrix_test_secret";
+  return process.env.STRIPE_WEBHOOK_SECRET;
+});
+
+vi.mock("next-auth", async (orig) => ({ ...(await orig<typeof import("next-auth")>()), getServerSession: vi.fn() }));
+vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn() }));
+vi.mock("next/headers", () => headersMock);
+
+// The app-level entry points, exactly as Next calls them (the session is the only thing mocked).
+const routes = {
+  chargeAttendees: (await import("@/app/api/charge-attendees/route")).POST,
+  checkAndCharge: (await import("@/app/api/check-and-charge/route")).POST,
+  createSetupIntent: (await import("@/app/api/create-setup-intent/route")).POST,
+  confirmSetup: (await import("@/app/api/demo-payments/confirm-setup/route")).POST,
+  health: (await import("@/app/api/health/route")).GET,
+  webhook: (await import("@/app/api/stripe/webhook/route")).POST,
+  calendar: (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET,
+  csv: (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET,
+};
+const admin = await import("@/app/admin/actions");
+const comments = await import("@/app/campaign/[campaignId]/comment-actions");
+const commit = await import("@/app/campaign/[campaignId]/commit-action");
+const cancel = await import("@/app/campaign/[campaignId]/cancel-actions");
+const updates = await import("@/app/campaign/[campaignId]/update-actions");
+const create = await import("@/app/create-campaign/actions");
+const pay = await import("@/app/pledges/[pledgeId]/pay/actions");
+const profile = await import("@/app/profile/actions");
+const unsubscribe = await import("@/app/unsubscribe/actions");
+const { authOptions } = await import("@/lib/auth/options");
+// What app/api/auth/[...nextauth]/route.ts delegates to, with the same options (its next/headers
+// reads are CommonJS requires that cannot be stubbed here). "next-auth/core" is not in its exports map.
+const { AuthHandler } = createRequire(import.meta.url)(path.resolve("node_modules/next-auth/core/index.js")) as {
+  AuthHandler: (p: { req: Record<string, unknown>; options: unknown }) => Promise<{ status?: number; body?: unknown; cookies?: { name: string }[] }>;
+};
+
+afterAll(closeFingerprintPool);
+
+/** The messages with which entry points say "not for you" (401/403/404 in route handlers). */
+const DENIALS = [
+  "Please sign in first.",
+  "Please sign in to comment.",
+  "Please sign in to commit to this event",
+  "Access denied. Admin privileges required.",
+  "Only the organiser or an admin can delete comments.",
+  "Only the organiser can post updates.",
+  "Only the organiser can cancel this event.",
+  "Draft not found",
+  "Commitment not found.",
+] as const;
+
+type People = Record<Exclude<Role, "visitor">, Awaited<ReturnType<typeof createUser>>>;
+type Fixture = { people: People } & Record<string, unknown>;
+type Scenario<F extends Fixture = Fixture> = {
+  setup: (people: People) => Promise<F>;
+  call: (f: F, role: Role) => Promise<Outcome>;
+  /** for an allowed role, the expected outcome when it is not plain success */
+  allowedOutcome?: (role: Role) => Partial<Outcome>;
+};
+
+let n = 0;
+const PASSWORD = "matrix pass 123";
+async function people(): Promise<People> {
+  const passwordHash = await passwordHashOnce();
+  return {
+    user: await createUser({ passwordHash }),
+    creator: await createUser({ passwordHash }),
+    backer: await createUser({ passwordHash }),
+    admin: await createUser({ isAdmin: true, passwordHash }),
+  };
+}
+let hash: string | undefined;
+const passwordHashOnce = async () => (hash ??= await hashPassword(PASSWORD));
+
+const post = (url: string, body: unknown) =>
+  new Request(`http://localhost:3000${url}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const get = (url: string) => new Request(`http://localhost:3000${url}`);
+const params = (campaignId: string) => ({ params: Promise.resolve({ campaignId }) });
+const who = (p: People, role: Role) => (role === "visitor" ? null : p[role]);
+
+/** A free, approved, collecting event by `creator`, with `backer` committed. */
+async function eventWithBacker(p: People, extra: Parameters<typeof createCampaign>[0] = {}) {
+  const campaign = await createCampaign({ creatorId: p.creator.id, goal: 10, ...extra });
+  const pledge = await createPledge(campaign.id, p.backer.id);
+  return { people: p, campaign, pledge };
+}
+
+async function demoCard(userId: string) {
+  const r = await confirmDemoSetup(userId, { clientSecret: createDemoSetupSecret(userId), cardNumber: "4242424242424242", expMonth: "12", expYear: "2034", cvc: "123" });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.setupIntent.payment_method;
+}
+
+/** Runs a server action as `role` and classifies the result (a Next redirect counts as success). */
+async function action(p: People, role: Role, fn: () => Promise<{ ok: boolean; error?: string } | void>): Promise<Outcome> {
+  actAs(who(p, role));
+  try {
+    return actionOutcome(await fn(), DENIALS);
+  } catch (err) {
+    const digest = String((err as { digest?: string }).digest ?? "");
+    if (digest.startsWith("NEXT_REDIRECT")) return { kind: "ok", message: digest.split(";")[2] };
+    throw err;
+  }
+}
+async function route(p: People, role: Role, fn: () => Promise<Response>): Promise<Outcome> {
+  actAs(who(p, role));
+  return responseOutcome(await fn());
+}
+
+// Each scenario builds its own fixture shape; the record only needs setup and call to agree.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const SCENARIOS: Record<string, Scenario<any>> = {
+  "app/api/auth/[...nextauth]/route.ts#GET": {
+    setup: async (p) => ({ people: p }),
+    call: async () => {
+      const res = await AuthHandler({ req: { method: "GET", action: "providers", headers: {}, cookies: {}, query: {} }, options: authOptions() });
+      return { kind: res.status && res.status >= 400 ? "error" : "ok", status: res.status };
+    },
+  },
+  "app/api/auth/[...nextauth]/route.ts#POST": {
+    // signing in is for everyone: a visitor signs in to a password account and gets a session cookie
+    setup: async (p) => ({ people: p, account: await createUser({ passwordHash: await passwordHashOnce() }) }),
+    call: async (f, role) => {
+      const email = role === "visitor" ? (f.account as { email: string }).email : f.people[role].email;
+      const options = authOptions();
+      const csrf = await AuthHandler({ req: { method: "GET", action: "csrf", headers: {}, cookies: {}, query: {} }, options });
+      const cookie = csrf.cookies!.find((c) => c.name.includes("csrf-token")) as { name: string; value: string };
+      const res = await AuthHandler({
+        req: { method: "POST", action: "callback", providerId: "credentials", headers: {}, cookies: { [cookie.name]: cookie.value }, query: {}, body: { csrfToken: (csrf.body as { csrfToken: string }).csrfToken, email, password: PASSWORD, json: "true" } },
+        options,
+      });
+      return { kind: res.cookies?.some((c) => c.name.endsWith("session-token")) ? "ok" : "refused", status: res.status };
+    },
+  },
+  "app/api/charge-attendees/route.ts#POST": {
+    setup: async (p) => eventWithBacker(p, { status: "charged" }),
+    call: (f, role) => route(f.people, role, () => routes.chargeAttendees(post("/api/charge-attendees", { campaignId: f.campaign.id }))),
+  },
+  "app/api/check-and-charge/route.ts#POST": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) => route(f.people, role, () => routes.checkAndCharge(post("/api/check-and-charge", { campaignId: f.campaign.id, campaignGoal: 1, pledges: [] }))),
+  },
+  "app/api/create-setup-intent/route.ts#POST": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) => route(f.people, role, () => routes.createSetupIntent(post("/api/create-setup-intent", { email: f.people.backer.email }))),
+  },
+  "app/api/demo-payments/confirm-setup/route.ts#POST": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) => {
+      // each signed-in role confirms its own secret; the visitor tries the backer's
+      const owner = role === "visitor" ? f.people.backer : f.people[role];
+      const body = { clientSecret: createDemoSetupSecret(owner.id), cardNumber: "4242 4242 4242 4242", expMonth: "12", expYear: "34", cvc: "123" };
+      return route(f.people, role, () => routes.confirmSetup(post("/api/demo-payments/confirm-setup", body)));
+    },
+  },
+  "app/api/health/route.ts#GET": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) => route(f.people, role, () => routes.health()),
+  },
+  "app/api/stripe/webhook/route.ts#POST": {
+    // a session is worth nothing here: without a valid signature every caller is refused
+    setup: async (p) => ({ people: p }),
+    call: async (f, role) => {
+      actAs(who(f.people, role));
+      const res = await routes.webhook(new Request("http://localhost:3000/api/stripe/webhook", { method: "POST", body: JSON.stringify({ id: "evt_forged", type: "payment_intent.succeeded", data: { object: {} } }), headers: { "stripe-signature": "t=1,v1=forged" } }));
+      const outcome = await responseOutcome(res);
+      return res.status === 400 ? { ...outcome, kind: "denied" } : outcome;
+    },
+  },
+  "app/campaign/[campaignId]/calendar.ics/route.ts#GET": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) => route(f.people, role, () => routes.calendar(get(`/campaign/${f.campaign.id}/calendar.ics`), params(f.campaign.id))),
+  },
+  "app/campaign/[campaignId]/commitments.csv/route.ts#GET": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) => route(f.people, role, () => routes.csv(get(`/campaign/${f.campaign.id}/commitments.csv`), params(f.campaign.id))),
+  },
+  "app/admin/actions.ts#setApprovalStatusAction": {
+    setup: (p) => eventWithBacker(p, { approvalStatus: "pending" }),
+    call: (f, role) => action(f.people, role, () => admin.setApprovalStatusAction(f.campaign.id, "approved")),
+  },
+  "app/admin/actions.ts#deleteTestEventsAction": {
+    setup: (p) => eventWithBacker(p, { isTest: true }),
+    call: (f, role) => action(f.people, role, () => admin.deleteTestEventsAction()),
+  },
+  "app/campaign/[campaignId]/comment-actions.ts#postCommentAction": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) => action(f.people, role, () => comments.postCommentAction({ campaignId: f.campaign.id, text: `Hello ${++n}` })),
+  },
+  "app/campaign/[campaignId]/comment-actions.ts#deleteCommentAction": {
+    setup: async (p) => {
+      const f = await eventWithBacker(p);
+      const comment = await db.comment.create({ data: { campaignId: f.campaign.id, authorId: p.user.id, text: "A comment" } });
+      return { ...f, comment };
+    },
+    call: (f, role) => action(f.people, role, () => comments.deleteCommentAction({ commentId: f.comment.id })),
+  },
+  "app/campaign/[campaignId]/commit-action.ts#commitToCampaignAction": {
+    // the backer's pledge is on another event, so every signed-in role can commit to this one
+    setup: async (p) => ({ people: p, campaign: await createCampaign({ creatorId: p.creator.id, goal: 10 }), other: await eventWithBacker(p) }),
+    call: (f, role) => action(f.people, role, () => commit.commitToCampaignAction({ campaignId: f.campaign.id })),
+  },
+  "app/campaign/[campaignId]/cancel-actions.ts#cancelCampaignAction": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) => action(f.people, role, () => cancel.cancelCampaignAction({ campaignId: f.campaign.id })),
+  },
+  "app/campaign/[campaignId]/update-actions.ts#postUpdateAction": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) => action(f.people, role, () => updates.postUpdateAction({ campaignId: f.campaign.id, text: "Doors open at 7." })),
+  },
+  "app/create-campaign/actions.ts#createCampaignAction": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) =>
+      action(f.people, role, () =>
+        create.createCampaignAction({ title: "Matrix meetup", description: "A description long enough for the form.", goal: "5", deadline: new Date(Date.now() + 7 * 86_400_000).toISOString(), ticketPrice: "" }),
+      ),
+  },
+  "app/create-campaign/actions.ts#saveDraftAction": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) => action(f.people, role, () => create.saveDraftAction({ title: "Half an idea" })),
+  },
+  "app/create-campaign/actions.ts#deleteDraftAction": {
+    setup: async (p) => ({ people: p, draft: await db.campaignDraft.create({ data: { creatorId: p.creator.id, title: "Creator's draft" } }) }),
+    call: (f, role) => action(f.people, role, () => create.deleteDraftAction(f.draft.id)),
+  },
+  "app/pledges/[pledgeId]/pay/actions.ts#payPledgeAction": {
+    setup: async (p) => {
+      const f = await eventWithBacker(p, { ticketPriceCents: 1500, status: "charged" });
+      const card = await demoCard(p.backer.id);
+      await db.pledge.update({ where: { id: f.pledge.id }, data: { chargeStatus: "failed", chargeAttempts: 1, paymentMethodId: card } });
+      return { ...f, card };
+    },
+    call: (f, role) => action(f.people, role, () => pay.payPledgeAction({ pledgeId: f.pledge.id, paymentMethodId: f.card })),
+  },
+  "app/pledges/[pledgeId]/pay/actions.ts#confirmPledgePaymentAction": {
+    setup: async (p) => {
+      const f = await eventWithBacker(p, { ticketPriceCents: 1500, status: "charged" });
+      await db.pledge.update({ where: { id: f.pledge.id }, data: { chargeStatus: "failed", chargeAttempts: 1 } });
+      return f;
+    },
+    call: (f, role) => action(f.people, role, () => pay.confirmPledgePaymentAction({ pledgeId: f.pledge.id })),
+    // the owner passes the gate and reaches the state check (nothing is awaiting authentication)
+    allowedOutcome: () => ({ kind: "refused", message: "There is no payment waiting for authentication." }),
+  },
+  "app/profile/actions.ts#signUpAction": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) => {
+      setRequestHeaders({ "x-forwarded-for": `203.0.113.${++n % 250}` });
+      return action(f.people, role, () => profile.signUpAction({ email: `new-${role}-${++n}@example.test`, password: "brand new pass 1" }));
+    },
+  },
+  "app/unsubscribe/actions.ts#unsubscribeAction": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) => {
+      const form = new FormData();
+      form.set("token", unsubscribeToken(f.people.backer.id));
+      return action(f.people, role, () => unsubscribe.unsubscribeAction(form));
+    },
+  },
+};
+
+describe("authorization matrix: every entry point as visitor, signed-in user, creator, backer and admin", () => {
+  it("has a scenario for every registry entry", () => {
+    expect(REGISTRY.map(entryKey).filter((k) => !SCENARIOS[k])).toEqual([]);
+  });
+
+  for (const entry of REGISTRY) {
+    const key = entryKey(entry);
+    const scenario = SCENARIOS[key];
+    if (!scenario) continue;
+    const allowed = allowedRoles(entry.access);
+    it(`${entry.kind} ${key} (${entry.access}): allows ${allowed.join(", ") || "no session role"}; denies the rest and changes nothing`, async () => {
+      const rows: string[] = [];
+      for (const role of ROLES) {
+        const f = await scenario.setup(await people());
+        const before = await fingerprint();
+        const outcome = await scenario.call(f, role);
+        const after = await fingerprint();
+        rows.push(`${role}: ${outcome.kind}${outcome.status ? ` ${outcome.status}` : ""}${outcome.message ? ` (${outcome.message})` : ""}`);
+        if (allowed.includes(role)) {
+          expect(outcome, `${key} as ${role} must be allowed; got ${JSON.stringify(outcome)}`).toMatchObject(scenario.allowedOutcome?.(role) ?? { kind: "ok" });
+        } else {
+          expect(outcome.kind, `${key} as ${role} must be denied; got ${JSON.stringify(outcome)}`).toBe("denied");
+          expect(after, `${key} as ${role} was denied but changed the database`).toEqual(before);
+        }
+      }
+      expect(rows).toHaveLength(ROLES.length);
+    });
+  }
+
+  it("the webhook accepts a correctly signed event whatever the session", async () => {
+    const p = await people();
+    actAs(p.user);
+    const payload = JSON.stringify({ id: `evt_matrix_${Date.now()}`, object: "event", type: "customer.created", created: Math.floor(Date.now() / 1000), data: { object: { id: "cus_x", object: "customer" } } });
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET! });
+    const res = await routes.webhook(new Request("http://localhost:3000/api/stripe/webhook", { method: "POST", body: payload, headers: { "stripe-signature": header } }));
+    expect(res.status).toBe(200);
+  });
+
+  it("a forged unsubscribe token changes nothing; a pay action with someone else's card is refused", async () => {
+    const p = await people();
+    const form = new FormData();
+    form.set("token", `${p.backer.id}.forged-signature`);
+    const before = await fingerprint();
+    expect(await action(p, "visitor", () => unsubscribe.unsubscribeAction(form))).toMatchObject({ kind: "ok", message: "/unsubscribe?invalid=1" });
+    expect(await fingerprint()).toEqual(before);
+
+    const f = await eventWithBacker(p, { ticketPriceCents: 1500, status: "charged" });
+    await db.pledge.update({ where: { id: f.pledge.id }, data: { chargeStatus: "failed", chargeAttempts: 1 } });
+    const strangersCard = await demoCard(p.user.id);
+    const before2 = await fingerprint();
+    const r = await action(p, "backer", () => pay.payPledgeAction({ pledgeId: f.pledge.id, paymentMethodId: strangersCard }));
+    expect(r).toMatchObject({ kind: "refused", message: "That payment method is not one of your saved cards." });
+    expect(await fingerprint()).toEqual(before2);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * The authorization registry (issue 9 item 1): every route handler (app/**\/route.ts, per exported
+ * HTTP method) and every server action ("use server" exports) with who may call it. Two tests
+ * read it: registry.test.ts fails when the source tree has an entry point missing here (or this
+ * lists one that no longer exists); authorization-matrix.test.ts calls each entry point as every
+ * role and checks allow/deny, and that a denied call changed nothing.
+ *
+ * Access levels:
+ * - public            anyone, signed in or not
+ * - signed-in         any signed-in user (admins included)
+ * - creator           the campaign's creator only (admins included only where stated)
+ * - creator-or-admin  the campaign's creator or an admin
+ * - backer            the user who owns the pledge
+ * - admin             admins only
+ * - stripe-signature  no session involved: only a request signed with STRIPE_WEBHOOK_SECRET
+ * - token             anyone holding a valid signed token (the link in an email)
+ */
+export type Access = "public" | "signed-in" | "creator" | "creator-or-admin" | "backer" | "admin" | "stripe-signature" | "token";
+export type Role = "visitor" | "user" | "creator" | "backer" | "admin";
+export const ROLES: readonly Role[] = ["visitor", "user", "creator", "backer", "admin"];
+
+export type Entry = {
+  kind: "route" | "action";
+  /** path from the repository root */
+  file: string;
+  /** HTTP method for routes, exported function name for actions */
+  name: string;
+  access: Access;
+  /** what the rule means here, and where it is enforced */
+  rule: string;
+};
+
+export const REGISTRY: readonly Entry[] = [
+  // ---- route handlers --------------------------------------------------------------------------
+  { kind: "route", file: "app/api/auth/[...nextauth]/route.ts", name: "GET", access: "public", rule: "NextAuth (session, csrf, providers, callbacks)" },
+  { kind: "route", file: "app/api/auth/[...nextauth]/route.ts", name: "POST", access: "public", rule: "NextAuth sign-in/out; its own double-submit CSRF token; sign-in limits in lib/auth/service" },
+  { kind: "route", file: "app/api/charge-attendees/route.ts", name: "POST", access: "creator-or-admin", rule: "manual charge: lib/charging/policy assertCanChargeManually" },
+  { kind: "route", file: "app/api/check-and-charge/route.ts", name: "POST", access: "public", rule: "anyone may ask for a visible campaign; the database decides (lib/charging checkAndCharge)" },
+  { kind: "route", file: "app/api/create-setup-intent/route.ts", name: "POST", access: "signed-in", rule: "the card is saved for the signed-in viewer, never for the body's email" },
+  { kind: "route", file: "app/api/demo-payments/confirm-setup/route.ts", name: "POST", access: "signed-in", rule: "the client secret is signed for one user; another user's secret is refused" },
+  { kind: "route", file: "app/api/health/route.ts", name: "GET", access: "public", rule: "liveness and database reachability" },
+  { kind: "route", file: "app/api/stripe/webhook/route.ts", name: "POST", access: "stripe-signature", rule: "lib/payments/webhook verifyStripeEvent on the raw body; exempt from the Origin check" },
+  { kind: "route", file: "app/campaign/[campaignId]/calendar.ics/route.ts", name: "GET", access: "public", rule: "anyone who may see the campaign (approved, or its creator/admins): lib/sharing getShareInfo" },
+  { kind: "route", file: "app/campaign/[campaignId]/commitments.csv/route.ts", name: "GET", access: "creator", rule: "the manage view's CSV: creator only (SPEC §6), 404 for everyone else" },
+  // ---- server actions ----------------------------------------------------------------------------
+  { kind: "action", file: "app/admin/actions.ts", name: "setApprovalStatusAction", access: "admin", rule: "lib/campaigns/service setApprovalStatus (canModerate)" },
+  { kind: "action", file: "app/admin/actions.ts", name: "deleteTestEventsAction", access: "admin", rule: "lib/campaigns/service deleteTestCampaigns (canModerate)" },
+  { kind: "action", file: "app/campaign/[campaignId]/comment-actions.ts", name: "postCommentAction", access: "signed-in", rule: "lib/comments/service createComment: signed in, approved campaign (or admin/creator)" },
+  { kind: "action", file: "app/campaign/[campaignId]/comment-actions.ts", name: "deleteCommentAction", access: "creator-or-admin", rule: "lib/comments/policy canDeleteComment" },
+  { kind: "action", file: "app/campaign/[campaignId]/cancel-actions.ts", name: "cancelCampaignAction", access: "creator-or-admin", rule: "lib/cancellation/policy canCancelCampaign" },
+  { kind: "action", file: "app/campaign/[campaignId]/commit-action.ts", name: "commitToCampaignAction", access: "signed-in", rule: "lib/pledges/service commitToCampaign: signed in, once per campaign" },
+  { kind: "action", file: "app/campaign/[campaignId]/update-actions.ts", name: "postUpdateAction", access: "creator", rule: "lib/updates/policy canPostUpdate: the organiser only (not admins)" },
+  { kind: "action", file: "app/create-campaign/actions.ts", name: "createCampaignAction", access: "signed-in", rule: "lib/campaigns/service createCampaign" },
+  { kind: "action", file: "app/create-campaign/actions.ts", name: "saveDraftAction", access: "signed-in", rule: "lib/drafts/service saveDraft: a draft id must be the viewer's own" },
+  { kind: "action", file: "app/create-campaign/actions.ts", name: "deleteDraftAction", access: "creator", rule: "lib/drafts/service deleteDraft: the draft's owner only (the 'creator' here)" },
+  { kind: "action", file: "app/pledges/[pledgeId]/pay/actions.ts", name: "payPledgeAction", access: "backer", rule: "lib/charging/service payPledgeOnSession: the pledge's owner; others get 'Commitment not found.'" },
+  { kind: "action", file: "app/pledges/[pledgeId]/pay/actions.ts", name: "confirmPledgePaymentAction", access: "backer", rule: "lib/charging/service confirmPledgePayment: the pledge's owner" },
+  { kind: "action", file: "app/profile/actions.ts", name: "signUpAction", access: "public", rule: "lib/auth/service signUp, limited per IP" },
+  { kind: "action", file: "app/unsubscribe/actions.ts", name: "unsubscribeAction", access: "token", rule: "lib/email/unsubscribe: HMAC token of the user id" },
+];
+
+/** Roles that must be let through, per access level (for token/signature: whoever holds one). */
+export function allowedRoles(access: Access): readonly Role[] {
+  switch (access) {
+    case "public":
+    case "token":
+      return ROLES;
+    case "signed-in":
+      return ["user", "creator", "backer", "admin"];
+    case "creator":
+      return ["creator"];
+    case "creator-or-admin":
+      return ["creator", "admin"];
+    case "backer":
+      return ["backer"];
+    case "admin":
+      return ["admin"];
+    case "stripe-signature":
+      return [];
+  }
+}
+
+export const entryKey = (e: Pick<Entry, "file" | "name">) => `${e.file}#${e.name}`;
