@@ -225,7 +225,7 @@ export function CommitSection({ panel, paymentsMode, publishableKey }: { panel: 
         <Modal title="Save Payment Method" onClose={close} dismissible={!saving} dark>
           <div className="space-y-4">
             <div className="rounded-lg bg-slate-800 px-4 py-3">
-              <p className="text-sm text-slate-400">Ticket price</p>
+              <p className="text-sm text-slate-400">{panel.crowdfund ? "Your pledge" : "Ticket price"}</p>
               <p className="text-2xl font-bold text-white">{panel.crowdfund ? formatCents(crowdfundAmountSchema.safeParse(amount).data ?? 0) : priceText}</p>
               <p className="mt-1 text-xs text-slate-400">Your card is saved now and charged only if the event reaches its goal.</p>
             </div>
