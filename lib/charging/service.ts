@@ -63,6 +63,9 @@ async function loadCampaign(campaignId: string): Promise<CampaignForCharge | nul
  * POST /api/check-and-charge and the manual charge, with the campaign row locked.
  */
 export async function fundIfThresholdMet(campaignId: string): Promise<string | null> {
+  // Only a pending campaign can change here: anything else is answered without taking the lock.
+  const current = await db.campaign.findUnique({ where: { id: campaignId }, select: { status: true } });
+  if (!current || current.status !== "pending") return current?.status ?? null;
   return db.$transaction(async (tx) => {
     const [c] = await tx.$queryRaw<{ status: string; goal: number; ticketPriceCents: number; pactType: string | null; deadline: Date }[]>`
       SELECT "status"::text AS "status", "goal", "ticketPriceCents", "pactType"::text AS "pactType", "deadline"
@@ -70,7 +73,7 @@ export async function fundIfThresholdMet(campaignId: string): Promise<string | n
     if (!c) return null;
     if (c.status !== "pending" || c.deadline.getTime() <= Date.now()) return c.status;
     const [counts] = await tx.$queryRaw<{ all: number; withCard: number; cents: number }[]>`
-      SELECT count(*)::int AS "all", count("paymentMethodId")::int AS "withCard", COALESCE(sum("amountCents"), 0)::int AS "cents"
+      SELECT count(*)::int AS "all", count("paymentMethodId")::int AS "withCard", COALESCE(sum("amountCents"), 0)::float8 AS "cents"
       FROM "Pledge" WHERE "campaignId" = ${campaignId}`;
     const met = isCrowdfund(c) ? counts.cents >= c.goal * 100 : (isFree(c) ? counts.all : counts.withCard) >= c.goal;
     if (!met) return c.status;
