@@ -1,3 +1,5 @@
+import { fileURLToPath } from "node:url";
+
 // Static security headers for every response (the CSP and HSTS are decided per request, in proxy.ts).
 const securityHeaders = [
   { key: "X-Content-Type-Options", value: "nosniff" },
@@ -12,6 +14,9 @@ const nextConfig = {
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },
+  // In-memory LRU without disk writes; see lib/cache/cache-handler.cjs.
+  cacheHandler: fileURLToPath(new URL("./lib/cache/cache-handler.cjs", import.meta.url)),
+  cacheMaxMemorySize: 0,
   reactStrictMode: true,
   poweredByHeader: false,
   // Type errors fail `npm run typecheck` (run by CI); the build does not repeat that work.

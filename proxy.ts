@@ -1,10 +1,15 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { buildCsp, isCachedRoute } from "@/lib/security/csp";
+import { campaignVersion, homeVersion } from "@/lib/cache/visitor-version";
+import { HOME_FILTERS } from "@/lib/campaigns/schema";
 
 /**
- * Runs before every page request: a per-request CSP nonce for dynamically rendered pages (Next
- * reads it from the request's Content-Security-Policy header and stamps its scripts), and the
- * policy on the response. Other security headers are static and live in next.config.mjs.
+ * Runs before every page request:
+ *  - signed-out GETs of home and event pages are rewritten to the cached visitor copies (app/v/**),
+ *    keyed by the data's current version (lib/cache/visitor-version.ts);
+ *  - a per-request CSP nonce for pages rendered per request (Next reads it from the request's
+ *    Content-Security-Policy header and stamps its scripts); cached pages get the nonce-less policy;
+ *  - HSTS over https. Other security headers are static and live in next.config.mjs.
  */
 const HSTS = "max-age=63072000; includeSubDomains; preload";
 
@@ -17,38 +22,64 @@ function isHttps(request: NextRequest): boolean {
   );
 }
 
-export function proxy(request: NextRequest) {
-  const { pathname } = request.nextUrl;
+const hasSession = (request: NextRequest) =>
+  request.cookies.getAll().some((c) => /^(__Secure-)?next-auth\.session-token(\.\d+)?$/.test(c.name));
+
+/**
+ * Where a signed-out request is served from the cache. Anything unusual (a notice to show, an odd
+ * query, a database hiccup) is left to the per-request route, which handles it fully.
+ */
+async function visitorRewrite(request: NextRequest): Promise<URL | null> {
+  if (request.method !== "GET" || hasSession(request)) return null;
+  const url = request.nextUrl;
+  try {
+    if (url.pathname === "/") {
+      const params = url.searchParams;
+      if ([...params.keys()].some((k) => k !== "filter" && k !== "page")) return null;
+      const filter = params.get("filter") ?? "all";
+      const page = params.get("page") ?? "1";
+      if (!(HOME_FILTERS as readonly string[]).includes(filter) || !/^[1-9]\d{0,4}$/.test(page)) return null;
+      const version = await homeVersion();
+      return version ? new URL(`/v/home/${filter}/${page}/${version}`, url) : null;
+    }
+    const m = /^\/campaign\/([a-z0-9]{10,40})$/i.exec(url.pathname);
+    if (m && url.search === "") {
+      const version = await campaignVersion(m[1]);
+      return version ? new URL(`/v/campaign/${m[1]}/${version}`, url) : null;
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+export async function proxy(request: NextRequest) {
   const stripe = Boolean(process.env.STRIPE_SECRET_KEY && process.env.NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY);
   const dev = process.env.NODE_ENV === "development";
-
-  if (isCachedRoute(pathname)) {
-    const response = NextResponse.next();
-    response.headers.set("Content-Security-Policy", buildCsp({ stripe, dev }));
+  const finish = (response: NextResponse, csp: string) => {
+    response.headers.set("Content-Security-Policy", csp);
     if (isHttps(request)) response.headers.set("Strict-Transport-Security", HSTS);
     return response;
+  };
+
+  const target = await visitorRewrite(request);
+  if (target) {
+    const response = NextResponse.rewrite(target);
+    // The copy is cached here, keyed by version; a shared HTTP cache keyed only by URL must not keep it.
+    response.headers.set("Cache-Control", "public, max-age=0, must-revalidate");
+    return finish(response, buildCsp({ stripe, dev }));
   }
+  if (isCachedRoute(request.nextUrl.pathname)) return finish(NextResponse.next(), buildCsp({ stripe, dev }));
 
   const nonce = btoa(crypto.randomUUID());
   const csp = buildCsp({ nonce, stripe, dev });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
-  response.headers.set("Content-Security-Policy", csp);
-  if (isHttps(request)) response.headers.set("Strict-Transport-Security", HSTS);
-  return response;
+  return finish(NextResponse.next({ request: { headers: requestHeaders } }), csp);
 }
 
 export const config = {
-  matcher: [
-    // Documents only: not API routes, static files, images or prefetches.
-    {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico|.*\\.(?:png|jpg|svg|ico|txt|xml|ics|csv)$).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  // Documents only: not API routes, static files or images.
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|.*\\.(?:png|jpg|svg|ico|txt|xml|ics|csv)$).*)"],
 };

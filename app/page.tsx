@@ -1,40 +1,12 @@
-import { Suspense } from "react";
 import { getViewer } from "@/lib/auth/viewer";
-import { listHomeCampaigns } from "@/lib/campaigns/queries";
-import { homeQuerySchema, type HomeFilter } from "@/lib/campaigns/schema";
-import { Hero } from "@/components/home/hero";
-import { InfoSteps } from "@/components/home/info-steps";
-import { FilterBar } from "@/components/home/filter-bar";
-import { CampaignGrid, CampaignGridFallback } from "@/components/home/campaign-grid";
-import { HomeNotice } from "@/components/manage/home-notice";
+import { homeQuerySchema } from "@/lib/campaigns/schema";
+import { HomeView } from "@/components/home/home-view";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
+// Signed-in viewers (and requests proxy.ts does not send to the visitor cache) are rendered here.
 export default async function HomePage({ searchParams }: Props) {
   const query = await searchParams;
   const { filter, page } = homeQuerySchema.parse(query);
-  const viewer = await getViewer();
-  return (
-    <>
-      <HomeNotice notice={query.notice} />
-      <Hero signedIn={Boolean(viewer)} />
-      <InfoSteps />
-      <section aria-labelledby="active-events" className="mx-auto max-w-6xl px-4 py-12">
-        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-          <h2 id="active-events" className="text-2xl font-bold text-slate-900">
-            Active Events
-          </h2>
-          <FilterBar current={filter} />
-        </div>
-        <Suspense key={`${filter}-${page}`} fallback={<CampaignGridFallback />}>
-          <Grid filter={filter} page={page} isAdmin={Boolean(viewer?.isAdmin)} />
-        </Suspense>
-      </section>
-    </>
-  );
-}
-
-async function Grid({ filter, page, isAdmin }: { filter: HomeFilter; page: number; isAdmin: boolean }) {
-  const result = await listHomeCampaigns({ filter, page, isAdmin });
-  return <CampaignGrid result={result} filter={filter} isAdmin={isAdmin} />;
+  return <HomeView viewer={await getViewer()} filter={filter} page={page} notice={query.notice} />;
 }

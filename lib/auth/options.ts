@@ -9,7 +9,7 @@ import { oauthSignInAllowed } from "@/lib/auth/policy";
 import { AUTH_TEXT, NAME_MAX, normalizeEmail } from "@/lib/auth/schema";
 import { applyAdminEmails, verifyPasswordSignIn } from "@/lib/auth/service";
 import { env, googleEnabled } from "@/lib/env";
-import { isAppError, isDatabaseUnavailable } from "@/lib/errors";
+import { INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
 
 /**
@@ -19,6 +19,7 @@ import { logUnexpected } from "@/lib/security/redact";
 function signInErrorMessage(err: unknown): string {
   if (isAppError(err)) return err.message;
   if (isDatabaseUnavailable(err)) return "The service is temporarily unavailable. Please try again in a moment.";
+  if (isInvalidText(err)) return INVALID_TEXT_MESSAGE;
   logUnexpected("[auth] unexpected sign-in error", err);
   return AUTH_TEXT.fallback;
 }

@@ -11,7 +11,18 @@ export type Viewer = { id: string; email: string; name: string | null; isAdmin: 
  * The signed-in user for this request, or null. Admin status is read from the database on every
  * request, so a revoked admin loses access at once, not when the JWT expires.
  */
+const visitorRender = cache(() => ({ on: false }));
+
+/**
+ * Marks the current render as a visitor page served from the cache (app/v/**, lib/cache): from
+ * then on getViewer answers null without reading cookies, so the page stays cacheable.
+ */
+export function renderAsVisitor() {
+  visitorRender().on = true;
+}
+
 export const getViewer = cache(async (): Promise<Viewer | null> => {
+  if (visitorRender().on) return null;
   const session = await getServerSession(authOptions());
   const id = (session?.user as { id?: string } | undefined)?.id;
   if (!id) return null;

@@ -1,0 +1,23 @@
+import { notFound } from "next/navigation";
+import { renderAsVisitor } from "@/lib/auth/viewer";
+import { homeQuerySchema } from "@/lib/campaigns/schema";
+import { HomeView } from "@/components/home/home-view";
+
+// The visitors' home, cached (lib/cache/visitor-version.ts, proxy.ts): proxy.ts rewrites a
+// signed-out "/?filter=&page=" here with the current version in the path, so every change of data
+// makes a new cache entry and no cached copy is ever served stale, on any instance.
+export const dynamicParams = true;
+export const revalidate = false;
+export async function generateStaticParams() {
+  return [];
+}
+
+type Props = { params: Promise<{ filter: string; page: string; version: string }> };
+
+export default async function VisitorHomePage({ params }: Props) {
+  renderAsVisitor();
+  const raw = await params;
+  const parsed = homeQuerySchema.safeParse({ filter: raw.filter, page: raw.page });
+  if (!parsed.success || String(parsed.data.page) !== raw.page || parsed.data.filter !== raw.filter) notFound();
+  return <HomeView viewer={null} filter={parsed.data.filter} page={parsed.data.page} />;
+}

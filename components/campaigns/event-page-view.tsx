@@ -1,0 +1,57 @@
+import type { Viewer } from "@/lib/auth/viewer";
+import type { CampaignView } from "@/lib/campaigns/queries";
+import { CampaignHeader } from "@/components/campaigns/campaign-header";
+import { ApprovalNotice } from "@/components/campaigns/approval-notice";
+import { AdminApprovalPanel } from "@/components/campaigns/admin-approval-panel";
+import { CampaignProgress } from "@/components/campaigns/campaign-progress";
+import { LogisticalDetails } from "@/components/campaigns/logistical-details";
+import { TicketPriceBox } from "@/components/campaigns/ticket-price-box";
+import { PaymentInstructions } from "@/components/campaigns/payment-instructions";
+import { CreatorBox } from "@/components/campaigns/creator-box";
+import { CommentsSection } from "@/components/comments/comments-section";
+import { UpdatesSection } from "@/components/updates/updates-section";
+import { SharePanel } from "@/components/sharing/share-panel";
+import { CancelEventPanel } from "@/components/cancellation/cancel-event-panel";
+import { OutcomeNotice } from "@/components/deadlines/outcome-notice";
+import { EventCommit } from "@/components/commit/event-commit";
+import { EventCommitments } from "@/components/commit/event-commitments";
+
+/**
+ * Event page body, shared by the per-request page (app/campaign/[campaignId]/page.tsx) and the
+ * cached visitor page (app/v/campaign/...). A server component composed of section components;
+ * other features plug in where marked: the commit panel beside the ticket price, comments at the end.
+ */
+export function EventPageView({ campaign, viewer, now }: { campaign: CampaignView; viewer: Viewer | null; now: number }) {
+  return (
+    <div className="mx-auto max-w-6xl space-y-6 px-4 py-6 sm:py-10">
+      <CampaignHeader campaign={campaign} />
+      <ApprovalNotice campaign={campaign} />
+      <OutcomeNotice campaign={campaign} />
+      <AdminApprovalPanel campaign={campaign} />
+
+      {/* On phones the ticket and commit panel follows the progress card instead of the long lists. */}
+      <div className="grid gap-6 lg:grid-cols-3 lg:grid-rows-[auto_1fr] lg:items-start">
+        <div className="lg:col-span-2">
+          <CampaignProgress campaign={campaign} now={now} />
+        </div>
+
+        <aside className="space-y-6 lg:row-span-2" aria-label="Tickets and organizer">
+          <TicketPriceBox campaign={campaign} />
+          <EventCommit campaignId={campaign.id} viewer={viewer} />
+          <PaymentInstructions campaign={campaign} />
+          <CreatorBox campaign={campaign} />
+          <SharePanel campaign={campaign} now={now} />
+          <CancelEventPanel campaign={campaign} />
+        </aside>
+
+        <div className="space-y-6 lg:col-span-2">
+          <LogisticalDetails details={campaign.logisticalDetails} />
+          <UpdatesSection campaign={campaign} />
+          <EventCommitments campaignId={campaign.id} viewer={viewer} crowdfund={campaign.pactType === "crowdfund"} />
+        </div>
+      </div>
+
+      <CommentsSection campaign={campaign} now={now} />
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { Suspense } from "react";
+import type { Viewer } from "@/lib/auth/viewer";
+import { listHomeCampaigns } from "@/lib/campaigns/queries";
+import type { HomeFilter } from "@/lib/campaigns/schema";
+import { Hero } from "@/components/home/hero";
+import { InfoSteps } from "@/components/home/info-steps";
+import { FilterBar } from "@/components/home/filter-bar";
+import { CampaignGrid, CampaignGridFallback } from "@/components/home/campaign-grid";
+import { HomeNotice } from "@/components/manage/home-notice";
+
+/** Home (SPEC §2), shared by the per-request page (app/page.tsx) and the cached visitor page (app/v). */
+export function HomeView({
+  viewer,
+  filter,
+  page,
+  notice,
+}: {
+  viewer: Viewer | null;
+  filter: HomeFilter;
+  page: number;
+  notice?: string | string[];
+}) {
+  return (
+    <>
+      <HomeNotice notice={notice} />
+      <Hero signedIn={Boolean(viewer)} />
+      <InfoSteps />
+      <section aria-labelledby="active-events" className="mx-auto max-w-6xl px-4 py-12">
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+          <h2 id="active-events" className="text-2xl font-bold text-slate-900">
+            Active Events
+          </h2>
+          <FilterBar current={filter} />
+        </div>
+        <Suspense key={`${filter}-${page}`} fallback={<CampaignGridFallback />}>
+          <Grid filter={filter} page={page} isAdmin={Boolean(viewer?.isAdmin)} />
+        </Suspense>
+      </section>
+    </>
+  );
+}
+
+async function Grid({ filter, page, isAdmin }: { filter: HomeFilter; page: number; isAdmin: boolean }) {
+  const result = await listHomeCampaigns({ filter, page, isAdmin });
+  return <CampaignGrid result={result} filter={filter} isAdmin={isAdmin} />;
+}

@@ -1,0 +1,53 @@
+import pg from "pg";
+
+/**
+ * Visitors' pages are cached by version (issue 8: fast pages, and "an approval, a commit or a
+ * comment is visible to the next request"). proxy.ts asks here for the current version of what a
+ * signed-out request will show and rewrites it to /v/...{version}: the version is part of the
+ * cache key, so a change in the database is a new key — no invalidation to miss, and every app
+ * instance agrees because the version comes from Postgres.
+ *
+ * A version is the relevant campaigns' "updatedAt" (moved by triggers on every change a page
+ * shows: migration visitor_cache_versions) plus a 5-minute time bucket, so time-dependent text
+ * (days left, pace, "ending soon") is never older than five minutes, and for an event page whether
+ * its deadline has passed (identities "onStart", commit closed) — that flips the version at once.
+ *
+ * A plain `pg` pool (not Prisma) keeps the proxy bundle small; one indexed lookup per request.
+ */
+const BUCKET_MS = 5 * 60_000;
+const g = globalThis as unknown as { __pnVersionPool?: pg.Pool; __pnVersionUrl?: string };
+
+function pool(): pg.Pool | null {
+  const url = process.env.DATABASE_URL;
+  if (!url) return null;
+  if (!g.__pnVersionPool || g.__pnVersionUrl !== url) {
+    g.__pnVersionPool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 2_000, idleTimeoutMillis: 30_000 });
+    g.__pnVersionPool.on("error", () => {}); // a dropped idle connection is replaced on the next query
+    g.__pnVersionUrl = url;
+  }
+  return g.__pnVersionPool;
+}
+
+const bucket = (now: number) => Math.floor(now / BUCKET_MS).toString(36);
+
+/** Version of the home list, or null when it cannot be determined (then the page renders per request). */
+export async function homeVersion(now = Date.now()): Promise<string | null> {
+  const p = pool();
+  if (!p) return null;
+  const { rows } = await p.query<{ v: Date | null }>(`SELECT max("updatedAt") AS v FROM "Campaign"`);
+  return `${rows[0]?.v ? new Date(rows[0].v).getTime().toString(36) : "0"}-${bucket(now)}`;
+}
+
+/** Version of one event page; null when the campaign does not exist (the dynamic route redirects). */
+export async function campaignVersion(id: string, now = Date.now()): Promise<string | null> {
+  const p = pool();
+  if (!p || !/^[a-z0-9]{10,40}$/i.test(id)) return null;
+  const { rows } = await p.query<{ updatedAt: Date; deadline: Date }>(
+    `SELECT "updatedAt", deadline FROM "Campaign" WHERE id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const ended = now >= new Date(row.deadline).getTime() ? "e" : "o";
+  return `${new Date(row.updatedAt).getTime().toString(36)}-${bucket(now)}-${ended}`;
+}
