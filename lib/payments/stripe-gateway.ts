@@ -45,7 +45,10 @@ function isRetryable(err: unknown): boolean {
   if (err instanceof Stripe.errors.StripeRateLimitError) return true;
   if (err instanceof Stripe.errors.StripeAPIError) return true;
   const status = (err as { statusCode?: number })?.statusCode;
-  if (status === 409 && !(err instanceof Stripe.errors.StripeIdempotencyError)) return true; // same key still in flight
+  // 409 idempotency_key_in_use: the first request with this key is still running; once it ends
+  // Stripe replays its result. (Reusing a key with other parameters is a 400 idempotency_error.)
+  if ((err as { code?: string })?.code === "idempotency_key_in_use") return true;
+  if (status === 409 && !(err instanceof Stripe.errors.StripeIdempotencyError)) return true;
   return typeof status === "number" && status >= 500;
 }
 

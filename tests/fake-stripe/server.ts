@@ -14,7 +14,8 @@ export type CardBehavior = "ok" | "generic_decline" | "insufficient_funds" | "au
 export type Fault = {
   /** which requests: method + path prefix, e.g. "POST /v1/payment_intents" */
   match: string;
-  kind: "429" | "500" | "drop-before" | "drop-after";
+  /** "timeout": executed, then never answered (the client gives up after its own timeout) */
+  kind: "429" | "500" | "drop-before" | "drop-after" | "timeout";
   /** how many matching requests get the fault (default 1) */
   times?: number;
   /** only requests whose form body satisfies this */
@@ -168,9 +169,8 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
       if (!String(req.headers.authorization ?? "").startsWith("Bearer sk_")) {
         return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided." } });
       }
-      if (state.latencyMs) await new Promise((r) => setTimeout(r, state.latencyMs));
       const fault = state.faults.find((f) => f.left > 0 && `${method} ${path}`.startsWith(f.match) && (!f.when || f.when(body)));
-      if (fault && fault.kind !== "drop-after") {
+      if (fault && fault.kind !== "drop-after" && fault.kind !== "timeout") {
         fault.left--;
         if (fault.kind === "429") return send(429, { error: { type: "invalid_request_error", code: "rate_limit", message: "Too many requests hit the API too quickly." } });
         if (fault.kind === "500") return send(500, { error: { type: "api_error", message: "An unknown error occurred." } });
@@ -184,15 +184,22 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
           return send(stored.status, stored.body, { "idempotent-replayed": "true" });
         }
         if (state.inFlight.has(key)) {
-          return send(409, { error: { type: "idempotency_error", code: "idempotency_key_in_use", message: "There is currently another in-progress request using this Idempotency Key." } });
+          return send(409, { error: { type: "invalid_request_error", code: "idempotency_key_in_use", message: "There is currently another in-progress request using this Idempotency Key. Please try again later." } });
         }
         state.inFlight.add(key);
       }
+      // Latency is the time Stripe spends executing: a same-key request meanwhile gets the 409.
+      if (state.latencyMs) await new Promise((r) => setTimeout(r, state.latencyMs));
       const result = execute(method, path, body);
       if (key) {
         // Stripe stores the result of an executed request (including 4xx) and replays it.
         if (result.status < 500) state.idempotent.set(`${method} ${path} ${key}`, result);
         state.inFlight.delete(key);
+      }
+      if (fault?.kind === "timeout") {
+        fault.left--;
+        setTimeout(() => req.socket.destroy(), 120_000).unref();
+        return;
       }
       if (fault?.kind === "drop-after") {
         fault.left--;

@@ -95,6 +95,20 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
     expect(fake.chargeCount(input.pledgeId)).toBe(1);
   });
 
+  it("waits for a same-key request still in flight (409) and gets its result, not a second charge", async () => {
+    const { user, pm } = await backerWithCard();
+    const input = chargeInput(user.id, pm);
+    fake.state.latencyMs = 300;
+    try {
+      const [a, b] = await Promise.all([gateway.charge(input), new Promise((r) => setTimeout(r, 100)).then(() => gateway.charge(input))]);
+      expect(a).toEqual(b);
+    } finally {
+      fake.state.latencyMs = 0;
+    }
+    expect(fake.chargeCount(input.pledgeId)).toBe(1);
+    expect(intentRequests().length).toBeGreaterThanOrEqual(3); // first, the 409, the replay
+  });
+
   it("gives up with an error (outcome unknown) when the provider stays unreachable", async () => {
     const { user, pm } = await backerWithCard();
     fake.inject({ match: "POST /v1/payment_intents", kind: "500", times: 10 });
