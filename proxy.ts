@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { buildCsp, isCachedRoute } from "@/lib/security/csp";
 import { campaignVersion, homeVersion } from "@/lib/cache/visitor-version";
 import { HOME_FILTERS } from "@/lib/campaigns/schema";
+import { databaseReachable, unavailablePage } from "@/lib/health-gate";
 
 /**
  * Runs before every page request:
@@ -9,6 +10,7 @@ import { HOME_FILTERS } from "@/lib/campaigns/schema";
  *    keyed by the data's current version (lib/cache/visitor-version.ts);
  *  - a per-request CSP nonce for pages rendered per request (Next reads it from the request's
  *    Content-Security-Policy header and stamps its scripts); cached pages get the nonce-less policy;
+ *  - while the database is unreachable, a 503 page with a message instead (lib/health-gate.ts);
  *  - HSTS over https. Other security headers are static and live in next.config.mjs.
  */
 const HSTS = "max-age=63072000; includeSubDomains; preload";
@@ -54,6 +56,9 @@ async function visitorRewrite(request: NextRequest): Promise<URL | null> {
 }
 
 export async function proxy(request: NextRequest) {
+  // While the database is unreachable every page answers 503 with a message: a page whose render
+  // fails can only answer 500, so the check comes first (lib/health-gate.ts; at most one ping per 500 ms).
+  if (!(await databaseReachable())) return unavailablePage();
   const stripe = Boolean(process.env.STRIPE_SECRET_KEY && process.env.NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY);
   const dev = process.env.NODE_ENV === "development";
   const finish = (response: NextResponse, csp: string) => {
