@@ -159,17 +159,35 @@ async function charge(input: ChargeInput & { onSession?: boolean }): Promise<Cha
   }
 }
 
+/**
+ * For calls made while a person waits (saving a card, reading it back, the recovery page): a
+ * provider outage becomes a 503 with a readable message instead of an unexpected error.
+ */
+async function forPerson<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (err instanceof Stripe.errors.StripeError) {
+      console.warn(`[stripe] provider call failed: ${(err as Error).message}`);
+      throw new AppError("UNAVAILABLE", "The payment provider is unavailable right now. Please try again in a moment.");
+    }
+    throw err;
+  }
+}
+
 export function stripeGateway(): PaymentGateway {
   return {
     mode: "stripe",
-    async createSetupIntent(user) {
-      const customer = await customerFor(user);
-      const si = await callStripe((s) =>
-        s.setupIntents.create({ customer, usage: "off_session", automatic_payment_methods: { enabled: true, allow_redirects: "never" }, metadata: { userId: user.id } }),
-      );
-      if (!si.client_secret) throw new AppError("UNAVAILABLE", "The payment provider did not return a client secret.");
-      return { clientSecret: si.client_secret };
-    },
+    createSetupIntent: (user) =>
+      forPerson(async () => {
+        const customer = await customerFor(user);
+        const si = await callStripe((s) =>
+          s.setupIntents.create({ customer, usage: "off_session", automatic_payment_methods: { enabled: true, allow_redirects: "never" }, metadata: { userId: user.id } }),
+        );
+        if (!si.client_secret) throw new AppError("UNAVAILABLE", "The payment provider did not return a client secret.");
+        return { clientSecret: si.client_secret };
+      }),
     async getCard(user, paymentMethodId): Promise<CardSummary> {
       const row = await db.user.findUnique({ where: { id: user.id }, select: { stripeCustomerId: true } });
       let pm: Stripe.PaymentMethod;
@@ -177,7 +195,7 @@ export function stripeGateway(): PaymentGateway {
         pm = await callStripe((s) => s.paymentMethods.retrieve(paymentMethodId));
       } catch (err) {
         if (err instanceof Stripe.errors.StripeInvalidRequestError) throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
-        throw err;
+        return forPerson(() => Promise.reject(err));
       }
       const owner = typeof pm.customer === "string" ? pm.customer : pm.customer?.id;
       if (!row?.stripeCustomerId || owner !== row.stripeCustomerId || !pm.card) {
@@ -186,11 +204,12 @@ export function stripeGateway(): PaymentGateway {
       return { paymentMethodId: pm.id, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
     },
     charge: (input) => charge(input),
-    chargeOnSession: (input) => charge({ ...input, onSession: true }),
-    async retrieveIntent(paymentIntentId) {
-      const pi = await callStripe((s) => s.paymentIntents.retrieve(paymentIntentId));
-      return { result: resultOfIntent(pi), clientSecret: pi.client_secret, metadata: pi.metadata ?? {} };
-    },
+    chargeOnSession: (input) => forPerson(() => charge({ ...input, onSession: true })),
+    retrieveIntent: (paymentIntentId) =>
+      forPerson(async () => {
+        const pi = await callStripe((s) => s.paymentIntents.retrieve(paymentIntentId));
+        return { result: resultOfIntent(pi), clientSecret: pi.client_secret, metadata: pi.metadata ?? {} };
+      }),
     async refund({ pledgeId, paymentIntentId }) {
       const r = await callStripe((s) => s.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey: `refund-${pledgeId}` }));
       return { refundId: r.id };

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { startFakeStripe, type FakeStripe } from "@/tests/fake-stripe/server";
@@ -114,6 +114,14 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
     fake.inject({ match: "POST /v1/payment_intents", kind: "500", times: 10 });
     await expect(gateway.charge(chargeInput(user.id, pm))).rejects.toThrow();
     expect(intentRequests()).toHaveLength(5);
+  });
+
+  it("answers a person with 503 UNAVAILABLE when Stripe stays down while they save a card", async () => {
+    const user = await createUser();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    fake.inject({ match: "POST /v1/customers", kind: "500", times: 10 });
+    await expect(gateway.createSetupIntent(user)).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    warn.mockRestore();
   });
 
   it("maps declines, hard declines and authentication_required", async () => {
