@@ -43,9 +43,11 @@ type LockedCampaign = {
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
-export const commitTooFastText = (wait: string) => `You're committing too quickly. Please wait ${wait} and try again.`;
+export const commitTooFastText = (wait: string) =>
+  `You're committing too quickly. Please wait ${wait} and try again.`;
 
-const fail = (key: keyof typeof COMMIT_MESSAGES, code: AppError["code"]) => new AppError(code, COMMIT_MESSAGES[key]);
+const fail = (key: keyof typeof COMMIT_MESSAGES, code: AppError["code"]) =>
+  new AppError(code, COMMIT_MESSAGES[key]);
 
 const BLOCK_CODES = {
   signedOut: "UNAUTHENTICATED",
@@ -76,8 +78,31 @@ function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/**
+ * At most this many commits per instance do their pre-transaction reads (rate limit, campaign,
+ * existing pledge, card check) at once; the rest wait in memory. Without it, 200 simultaneous
+ * commits queued hundreds of queries on the 10-connection pool and some failed with the pool's
+ * connect timeout on a busy machine, and page views starved meanwhile.
+ */
+const COMMIT_SLOTS = Math.max(2, Math.floor(Number(process.env.DATABASE_POOL_SIZE || 10) / 2));
+let slotsInUse = 0;
+const slotWaiters: Array<() => void> = [];
+async function withCommitSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (slotsInUse >= COMMIT_SLOTS) await new Promise<void>((resolve) => slotWaiters.push(resolve));
+  else slotsInUse++;
+  try {
+    return await fn();
+  } finally {
+    // Hand the slot straight to the next waiter (slotsInUse unchanged), or free it.
+    const next = slotWaiters.shift();
+    if (next) next();
+    else slotsInUse--;
+  }
+}
+
 const isUniqueViolation = (e: unknown) =>
-  (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") || /23505|Unique constraint/i.test(String((e as Error)?.message));
+  (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") ||
+  /23505|Unique constraint/i.test(String((e as Error)?.message));
 
 /**
  * Records `viewer`'s commitment (SPEC §4 commit flow, DESIGN §1 threshold). The campaign row is
@@ -89,35 +114,45 @@ const isUniqueViolation = (e: unknown) =>
 export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown): Promise<CommitResult> {
   if (!viewer) throw fail("signedOut", "UNAUTHENTICATED");
   const input = parseInput(commitInputSchema, rawInput);
-  // Abuse limit per user, in Postgres so it holds across instances (off with RATE_LIMIT_DISABLED).
-  await consume({ key: `commit:user:${viewer.id}`, ...COMMIT_RATE_LIMIT }, (ms) => commitTooFastText(secondsText(ms)));
+  // Every read before the transaction takes one of a few per-instance slots (see withCommitSlot).
+  const { snapshot, paid, crowdfund, card } = await withCommitSlot(async () => {
+    // Abuse limit per user, in Postgres so it holds across instances (off with RATE_LIMIT_DISABLED).
+    await consume({ key: `commit:user:${viewer.id}`, ...COMMIT_RATE_LIMIT }, (ms) =>
+      commitTooFastText(secondsText(ms)),
+    );
 
-  // A cheap read first: decides whether a card is needed and refuses obvious cases before asking
-  // the payment provider anything. Everything is checked again under the lock.
-  const snapshot = await db.campaign.findUnique({
-    where: { id: input.campaignId },
-    select: { creatorId: true, approvalStatus: true, ticketPriceCents: true, pactType: true },
-  });
-  if (!snapshot || (snapshot.approvalStatus !== "approved" && !viewer.isAdmin && viewer.id !== snapshot.creatorId)) {
-    throw fail("notFound", "NOT_FOUND");
-  }
-  const existing = await db.pledge.findUnique({
-    where: { campaignId_userId: { campaignId: input.campaignId, userId: viewer.id } },
-    select: { id: true },
-  });
-  if (existing) throw fail("alreadyCommitted", "CONFLICT");
+    // A cheap read first: decides whether a card is needed and refuses obvious cases before asking
+    // the payment provider anything. Everything is checked again under the lock.
+    const snapshot = await db.campaign.findUnique({
+      where: { id: input.campaignId },
+      select: { creatorId: true, approvalStatus: true, ticketPriceCents: true, pactType: true },
+    });
+    if (
+      !snapshot ||
+      (snapshot.approvalStatus !== "approved" && !viewer.isAdmin && viewer.id !== snapshot.creatorId)
+    ) {
+      throw fail("notFound", "NOT_FOUND");
+    }
+    const existing = await db.pledge.findUnique({
+      where: { campaignId_userId: { campaignId: input.campaignId, userId: viewer.id } },
+      select: { id: true },
+    });
+    if (existing) throw fail("alreadyCommitted", "CONFLICT");
 
-  const paid = isPaidEvent(snapshot);
-  const crowdfund = snapshot.pactType === "crowdfund";
-  let card: CardSummary | null = null;
-  if (paid) {
-    if (!input.paymentMethodId) throw fail("paymentRequired", "BAD_REQUEST");
-    card = await getGateway().getCard(viewer, input.paymentMethodId);
-  }
+    const paid = isPaidEvent(snapshot);
+    const crowdfund = snapshot.pactType === "crowdfund";
+    let card: CardSummary | null = null;
+    if (paid) {
+      if (!input.paymentMethodId) throw fail("paymentRequired", "BAD_REQUEST");
+      card = await getGateway().getCard(viewer, input.paymentMethodId);
+    }
+    return { snapshot, paid, crowdfund, card };
+  });
   let amountCents = snapshot.ticketPriceCents;
   if (crowdfund) {
     const minimum = Math.max(CROWDFUND_MIN_CENTS, snapshot.ticketPriceCents);
-    if (input.amount === undefined) throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
+    if (input.amount === undefined)
+      throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
     if (input.amount < minimum) {
       const text = `Amount must be at least $${(minimum / 100).toFixed(2)}`;
       throw new AppError("BAD_REQUEST", text, { amount: text });
@@ -127,105 +162,108 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
 
   let result: CommitResult;
   try {
-    result = await oneAtATime(input.campaignId, () => db.$transaction(
-      async (tx) => {
-        const rows = await tx.$queryRaw<LockedCampaign[]>`
+    result = await oneAtATime(input.campaignId, () =>
+      db.$transaction(
+        async (tx) => {
+          const rows = await tx.$queryRaw<LockedCampaign[]>`
           SELECT id, goal, status::text AS status, "approvalStatus"::text AS "approvalStatus", deadline, "creatorId",
                  "ticketPriceCents", "pactType"::text AS "pactType", "paymentMethod",
                  "committedCount", "pledgeCount", "raisedCents"
           FROM "Campaign" WHERE id = ${input.campaignId} FOR UPDATE`;
-        const c = rows[0];
-        if (!c) throw fail("notFound", "NOT_FOUND");
-        // The price or type may have changed since the snapshot; the card decision must match the row.
-        if (isPaidEvent(c) !== paid || (c.pactType === "crowdfund") !== crowdfund) throw fail("saveFailed", "CONFLICT");
+          const c = rows[0];
+          if (!c) throw fail("notFound", "NOT_FOUND");
+          // The price or type may have changed since the snapshot; the card decision must match the row.
+          if (isPaidEvent(c) !== paid || (c.pactType === "crowdfund") !== crowdfund)
+            throw fail("saveFailed", "CONFLICT");
 
-        const already = await tx.pledge.findUnique({
-          where: { campaignId_userId: { campaignId: c.id, userId: viewer.id } },
-          select: { id: true },
-        });
-        const now = new Date();
-        const block = commitBlock(viewer, c, Boolean(already), now);
-        if (block) throw fail(block, BLOCK_CODES[block]);
+          const already = await tx.pledge.findUnique({
+            where: { campaignId_userId: { campaignId: c.id, userId: viewer.id } },
+            select: { id: true },
+          });
+          const now = new Date();
+          const block = commitBlock(viewer, c, Boolean(already), now);
+          if (block) throw fail(block, BLOCK_CODES[block]);
 
-        const pledge = await tx.pledge.create({
-          data: {
-            campaignId: c.id,
-            userId: viewer.id,
-            amount: crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1,
-            amountCents: paid || crowdfund ? amountCents : 0,
-            contributor: viewer.name?.trim() || viewer.email,
-            paymentMethodId: card?.paymentMethodId ?? null,
-            cardBrand: card?.brand ?? null,
-            cardLast4: card?.last4 ?? null,
-            paymentMethod: c.paymentMethod?.trim() || "Not specified",
-            createdAt: now,
-          },
-          select: { id: true, amount: true, amountCents: true },
-        });
-
-        // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
-        // carries one, checked above), free events count all; a crowdfund counts dollars.
-        const counts = !paid || Boolean(card);
-        const committedCount = c.committedCount + (counts ? 1 : 0);
-        const raisedCents = c.raisedCents + pledge.amountCents;
-        const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
-        // Under the lock with status `pending` (checked above), the first commit to reach the goal
-        // is the only one that can see it: later ones find the campaign closed.
-        const crossed = progress >= c.goal;
-
-        let status: CommitResult["status"] = "pending";
-        const data: Prisma.CampaignUpdateInput = {
-          committedCount,
-          pledgeCount: { increment: 1 },
-          raisedCents,
-          currentAmount: { increment: pledge.amount },
-        };
-        if (crossed && paid) {
-          status = "funded";
-          Object.assign(data, { status, fundedAt: now, lastStatusUpdate: now });
-        } else if (crossed) {
-          // Free events have nothing to charge: confirmed at once (DESIGN §1 "free events").
-          status = "charged";
-          const marked = await tx.pledge.updateMany({
-            where: { campaignId: c.id, charged: false },
+          const pledge = await tx.pledge.create({
             data: {
-              charged: true,
-              verified: true,
-              chargeType: "free",
-              chargedAt: now,
-              paymentIntentId: null,
-              chargeStatus: "succeeded",
+              campaignId: c.id,
+              userId: viewer.id,
+              amount: crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1,
+              amountCents: paid || crowdfund ? amountCents : 0,
+              contributor: viewer.name?.trim() || viewer.email,
+              paymentMethodId: card?.paymentMethodId ?? null,
+              cardBrand: card?.brand ?? null,
+              cardLast4: card?.last4 ?? null,
+              paymentMethod: c.paymentMethod?.trim() || "Not specified",
+              createdAt: now,
             },
+            select: { id: true, amount: true, amountCents: true },
           });
-          Object.assign(data, {
-            status,
-            fundedAt: now,
-            chargedAt: now,
-            chargeType: "free",
-            totalCharged: { increment: marked.count },
-            lastStatusUpdate: now,
-          });
-        }
-        await tx.campaign.update({ where: { id: c.id }, data, select: { id: true } });
 
-        return {
-          pledgeId: pledge.id,
-          campaignId: c.id,
-          committedCount: progress,
-          goal: c.goal,
-          remaining: Math.max(0, c.goal - progress),
-          thresholdMet: crossed,
-          crossed,
-          status,
-          unit: crowdfund ? "dollars" : "people",
-          free: !paid,
-          chargingQueued: crossed && !paid,
-        } satisfies CommitResult;
-      },
-      // Commits to one popular event queue on its row lock; give them room to wait for a pooled
-      // connection and for the lock instead of failing under a burst.
-      { maxWait: 60_000, timeout: 60_000 },
-    ));
+          // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
+          // carries one, checked above), free events count all; a crowdfund counts dollars.
+          const counts = !paid || Boolean(card);
+          const committedCount = c.committedCount + (counts ? 1 : 0);
+          const raisedCents = c.raisedCents + pledge.amountCents;
+          const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
+          // Under the lock with status `pending` (checked above), the first commit to reach the goal
+          // is the only one that can see it: later ones find the campaign closed.
+          const crossed = progress >= c.goal;
+
+          let status: CommitResult["status"] = "pending";
+          const data: Prisma.CampaignUpdateInput = {
+            committedCount,
+            pledgeCount: { increment: 1 },
+            raisedCents,
+            currentAmount: { increment: pledge.amount },
+          };
+          if (crossed && paid) {
+            status = "funded";
+            Object.assign(data, { status, fundedAt: now, lastStatusUpdate: now });
+          } else if (crossed) {
+            // Free events have nothing to charge: confirmed at once (DESIGN §1 "free events").
+            status = "charged";
+            const marked = await tx.pledge.updateMany({
+              where: { campaignId: c.id, charged: false },
+              data: {
+                charged: true,
+                verified: true,
+                chargeType: "free",
+                chargedAt: now,
+                paymentIntentId: null,
+                chargeStatus: "succeeded",
+              },
+            });
+            Object.assign(data, {
+              status,
+              fundedAt: now,
+              chargedAt: now,
+              chargeType: "free",
+              totalCharged: { increment: marked.count },
+              lastStatusUpdate: now,
+            });
+          }
+          await tx.campaign.update({ where: { id: c.id }, data, select: { id: true } });
+
+          return {
+            pledgeId: pledge.id,
+            campaignId: c.id,
+            committedCount: progress,
+            goal: c.goal,
+            remaining: Math.max(0, c.goal - progress),
+            thresholdMet: crossed,
+            crossed,
+            status,
+            unit: crowdfund ? "dollars" : "people",
+            free: !paid,
+            chargingQueued: crossed && !paid,
+          } satisfies CommitResult;
+        },
+        // Commits to one popular event queue on its row lock; give them room to wait for a pooled
+        // connection and for the lock instead of failing under a burst.
+        { maxWait: 60_000, timeout: 60_000 },
+      ),
+    );
   } catch (err) {
     // Two submits of one user racing past the read above: the unique (campaignId, userId) index wins.
     if (!isAppError(err) && isUniqueViolation(err)) throw fail("alreadyCommitted", "CONFLICT");
