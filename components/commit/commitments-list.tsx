@@ -50,6 +50,7 @@ export function CommitmentsList({ items, total, crowdfund }: { items: PublicComm
                   </span>
                   <span className="block text-xs text-slate-500" suppressHydrationWarning>
                     {formatDate(c.createdAt)}
+                    <span className="sm:hidden"> · {amountText(c, crowdfund)}</span>
                   </span>
                 </span>
                 <span className="hidden text-sm font-semibold text-slate-700 sm:inline">{amountText(c, crowdfund)}</span>
