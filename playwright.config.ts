@@ -26,6 +26,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  // One output folder per port: parallel runs on one machine must not delete each other's traces.
+  outputDir: `test-results/e2e-${port}`,
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL,
