@@ -47,7 +47,8 @@ test("visitors see a sign-in prompt instead of the form", async ({ page }) => {
   await expect(page).toHaveURL(/\/profile$/);
 });
 
-test("the organiser deletes a comment; other users get no delete button", async ({ page }) => {
+test("the organiser deletes a comment; other users get no delete button", async ({ page: first, browser }) => {
+  let page = first;
   const t = tag();
   const creator = await createUser({ name: "Organiser" });
   const author = await createUser({ name: `Ari ${t}` });
@@ -60,7 +61,8 @@ test("the organiser deletes a comment; other users get no delete button", async 
   await expect(page.getByText(`Please delete me ${t}`)).toBeVisible();
   await expect(page.getByRole("button", { name: "Delete" })).toHaveCount(0);
 
-  await page.context().clearCookies();
+  // A fresh context: swapping cookies in one races the account bar's session refresh.
+  page = await (await browser.newContext()).newPage();
   await loginAs(page, creator);
   await page.goto(`/campaign/${campaign.id}`);
   page.once("dialog", (d) => d.accept());
@@ -71,7 +73,8 @@ test("the organiser deletes a comment; other users get no delete button", async 
   await expect(page.getByText("No comments yet.")).toBeVisible();
 });
 
-test("on a pending event the creator sees why the form is missing; an admin can comment", async ({ page }) => {
+test("on a pending event the creator sees why the form is missing; an admin can comment", async ({ page: first, browser }) => {
+  let page = first;
   const creator = await createUser({ name: "Organiser" });
   const campaign = await createCampaign({ creator, approvalStatus: "pending" });
   await loginAs(page, creator);
@@ -79,7 +82,7 @@ test("on a pending event the creator sees why the form is missing; an admin can 
   await expect(page.getByText("Comments open once the event is approved.")).toBeVisible();
   await expect(page.getByLabel("Add a comment")).toHaveCount(0);
 
-  await page.context().clearCookies();
+  page = await (await browser.newContext()).newPage();
   await loginAs(page, await createUser({ isAdmin: true, name: "Admin" }));
   await page.goto(`/campaign/${campaign.id}`);
   await page.getByLabel("Add a comment").fill("Admin note before approval");

@@ -1,7 +1,18 @@
 import crypto from "node:crypto";
-import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtures";
+import type { Browser } from "@playwright/test";
+import { createCampaign, createUser, expect, loginAs, sql, test, type TestUser } from "./fixtures";
 
 const tag = () => crypto.randomBytes(4).toString("hex");
+
+/**
+ * A fresh browser context signed in as `user`. Switching users by swapping cookies in one context
+ * races the account bar's session refresh from the previous page, which can set the old cookie back.
+ */
+async function pageAs(browser: Browser, user: TestUser) {
+  const page = await (await browser.newContext()).newPage();
+  await loginAs(page, user);
+  return page;
+}
 
 async function pledge(campaignId: string, userId: string) {
   await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor) VALUES ($1, $2, $3, 'x')`, [`pl${crypto.randomBytes(10).toString("hex")}`, campaignId, userId]);
@@ -23,7 +34,8 @@ function parseIcs(text: string) {
   return props;
 }
 
-test("the organiser posts an update: it shows on the event page and each committer's email is listed at /admin/emails", async ({ page }) => {
+test("the organiser posts an update: it shows on the event page and each committer's email is listed at /admin/emails", async ({ page: first, browser }) => {
+  let page = first;
   const t = tag();
   const creator = await createUser({ name: "Organiser" });
   const campaign = await createCampaign({ creator, title: `Update picnic ${t}` });
@@ -38,24 +50,24 @@ test("the organiser posts an update: it shows on the event page and each committ
   await expect(page.getByRole("region", { name: "Updates from the organizer" }).getByText(`Bring sunscreen ${t}`)).toBeVisible();
 
   // Visitors see the update, not the form.
-  await page.context().clearCookies();
-  await page.goto(`/campaign/${campaign.id}`);
-  await expect(page.getByText(`Bring sunscreen ${t}`)).toBeVisible();
-  await expect(page.getByLabel("Post an update to everyone who committed")).toHaveCount(0);
+  const visitor = await (await browser.newContext()).newPage();
+  await visitor.goto(`/campaign/${campaign.id}`);
+  await expect(visitor.getByText(`Bring sunscreen ${t}`)).toBeVisible();
+  await expect(visitor.getByLabel("Post an update to everyone who committed")).toHaveCount(0);
 
   // Non-admins are sent home from /admin/emails.
-  await loginAs(page, creator);
-  await page.goto("/admin/emails");
-  await expect(page).toHaveURL(/\/$/);
+  const organiserPage = await pageAs(browser, creator);
+  await organiserPage.goto("/admin/emails");
+  await expect(organiserPage).toHaveURL(/\/$/);
 
-  await page.context().clearCookies();
-  await loginAs(page, await createUser({ isAdmin: true, name: "Admin" }));
+  page = await pageAs(browser, await createUser({ isAdmin: true, name: "Admin" }));
   await page.goto(`/admin/emails?to=${encodeURIComponent(`-${t}@example.test`)}`);
   await expect(page.getByRole("heading", { name: "Emails" })).toBeVisible();
-  await expect(page.getByTestId("email-to")).toHaveCount(2);
-  expect((await page.getByTestId("email-to").allTextContents()).sort()).toEqual([`To: upd-a-${t}@example.test`, `To: upd-b-${t}@example.test`]);
-  await expect(page.getByTestId("email-subject").first()).toHaveText(`Update from the organiser of "Update picnic ${t}"`);
-  await page.getByTestId("email-subject").first().click();
+  // (Their commit confirmations are listed too; the update is one email per committer.)
+  const updateEmails = page.getByRole("listitem").filter({ hasText: `Update from the organiser of "Update picnic ${t}"` });
+  await expect(updateEmails).toHaveCount(2);
+  expect((await updateEmails.getByTestId("email-to").allTextContents()).sort()).toEqual([`To: upd-a-${t}@example.test`, `To: upd-b-${t}@example.test`]);
+  await updateEmails.first().getByTestId("email-subject").click();
   await expect(page.getByText(`Bring sunscreen ${t}`).first()).toBeVisible();
 });
 
@@ -91,4 +103,33 @@ test("the Open Graph image is a PNG for approved events", async ({ page }) => {
   expect(res.status()).toBe(200);
   expect(res.headers()["content-type"]).toBe("image/png");
   expect((await res.body()).subarray(1, 4).toString()).toBe("PNG");
+});
+
+test("threshold reached through the commit flow: each attendee's confirmation (and commit email) appears in /admin/emails", async ({ page: first, browser }) => {
+  let page = first;
+  test.setTimeout(240_000);
+  const t = tag();
+  const event = await createCampaign({ title: `Threshold party ${t}`, goal: 2 });
+  const attendees = [await createUser({ email: `tip-1-${t}@example.test` }), await createUser({ email: `tip-2-${t}@example.test` })];
+  for (const a of attendees) {
+    page = await pageAs(browser, a);
+    await page.goto(`/campaign/${event.id}`);
+    await page.getByRole("button", { name: "Commit", exact: true }).click();
+    await page.getByRole("dialog", { name: "Confirm Your Commitment" }).getByRole("button", { name: "Yes, I'm In!" }).click();
+    await expect(page.getByRole("dialog", { name: /You're Committed!|Event Confirmed!/ })).toBeVisible();
+  }
+
+  page = await pageAs(browser, await createUser({ isAdmin: true, name: "Admin" }));
+  const confirmed = `Event Confirmed! "Threshold party ${t}" is happening`;
+  // The email job runs every minute (and on demand): poll until both confirmations are listed.
+  await expect(async () => {
+    await page.goto(`/admin/emails?to=${encodeURIComponent(`-${t}@example.test`)}`);
+    const rows = await page.getByRole("listitem").filter({ hasText: confirmed }).getByTestId("email-to").allTextContents();
+    expect(rows.sort()).toEqual(attendees.map((a) => `To: ${a.email}`).sort());
+  }).toPass({ timeout: 200_000, intervals: [5_000] });
+  for (const a of attendees) {
+    await expect(page.getByRole("listitem").filter({ hasText: `To: ${a.email}` }).filter({ hasText: `You're committed to "Threshold party ${t}"` })).toHaveCount(1);
+  }
+  await page.getByRole("listitem").filter({ hasText: confirmed }).first().getByTestId("email-subject").click();
+  await expect(page.getByText("This event is free: nothing was charged.").first()).toBeVisible();
 });

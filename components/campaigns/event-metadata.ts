@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getCampaignForViewer } from "@/lib/campaigns/queries";
+import { appUrl } from "@/lib/env";
 
 /** Title and description for link previews; never an identity (the description is the organiser's). */
 export async function campaignMetadata(campaignId: string, viewer: Viewer | null): Promise<Metadata> {
@@ -10,8 +11,10 @@ export async function campaignMetadata(campaignId: string, viewer: Viewer | null
   return {
     title: campaign.title,
     description,
-    openGraph: { title: campaign.title, description, type: "website" },
-    twitter: { card: "summary", title: campaign.title, description },
+    // The server-drawn preview (app/campaign/[campaignId]/opengraph-image.tsx), named explicitly so
+    // the cached visitor copy (app/v/campaign) — the one crawlers get — carries it too.
+    openGraph: { title: campaign.title, description, type: "website", images: [{ url: `${appUrl()}/campaign/${campaign.id}/opengraph-image`, width: 1200, height: 630 }] },
+    twitter: { card: "summary_large_image", title: campaign.title, description, images: [`${appUrl()}/campaign/${campaign.id}/opengraph-image`] },
   };
 }
 
