@@ -65,8 +65,6 @@ export function databaseReachable(): Promise<boolean> | boolean {
   return s.pending;
 }
 
-export const UNAVAILABLE_MESSAGE = "The service is temporarily unavailable. Please try again in a moment.";
-
 /** The page shown instead of any document while the database is unreachable. */
 export function unavailablePage(): Response {
   const nonce = btoa(crypto.randomUUID());
@@ -74,7 +72,7 @@ export function unavailablePage(): Response {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Temporarily unavailable · PactNexus</title>
 <style nonce="${nonce}">body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8fafc;color:#0f172a}main{max-width:28rem;margin:1.5rem;padding:2rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;text-align:center}h1{font-size:1.25rem;margin:0 0 .75rem}p{margin:0 0 1.25rem;color:#475569;line-height:1.5}a{display:inline-block;padding:.625rem 1.25rem;border-radius:.5rem;background:#4f46e5;color:#fff;text-decoration:none;font-weight:600}</style>
-</head><body><main><h1>PactNexus is temporarily unavailable</h1><p>${UNAVAILABLE_MESSAGE}</p><a href="">Try again</a></main></body></html>`;
+</head><body><main><h1>PactNexus is temporarily unavailable</h1><p>We cannot reach our database right now. Please try again in a moment.</p><a href="">Try again</a></main></body></html>`;
   return new Response(html, {
     status: 503,
     headers: {

@@ -1,0 +1,140 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * Real processes for the fault suite: the production server through scripts/start.mjs (its own
+ * process group, so `kill -9` reaches start.mjs and `next start` together), HTTP helpers and the
+ * suite's result lines.
+ */
+/** The repository (npm runs scripts from the package root). */
+export const root = process.cwd();
+if (!fs.existsSync(path.join(root, "scripts/start.mjs"))) throw new Error("Run the fault suite from the repository root: npm run test:reliability");
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export type App = { base: string; child: ChildProcess; log: string; exited: Promise<void> };
+
+let appSeq = 0;
+
+/**
+ * The suite builds once (the first start). Later starts must reuse that build even if sources change
+ * meanwhile (several engineers share this tree): start.mjs rebuilds when the stamp differs from the
+ * current source hash, and a rebuild into the dist dir a running instance serves would break it.
+ */
+async function pinBuild(distDir: string) {
+  const { buildHash } = (await import(path.join(root, "scripts/lib/build-hash.mjs"))) as { buildHash: (root: string) => string };
+  const dir = path.join(root, distDir);
+  if (fs.existsSync(path.join(dir, "BUILD_ID"))) fs.writeFileSync(path.join(dir, ".pactnexus-build-hash"), buildHash(root));
+}
+
+export async function startApp(
+  env: Record<string, string>,
+  opts: { port: number; logDir: string; readyTimeoutMs?: number; reuseBuild?: boolean },
+): Promise<App> {
+  if (opts.reuseBuild) await pinBuild(env.NEXT_DIST_DIR ?? ".next");
+  const log = path.join(opts.logDir, `app-${++appSeq}.log`);
+  const fd = fs.openSync(log, "a");
+  const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(opts.port) },
+    stdio: ["ignore", fd, fd],
+    detached: true, // own process group: start.mjs + next start (+ next build) are killed together
+  });
+  fs.closeSync(fd);
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  const base = `http://127.0.0.1:${opts.port}`;
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 300_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode) throw new Error(`the app exited during start-up; see ${log}:\n${tail(log)}`);
+    try {
+      const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the app did not become healthy; see ${log}:\n${tail(log)}`);
+    await sleep(250);
+  }
+  return { base, child, log, exited };
+}
+
+/** kill -9 of the whole process group (start.mjs and next start): no shutdown hook runs. */
+export async function killApp(app: App) {
+  if (app.child.pid) {
+    try {
+      process.kill(-app.child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  await app.exited;
+}
+
+/** A clean stop (SIGTERM to the group), used at the end of the suite. */
+export async function stopApp(app: App) {
+  if (app.child.exitCode !== null || app.child.signalCode) return;
+  try {
+    process.kill(-app.child.pid!, "SIGTERM");
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-app.child.pid!, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }, 15_000);
+  await app.exited;
+  clearTimeout(timer);
+}
+
+export function tail(file: string, lines = 40): string {
+  try {
+    return fs.readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+export async function postJson(base: string, pathname: string, body: unknown, timeoutMs = 300_000): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(`${base}${pathname}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await res.text();
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, json };
+}
+
+export function runNode(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+}
+
+/** One result line per scenario: its figures; duplicates and lost must be 0, and every check must hold. */
+export type ScenarioResult = {
+  name: string;
+  figures: Record<string, number | string>;
+  duplicates: number;
+  lost: number;
+  failures: string[];
+  ms: number;
+};
+
+export function formatLine(r: ScenarioResult): string {
+  const ok = r.failures.length === 0 && r.duplicates === 0 && r.lost === 0;
+  const figures = Object.entries(r.figures)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ");
+  const why = ok ? "" : `  <- ${[...(r.duplicates ? [`${r.duplicates} duplicate(s)`] : []), ...(r.lost ? [`${r.lost} lost`] : []), ...r.failures].join("; ")}`;
+  return `${ok ? "PASS" : "FAIL"} ${r.name.padEnd(26)} ${figures} duplicates=${r.duplicates} lost=${r.lost} (${(r.ms / 1000).toFixed(1)}s)${why}`;
+}
