@@ -6,6 +6,7 @@ import { enqueue } from "@/lib/jobs/boss";
 import { getGateway, type ChargeResult, type PaymentGateway } from "@/lib/payments/gateway";
 import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
 import { onChargeFailed } from "@/lib/charging/notify";
+import { kickEmailSender } from "@/lib/email/service";
 import { assertCanChargeManually, CHARGEABLE_STATUSES, STALE_CLAIM_MS } from "@/lib/charging/policy";
 import { getChargeSummary, type ChargeSummary } from "@/lib/charging/queries";
 
@@ -139,6 +140,8 @@ async function claimNext(campaignId: string, staleAfterMs: number, runStart: Dat
  */
 export async function recordChargeResult(pledgeId: string, amountCents: number, result: ChargeResult, opts: { notify?: boolean } = {}): Promise<boolean> {
   if (result.status === "succeeded") {
+    // The backer's "Event Confirmed!" email is derived from the charged pledge by the email job
+    // (lib/email/derived.ts, same dedupe key), so this hot path stays one short statement.
     const { count } = await db.pledge.updateMany({
       where: { id: pledgeId, chargeStatus: { in: ["none", "processing", "failed", "requires_action"] } },
       data: {
@@ -226,13 +229,21 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
         counts.unknown++;
         continue;
       }
-      if (await recordChargeResult(p.id, amountCents, result)) {
-        if (result.status === "succeeded") counts.charged++;
-        else counts.failed++;
+      try {
+        if (await recordChargeResult(p.id, amountCents, result)) {
+          if (result.status === "succeeded") counts.charged++;
+          else counts.failed++;
+        }
+      } catch (err) {
+        // The charge happened but could not be recorded (database trouble): the claim stays, and
+        // the re-drive replays the same idempotency key and records the provider's original answer.
+        console.warn(`[charging] pledge ${p.id}: result not recorded, will be re-driven: ${(err as Error).message}`);
+        counts.unknown++;
       }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  if (counts.charged > 0 || counts.failed > 0) await kickEmailSender();
   await finalizeIfDone(campaignId);
 }
 
