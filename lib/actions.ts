@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { AppError, isAppError, isDatabaseUnavailable } from "@/lib/errors";
+import { AppError, INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
 
 /** What every server action returns: data, or a user-facing message (and per-field messages). */
@@ -32,6 +32,7 @@ export async function runAction<T>(fallback: string, fn: () => Promise<T>): Prom
   } catch (err) {
     if (isAppError(err)) return { ok: false, error: err.message, fieldErrors: err.fieldErrors };
     if (isDatabaseUnavailable(err)) return { ok: false, error: "The service is temporarily unavailable. Please try again in a moment." };
+    if (isInvalidText(err)) return { ok: false, error: INVALID_TEXT_MESSAGE };
     // Next's redirect()/notFound() work by throwing: let them through.
     if (err && typeof err === "object" && "digest" in err && String((err as { digest: unknown }).digest).startsWith("NEXT_")) throw err;
     logUnexpected("[action] unexpected error", err);

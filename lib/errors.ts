@@ -38,3 +38,16 @@ export function isDatabaseUnavailable(e: unknown): boolean {
     text,
   );
 }
+
+/** Shown when text cannot be stored (PostgreSQL refuses NUL bytes and invalid UTF-8 in text columns). */
+export const INVALID_TEXT_MESSAGE = "The request contains characters that cannot be stored. Please remove them and try again.";
+
+/**
+ * True when PostgreSQL refused a value's bytes (22021 invalid byte sequence, e.g. "\u0000";
+ * 22P05 untranslatable character). The statement failed, so nothing was written: the request is
+ * bad input (400), not a server fault.
+ */
+export function isInvalidText(e: unknown): boolean {
+  const text = `${(e as { code?: string })?.code ?? ""} ${(e as Error)?.message ?? ""}`;
+  return /\b22021\b|\b22P05\b|invalid byte sequence for encoding|untranslatable character/i.test(text);
+}

@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { AppError, isAppError, isDatabaseUnavailable } from "@/lib/errors";
+import { AppError, INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
 
 /**
@@ -35,6 +35,7 @@ export function errorResponse(err: unknown): Response {
       { status: 503, headers: { "Retry-After": "5" } },
     );
   }
+  if (isInvalidText(err)) return Response.json({ error: { code: "BAD_REQUEST", message: INVALID_TEXT_MESSAGE } }, { status: 400 });
   logUnexpected("[api] unexpected error", err);
   return Response.json({ error: { code: "INTERNAL", message: "Something went wrong. Please try again." } }, { status: 500 });
 }

@@ -92,6 +92,18 @@ export function authOptions(): NextAuthOptions {
         const decision = oauthSignInAllowed(account.provider, profile);
         return decision === true ? true : `/profile?error=${encodeURIComponent(decision.error)}`;
       },
+      // NextAuth's default throws on a callbackUrl that is not a URL ("TypeError: Invalid URL", a
+      // 500 found by fuzzing) and on a non-string one; same rule otherwise: app paths and same-origin URLs, else home.
+      async redirect({ url, baseUrl }) {
+        if (typeof url !== "string") return baseUrl;
+        if (url.startsWith("/")) return `${baseUrl}${url}`;
+        try {
+          if (new URL(url).origin === baseUrl) return url;
+        } catch {
+          // not a URL: fall through to the home page
+        }
+        return baseUrl;
+      },
       async jwt({ token, user }) {
         if (user) token.sub = user.id;
         return token;

@@ -6,6 +6,8 @@
 import fc from "fast-check";
 
 export const NUM_RUNS = 1000;
+/** 1,000 calls through real handlers and PostgreSQL take seconds alone, far longer on a busy machine. */
+export const FUZZ_TIMEOUT_MS = 240_000;
 
 const NASTY_STRINGS = [
   "",

@@ -9,6 +9,7 @@ import { confirmDemoSetup, createDemoSetupSecret } from "@/lib/payments/demo-gat
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 import { actAs, actionOutcome, closeFingerprintPool, fingerprint, headersMock, responseOutcome, setRequestHeaders, type Outcome } from "@/tests/security/harness";
 import { allowedRoles, entryKey, REGISTRY, ROLES, type Role } from "@/tests/security/registry";
+import { FUZZ_TIMEOUT_MS } from "@/tests/security/arbitraries";
 
 const WEBHOOK_SECRET = vi.hoisted(() => {
   // read lazily by lib/env at the first webhook request, so setting it before the imports run is enough
@@ -298,7 +299,7 @@ describe("authorization matrix: every entry point as visitor, signed-in user, cr
         }
       }
       expect(rows).toHaveLength(ROLES.length);
-    });
+    }, FUZZ_TIMEOUT_MS);
   }
 
   it("the webhook accepts a correctly signed event whatever the session", async () => {

@@ -71,4 +71,15 @@ describe("session cookies", () => {
     expect(authOptions().useSecureCookies).toBe(false);
     expect(authOptions().cookies?.sessionToken?.options).toMatchObject({ httpOnly: true, sameSite: "lax", secure: false });
   });
+
+  it("the sign-in redirect stays inside the app and never throws on a malformed callbackUrl", async () => {
+    const redirect = authOptions().callbacks!.redirect!;
+    const baseUrl = "https://pacts.example.com";
+    const to = (url: unknown) => redirect({ url: url as string, baseUrl });
+    expect(await to("/profile")).toBe("https://pacts.example.com/profile");
+    expect(await to("https://pacts.example.com/campaign/abc")).toBe("https://pacts.example.com/campaign/abc");
+    expect(await to("https://evil.example/phish")).toBe(baseUrl);
+    expect(await to("someone@example.test")).toBe(baseUrl);
+    expect(await to(-1)).toBe(baseUrl);
+  });
 });

@@ -1,0 +1,157 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { unsubscribeToken } from "@/lib/email/unsubscribe";
+import { actAs, closeFingerprintPool, headersMock, setRequestHeaders } from "@/tests/security/harness";
+import { FUZZ_TIMEOUT_MS, nastyInput, nastyString, nastyValue, NUM_RUNS } from "@/tests/security/arbitraries";
+import { checkActionResult, fuzzFixture, writeGuard, type FuzzFixture } from "@/tests/security/fuzz-fixture";
+import { entryKey, REGISTRY } from "@/tests/security/registry";
+
+vi.mock("next-auth", async (orig) => ({ ...(await orig<typeof import("next-auth")>()), getServerSession: vi.fn() }));
+vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn() }));
+vi.mock("next/headers", () => headersMock);
+
+const admin = await import("@/app/admin/actions");
+const comments = await import("@/app/campaign/[campaignId]/comment-actions");
+const commit = await import("@/app/campaign/[campaignId]/commit-action");
+const cancel = await import("@/app/campaign/[campaignId]/cancel-actions");
+const updates = await import("@/app/campaign/[campaignId]/update-actions");
+const create = await import("@/app/create-campaign/actions");
+const pay = await import("@/app/pledges/[pledgeId]/pay/actions");
+const profile = await import("@/app/profile/actions");
+const unsubscribe = await import("@/app/unsubscribe/actions");
+
+let f: FuzzFixture;
+beforeAll(async () => {
+  f = await fuzzFixture();
+  setRequestHeaders({});
+});
+afterAll(closeFingerprintPool);
+
+type Target = {
+  /** the action takes no input: extra arguments are ignored, so nothing is expected to be refused */
+  ignoresInput?: boolean;
+  as: (f: FuzzFixture) => { id: string; email: string } | null;
+  input: (f: FuzzFixture) => fc.Arbitrary<unknown[]>;
+  call: (...args: unknown[]) => Promise<unknown>;
+};
+
+const one = (a: fc.Arbitrary<unknown>) => a.map((v) => [v]);
+const FORM_KEYS = ["title", "description", "logisticalDetails", "goal", "deadline", "ticketPrice", "pactType", "attendeesAnonymous", "identityRevelationType", "refundBonusEnabled", "refundBonusPercentage", "isTest", "paymentType", "paymentMethod"];
+
+/** Each action, called as the role that gets furthest into it, with hostile arguments. */
+const TARGETS: Record<string, Target> = {
+  "app/admin/actions.ts#setApprovalStatusAction": {
+    as: (f) => f.admin,
+    input: (f) => fc.tuple(nastyValue(f.known), nastyValue(f.known)),
+    call: (a, b) => admin.setApprovalStatusAction(a as string, b as "approved"),
+  },
+  "app/admin/actions.ts#deleteTestEventsAction": {
+    ignoresInput: true,
+    as: (f) => f.admin,
+    input: (f) => fc.array(nastyValue(f.known), { maxLength: 2 }),
+    call: (...args) => (admin.deleteTestEventsAction as (...a: unknown[]) => Promise<unknown>)(...args),
+  },
+  "app/campaign/[campaignId]/comment-actions.ts#postCommentAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["campaignId", "text"], f.known)),
+    call: (i) => comments.postCommentAction(i as never),
+  },
+  "app/campaign/[campaignId]/comment-actions.ts#deleteCommentAction": {
+    as: (f) => f.creator,
+    input: (f) => one(nastyInput(["commentId"], f.known)),
+    call: (i) => comments.deleteCommentAction(i as never),
+  },
+  "app/campaign/[campaignId]/commit-action.ts#commitToCampaignAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["campaignId", "paymentMethodId", "amount"], f.known)),
+    call: (i) => commit.commitToCampaignAction(i),
+  },
+  "app/campaign/[campaignId]/cancel-actions.ts#cancelCampaignAction": {
+    as: (f) => f.creator,
+    input: (f) => one(nastyInput(["campaignId"], f.known.filter((k) => k !== f.paid.id))),
+    call: (i) => cancel.cancelCampaignAction(i as never),
+  },
+  "app/campaign/[campaignId]/update-actions.ts#postUpdateAction": {
+    as: (f) => f.creator,
+    input: (f) => one(nastyInput(["campaignId", "text"], f.known)),
+    call: (i) => updates.postUpdateAction(i as never),
+  },
+  "app/create-campaign/actions.ts#createCampaignAction": {
+    as: (f) => f.user,
+    input: (f) => fc.tuple(nastyInput(FORM_KEYS, [...f.known, new Date(Date.now() + 3 * 86_400_000).toISOString(), "25", "12.50"]), nastyValue(f.known)),
+    call: (i, draftId) => create.createCampaignAction(i, draftId as string),
+  },
+  "app/create-campaign/actions.ts#saveDraftAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["id", ...FORM_KEYS], f.known)),
+    call: (i) => create.saveDraftAction(i),
+  },
+  "app/create-campaign/actions.ts#deleteDraftAction": {
+    as: (f) => f.creator,
+    input: (f) => one(nastyValue(f.known)),
+    call: (i) => create.deleteDraftAction(i),
+  },
+  "app/pledges/[pledgeId]/pay/actions.ts#payPledgeAction": {
+    as: (f) => f.backer,
+    input: (f) => one(nastyInput(["pledgeId", "paymentMethodId"], f.known)),
+    call: (i) => pay.payPledgeAction(i),
+  },
+  "app/pledges/[pledgeId]/pay/actions.ts#confirmPledgePaymentAction": {
+    as: (f) => f.backer,
+    input: (f) => one(nastyInput(["pledgeId"], f.known)),
+    call: (i) => pay.confirmPledgePaymentAction(i),
+  },
+  "app/profile/actions.ts#signUpAction": {
+    as: () => null,
+    input: (f) => one(nastyInput(["email", "password", "name"], [...f.known, "fuzz@example.test", "a-long-password-1"])),
+    call: (i) => profile.signUpAction(i),
+  },
+  "app/unsubscribe/actions.ts#unsubscribeAction": {
+    as: () => null,
+    input: (f) =>
+      fc.oneof(nastyString, fc.constant(unsubscribeToken(f.backer.id)), fc.constant(null)).map((token) => {
+        const form = new FormData();
+        if (token !== null) form.set("token", token);
+        return [form];
+      }),
+    call: async (form) => {
+      try {
+        await unsubscribe.unsubscribeAction(form as FormData);
+      } catch (err) {
+        // its answer is a redirect, to the done or the invalid-link notice
+        const digest = String((err as { digest?: string }).digest ?? "");
+        expect(digest).toMatch(/^NEXT_REDIRECT;[a-z]+;\/unsubscribe\?(done|invalid)=1;/);
+        return digest.includes("done=1") ? { ok: true, data: null } : { ok: false, error: "This unsubscribe link is not valid." };
+      }
+      throw new Error("unsubscribeAction must redirect");
+    },
+  },
+};
+
+describe(`fuzz: every server action gets ${NUM_RUNS} hostile inputs`, () => {
+  it("covers every server action in the registry", () => {
+    const actions = REGISTRY.filter((e) => e.kind === "action").map(entryKey);
+    expect(actions.filter((k) => !TARGETS[k])).toEqual([]);
+  });
+
+  for (const [key, target] of Object.entries(TARGETS)) {
+    it(`${key}: never throws, refusals carry a clear message and write nothing`, async () => {
+      actAs(target.as(f));
+      const guard = writeGuard();
+      await guard.start();
+      let rejected = 0;
+      await fc.assert(
+        fc.asyncProperty(target.input(f), async (args) => {
+          const verdict = checkActionResult(await target.call(...args), key);
+          if (verdict === "accepted") await guard.accepted();
+          else {
+            rejected++;
+            await guard.rejected(key);
+          }
+        }),
+        { numRuns: NUM_RUNS },
+      );
+      if (!target.ignoresInput) expect(rejected, "hostile input must mostly be refused").toBeGreaterThan(NUM_RUNS / 4);
+    }, FUZZ_TIMEOUT_MS);
+  }
+});
