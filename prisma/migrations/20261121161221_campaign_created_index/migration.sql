@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Campaign_createdAt_id_idx" ON "Campaign"("createdAt" DESC, "id" DESC);
