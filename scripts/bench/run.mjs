@@ -19,7 +19,8 @@ const DURATION = Number(process.env.BENCH_DURATION || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const SECRET = "bench-secret-not-for-production";
 const log = (m) => console.log(`[bench] ${m}`);
-const workDir = path.join(root, "bench", ".work");
+// One work directory per run: two runs at once (several engineers share a machine) must not delete each other's database.
+const workDir = path.join(root, "bench", ".work", `run-${process.pid}`);
 
 async function q(url, sql, params) {
   const c = new pg.Client({ connectionString: url });
@@ -152,14 +153,16 @@ async function main() {
   try {
     const cookie = `next-auth.session-token=${await encode({ token: { sub: "bu00000002", email: "bench2@bench.test", name: "Bench User 2" }, secret: SECRET })}`;
     const hot = "/campaign/bc00000001";
-    const add = async (name, opts) => results.scenarios.push(await measure(name, { url: server.base + opts.path, ...opts }, server));
+    // BENCH_ONLY=<regex> runs only the matching scenarios (for working on one; the full run is the default).
+    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : null;
+    const add = async (name, opts) => (only && !only.test(name) ? undefined : results.scenarios.push(await measure(name, { url: server.base + opts.path, ...opts }, server)));
     await add("ceiling: static /roadmap", { path: "/roadmap" });
     await add("visitor /", { path: "/" });
     await add("visitor /?page=200", { path: "/?page=200" });
     await add("visitor event page (5,000 pledges, 1,000 comments)", { path: hot });
     await add("signed-in /", { path: "/", headers: { cookie } });
     await add("signed-in event page", { path: hot, headers: { cookie } });
-    for (const extra of extraScenarios) {
+    for (const extra of extraScenarios.filter((e) => !only || only.test(e.name))) {
       const row = await extra.run({ base: server.base, url, secret: SECRET, cannon, server, log, q });
       if (row) results.scenarios.push(row);
     }
@@ -194,6 +197,7 @@ function renderMarkdown(r) {
     "",
     `Server peak RSS through the whole run: ${r.peakRssMb} MB. First-load JS (gzipped): / ${r.pageWeightKb?.home} kB, event page ${r.pageWeightKb?.eventPage} kB. Total run: ${r.totalSeconds} s.`,
     ...(r.notes ?? []).map((n) => `\n${n}`),
+    ...r.scenarios.filter((s) => s.note).map((s) => `\n${s.note}`),
     "",
   ];
   return lines.join("\n");

@@ -1,2 +1,209 @@
 // Scenarios that need domain mechanisms (commits, charging); each returns a results row.
-export const scenarios = [];
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { encode } from "next-auth/jwt";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const USERS = 20000; // bu00000001..bu00020000 in seed.sql
+const FREE_EVENTS = 200; // bf00000001..bf00000200 in seed.sql
+const pad = (n) => String(n).padStart(8, "0");
+
+/**
+ * The server action id of commitToCampaignAction in the running build, read from the build's
+ * server-reference manifest (the id the browser's client reference carries in `Next-Action`).
+ */
+export function commitActionId(distDir = process.env.NEXT_DIST_DIR || ".next") {
+  const file = path.join(root, distDir, "server", "server-reference-manifest.json");
+  const manifest = JSON.parse(fs.readFileSync(file, "utf8"));
+  const hit = Object.entries(manifest.node ?? {}).find(
+    ([, v]) => v.exportedName === "commitToCampaignAction" && String(v.filename ?? "").endsWith("commit-action.ts"),
+  );
+  if (!hit) throw new Error(`commitToCampaignAction not found in ${file}`);
+  return hit[0];
+}
+
+/** The Next-Router-State-Tree the browser sends from /campaign/{id} (page segment, no modals). */
+export function routerStateTree(campaignId) {
+  const tree = ["", { children: ["campaign", { children: [["campaignId", campaignId, "d"], { children: ["__PAGE__", {}] }] }] }, null, null, true];
+  return encodeURIComponent(JSON.stringify(tree));
+}
+
+/** An action response is a Flight stream; its result row is `1:{"ok":...}`. */
+export function actionOutcome(body) {
+  if (/"ok":true/.test(body)) return "ok";
+  if (/"ok":false/.test(body)) return "refused";
+  return "unknown";
+}
+
+const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0);
+
+/**
+ * Commits: request i is user bu{i} committing to free event bf{i mod 200} through the server
+ * action, exactly as the commit button does (POST to the event page with Next-Action, the
+ * arguments as a JSON array, the router state tree). Each request is a different user with its own
+ * NextAuth session cookie. "None lost": every response was a success and the number of pledges on
+ * the free events equals the number of successful responses.
+ */
+const commits = {
+  name: "commits (distinct users, server action)",
+  async run({ base, url, secret, server, log, q }) {
+    const cannonConnections = Number(process.env.BENCH_CONNECTIONS || 50);
+    const cannonDuration = Number(process.env.BENCH_DURATION || 10);
+    const actionId = commitActionId();
+    const t0 = Date.now();
+    const cookies = new Array(USERS + 1);
+    for (let i = 1; i <= USERS; i++) {
+      cookies[i] = `next-auth.session-token=${await encode({ token: { sub: `bu${pad(i)}`, email: `bench${i}@bench.test`, name: `Bench User ${i}` }, secret })}`;
+    }
+    log(`commits: minted ${USERS} session cookies in ${((Date.now() - t0) / 1000).toFixed(1)} s; action ${actionId}`);
+
+    // A closed loop of CONNECTIONS clients (like autocannon's), but every request in flight when
+    // the time is up is awaited and counted, so "none lost" compares complete numbers.
+    let next = 1;
+    const tally = { ok: 0, refused: 0, unknown: 0, non200: 0, errors: 0, exhausted: false, samples: [] };
+    const commitOnce = async (latencies) => {
+      if (next > USERS) {
+        tally.exhausted = true;
+        return false;
+      }
+      const i = next++;
+      const campaignId = `bf${pad(((i - 1) % FREE_EVENTS) + 1)}`;
+      const t = performance.now();
+      try {
+        const res = await fetch(`${base}/campaign/${campaignId}`, {
+          method: "POST",
+          headers: {
+            cookie: cookies[i],
+            "next-action": actionId,
+            "next-router-state-tree": routerStateTree(campaignId),
+            accept: "text/x-component",
+            "content-type": "text/plain;charset=UTF-8",
+            origin: base,
+          },
+          body: JSON.stringify([{ campaignId }]),
+        });
+        const body = await res.text();
+        latencies.push(performance.now() - t);
+        const outcome = res.status === 200 ? actionOutcome(body) : "unknown";
+        if (res.status !== 200) tally.non200++;
+        tally[outcome]++;
+        if (outcome !== "ok" && tally.samples.length < 3) tally.samples.push(`${res.status} ${body.slice(0, 300)}`);
+      } catch (err) {
+        tally.errors++;
+        if (tally.samples.length < 3) tally.samples.push(String(err));
+      }
+      return true;
+    };
+    const loop = async (connections, seconds) => {
+      const latencies = [];
+      const end = performance.now() + seconds * 1000;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: connections }, async () => {
+          while (performance.now() < end && (await commitOnce(latencies)));
+        }),
+      );
+      return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
+    };
+    const before = server.peakRss();
+    await loop(10, 2); // warm-up (its commits count for "none lost" too)
+    const warm = tally.ok;
+    const run = await loop(cannonConnections, cannonDuration);
+    const measuredOk = tally.ok - warm;
+    const responses = tally.ok + tally.refused + tally.unknown;
+    const { rows } = await q(url, `SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" LIKE 'bf%'`);
+    const pledges = rows[0].n;
+    const noneLost = pledges === tally.ok && tally.ok === responses && !tally.exhausted && tally.errors === 0;
+    if (tally.samples.length) log(`commits: non-success responses, e.g.\n  ${tally.samples.join("\n  ")}`);
+    const row = {
+      scenario: "commits (distinct signed-in users, server action)",
+      kind: "commits",
+      reqPerSec: Math.round(measuredOk / run.seconds),
+      p50: Math.round(pct(run.latencies, 50)),
+      p99: Math.round(pct(run.latencies, 99)),
+      non2xx: tally.non200,
+      errors: tally.errors,
+      total: run.latencies.length,
+      peakRssMb: Math.round(Math.max(before, server.peakRss())),
+      successes: tally.ok,
+      refused: tally.refused,
+      unreadable: tally.unknown,
+      pledgesInDb: pledges,
+      noneLost,
+      note: `Commits: ${tally.ok} successful responses of ${responses} (warm-up included), ${pledges} pledges in the database on the free events — ${noneLost ? "none lost" : "MISMATCH"}. Target ≥ 200 commits/s, p99 ≤ 250 ms.`,
+    };
+    log(`commits: ${row.reqPerSec} commits/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ok ${tally.ok}/${responses}, pledges ${pledges}, none lost: ${noneLost}`);
+    return row;
+  },
+};
+
+/**
+ * Charging: 2,000 pledges through the stripe gateway against the fake Stripe server (50 ms per
+ * call), CHARGE_CONCURRENCY=8, STRIPE_RATE_LIMIT=100, in a child process running runCharging.
+ */
+export function runChargeChild({ url, pledges = 2000, latencyMs = 50, concurrency = 8, rateLimit = 100, secret }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", path.join(root, "scripts/bench/charge-child.mts"), String(pledges), String(latencyMs)],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          NEXTAUTH_SECRET: secret,
+          STRIPE_SECRET_KEY: "sk_test_bench",
+          NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY: "pk_test_bench",
+          CHARGE_CONCURRENCY: String(concurrency),
+          STRIPE_RATE_LIMIT: String(rateLimit),
+          JOBS_ENABLED: "false",
+          EMAIL_TRANSPORT: process.env.EMAIL_TRANSPORT || "log",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const m = out.match(/BENCH_RESULT (\{.*\})/);
+      if (code === 0 && m) resolve(JSON.parse(m[1]));
+      else reject(new Error(`charging child exited ${code}:\n${out.slice(-3000)}`));
+    });
+  });
+}
+
+const charging = {
+  name: "charging",
+  async run({ url, secret, log }) {
+    const concurrency = 8;
+    const latencyMs = 50;
+    const rateLimit = 100;
+    const r = await runChargeChild({ url, secret, pledges: 2000, latencyMs, concurrency, rateLimit });
+    const ceiling = Math.min((concurrency * 1000) / latencyMs, rateLimit);
+    const perSec = r.stripeCalls / (r.wallMs / 1000);
+    const ofCeiling = Math.round((perSec / ceiling) * 100);
+    const ok = r.duplicates === 0 && r.succeededInDb === r.pledges && r.maxInWindow <= rateLimit;
+    const row = {
+      scenario: `charging (2,000 pledges, stripe gateway, fake Stripe ${latencyMs} ms/call, concurrency ${concurrency}, limit ${rateLimit}/s)`,
+      kind: "charging",
+      reqPerSec: Math.round(perSec * 10) / 10,
+      p50: "—",
+      p99: "—",
+      ofCeiling,
+      ...r,
+      note:
+        `Charging: ${r.stripeCalls} Stripe calls for ${r.pledges} pledges in ${(r.wallMs / 1000).toFixed(1)} s = ${perSec.toFixed(1)} charges/s, ` +
+        `${ofCeiling}% of the ceiling min(${concurrency} ÷ ${latencyMs} ms = ${(concurrency * 1000) / latencyMs}/s, ${rateLimit}/s) = ${ceiling}/s (target ≥ 90%); ` +
+        `most calls in any 1-second window at the fake: ${r.maxInWindow} (limit ${rateLimit}); duplicates: ${r.duplicates}; ` +
+        `succeeded in the database: ${r.succeededInDb}/${r.pledges}; event status: ${r.campaignStatus}${ok ? "" : " — CHECK FAILED"}.`,
+    };
+    log(row.note);
+    return row;
+  },
+};
+
+export const scenarios = [commits, charging];
