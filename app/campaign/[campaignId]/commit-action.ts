@@ -1,19 +1,19 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { getViewer } from "@/lib/auth/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { commitToCampaign, type CommitResult } from "@/lib/pledges/service";
 import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
 
-/** Commit to an event (SPEC §4 commit flow). Input: { campaignId, paymentMethodId?, amount? }. */
+/**
+ * Commit to an event (SPEC §4 commit flow). Input: { campaignId, paymentMethodId?, amount? }.
+ *
+ * No revalidatePath here, on purpose (issue 8, commits/s): a revalidation makes Next re-render the
+ * whole event page into the action's response, which the commit modal never reads — it shows the
+ * result from the returned data and calls router.refresh() when closed. Nothing else needs it:
+ * visitors' copies are keyed by the campaign's data version (the commit's counter update moves it:
+ * lib/cache/visitor-version), and signed-in pages render per request.
+ */
 export async function commitToCampaignAction(input: unknown): Promise<ActionResult<CommitResult>> {
-  const result = await runAction(COMMIT_MESSAGES.saveFailed, async () => commitToCampaign(await getViewer(), input));
-  if (result.ok) {
-    // Visitors see the new count on their next request.
-    revalidatePath(`/campaign/${result.data.campaignId}`);
-    revalidatePath(`/campaign/${result.data.campaignId}/manage`);
-    revalidatePath("/");
-  }
-  return result;
+  return runAction(COMMIT_MESSAGES.saveFailed, async () => commitToCampaign(await getViewer(), input));
 }
