@@ -290,6 +290,7 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
 
   let requests = 0;
   let replaysAnswered = 0;
+  let handled = 0;
   let errors = 0;
   const deliver = async (payload: string) => {
     requests++;
@@ -298,6 +299,7 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
     const body = (await res.json().catch(() => null)) as { duplicate?: boolean } | null;
     if (res.status !== 200) errors++;
     else if (body?.duplicate) replaysAnswered++;
+    else if (body?.duplicate === false) handled++;
   };
 
   // A: each event once, in the order it happened.
@@ -353,7 +355,12 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
     failures.push(`campaigns differ: ${JSON.stringify(summary(a.campaign.id))} vs ${JSON.stringify(summary(b.campaign.id))}`);
   }
   const paid = stateB.filter((s) => s.startsWith("succeeded")).length;
-  const doubleRecorded = await db.pledge.count({ where: { campaignId: b.campaign.id, chargeStatus: "succeeded", paymentIntentId: null } });
+  // Each event id must be handled exactly once (recorded in StripeEvent in the same transaction as its effect).
+  const unique = a.events.length + b.events.length;
+  const stored = await db.stripeEvent.count({ where: { id: { in: [...a.events, ...b.events].map((e) => e.id) }, processedAt: { not: null } } });
+  if (stored !== unique) failures.push(`${stored} of ${unique} events recorded as processed`);
+  const handledTwice = Math.max(0, handled - unique);
+  if (handled < unique) failures.push(`${unique - handled} events were never handled`);
   return {
     name: "4 webhooks replayed/reordered",
     figures: {
@@ -362,10 +369,11 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
       "in-order": inOrderRequests,
       "replayed-reordered": deliveries.length,
       "answered-duplicate": replaysAnswered,
+      handled,
       charges: paid,
       "campaign-status": summary(b.campaign.id).status,
     },
-    duplicates: doubleRecorded,
+    duplicates: handledTwice,
     lost,
     failures,
     ms: Date.now() - t0,
