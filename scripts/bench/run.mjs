@@ -11,7 +11,7 @@ import autocannon from "autocannon";
 import { encode } from "next-auth/jwt";
 import pg from "pg";
 import { startEmbeddedPostgres, freePort } from "../lib/embedded-db.mjs";
-import { scenarios as extraScenarios } from "./scenarios.mjs";
+import { lighthouseScores, scenarios as extraScenarios } from "./scenarios.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
@@ -168,6 +168,7 @@ async function main() {
     }
     results.pageWeightKb = { home: await firstLoadJs(server.base, "/"), eventPage: await firstLoadJs(server.base, hot) };
     log(`first-load JS gzipped: / ${results.pageWeightKb.home} kB, event page ${results.pageWeightKb.eventPage} kB`);
+    if (process.env.BENCH_LIGHTHOUSE !== "false") results.lighthouse = await lighthouseScores(server.base, ["/", hot], log);
     results.peakRssMb = Math.round(server.peakRss());
   } finally {
     await server.stop();
@@ -196,6 +197,14 @@ function renderMarkdown(r) {
     ),
     "",
     `Server peak RSS through the whole run: ${r.peakRssMb} MB. First-load JS (gzipped): / ${r.pageWeightKb?.home} kB, event page ${r.pageWeightKb?.eventPage} kB. Total run: ${r.totalSeconds} s.`,
+    ...(r.lighthouse
+      ? [
+          "",
+          "| Lighthouse (mobile, visitor) | performance | accessibility | best practices |",
+          "|---|---:|---:|---:|",
+          ...Object.entries(r.lighthouse).map(([p, s]) => (s ? `| ${p} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} |` : `| ${p} | failed | failed | failed |`)),
+        ]
+      : []),
     ...(r.notes ?? []).map((n) => `\n${n}`),
     ...r.scenarios.filter((s) => s.note).map((s) => `\n${s.note}`),
     "",

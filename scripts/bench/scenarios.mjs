@@ -207,3 +207,62 @@ const charging = {
 };
 
 export const scenarios = [commits, charging];
+
+/**
+ * Lighthouse (npm `lighthouse`, default mobile profile with simulated throttling) with the system
+ * Chromium, as a visitor, for each path: scores 0-100 for performance, accessibility and best
+ * practices. Returns null for a page Lighthouse could not measure (the reason is logged).
+ */
+export async function lighthouseScores(base, paths, log) {
+  const chrome = process.env.CHROME_PATH || "/usr/bin/chromium";
+  if (!fs.existsSync(chrome)) {
+    log(`lighthouse: no Chromium at ${chrome} (set CHROME_PATH); skipped`);
+    return null;
+  }
+  const bin = path.join(root, "node_modules", ".bin", "lighthouse");
+  const out = {};
+  for (const p of paths) {
+    const file = path.join(root, "bench", ".work", `lighthouse-${process.pid}-${Object.keys(out).length}.json`);
+    const code = await new Promise((resolve) => {
+      const child = spawn(
+        bin,
+        [
+          base + p,
+          "--quiet",
+          "--output=json",
+          `--output-path=${file}`,
+          "--only-categories=performance,accessibility,best-practices",
+          "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --disable-background-networking --disable-component-update --disable-sync",
+        ],
+        { cwd: root, env: { ...process.env, CHROME_PATH: chrome }, stdio: ["ignore", "ignore", "pipe"] },
+      );
+      let err = "";
+      child.stderr.on("data", (d) => (err += d));
+      child.on("error", (e) => {
+        err += String(e);
+        resolve(1);
+      });
+      child.on("exit", (c) => {
+        if (c !== 0) log(`lighthouse ${p}: exit ${c} ${err.slice(-500)}`);
+        resolve(c);
+      });
+    });
+    if (code !== 0 || !fs.existsSync(file)) {
+      out[p] = null;
+      continue;
+    }
+    const report = JSON.parse(fs.readFileSync(file, "utf8"));
+    fs.rmSync(file, { force: true });
+    const score = (id) => (report.categories?.[id]?.score == null ? null : Math.round(report.categories[id].score * 100));
+    out[p] = { performance: score("performance"), accessibility: score("accessibility"), bestPractices: score("best-practices") };
+    const failing = Object.values(report.audits ?? {})
+      .filter((a) => a.score !== null && a.score < 1 && ["binary", "numeric"].includes(a.scoreDisplayMode) && a.score < 0.9)
+      .map((a) => a.id)
+      .slice(0, 12);
+    out[p].below90 = failing;
+    const consoleErrors = (report.audits?.["errors-in-console"]?.details?.items ?? []).map((i) => `${i.source}: ${i.url ? `${i.url} ` : ""}${String(i.description).slice(0, 160)}`);
+    if (consoleErrors.length) out[p].consoleErrors = consoleErrors.slice(0, 5);
+    log(`lighthouse ${p}: performance ${out[p].performance}, accessibility ${out[p].accessibility}, best practices ${out[p].bestPractices}; audits below 0.9: ${failing.join(", ") || "none"}${consoleErrors.length ? `; console: ${consoleErrors.slice(0, 3).join(" | ")}` : ""}`);
+  }
+  return out;
+}
