@@ -16,6 +16,22 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export type App = { base: string; child: ChildProcess; log: string; exited: Promise<void> };
 
 let appSeq = 0;
+const live = new Set<ChildProcess>();
+
+// The app runs in its own process group (detached): if the suite itself is interrupted, take the
+// instances it started down with it instead of leaving them serving.
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(sig, () => {
+    for (const child of live) {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+    process.exit(130);
+  });
+}
 
 /**
  * The suite builds once (the first start). Later starts must reuse that build even if sources change
@@ -42,7 +58,13 @@ export async function startApp(
     detached: true, // own process group: start.mjs + next start (+ next build) are killed together
   });
   fs.closeSync(fd);
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  live.add(child);
+  const exited = new Promise<void>((r) =>
+    child.once("exit", () => {
+      live.delete(child);
+      r();
+    }),
+  );
   const base = `http://127.0.0.1:${opts.port}`;
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 300_000);
   for (;;) {
