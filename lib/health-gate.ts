@@ -17,7 +17,7 @@ import pg from "pg";
  */
 const OK_TTL_MS = 500;
 const DOWN_TTL_MS = 250;
-const PING_TIMEOUT_MS = 1_000;
+const PING_TIMEOUT_MS = 3_000;
 
 type GateState = { ok: boolean; checkedAt: number; pending: Promise<boolean> | null; pool: pg.Pool | null; url: string | null };
 
@@ -40,14 +40,21 @@ function poolFor(s: GateState, url: string): pg.Pool {
   return s.pool;
 }
 
+/**
+ * Only a refused or broken connection means "down". A ping that is merely slow (a saturated CPU
+ * under load) is not an outage: answering 503 then would turn load into errors.
+ */
+const OUTAGE = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EPIPE|57P01|57P02|57P03|08006|08001|08004|Connection terminated|the database system is (starting up|shutting down)/i;
+
 async function ping(s: GateState): Promise<boolean> {
   const url = process.env.DATABASE_URL;
   if (!url) return true; // misconfiguration is reported by the app itself, not hidden behind a 503
   try {
     await poolFor(s, url).query("SELECT 1");
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    const text = `${(err as { code?: string })?.code ?? ""} ${(err as Error)?.message ?? ""}`;
+    return !OUTAGE.test(text);
   }
 }
 
