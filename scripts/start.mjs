@@ -125,7 +125,12 @@ async function main() {
   }
 
   const nextBin = path.join(root, "node_modules/next/dist/bin/next");
-  if (!dev) {
+  // START_SKIP_BUILD=true: serve the existing build even if sources changed since (several instances
+  // sharing one build directory must never rebuild it under each other).
+  if (!dev && process.env.START_SKIP_BUILD === "true" && !fs.existsSync(path.join(root, distDir, "BUILD_ID"))) {
+    throw new Fatal(`START_SKIP_BUILD is set but there is no build in ${distDir}: run \`npm run build\` first.`);
+  }
+  if (!dev && process.env.START_SKIP_BUILD !== "true") {
     const hash = buildHash(root);
     const stamp = path.join(root, distDir, ".pactnexus-build-hash");
     const built = fs.existsSync(path.join(root, distDir, "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === hash;

@@ -33,27 +33,18 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   });
 }
 
-/**
- * The suite builds once (the first start). Later starts must reuse that build even if sources change
- * meanwhile (several engineers share this tree): start.mjs rebuilds when the stamp differs from the
- * current source hash, and a rebuild into the dist dir a running instance serves would break it.
- */
-async function pinBuild(distDir: string) {
-  const { buildHash } = (await import(path.join(root, "scripts/lib/build-hash.mjs"))) as { buildHash: (root: string) => string };
-  const dir = path.join(root, distDir);
-  if (fs.existsSync(path.join(dir, "BUILD_ID"))) fs.writeFileSync(path.join(dir, ".pactnexus-build-hash"), buildHash(root));
-}
-
 export async function startApp(
   env: Record<string, string>,
+  /** reuseBuild: serve the build made by the suite's first start, never rebuild */
   opts: { port: number; logDir: string; readyTimeoutMs?: number; reuseBuild?: boolean },
 ): Promise<App> {
-  if (opts.reuseBuild) await pinBuild(env.NEXT_DIST_DIR ?? ".next");
   const log = path.join(opts.logDir, `app-${++appSeq}.log`);
   const fd = fs.openSync(log, "a");
   const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(opts.port) },
+    // The suite builds once (the first start). Later starts serve that build even if sources changed
+    // meanwhile: a rebuild into the directory a running instance serves would break that instance.
+    env: { ...process.env, ...env, PORT: String(opts.port), ...(opts.reuseBuild ? { START_SKIP_BUILD: "true" } : {}) },
     stdio: ["ignore", fd, fd],
     detached: true, // own process group: start.mjs + next start (+ next build) are killed together
   });
