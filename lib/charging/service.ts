@@ -109,8 +109,12 @@ const HARD_CODES = [...HARD_DECLINE_CODES];
  * idempotency key); re-driving a stale claim keeps it, so the provider replays the first request.
  */
 async function claimNext(campaignId: string, staleAfterMs: number, runStart: Date, retryFailed: boolean): Promise<ClaimedPledge | null> {
+  // New charges only while the campaign is confirmed (not cancelled or expired meanwhile). A stale
+  // claim is still re-driven: with its original idempotency key it can only learn the outcome of a
+  // charge already made, which then gets recorded (and refunded if the event was cancelled).
+  const live = Prisma.sql`EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = ${campaignId} AND c."status" IN ('funded', 'charging', 'charged'))`;
   const retry = retryFailed
-    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND "chargeClaimedAt" < ${runStart}
+    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND "chargeClaimedAt" < ${runStart} AND ${live}
          AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))`
     : Prisma.empty;
   const rows = await db.$queryRaw<ClaimedPledge[]>`
@@ -121,7 +125,7 @@ async function claimNext(campaignId: string, staleAfterMs: number, runStart: Dat
     FROM (
       SELECT "id" FROM "Pledge"
       WHERE "campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
-        AND ("chargeStatus" = 'none'
+        AND (("chargeStatus" = 'none' AND ${live})
           OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < LEAST(${runStart}, clock_timestamp() - (${staleAfterMs}::int * interval '1 millisecond')))
           ${retry})
       ORDER BY "createdAt" ASC, "id" ASC
