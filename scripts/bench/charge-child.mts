@@ -77,6 +77,11 @@ const [row] = await db.$queryRaw<{ succeeded: number; other: number }[]>`
   SELECT count(*) FILTER (WHERE "chargeStatus" = 'succeeded')::int AS succeeded,
          count(*) FILTER (WHERE "chargeStatus" <> 'succeeded')::int AS other
   FROM "Pledge" WHERE "campaignId" = ${campaign.id}`;
+// Pledges not charged, by state and failure code (e.g. a provider or database error under load).
+const notCharged = await db.$queryRaw<{ state: string; code: string | null; n: number }[]>`
+  SELECT "chargeStatus"::text AS state, "chargeFailureCode" AS code, count(*)::int AS n
+  FROM "Pledge" WHERE "campaignId" = ${campaign.id} AND "chargeStatus" <> 'succeeded'
+  GROUP BY 1, 2 ORDER BY 3 DESC`;
 const final = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id }, select: { status: true } });
 
 const result = {
@@ -94,6 +99,7 @@ const result = {
   succeededInDb: row.succeeded,
   notSucceededInDb: row.other,
   campaignStatus: final.status,
+  notCharged: notCharged.map((r) => `${r.n} ${r.state}${r.code ? ` (${r.code})` : ""}`).join(", "),
 };
 console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
 await fake.close();

@@ -199,7 +199,7 @@ const charging = {
         `Charging: ${r.succeededInDb} of ${r.pledges} pledges charged (${r.stripeCalls} Stripe calls) in ${(r.wallMs / 1000).toFixed(1)} s = ${perSec.toFixed(1)} charges/s, ` +
         `${ofCeiling}% of the ceiling min(${concurrency} ÷ ${latencyMs} ms = ${(concurrency * 1000) / latencyMs}/s, ${rateLimit}/s) = ${ceiling}/s (target ≥ 90%); ` +
         `most calls in any 1-second window at the fake: ${r.maxInWindow} (limit ${rateLimit}); duplicates: ${r.duplicates}; ` +
-        `succeeded in the database: ${r.succeededInDb}/${r.pledges}; event status: ${r.campaignStatus}${ok ? "" : " — CHECK FAILED"}.`,
+        `succeeded in the database: ${r.succeededInDb}/${r.pledges}${r.notCharged ? ` (not charged: ${r.notCharged})` : ""}; event status: ${r.campaignStatus}${ok ? "" : " — CHECK FAILED"}.`,
     };
     log(row.note);
     return row;
