@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db";
 import { unsubscribeToken } from "@/lib/email/unsubscribe";
 import { actAs, closeFingerprintPool, headersMock, setRequestHeaders } from "@/tests/security/harness";
 import { FUZZ_TIMEOUT_MS, nastyInput, nastyString, nastyValue, NUM_RUNS } from "@/tests/security/arbitraries";
@@ -129,6 +130,15 @@ const TARGETS: Record<string, Target> = {
 };
 
 describe(`fuzz: every server action gets ${NUM_RUNS} hostile inputs`, () => {
+  it("the write guard notices a write (so the fuzz checks below can fail)", async () => {
+    const guard = writeGuard();
+    await guard.start();
+    await guard.rejected("nothing");
+    await db.comment.create({ data: { campaignId: f.campaign.id, authorId: f.user.id, text: "written" } });
+    await expect(guard.rejected("a comment")).rejects.toThrow(/was rejected but wrote to the database/);
+    await db.comment.deleteMany({ where: { text: "written" } });
+  });
+
   it("covers every server action in the registry", () => {
     const actions = REGISTRY.filter((e) => e.kind === "action").map(entryKey);
     expect(actions.filter((k) => !TARGETS[k])).toEqual([]);
@@ -151,6 +161,7 @@ describe(`fuzz: every server action gets ${NUM_RUNS} hostile inputs`, () => {
         }),
         { numRuns: NUM_RUNS },
       );
+      await guard.finish(key);
       if (!target.ignoresInput) expect(rejected, "hostile input must mostly be refused").toBeGreaterThan(NUM_RUNS / 4);
     }, FUZZ_TIMEOUT_MS);
   }

@@ -100,6 +100,7 @@ describe(`fuzz: every route handler gets ${NUM_RUNS} hostile requests`, () => {
         }),
         { numRuns: NUM_RUNS },
       );
+      await guard.finish(key);
     }, FUZZ_TIMEOUT_MS);
   }
 
@@ -139,5 +140,6 @@ describe(`fuzz: every route handler gets ${NUM_RUNS} hostile requests`, () => {
       ),
       { numRuns: NUM_RUNS },
     );
+    await guard.finish("NextAuth");
   }, FUZZ_TIMEOUT_MS);
 });

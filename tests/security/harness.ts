@@ -38,7 +38,7 @@ export function actAs(user: SessionUser) {
  * Tables a request may change, hashed row by row. RateLimitHit is left out on purpose: a refused
  * attempt is still counted by the abuse limits (that is the point of them).
  */
-const TABLES = [
+export const TABLES = [
   "User",
   "Account",
   "Campaign",
@@ -54,7 +54,7 @@ const TABLES = [
 ] as const;
 
 let pool: pg.Pool | undefined;
-const sql = () => (pool ??= new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 }));
+export const sql = () => (pool ??= new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 }));
 
 export async function closeFingerprintPool() {
   await pool?.end();
