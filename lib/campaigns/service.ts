@@ -1,4 +1,6 @@
 import "server-only";
+import { queueModerationEmail } from "@/lib/email/notifications";
+import { kickEmailSender } from "@/lib/email/service";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
@@ -18,7 +20,7 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
   if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   if (!canModerate(actor)) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
   const { campaignId, approvalStatus } = parseInput(approvalInputSchema, input);
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const current = await tx.campaign.findUnique({ where: { id: campaignId }, select: { approvalStatus: true } });
     if (!current) throw new AppError("NOT_FOUND", "Campaign not found");
     const now = new Date();
@@ -27,11 +29,16 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
       data: { approvalStatus, approvalUpdatedAt: now, approvalUpdatedById: actor.id },
       select: { id: true, approvalStatus: true, approvalUpdatedAt: true, approvalUpdatedById: true },
     });
-    await tx.moderationLog.create({
+    const log = await tx.moderationLog.create({
       data: { campaignId, actorId: actor.id, fromStatus: current.approvalStatus, toStatus: approvalStatus, createdAt: now },
+      select: { id: true },
     });
+    // The organiser's approved/rejected email, in the outbox in this same transaction.
+    await queueModerationEmail(tx, log.id);
     return updated;
   });
+  void kickEmailSender();
+  return result;
 }
 
 /**

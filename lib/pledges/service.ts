@@ -4,6 +4,8 @@ import { AppError, isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway, type CardSummary } from "@/lib/payments/gateway";
 import { requestCharging } from "@/lib/charging/service";
+import { queueCommitEmail, queueConfirmedEmails } from "@/lib/email/notifications";
+import { kickEmailSender } from "@/lib/email/service";
 import { parseInput } from "@/lib/actions";
 import { commitInputSchema, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, commitBlock, isPaidEvent } from "@/lib/pledges/policy";
@@ -244,6 +246,10 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
             });
           }
           await tx.campaign.update({ where: { id: c.id }, data, select: { id: true } });
+          // Emails go to the outbox in this same transaction (DESIGN §1): the backer's confirmation,
+          // and for a free event that just tipped, every attendee's "Event Confirmed!".
+          await queueCommitEmail(tx, pledge.id);
+          if (status === "charged") await queueConfirmedEmails(tx, c.id);
 
           return {
             pledgeId: pledge.id,
@@ -270,6 +276,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
     throw err;
   }
 
+  void kickEmailSender();
   if (result.crossed && !result.free) {
     // After commit: the charging job reads the funded campaign from the database. If queuing
     // fails, the charging sweeper picks up funded campaigns, so the pledge still stands.
