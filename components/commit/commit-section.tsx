@@ -176,13 +176,23 @@ export function CommitSection({ panel, paymentsMode, publishableKey }: { panel: 
       {step === "confirm" && (
         <Modal title="Confirm Your Commitment" onClose={close} dismissible={!saving}>
           <div className="space-y-4 text-slate-700">
-            <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-              This event only happens if at least {panel.goal} {panel.crowdfund ? "dollars are pledged" : "people commit"} by the deadline.
-            </p>
+            {panel.lateCommit ? (
+              <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200">
+                This event has already reached its threshold and is confirmed. The organiser keeps accepting commitments.
+              </p>
+            ) : (
+              <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+                This event only happens if at least {panel.goal} {panel.crowdfund ? "dollars are pledged" : "people commit"} by the deadline.
+              </p>
+            )}
             <p>
-              {panel.paid
-                ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} only if the threshold is met. If it isn't, nobody pays.`
-                : "This is a free event: nothing is charged. You're committing to attend if the threshold is met."}
+              {panel.lateCommit
+                ? panel.paid
+                  ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} right away.`
+                  : "This is a free event: nothing is charged. You're committing to attend."
+                : panel.paid
+                  ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} only if the threshold is met. If it isn't, nobody pays.`
+                  : "This is a free event: nothing is charged. You're committing to attend if the threshold is met."}
             </p>
             <p className="text-sm">
               <span className="font-semibold text-slate-900">
@@ -279,7 +289,11 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
           </svg>
         </span>
         <p>
-          {result.free
+          {result.late
+            ? result.free
+              ? "This event is already confirmed, and you're in!"
+              : `This event is already confirmed, and you're in! Your card is being charged ${result.unit === "dollars" ? "your pledge" : priceText} now.`
+            : result.free
             ? `The threshold of ${result.goal} has been reached! This free event is confirmed.`
             : `The threshold of ${result.goal} has been reached! All attendees are being charged ${result.unit === "dollars" ? "their pledge" : `${priceText} each`} automatically.`}
         </p>

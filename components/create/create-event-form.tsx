@@ -360,6 +360,16 @@ function SettingsStep({
       </div>
 
       <div className="rounded-lg border border-slate-200 p-4">
+        <Toggle
+          id="acceptAfterThreshold"
+          label="Keep accepting commitments after the threshold"
+          description="Off: commitments close once the goal is reached. On: people can still join afterwards and are charged right away."
+          checked={values.acceptAfterThreshold}
+          onChange={(v) => set("acceptAfterThreshold", v)}
+        />
+      </div>
+
+      <div className="rounded-lg border border-slate-200 p-4">
         <Toggle id="isTest" label="Test event" description="Marked TEST and removable by admins from the dashboard." checked={values.isTest} onChange={(v) => set("isTest", v)} />
       </div>
     </fieldset>

@@ -36,6 +36,7 @@ export function toDraftView(d: DraftSummary): DraftView {
       refundBonusEnabled: d.refundBonusEnabled,
       refundBonusPercentage: d.refundBonusEnabled ? String(d.refundBonusPercentage) : emptyCampaignForm.refundBonusPercentage,
       isTest: d.isTest,
+      acceptAfterThreshold: d.acceptAfterThreshold,
       paymentType: d.paymentType ?? "",
       paymentMethod: d.paymentMethod ?? "",
     },

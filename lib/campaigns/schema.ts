@@ -41,6 +41,7 @@ export type CampaignFormValues = {
   refundBonusEnabled: boolean;
   refundBonusPercentage: string;
   isTest: boolean;
+  acceptAfterThreshold: boolean;
   paymentType: "" | (typeof PAYMENT_TYPES)[number];
   paymentMethod: string;
 };
@@ -58,6 +59,7 @@ export const emptyCampaignForm: CampaignFormValues = {
   refundBonusEnabled: false,
   refundBonusPercentage: String(REFUND_BONUS_DEFAULT),
   isTest: false,
+  acceptAfterThreshold: false,
   paymentType: "",
   paymentMethod: "",
 };
@@ -161,6 +163,7 @@ export function createCampaignSchema(now: () => number = Date.now) {
       refundBonusEnabled: bool(false),
       refundBonusPercentage: optionalText,
       isTest: bool(false),
+      acceptAfterThreshold: bool(false),
       paymentType: z.union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()]).optional(),
       paymentMethod: optionalText.pipe(z.string().max(PAYMENT_HANDLE_MAX, { error: `Payment handle must be less than ${PAYMENT_HANDLE_MAX} characters` })),
     })
@@ -196,6 +199,7 @@ export function createCampaignSchema(now: () => number = Date.now) {
         identityRevelationType: v.attendeesAnonymous ? v.identityRevelationType : ("immediate" as const),
         refundBonusPercentage,
         isTest: v.isTest,
+        acceptAfterThreshold: v.acceptAfterThreshold,
         // Payment instructions belong to crowdfunds only (SPEC §3).
         paymentType: crowdfund ? (v.paymentType as (typeof PAYMENT_TYPES)[number]) : null,
         paymentMethod: crowdfund ? v.paymentMethod.replace(/^@/, "") : null,
@@ -240,6 +244,7 @@ export const draftSchema = z
       return /^\d+$/.test(raw) && n >= 0 && n <= REFUND_BONUS_MAX ? n : 0;
     }),
     isTest: bool(false),
+    acceptAfterThreshold: bool(false),
     paymentType: z.union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()]).optional().transform((v) => v || null),
     paymentMethod: optionalText.pipe(z.string().max(PAYMENT_HANDLE_MAX)),
   })
@@ -262,6 +267,7 @@ export const draftSchema = z
       refundBonusEnabled: v.refundBonusEnabled,
       refundBonusPercentage: v.refundBonusEnabled ? v.refundBonusPercentage : 0,
       isTest: v.isTest,
+      acceptAfterThreshold: v.acceptAfterThreshold,
       paymentType: v.paymentType,
       paymentMethod: v.paymentMethod || null,
     };

@@ -15,6 +15,7 @@ export type DraftSummary = {
   refundBonusEnabled: boolean;
   refundBonusPercentage: number;
   isTest: boolean;
+  acceptAfterThreshold: boolean;
   paymentType: "venmo" | "paypal" | "other" | null;
   paymentMethod: string | null;
   createdAt: Date;
@@ -43,6 +44,7 @@ export async function listDrafts(userId: string): Promise<DraftSummary[]> {
       refundBonusEnabled: true,
       refundBonusPercentage: true,
       isTest: true,
+      acceptAfterThreshold: true,
       paymentType: true,
       paymentMethod: true,
       createdAt: true,

@@ -10,7 +10,16 @@ export type CommitPolicyCampaign = {
   status: string; // CampaignStatus
   approvalStatus: string; // ApprovalStatus
   deadline: Date;
+  /** issue 7: "Keep accepting commitments after the threshold" (default off, as SPEC) */
+  acceptAfterThreshold?: boolean;
 };
+
+/** Statuses in which an event that keeps accepting after its threshold still takes commitments. */
+export const LATE_OPEN_STATUSES = new Set(["funded", "charging", "charged"]);
+
+/** Whether a commit now would arrive after the threshold (and so be charged at once). */
+export const isLateCommit = (c: Pick<CommitPolicyCampaign, "status" | "acceptAfterThreshold">) =>
+  Boolean(c.acceptAfterThreshold) && LATE_OPEN_STATUSES.has(c.status);
 
 /** Statuses after which no new commitment is taken (DESIGN §1 "after confirmation"). */
 export const CLOSED_STATUSES = new Set(["funded", "charging", "charged", "expired", "cancelled"]);
@@ -40,7 +49,7 @@ export function commitBlock(viewer: PolicyViewer, c: CommitPolicyCampaign, alrea
   if (!viewer) return "signedOut";
   if (alreadyCommitted) return "alreadyCommitted";
   if (c.approvalStatus !== "approved" && !viewer.isAdmin) return "notApproved";
-  if (CLOSED_STATUSES.has(c.status)) return "closed";
+  if (CLOSED_STATUSES.has(c.status) && !isLateCommit(c)) return "closed";
   if (c.deadline.getTime() <= now.getTime()) return "ended";
   return null;
 }

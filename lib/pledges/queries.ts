@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
 import { contributorText, privacyCampaignSelect } from "@/lib/privacy/present";
 import { anonymousAttendee, canSeeIdentity } from "@/lib/privacy/rules";
-import { canManageCampaign, commitBlock, isPaidEvent, type CommitBlock } from "@/lib/pledges/policy";
+import { canManageCampaign, commitBlock, isLateCommit, isPaidEvent, type CommitBlock } from "@/lib/pledges/policy";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
 
@@ -24,6 +24,8 @@ export type CommitPanel = {
   alreadyCommitted: boolean;
   /** why the viewer cannot commit now (null: they can) */
   block: CommitBlock | null;
+  /** the event keeps accepting after its threshold and has met it: a commit now is charged at once */
+  lateCommit: boolean;
 };
 
 function visibleTo(viewer: Viewer | null, c: { approvalStatus: string; creatorId: string }) {
@@ -46,6 +48,7 @@ export async function getCommitPanel(campaignId: string, viewer: Viewer | null, 
       creatorId: true,
       ticketPriceCents: true,
       pactType: true,
+      acceptAfterThreshold: true,
     },
   });
   if (!c || !visibleTo(viewer, c)) return null;
@@ -67,6 +70,7 @@ export async function getCommitPanel(campaignId: string, viewer: Viewer | null, 
     viewerEmail: viewer?.email ?? null,
     alreadyCommitted,
     block: commitBlock(viewer, c, alreadyCommitted, now),
+    lateCommit: isLateCommit(c),
   };
 }
 

@@ -8,7 +8,7 @@ import { queueCommitEmail, queueConfirmedEmails } from "@/lib/email/notification
 import { kickEmailSender } from "@/lib/email/service";
 import { parseInput } from "@/lib/actions";
 import { commitInputSchema, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
-import { COMMIT_MESSAGES, commitBlock, isPaidEvent } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES, commitBlock, isLateCommit, isPaidEvent } from "@/lib/pledges/policy";
 import { consume, secondsText } from "@/lib/rate-limit/service";
 
 export type CommitResult = {
@@ -21,6 +21,8 @@ export type CommitResult = {
   thresholdMet: boolean;
   /** true for exactly one commit per campaign: the one that crossed the threshold */
   crossed: boolean;
+  /** a commit after the threshold (acceptAfterThreshold): charged at once */
+  late: boolean;
   status: "pending" | "funded" | "charged";
   unit: "people" | "dollars";
   free: boolean;
@@ -41,6 +43,7 @@ type LockedCampaign = {
   committedCount: number;
   pledgeCount: number;
   raisedCents: number;
+  acceptAfterThreshold: boolean;
 };
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
@@ -170,7 +173,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
           const rows = await tx.$queryRaw<LockedCampaign[]>`
           SELECT id, goal, status::text AS status, "approvalStatus"::text AS "approvalStatus", deadline, "creatorId",
                  "ticketPriceCents", "pactType"::text AS "pactType", "paymentMethod",
-                 "committedCount", "pledgeCount", "raisedCents"
+                 "committedCount", "pledgeCount", "raisedCents", "acceptAfterThreshold"
           FROM "Campaign" WHERE id = ${input.campaignId} FOR UPDATE`;
           const c = rows[0];
           if (!c) throw fail("notFound", "NOT_FOUND");
@@ -210,7 +213,10 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
           const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
           // Under the lock with status `pending` (checked above), the first commit to reach the goal
           // is the only one that can see it: later ones find the campaign closed.
-          const crossed = progress >= c.goal;
+          // A late commit (the event keeps accepting after its threshold) crosses nothing: the
+          // campaign is already confirmed; it is charged at once below / by the charging job.
+          const late = isLateCommit(c);
+          const crossed = !late && progress >= c.goal;
 
           let status: CommitResult["status"] = "pending";
           const data: Prisma.CampaignUpdateInput = {
@@ -219,7 +225,17 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
             raisedCents,
             currentAmount: { increment: pledge.amount },
           };
-          if (crossed && paid) {
+          if (late) {
+            status = c.status === "charged" ? "charged" : "funded";
+            if (!paid) {
+              // Free: confirmed on arrival, like the others were at the threshold.
+              await tx.pledge.update({
+                where: { id: pledge.id },
+                data: { charged: true, verified: true, chargeType: "free", chargedAt: now, paymentIntentId: null, chargeStatus: "succeeded" },
+              });
+              Object.assign(data, { totalCharged: { increment: 1 } });
+            }
+          } else if (crossed && paid) {
             status = "funded";
             Object.assign(data, { status, fundedAt: now, lastStatusUpdate: now });
           } else if (crossed) {
@@ -249,7 +265,8 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
           // Emails go to the outbox in this same transaction (DESIGN §1): the backer's confirmation,
           // and for a free event that just tipped, every attendee's "Event Confirmed!".
           await queueCommitEmail(tx, pledge.id);
-          if (status === "charged") await queueConfirmedEmails(tx, c.id);
+          if (late && !paid) await queueConfirmedEmails(tx, c.id, pledge.id);
+          else if (crossed && status === "charged") await queueConfirmedEmails(tx, c.id);
 
           return {
             pledgeId: pledge.id,
@@ -257,12 +274,13 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
             committedCount: progress,
             goal: c.goal,
             remaining: Math.max(0, c.goal - progress),
-            thresholdMet: crossed,
+            thresholdMet: crossed || late,
             crossed,
+            late,
             status,
             unit: crowdfund ? "dollars" : "people",
             free: !paid,
-            chargingQueued: crossed && !paid,
+            chargingQueued: (crossed || late) && !paid,
           } satisfies CommitResult;
         },
         // Commits to one popular event queue on its row lock; give them room to wait for a pooled
@@ -277,7 +295,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
   }
 
   void kickEmailSender();
-  if (result.crossed && !result.free) {
+  if ((result.crossed || result.late) && !result.free) {
     // After commit: the charging job reads the funded campaign from the database. If queuing
     // fails, the charging sweeper picks up funded campaigns, so the pledge still stands.
     try {
