@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
@@ -21,7 +22,12 @@ export default async function AdminPage() {
   ];
   return (
     <div className="mx-auto max-w-6xl space-y-8 px-4 py-6 sm:py-10">
-      <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>
+        <Link href="/admin/emails" className="text-sm font-semibold text-brand-700 hover:underline">
+          Emails sent by the app →
+        </Link>
+      </div>
       <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         {stats.map((s) => (
           <div key={s.label} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
