@@ -16,7 +16,15 @@ export default defineConfig({
     globalSetup: ["tests/helpers/global-setup.ts"],
     setupFiles: ["tests/helpers/setup-file.ts"],
     // Time-zone bugs must fail here, not in production (CONVENTIONS: a non-UTC zone).
-    env: { TZ: "Asia/Kathmandu", NODE_ENV: "test", JOBS_ENABLED: "false", NEXTAUTH_SECRET: "test-secret-not-for-production" },
+    env: {
+      TZ: "Asia/Kathmandu",
+      NODE_ENV: "test",
+      JOBS_ENABLED: "false",
+      NEXTAUTH_SECRET: "test-secret-not-for-production",
+      // A 2-core CI box under full load can take seconds to hand out or open a connection: the
+      // concurrency tests prove serialisation and counts, not how fast a busy machine forks backends.
+      DATABASE_CONNECT_TIMEOUT_MS: "30000",
+    },
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -12,7 +12,8 @@ function createClient(url: string): Db {
     {
       connectionString: url,
       max: Number(process.env.DATABASE_POOL_SIZE || 10),
-      connectionTimeoutMillis: 5_000,
+      // How long a query may wait for a pooled connection (or a new one to open) before failing.
+      connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS || 5_000),
     },
     {
       // An idle connection dropped by the server (restart, failover) must not crash the process;
