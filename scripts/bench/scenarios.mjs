@@ -1,5 +1,5 @@
 // Scenarios that need domain mechanisms (commits, charging); each returns a results row.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -176,13 +176,33 @@ export function runChargeChild({ url, pledges = 2000, latencyMs = 50, concurrenc
   });
 }
 
+/**
+ * A database of its own for the charging run, on the bench cluster: the bench server's charge
+ * sweeper (demo gateway, no Stripe keys) would otherwise pick the funded event up too and fail the
+ * pledges it claims with payment_method_unavailable.
+ */
+async function chargingDatabase(url, q) {
+  const target = new URL(url);
+  target.pathname = "/pactnexus_bench_charging";
+  await q(url, `DROP DATABASE IF EXISTS pactnexus_bench_charging`);
+  await q(url, `CREATE DATABASE pactnexus_bench_charging`);
+  const mig = spawnSync(process.execPath, ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: target.toString() },
+    encoding: "utf8",
+  });
+  if (mig.status !== 0) throw new Error(`charging database: migrations failed: ${mig.stderr}`);
+  return target.toString();
+}
+
 const charging = {
   name: "charging",
-  async run({ url, secret, log }) {
+  async run({ url, secret, log, q }) {
     const concurrency = 8;
     const latencyMs = 50;
     const rateLimit = 100;
-    const r = await runChargeChild({ url, secret, pledges: 2000, latencyMs, concurrency, rateLimit });
+    const chargeUrl = await chargingDatabase(url, q);
+    const r = await runChargeChild({ url: chargeUrl, secret, pledges: 2000, latencyMs, concurrency, rateLimit });
     const ceiling = Math.min((concurrency * 1000) / latencyMs, rateLimit);
     const perSec = r.succeededInDb / (r.wallMs / 1000);
     const ofCeiling = Math.round((perSec / ceiling) * 100);
