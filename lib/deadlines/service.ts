@@ -1,4 +1,5 @@
 import "server-only";
+import { emailCampaignSelect } from "@/lib/email/notifications";
 import { db } from "@/lib/db";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/email/templates";
@@ -15,13 +16,7 @@ import { thresholdMet } from "@/lib/privacy/rules";
 export const REMINDER_LEAD_MS = 48 * 3600_000;
 
 const campaignSelect = {
-  id: true,
-  title: true,
-  description: true,
-  deadline: true,
-  goal: true,
-  committedCount: true,
-  ticketPriceCents: true,
+  ...emailCampaignSelect,
   status: true,
   approvalStatus: true,
   pactType: true,

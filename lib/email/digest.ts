@@ -1,4 +1,5 @@
 import "server-only";
+import { emailCampaignSelect } from "@/lib/email/notifications";
 import { db } from "@/lib/db";
 import { queueEmail } from "@/lib/email/service";
 import { organiserCommitDigestEmail } from "@/lib/email/templates";
@@ -25,13 +26,7 @@ export async function queueOrganiserDigests(now = new Date(), hours = 3): Promis
       const c = await db.campaign.findUnique({
         where: { id: g.campaignId },
         select: {
-          id: true,
-          title: true,
-          description: true,
-          deadline: true,
-          goal: true,
-          committedCount: true,
-          ticketPriceCents: true,
+          ...emailCampaignSelect,
           creatorId: true,
           creator: { select: { email: true, name: true, emailOptOut: true } },
         },

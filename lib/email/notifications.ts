@@ -10,7 +10,8 @@ import { commitReceivedEmail, eventConfirmedEmail, moderationEmail, type EmailCa
  */
 type Tx = Prisma.TransactionClient;
 
-const emailCampaignSelect = {
+/** What an email about an event shows of it (templates' EmailCampaign). */
+export const emailCampaignSelect = {
   id: true,
   title: true,
   description: true,
