@@ -19,21 +19,7 @@ type Tx = Prisma.TransactionClient;
  * After the transaction commits, call kickEmailSender() to send without waiting for the sweeper.
  */
 export async function queueEmail(tx: Tx, email: QueuedEmail): Promise<boolean> {
-  const e = queuedEmailSchema.parse(email);
-  const { count } = await tx.emailOutbox.createMany({
-    data: [
-      {
-        dedupeKey: e.dedupeKey,
-        toEmail: e.to,
-        subject: e.subject,
-        text: e.text,
-        html: e.html,
-        attachments: e.attachments ?? undefined,
-      },
-    ],
-    skipDuplicates: true,
-  });
-  return count === 1;
+  return (await queueEmails(tx, [email])) === 1;
 }
 
 /** queueEmail for many recipients; returns how many were newly queued. */
