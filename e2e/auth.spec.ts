@@ -34,7 +34,7 @@ test("sign up → dashboard → logout → sign in → wrong password", async ({
   await expect(page.getByRole("button", { name: "Please wait..." })).toBeDisabled();
 
   // signed in: the dashboard and the top bar
-  await expect(page.getByText("Profile Dashboard")).toBeVisible();
+  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
   await expect(main(page).getByText("Nova Tester")).toBeVisible();
   await expect(main(page).getByText(email)).toBeVisible();
   await expect(main(page).getByText("N", { exact: true })).toBeVisible(); // avatar initial
@@ -48,7 +48,7 @@ test("sign up → dashboard → logout → sign in → wrong password", async ({
 
   // the session survives a reload (it is a cookie, not client state)
   await page.reload();
-  await expect(page.getByText("Profile Dashboard")).toBeVisible();
+  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
 
   // logout
   await main(page).getByRole("button", { name: "Logout" }).click();
@@ -59,7 +59,7 @@ test("sign up → dashboard → logout → sign in → wrong password", async ({
   await page.getByLabel("Email").fill(email.toUpperCase());
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await expect(page.getByText("Profile Dashboard")).toBeVisible();
+  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
 
   // logout from the top bar, then a wrong password and an unknown email
   await accountBar(page).getByRole("button", { name: "Logout" }).click();
@@ -68,7 +68,7 @@ test("sign up → dashboard → logout → sign in → wrong password", async ({
   await page.getByLabel("Password").fill("not-my-password");
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(main(page).getByRole("alert")).toHaveText("Incorrect password");
-  await expect(page.getByText("Profile Dashboard")).toHaveCount(0);
+  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toHaveCount(0);
 
   await page.getByLabel("Email").fill(`nobody-${id}@example.test`);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
