@@ -134,9 +134,12 @@ async function measure(name, opts, server) {
   return row;
 }
 
+// What a browser downloads to run the page: every <script src>, except `nomodule` ones (Next's legacy
+// polyfills, ~39 kB gzipped), which browsers that support ES modules (all React 19 targets) skip.
 async function firstLoadJs(base, pathName, headers = {}) {
   const html = await (await fetch(base + pathName, { headers })).text();
-  const srcs = [...new Set([...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]))];
+  const tags = [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]).filter((t) => !/\snomodule\b/i.test(t));
+  const srcs = [...new Set(tags.map((t) => t.match(/\ssrc="([^"]+)"/)?.[1]).filter(Boolean))];
   let gz = 0;
   for (const src of srcs) {
     const body = Buffer.from(await (await fetch(new URL(src, base))).arrayBuffer());
