@@ -147,6 +147,26 @@ describe("commitToCampaign across app instances", () => {
   });
 });
 
+describe("commitToCampaign double commit across app instances", () => {
+  it("one user committing through two instances at once: one pledge, the other told they already committed", async () => {
+    vi.resetModules();
+    const second = await import("@/lib/pledges/service");
+    const campaign = await createCampaign({ goal: 50 });
+    const [u] = await users(1);
+    for (let round = 0; round < 3; round++) {
+      const other = round === 0 ? u : (await users(1))[0];
+      const outcomes = await Promise.all([
+        settle(commitToCampaign(other, { campaignId: campaign.id })),
+        settle(second.commitToCampaign(other, { campaignId: campaign.id })),
+      ]);
+      expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+      expect(outcomes.find((o) => !o.ok)).toMatchObject({ code: "CONFLICT", message: COMMIT_MESSAGES.alreadyCommitted });
+    }
+    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(3);
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ committedCount: 3, pledgeCount: 3, currentAmount: 3 });
+  });
+});
+
 describe("commitToCampaign rules", () => {
   it("signed out: the SPEC message, nothing written", async () => {
     const campaign = await createCampaign();
@@ -174,6 +194,7 @@ describe("commitToCampaign rules", () => {
     const unnamed = await createUser({ name: null });
     const first = await commitToCampaign(named, { campaignId: campaign.id });
     expect(first).toMatchObject({ committedCount: 1, goal: 3, remaining: 2, thresholdMet: false, crossed: false, status: "pending", free: true });
+    expect(first.pledgeId).toMatch(/^c[a-z0-9]{24}$/);
     await commitToCampaign(unnamed, { campaignId: campaign.id });
     const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id }, orderBy: { createdAt: "asc" } });
     expect(pledges.map((p) => p.contributor)).toEqual(["Dana Doe", unnamed.email]);
