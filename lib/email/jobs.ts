@@ -5,18 +5,21 @@ import { queueOrganiserDigests } from "@/lib/email/digest";
 import { queueDerivedEmails } from "@/lib/email/derived";
 
 /**
- * One queue for sending: queued on demand right after a cause commits (kickEmailSender) and run
- * every minute by schedule as the sweeper, so an email whose kick was lost still goes out.
+ * One queue for sending: queued on demand right after a cause commits (kickEmailSender, data
+ * EMAIL_KICK_DATA) and run every minute by schedule as the sweeper, so an email whose kick was lost
+ * still goes out.
  * A run that fails as a whole (database down) is retried by pg-boss.
  */
-export const emailSendJob = defineJob<Record<string, never>>({
+export const emailSendJob = defineJob<{ kick?: boolean }>({
   name: EMAIL_SEND_JOB,
   cron: "* * * * *",
   scheduleData: {},
   retryLimit: 5,
-  handler: async () => {
-    // Causes whose services did not queue their email in their own transaction (see derived.ts).
-    await queueDerivedEmails();
+  handler: async (data) => {
+    // Causes whose services did not queue their email in their own transaction (see derived.ts):
+    // the per-minute run only. A kick follows a cause that queued its own email; deriving on every
+    // kick rescanned the day's pledges several times a second under a burst of commits.
+    if (!data?.kick) await queueDerivedEmails();
     // Drain in batches so a burst (an event of thousands confirming) does not wait for the next minute.
     for (let i = 0; i < 20; i++) {
       const r = await sendPendingEmails({ limit: 100 });

@@ -40,16 +40,42 @@ export async function queueEmails(tx: Tx, emails: QueuedEmail[]): Promise<number
   return count;
 }
 
+/** What a kick queues: the sender only (the per-minute run also derives missing emails, lib/email/jobs.ts). */
+export const EMAIL_KICK_DATA = { kick: true } as const;
+
+/**
+ * Kicks are coalesced per instance (issue 8: a burst of commits queued one job each, and every job
+ * ran the whole sender): at most one job per KICK_INTERVAL_MS; a kick arriving inside the interval
+ * rides on one trailing job queued at its end. Every call is therefore followed by a job queued
+ * after it — so after the caller's transaction committed — within KICK_INTERVAL_MS.
+ */
+const KICK_INTERVAL_MS = 250;
+let lastKickAt = 0;
+let trailingKick: Promise<void> | null = null;
+
+async function queueKick(): Promise<void> {
+  lastKickAt = Date.now();
+  try {
+    await enqueue(EMAIL_SEND_JOB, EMAIL_KICK_DATA);
+  } catch (err) {
+    console.warn(`[email] could not queue the sender, the sweeper will send: ${(err as Error).message}`);
+  }
+}
+
 /**
  * Asks a worker to send pending emails now. Best effort: if the queue is unreachable the
  * per-minute sweeper sends them anyway, so this never fails the caller.
  */
 export async function kickEmailSender(): Promise<void> {
-  try {
-    await enqueue(EMAIL_SEND_JOB, {});
-  } catch (err) {
-    console.warn(`[email] could not queue the sender, the sweeper will send: ${(err as Error).message}`);
-  }
+  if (!env().JOBS_ENABLED) return; // nothing is queued (tests, CLI scripts): callers send directly
+  if (trailingKick) return trailingKick;
+  const wait = lastKickAt + KICK_INTERVAL_MS - Date.now();
+  if (wait <= 0) return queueKick();
+  trailingKick = new Promise<void>((resolve) => setTimeout(resolve, wait)).then(() => {
+    trailingKick = null;
+    return queueKick();
+  });
+  return trailingKick;
 }
 
 type OutboxRow = {
@@ -77,6 +103,16 @@ export async function sendPendingEmails({
   transport = smtpTransport(),
 }: { limit?: number; transport?: MailTransport | null } = {}): Promise<SendReport> {
   const report: SendReport = { sent: 0, stored: 0, failed: 0, retrying: 0 };
+  if (!transport) {
+    // Nothing leaves the app: the same rows the loop below would take, marked sent in one statement.
+    const stored = await db.$queryRaw<{ id: string }[]>`
+      UPDATE "EmailOutbox" SET status = 'sent', "sentAt" = now(), attempts = attempts + 1
+      WHERE id IN (SELECT id FROM "EmailOutbox" WHERE status = 'pending'
+                   ORDER BY attempts ASC, "createdAt" ASC LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING id`;
+    report.stored = stored.length;
+    return report;
+  }
   const candidates = await db.emailOutbox.findMany({
     where: { status: "pending" },
     // Fewest attempts first: rows that keep failing never hold back fresh ones.
@@ -93,11 +129,6 @@ export async function sendPendingEmails({
           FOR UPDATE SKIP LOCKED`;
         const row = rows[0];
         if (!row) return; // sent meanwhile, or another worker holds it
-        if (!transport) {
-          await tx.emailOutbox.update({ where: { id }, data: { status: "sent", sentAt: new Date(), attempts: { increment: 1 } } });
-          report.stored++;
-          return;
-        }
         try {
           await transport.sendMail({
             from: env().EMAIL_FROM,
