@@ -19,10 +19,14 @@ SELECT 'bc' || lpad(g::text, 8, '0'),
        'pending', 'approved', 'paction', CASE WHEN g % 2 = 0 THEN 0 ELSE 1500 END, true, 'never'
 FROM generate_series(1, 10000) g;
 
+-- Pledges are history: dated more than a day back, like pledges whose emails went out long ago. Dated
+-- within the last day (and with no outbox rows), the app's per-minute email job took them for
+-- commits whose confirmation was never queued and derived 500 emails a minute from them, and the
+-- hourly organiser digest queued hundreds more: background work that loaded every scenario.
 -- hot event: 5,000 pledges
 INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "createdAt", "paymentMethodId")
 SELECT 'bp1_' || u, 'bc00000001', 'bu' || lpad(u::text, 8, '0'), 1, 1500, 'Bench User ' || u,
-       now() - u * interval '1 second', 'pm_demo_bench_' || u
+       now() - interval '2 days' - u * interval '1 second', 'pm_demo_bench_' || u
 FROM generate_series(1, 5000) u;
 
 -- events 2..9751: 20 pledges each (195,000)
@@ -31,7 +35,7 @@ SELECT 'bp' || c || '_' || j, 'bc' || lpad(c::text, 8, '0'),
        'bu' || lpad((((c * 37 + j) % 20000) + 1)::text, 8, '0'), 1,
        CASE WHEN c % 2 = 0 THEN 0 ELSE 1500 END,
        'Bench User ' || (((c * 37 + j) % 20000) + 1),
-       now() - (c * 20 + j) * interval '1 second',
+       now() - interval '2 days' - (c * 20 + j) * interval '1 second',
        CASE WHEN c % 2 = 0 THEN NULL ELSE 'pm_demo_bench_' || c || '_' || j END
 FROM generate_series(2, 9751) c, generate_series(0, 19) j;
 
