@@ -1,6 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { buildCsp, isCachedRoute } from "@/lib/security/csp";
-import { campaignVersion, homeVersion } from "@/lib/cache/visitor-version";
+import { decode } from "next-auth/jwt";
+import { campaignVersion, homeVersion, memberHomeVersion } from "@/lib/cache/visitor-version";
+import { sessionCookie } from "@/lib/auth/session-cookie";
 import { HOME_FILTERS } from "@/lib/campaigns/schema";
 import { databaseReachable, unavailablePage } from "@/lib/health-gate";
 
@@ -28,6 +30,60 @@ const hasSession = (request: NextRequest) =>
   request.cookies.getAll().some((c) => /^(__Secure-)?next-auth\.session-token(\.\d+)?$/.test(c.name));
 
 /**
+ * The user id in the request's session token, or null (no session, or a token that does not
+ * decode: the per-request page then treats the request as signed out, as NextAuth does).
+ * A token too large for one cookie is split by NextAuth into name.0, name.1, ...
+ */
+async function sessionUserId(request: NextRequest): Promise<string | null> {
+  const secret = process.env.NEXTAUTH_SECRET;
+  const name = sessionCookie().name;
+  if (!secret) return null;
+  let token = request.cookies.get(name)?.value;
+  if (!token) {
+    const chunks = request.cookies
+      .getAll()
+      .filter((c) => /^\d+$/.test(c.name.slice(name.length + 1)) && c.name.startsWith(`${name}.`))
+      .sort((a, b) => Number(a.name.slice(name.length + 1)) - Number(b.name.slice(name.length + 1)));
+    token = chunks.map((c) => c.value).join("");
+  }
+  if (!token) return null;
+  try {
+    const payload = await decode({ token, secret });
+    return typeof payload?.sub === "string" ? payload.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The home list's query, when it is one the cached copies serve ("/?filter=&page=" only). */
+function homeQuery(url: URL): { filter: string; page: string } | null {
+  const params = url.searchParams;
+  if ([...params.keys()].some((k) => k !== "filter" && k !== "page")) return null;
+  const filter = params.get("filter") ?? "all";
+  const page = params.get("page") ?? "1";
+  if (!(HOME_FILTERS as readonly string[]).includes(filter) || !/^[1-9]\d{0,4}$/.test(page)) return null;
+  return { filter, page };
+}
+
+/**
+ * A signed-in GET of home: every non-admin sees the same page (the signed-in hero, the public
+ * list; the account bar is a client component), so it is served from one cached copy for all of
+ * them (lib/cache/visitor-version.ts memberHomeVersion). Admins get the per-request page.
+ */
+async function memberRewrite(request: NextRequest): Promise<URL | null> {
+  if (request.method !== "GET" || request.nextUrl.pathname !== "/" || !hasSession(request)) return null;
+  const query = homeQuery(request.nextUrl);
+  if (!query) return null;
+  try {
+    const userId = await sessionUserId(request);
+    const version = userId ? await memberHomeVersion(userId) : null;
+    return version ? new URL(`/v/home/${query.filter}/${query.page}/${version}`, request.nextUrl) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Where a signed-out request is served from the cache. Anything unusual (a notice to show, an odd
  * query, a database hiccup) is left to the per-request route, which handles it fully.
  */
@@ -36,13 +92,9 @@ async function visitorRewrite(request: NextRequest): Promise<URL | null> {
   const url = request.nextUrl;
   try {
     if (url.pathname === "/") {
-      const params = url.searchParams;
-      if ([...params.keys()].some((k) => k !== "filter" && k !== "page")) return null;
-      const filter = params.get("filter") ?? "all";
-      const page = params.get("page") ?? "1";
-      if (!(HOME_FILTERS as readonly string[]).includes(filter) || !/^[1-9]\d{0,4}$/.test(page)) return null;
-      const version = await homeVersion();
-      return version ? new URL(`/v/home/${filter}/${page}/${version}`, url) : null;
+      const query = homeQuery(url);
+      const version = query ? await homeVersion() : null;
+      return query && version ? new URL(`/v/home/${query.filter}/${query.page}/${version}`, url) : null;
     }
     const m = /^\/campaign\/([a-z0-9]{10,40})$/i.exec(url.pathname);
     if (m && url.search === "") {
@@ -68,10 +120,12 @@ export async function proxy(request: NextRequest) {
   };
 
   const target = await visitorRewrite(request);
-  if (target) {
-    const response = NextResponse.rewrite(target);
-    // The copy is cached here, keyed by version; a shared HTTP cache keyed only by URL must not keep it.
-    response.headers.set("Cache-Control", "public, max-age=0, must-revalidate");
+  const member = target ? null : await memberRewrite(request);
+  if (target || member) {
+    const response = NextResponse.rewrite((target ?? member)!);
+    // The copy is cached here, keyed by version; a shared HTTP cache keyed only by URL must not keep
+    // it (and must never hand a member's copy to anyone else).
+    response.headers.set("Cache-Control", `${member ? "private" : "public"}, max-age=0, must-revalidate`);
     return finish(response, buildCsp({ stripe, dev }));
   }
   if (isCachedRoute(request.nextUrl.pathname)) return finish(NextResponse.next(), buildCsp({ stripe, dev }));

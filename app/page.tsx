@@ -8,5 +8,6 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function HomePage({ searchParams }: Props) {
   const query = await searchParams;
   const { filter, page } = homeQuerySchema.parse(query);
-  return <HomeView viewer={await getViewer()} filter={filter} page={page} notice={query.notice} />;
+  const viewer = await getViewer();
+  return <HomeView signedIn={Boolean(viewer)} isAdmin={Boolean(viewer?.isAdmin)} filter={filter} page={page} notice={query.notice} />;
 }

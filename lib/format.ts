@@ -1,7 +1,24 @@
 /** Formatting shared by server and client. Money is integer cents everywhere but on screen. */
 
+// Building an Intl formatter costs far more than using one (a signed-in event page formats hundreds
+// of dates), so each kind is built once per time zone and reused.
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+const DATE = { year: "numeric", month: "short", day: "numeric" } as const;
+const DATE_TIME = { ...DATE, hour: "numeric", minute: "2-digit" } as const;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormatter(kind: "date" | "dateTime", timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone ?? ""}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { ...(kind === "date" ? DATE : DATE_TIME), timeZone });
+    if (formatters.size < 500) formatters.set(key, f); // time zones are a closed set; the cap is a guard
+  }
+  return f;
+}
+
 export function formatCents(cents: number): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
+  return usd.format(cents / 100);
 }
 
 /** Dollars as typed in a form ("12.5") to integer cents, or null when it is not a number. */
@@ -13,20 +30,11 @@ export function dollarsToCents(input: string | number): number | null {
 }
 
 export function formatDate(date: Date | string, timeZone?: string): string {
-  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone }).format(
-    new Date(date),
-  );
+  return dateFormatter("date", timeZone).format(new Date(date));
 }
 
 export function formatDateTime(date: Date | string, timeZone?: string): string {
-  return new Intl.DateTimeFormat("en-US", {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone,
-  }).format(new Date(date));
+  return dateFormatter("dateTime", timeZone).format(new Date(date));
 }
 
 export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

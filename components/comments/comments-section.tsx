@@ -1,12 +1,13 @@
 import Link from "next/link";
 import { getViewer } from "@/lib/auth/viewer";
 import { getCommentsView } from "@/lib/comments/queries";
-import { formatDateTime } from "@/lib/format";
 import { CommentForm } from "@/components/comments/comment-form";
-import { DeleteCommentButton } from "@/components/comments/delete-comment-button";
+import { CommentItem } from "@/components/comments/comment-item";
+import { MoreComments } from "@/components/comments/more-comments";
 
 /**
- * The event page's comments: list (newest first) and form. Server-rendered; identities are removed
+ * The event page's comments: the newest (lib/comments/queries COMMENTS_SHOWN), older ones on
+ * demand ("Show more comments"), and the form. Server-rendered; identities are removed
  * in lib/privacy before anything reaches this component, so hidden names never enter the HTML or
  * the RSC payload.
  */
@@ -45,41 +46,11 @@ export async function CommentsSection({ campaign, now }: { campaign: { id: strin
       ) : (
         <ul className="mt-6 space-y-3">
           {comments.map((c) => (
-            <li key={c.key} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-              <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                <span
-                  className={`min-w-0 break-all font-semibold ${c.anonymous ? "italic text-slate-600" : "text-slate-900"}`}
-                  data-testid="comment-author"
-                >
-                  {c.label}
-                </span>
-                {c.isOrganizer && (
-                  <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800 ring-1 ring-inset ring-emerald-200">
-                    Organizer
-                  </span>
-                )}
-                {c.isViewer && (
-                  <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-700 ring-1 ring-inset ring-brand-100">
-                    You
-                  </span>
-                )}
-                <time dateTime={c.createdAt.toISOString()} className="text-xs text-slate-500">
-                  {formatDateTime(c.createdAt)}
-                </time>
-                {view.canDelete && (
-                  <span className="ml-auto">
-                    <DeleteCommentButton commentId={c.id} />
-                  </span>
-                )}
-              </div>
-              <p className="mt-2 whitespace-pre-line break-words text-slate-800">{c.text}</p>
-            </li>
+            <CommentItem key={c.key} comment={c} canDelete={view.canDelete} />
           ))}
         </ul>
       )}
-      {total > comments.length && (
-        <p className="mt-3 text-sm text-slate-500">Showing the newest {comments.length} of {total} comments.</p>
-      )}
+      <MoreComments key={`${comments[0]?.key ?? ""}-${total}`} campaignId={campaignId} shown={comments.length} total={total} canDelete={view.canDelete} />
     </section>
   );
 }

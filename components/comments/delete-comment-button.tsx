@@ -4,7 +4,7 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { deleteCommentAction } from "@/app/campaign/[campaignId]/comment-actions";
 
-export function DeleteCommentButton({ commentId }: { commentId: string }) {
+export function DeleteCommentButton({ commentId, onDeleted }: { commentId: string; onDeleted?: (id: string) => void }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
@@ -16,7 +16,10 @@ export function DeleteCommentButton({ commentId }: { commentId: string }) {
       try {
         const result = await deleteCommentAction({ commentId });
         if (!result.ok) setError(result.error);
-        else router.refresh();
+        else {
+          onDeleted?.(commentId);
+          router.refresh();
+        }
       } catch {
         setError("Error deleting comment. Please try again.");
       }

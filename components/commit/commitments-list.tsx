@@ -1,22 +1,47 @@
 "use client";
 
-import { useState } from "react";
+import { useState, useTransition } from "react";
+import { loadMoreCommitmentsAction } from "@/app/campaign/[campaignId]/list-actions";
 import { Badge } from "@/components/ui/badge";
 import { Modal } from "@/components/ui/modal";
 import { formatCents, formatDate, formatDateTime } from "@/lib/format";
 import type { PublicCommitment } from "@/lib/pledges/queries";
 
-const PAGE = 20;
+const LOAD_FAILED = "Could not load more commitments. Please try again.";
 
 function amountText(c: PublicCommitment, crowdfund: boolean) {
   if (crowdfund || c.amountCents > 0) return formatCents(c.amountCents);
   return "1 attendee";
 }
 
-/** Commitments, newest first, with a details modal per commitment (SPEC §2). */
-export function CommitmentsList({ items, total, crowdfund }: { items: PublicCommitment[]; total: number; crowdfund: boolean }) {
+/**
+ * Commitments, newest first, with a details modal per commitment (SPEC §2). The page sends the
+ * newest few; "Show more" asks the server for the next ones (privacy applied there, as on the page).
+ */
+export function CommitmentsList({ campaignId, items: first, total: firstTotal, crowdfund }: { campaignId: string; items: PublicCommitment[]; total: number; crowdfund: boolean }) {
   const [open, setOpen] = useState<PublicCommitment | null>(null);
-  const [shown, setShown] = useState(PAGE);
+  const [more, setMore] = useState<PublicCommitment[]>([]);
+  const [total, setTotal] = useState(firstTotal);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const items = more.length ? [...first, ...more] : first;
+  const remaining = Math.max(0, total - items.length);
+
+  function loadMore() {
+    setError(null);
+    startTransition(async () => {
+      try {
+        const result = await loadMoreCommitmentsAction({ campaignId, offset: items.length });
+        if (!result.ok) return setError(result.error);
+        setTotal(result.data.total);
+        // Commitments arriving meanwhile shift older ones down a page: never list one twice.
+        const seen = new Set(items.map((c) => c.key));
+        setMore((prev) => [...prev, ...result.data.items.filter((c) => !seen.has(c.key))]);
+      } catch {
+        setError(LOAD_FAILED);
+      }
+    });
+  }
   return (
     <section aria-labelledby="commitments-heading" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <div className="flex items-baseline justify-between gap-3">
@@ -29,14 +54,15 @@ export function CommitmentsList({ items, total, crowdfund }: { items: PublicComm
         <p className="mt-3 text-sm text-slate-600">No commitments yet. Be the first to commit!</p>
       ) : (
         <ul className="mt-3 divide-y divide-slate-100">
-          {items.slice(0, shown).map((c) => (
+          {items.map((c) => (
             <li key={c.key}>
               <button
                 type="button"
                 onClick={() => setOpen(c)}
                 className="flex w-full items-center gap-3 rounded-lg px-2 py-3 text-left hover:bg-slate-50 focus-visible:bg-slate-50"
-                aria-label={`Commitment details: ${c.label}`}
               >
+                {/* The accessible name starts with what the button does, then repeats the visible text. */}
+                <span className="sr-only">Commitment details: </span>
                 <span
                   aria-hidden
                   className={`flex h-9 w-9 shrink-0 items-center justify-center rounded-full text-sm font-bold ${c.anonymous ? "bg-slate-200 text-slate-600" : "bg-brand-100 text-brand-700"}`}
@@ -60,15 +86,17 @@ export function CommitmentsList({ items, total, crowdfund }: { items: PublicComm
           ))}
         </ul>
       )}
-      {items.length > shown && (
-        <button type="button" onClick={() => setShown((n) => n + PAGE * 5)} className="mt-2 text-sm font-semibold text-brand-700 hover:underline">
-          Show more ({items.length - shown} more)
-        </button>
-      )}
-      {shown >= items.length && total > items.length && (
-        <p className="mt-2 text-sm text-slate-500">
-          Showing the newest {items.length} of {total} commitments.
-        </p>
+      {remaining > 0 && (
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <button type="button" onClick={loadMore} disabled={pending} className="text-sm font-semibold text-brand-700 hover:underline disabled:opacity-60">
+            {pending ? "Loading…" : `Show more (${remaining} more)`}
+          </button>
+          {error && (
+            <span role="alert" className="text-sm text-red-700">
+              {error}
+            </span>
+          )}
+        </div>
       )}
 
       {open && (

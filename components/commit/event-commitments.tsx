@@ -9,5 +9,5 @@ import { CommitmentsList } from "@/components/commit/commitments-list";
  */
 export async function EventCommitments({ campaignId, viewer, crowdfund }: { campaignId: string; viewer: Viewer | null; crowdfund: boolean }) {
   const { items, total } = await listEventCommitments(campaignId, viewer);
-  return <CommitmentsList items={items} total={total} crowdfund={crowdfund} />;
+  return <CommitmentsList key={`${items[0]?.key ?? ""}-${total}`} campaignId={campaignId} items={items} total={total} crowdfund={crowdfund} />;
 }

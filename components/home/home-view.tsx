@@ -1,5 +1,4 @@
 import { Suspense } from "react";
-import type { Viewer } from "@/lib/auth/viewer";
 import { listHomeCampaigns } from "@/lib/campaigns/queries";
 import type { HomeFilter } from "@/lib/campaigns/schema";
 import { Hero } from "@/components/home/hero";
@@ -8,14 +7,19 @@ import { FilterBar } from "@/components/home/filter-bar";
 import { CampaignGrid, CampaignGridFallback } from "@/components/home/campaign-grid";
 import { HomeNotice } from "@/components/manage/home-notice";
 
-/** Home (SPEC §2), shared by the per-request page (app/page.tsx) and the cached visitor page (app/v). */
+/**
+ * Home (SPEC §2), shared by the per-request page (app/page.tsx) and the cached copies (app/v): the
+ * visitors' and the one every signed-in non-admin sees.
+ */
 export function HomeView({
-  viewer,
+  signedIn,
+  isAdmin,
   filter,
   page,
   notice,
 }: {
-  viewer: Viewer | null;
+  signedIn: boolean;
+  isAdmin: boolean;
   filter: HomeFilter;
   page: number;
   notice?: string | string[];
@@ -23,7 +27,7 @@ export function HomeView({
   return (
     <>
       <HomeNotice notice={notice} />
-      <Hero signedIn={Boolean(viewer)} />
+      <Hero signedIn={signedIn} />
       <InfoSteps />
       <section aria-labelledby="active-events" className="mx-auto max-w-6xl px-4 py-12">
         <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
@@ -33,7 +37,7 @@ export function HomeView({
           <FilterBar current={filter} />
         </div>
         <Suspense key={`${filter}-${page}`} fallback={<CampaignGridFallback />}>
-          <Grid filter={filter} page={page} isAdmin={Boolean(viewer?.isAdmin)} />
+          <Grid filter={filter} page={page} isAdmin={isAdmin} />
         </Suspense>
       </section>
     </>

@@ -11,6 +11,7 @@ import { applyAdminEmails, verifyPasswordSignIn } from "@/lib/auth/service";
 import { env, googleEnabled } from "@/lib/env";
 import { INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
+import { secureCookies, sessionCookie } from "@/lib/auth/session-cookie";
 
 /**
  * The message a failed credentials sign-in returns to the form. NextAuth passes a thrown error's
@@ -24,26 +25,14 @@ function signInErrorMessage(err: unknown): string {
   return AUTH_TEXT.fallback;
 }
 
-/**
- * Session cookies are Secure (and carry the __Secure- name prefix) when the app's public URL is
- * https, i.e. in production; plain http (localhost, the e2e server) cannot store Secure cookies.
- */
-export const secureCookies = () => (process.env.NEXTAUTH_URL || process.env.APP_URL || "").trim().toLowerCase().startsWith("https://");
-
-/** The session cookie: never readable by scripts, not sent on cross-site subrequests or POSTs. */
-export function sessionCookie(secure = secureCookies()) {
-  return {
-    name: `${secure ? "__Secure-" : ""}next-auth.session-token`,
-    options: { httpOnly: true, sameSite: "lax" as const, path: "/", secure },
-  };
-}
+export { secureCookies, sessionCookie };
 
 /**
  * NextAuth v4 configuration: JWT sessions (the user id is the token subject; roles are read from
  * the database on every request by lib/auth/viewer.ts), email/password always, Google only when
  * GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. The adapter stores OAuth users and accounts.
  */
-export function authOptions(): NextAuthOptions {
+export function authOptions({ sessionReadsUser = true }: { sessionReadsUser?: boolean } = {}): NextAuthOptions {
   const providers: NextAuthOptions["providers"] = [
     CredentialsProvider({
       id: "credentials",
@@ -109,6 +98,11 @@ export function authOptions(): NextAuthOptions {
         return token;
       },
       async session({ session, token }) {
+        // getViewer reads the user itself (lib/auth/viewer.ts): one read per request, not two.
+        if (!sessionReadsUser) {
+          if (session.user && token.sub) Object.assign(session.user, { id: token.sub });
+          return session;
+        }
         if (session.user && token.sub) {
           // The client account bar (components/layout/account-bar.tsx) shows the Admin link from this;
           // read from the database each time, like getViewer, so a revoked admin loses it at once.

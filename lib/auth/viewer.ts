@@ -11,6 +11,7 @@ export type Viewer = { id: string; email: string; name: string | null; isAdmin: 
  * The signed-in user for this request, or null. Admin status is read from the database on every
  * request, so a revoked admin loses access at once, not when the JWT expires.
  */
+
 const visitorRender = cache(() => ({ on: false }));
 
 /**
@@ -23,7 +24,7 @@ export function renderAsVisitor() {
 
 export const getViewer = cache(async (): Promise<Viewer | null> => {
   if (visitorRender().on) return null;
-  const session = await getServerSession(authOptions());
+  const session = await getServerSession(authOptions({ sessionReadsUser: false })); // the user is read below, once
   const id = (session?.user as { id?: string } | undefined)?.id;
   if (!id) return null;
   const user = await db.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, isAdmin: true } });

@@ -30,12 +30,36 @@ function pool(): pg.Pool | null {
 
 const bucket = (now: number) => Math.floor(now / BUCKET_MS).toString(36);
 
+const listVersion = (v: Date | null, now: number) => `${v ? new Date(v).getTime().toString(36) : "0"}-${bucket(now)}`;
+
 /** Version of the home list, or null when it cannot be determined (then the page renders per request). */
 export async function homeVersion(now = Date.now()): Promise<string | null> {
   const p = pool();
   if (!p) return null;
   const { rows } = await p.query<{ v: Date | null }>(`SELECT max("updatedAt") AS v FROM "Campaign"`);
-  return `${rows[0]?.v ? new Date(rows[0].v).getTime().toString(36) : "0"}-${bucket(now)}`;
+  return listVersion(rows[0]?.v ?? null, now);
+}
+
+/** The prefix of a member home version: the cached home as every signed-in non-admin sees it. */
+export const MEMBER_HOME = "member."; // never the start of a visitor version (base-36 digits and "-")
+
+/**
+ * Home for a signed-in user: the same list as a visitor's plus the signed-in hero (no Sign In
+ * button), identical for every user who is not an admin — so it is cached once for all of them,
+ * keyed like the visitors' copy and marked with MEMBER_HOME. One query answers both the version
+ * and whether this user is an existing non-admin; null (admin, unknown user, no database) means
+ * the per-request page, which shows admins their moderation buttons.
+ */
+export async function memberHomeVersion(userId: string, now = Date.now()): Promise<string | null> {
+  const p = pool();
+  if (!p || !/^[A-Za-z0-9_-]{1,64}$/.test(userId)) return null;
+  const { rows } = await p.query<{ v: Date | null; admin: boolean | null }>(
+    `SELECT (SELECT max("updatedAt") FROM "Campaign") AS v, (SELECT "isAdmin" FROM "User" WHERE id = $1) AS admin`,
+    [userId],
+  );
+  const row = rows[0];
+  if (!row || row.admin !== false) return null;
+  return `${MEMBER_HOME}${listVersion(row.v, now)}`;
 }
 
 /** Version of one event page; null when the campaign does not exist (the dynamic route redirects). */

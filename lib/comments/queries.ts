@@ -3,10 +3,16 @@ import { db } from "@/lib/db";
 import { canComment, canDeleteComment, canViewCampaign } from "@/lib/comments/policy";
 import { canSeeCreatorEmail } from "@/lib/campaigns/policy";
 import { presentComments, privacyCampaignSelect, type PresentedIdentity } from "@/lib/privacy/present";
+import { parseInput } from "@/lib/actions";
+import { AppError } from "@/lib/errors";
+import { moreCommentsSchema } from "@/lib/comments/schema";
 import type { PrivacyCampaign, PrivacyViewer } from "@/lib/privacy/rules";
 
-/** The newest comments shown on an event page. */
-export const COMMENTS_SHOWN = 100;
+/**
+ * How many comments an event page shows at first, and each "Show more comments" adds (issue 8:
+ * a page with a thousand comments must stay light; older ones load on demand).
+ */
+export const COMMENTS_SHOWN = 20;
 
 export type PresentedComment = PresentedIdentity & { id: string; text: string; createdAt: Date; isOrganizer: boolean };
 
@@ -24,7 +30,12 @@ export type CommentsView = {
  * The comments of an event as `viewer` may see them, newest first, identities already removed where
  * hidden. Null when the event does not exist for this viewer.
  */
-export async function getCommentsView(campaignId: string, viewer: PrivacyViewer, now: Date = new Date()): Promise<CommentsView | null> {
+export async function getCommentsView(
+  campaignId: string,
+  viewer: PrivacyViewer,
+  now: Date = new Date(),
+  { offset = 0, limit = COMMENTS_SHOWN }: { offset?: number; limit?: number } = {},
+): Promise<CommentsView | null> {
   const campaign = await db.campaign.findUnique({
     where: { id: campaignId },
     select: { ...privacyCampaignSelect, approvalStatus: true },
@@ -35,7 +46,8 @@ export async function getCommentsView(campaignId: string, viewer: PrivacyViewer,
     db.comment.findMany({
       where: { campaignId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: COMMENTS_SHOWN,
+      skip: offset,
+      take: limit,
       select: { id: true, text: true, createdAt: true, authorId: true, author: { select: { name: true, email: true } } },
     }),
     db.comment.groupBy({ by: ["authorId"], where: { campaignId }, _min: { createdAt: true } }),
@@ -62,4 +74,15 @@ export async function getCommentsView(campaignId: string, viewer: PrivacyViewer,
     signedIn: Boolean(viewer),
     approvalStatus: campaign.approvalStatus,
   };
+}
+
+/**
+ * "Show more comments": the next comments after the first `offset`, presented for `viewer` exactly
+ * as on the page (same privacy rules, same numbering). A missing or hidden event is "not found".
+ */
+export async function listMoreComments(viewer: PrivacyViewer, input: unknown): Promise<{ comments: PresentedComment[]; total: number; canDelete: boolean }> {
+  const { campaignId, offset } = parseInput(moreCommentsSchema, input);
+  const view = await getCommentsView(campaignId, viewer, new Date(), { offset });
+  if (!view) throw new AppError("NOT_FOUND", "Campaign not found");
+  return { comments: view.comments, total: view.total, canDelete: view.canDelete };
 }

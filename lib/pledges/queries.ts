@@ -4,7 +4,8 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { contributorText, privacyCampaignSelect } from "@/lib/privacy/present";
 import { anonymousAttendee, canSeeIdentity } from "@/lib/privacy/rules";
 import { canManageCampaign, commitBlock, isLateCommit, isPaidEvent, type CommitBlock } from "@/lib/pledges/policy";
-import { campaignIdSchema } from "@/lib/pledges/schema";
+import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
+import { parseInput } from "@/lib/actions";
 import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
@@ -87,8 +88,11 @@ export type PublicCommitment = {
   paymentMethod: string;
 };
 
-/** How many commitments the event page sends to the browser (the newest); the total is shown. */
-export const EVENT_COMMITMENTS_LIMIT = 100;
+/**
+ * How many commitments the event page sends at first (the newest) and each "Show more" adds; the
+ * total is shown (issue 8: a 5,000-backer page stays light).
+ */
+export const EVENT_COMMITMENTS_LIMIT = 20;
 
 /**
  * The event page's commitments, newest first (at most `limit`), and the total. Hidden attendees
@@ -99,7 +103,7 @@ export const EVENT_COMMITMENTS_LIMIT = 100;
 export async function listEventCommitments(
   campaignId: string,
   viewer: Viewer | null,
-  { now = new Date(), limit = EVENT_COMMITMENTS_LIMIT }: { now?: Date; limit?: number } = {},
+  { now = new Date(), limit = EVENT_COMMITMENTS_LIMIT, offset = 0 }: { now?: Date; limit?: number; offset?: number } = {},
 ): Promise<{ items: PublicCommitment[]; total: number }> {
   if (!campaignIdSchema.safeParse(campaignId).success) return { items: [], total: 0 };
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { ...privacyCampaignSelect, approvalStatus: true } });
@@ -111,6 +115,7 @@ export async function listEventCommitments(
       db.pledge.findMany({
         where: { campaignId },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        skip: offset,
         take: limit,
         select: {
           id: true,
@@ -130,7 +135,7 @@ export async function listEventCommitments(
     const visible = canSeeIdentity(viewer, campaign, p.userId, now);
     return {
       key: p.id,
-      label: visible ? contributorText(p.user.name, p.user.email) : anonymousAttendee(total - i),
+      label: visible ? contributorText(p.user.name, p.user.email) : anonymousAttendee(total - offset - i),
       anonymous: !visible,
       isViewer: Boolean(viewer && viewer.id === p.userId),
       createdAt: p.createdAt.toISOString(),
@@ -141,6 +146,12 @@ export async function listEventCommitments(
     };
   });
   return { items, total };
+}
+
+/** "Show more" on the event page's commitments: the next page after the first `offset`. */
+export async function listMoreCommitments(viewer: Viewer | null, input: unknown): Promise<{ items: PublicCommitment[]; total: number }> {
+  const { campaignId, offset } = parseInput(moreCommitmentsSchema, input);
+  return listEventCommitments(campaignId, viewer, { offset });
 }
 
 export type ManageCommitment = {

@@ -50,3 +50,9 @@ export type CommitInput = z.input<typeof commitInputSchema>;
 
 /** The manual-charge request from the manage page (the server reads everything else from the database). */
 export const manageCampaignSchema = z.object({ campaignId: campaignIdSchema });
+
+/** "Show more" on an event page's commitments: the page after the `offset` already shown. */
+export const moreCommitmentsSchema = z.object({
+  campaignId: campaignIdSchema,
+  offset: z.number({ error: "Invalid page." }).int("Invalid page.").min(0, "Invalid page.").max(1_000_000, "Invalid page."),
+});

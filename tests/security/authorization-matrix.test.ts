@@ -35,6 +35,7 @@ const routes = {
 const admin = await import("@/app/admin/actions");
 const comments = await import("@/app/campaign/[campaignId]/comment-actions");
 const commit = await import("@/app/campaign/[campaignId]/commit-action");
+const lists = await import("@/app/campaign/[campaignId]/list-actions");
 const cancel = await import("@/app/campaign/[campaignId]/cancel-actions");
 const updates = await import("@/app/campaign/[campaignId]/update-actions");
 const create = await import("@/app/create-campaign/actions");
@@ -208,6 +209,14 @@ const SCENARIOS: Record<string, Scenario<any>> = {
       return { ...f, comment };
     },
     call: (f, role) => action(f.people, role, () => comments.deleteCommentAction({ commentId: f.comment.id })),
+  },
+  "app/campaign/[campaignId]/list-actions.ts#loadMoreCommentsAction": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) => action(f.people, role, () => lists.loadMoreCommentsAction({ campaignId: f.campaign.id, offset: 0 })),
+  },
+  "app/campaign/[campaignId]/list-actions.ts#loadMoreCommitmentsAction": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) => action(f.people, role, () => lists.loadMoreCommitmentsAction({ campaignId: f.campaign.id, offset: 0 })),
   },
   "app/campaign/[campaignId]/commit-action.ts#commitToCampaignAction": {
     // the backer's pledge is on another event, so every signed-in role can commit to this one

@@ -14,6 +14,7 @@ vi.mock("next/headers", () => headersMock);
 const admin = await import("@/app/admin/actions");
 const comments = await import("@/app/campaign/[campaignId]/comment-actions");
 const commit = await import("@/app/campaign/[campaignId]/commit-action");
+const lists = await import("@/app/campaign/[campaignId]/list-actions");
 const cancel = await import("@/app/campaign/[campaignId]/cancel-actions");
 const updates = await import("@/app/campaign/[campaignId]/update-actions");
 const create = await import("@/app/create-campaign/actions");
@@ -61,6 +62,16 @@ const TARGETS: Record<string, Target> = {
     as: (f) => f.creator,
     input: (f) => one(nastyInput(["commentId"], f.known)),
     call: (i) => comments.deleteCommentAction(i as never),
+  },
+  "app/campaign/[campaignId]/list-actions.ts#loadMoreCommentsAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["campaignId", "offset"], f.known)),
+    call: (i) => lists.loadMoreCommentsAction(i),
+  },
+  "app/campaign/[campaignId]/list-actions.ts#loadMoreCommitmentsAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["campaignId", "offset"], f.known)),
+    call: (i) => lists.loadMoreCommitmentsAction(i),
   },
   "app/campaign/[campaignId]/commit-action.ts#commitToCampaignAction": {
     as: (f) => f.user,

@@ -48,6 +48,8 @@ export const REGISTRY: readonly Entry[] = [
   { kind: "action", file: "app/campaign/[campaignId]/comment-actions.ts", name: "postCommentAction", access: "signed-in", rule: "lib/comments/service createComment: signed in, approved campaign (or admin/creator)" },
   { kind: "action", file: "app/campaign/[campaignId]/comment-actions.ts", name: "deleteCommentAction", access: "creator-or-admin", rule: "lib/comments/policy canDeleteComment" },
   { kind: "action", file: "app/campaign/[campaignId]/cancel-actions.ts", name: "cancelCampaignAction", access: "creator-or-admin", rule: "lib/cancellation/policy canCancelCampaign" },
+  { kind: "action", file: "app/campaign/[campaignId]/list-actions.ts", name: "loadMoreCommentsAction", access: "public", rule: "lib/comments/queries listMoreComments: whoever may see the event; identities per lib/privacy" },
+  { kind: "action", file: "app/campaign/[campaignId]/list-actions.ts", name: "loadMoreCommitmentsAction", access: "public", rule: "lib/pledges/queries listMoreCommitments: whoever may see the event; identities per lib/privacy" },
   { kind: "action", file: "app/campaign/[campaignId]/commit-action.ts", name: "commitToCampaignAction", access: "signed-in", rule: "lib/pledges/service commitToCampaign: signed in, once per campaign" },
   { kind: "action", file: "app/campaign/[campaignId]/update-actions.ts", name: "postUpdateAction", access: "creator", rule: "lib/updates/policy canPostUpdate: the organiser only (not admins)" },
   { kind: "action", file: "app/create-campaign/actions.ts", name: "createCampaignAction", access: "signed-in", rule: "lib/campaigns/service createCampaign" },

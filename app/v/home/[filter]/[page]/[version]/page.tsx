@@ -2,10 +2,12 @@ import { notFound } from "next/navigation";
 import { renderAsVisitor } from "@/lib/auth/viewer";
 import { homeQuerySchema } from "@/lib/campaigns/schema";
 import { HomeView } from "@/components/home/home-view";
+import { MEMBER_HOME } from "@/lib/cache/visitor-version";
 
 // The visitors' home, cached (lib/cache/visitor-version.ts, proxy.ts): proxy.ts rewrites a
 // signed-out "/?filter=&page=" here with the current version in the path, so every change of data
-// makes a new cache entry and no cached copy is ever served stale, on any instance.
+// makes a new cache entry and no cached copy is ever served stale, on any instance. A version with
+// the MEMBER_HOME prefix is the copy for signed-in non-admins (signed-in hero; nothing personal).
 export const dynamicParams = true;
 export const revalidate = false;
 export async function generateStaticParams() {
@@ -19,5 +21,5 @@ export default async function VisitorHomePage({ params }: Props) {
   const raw = await params;
   const parsed = homeQuerySchema.safeParse({ filter: raw.filter, page: raw.page });
   if (!parsed.success || String(parsed.data.page) !== raw.page || parsed.data.filter !== raw.filter) notFound();
-  return <HomeView viewer={null} filter={parsed.data.filter} page={parsed.data.page} />;
+  return <HomeView signedIn={raw.version.startsWith(MEMBER_HOME)} isAdmin={false} filter={parsed.data.filter} page={parsed.data.page} />;
 }

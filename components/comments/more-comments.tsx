@@ -1,0 +1,67 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { loadMoreCommentsAction } from "@/app/campaign/[campaignId]/list-actions";
+import type { PresentedComment } from "@/lib/comments/queries";
+import { CommentItem } from "@/components/comments/comment-item";
+
+const LOAD_FAILED = "Could not load more comments. Please try again.";
+
+/**
+ * "Show more comments": the page renders the newest comments on the server; older ones are asked
+ * for a page at a time (the server applies the same privacy rules) and appended here.
+ */
+export function MoreComments({ campaignId, shown, total, canDelete }: { campaignId: string; shown: number; total: number; canDelete: boolean }) {
+  const [more, setMore] = useState<PresentedComment[]>([]);
+  const [latestTotal, setLatestTotal] = useState(total);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const remaining = Math.max(0, latestTotal - shown - more.length);
+
+  function load() {
+    setError(null);
+    startTransition(async () => {
+      try {
+        const result = await loadMoreCommentsAction({ campaignId, offset: shown + more.length });
+        if (!result.ok) return setError(result.error);
+        setLatestTotal(result.data.total);
+        // New comments arriving meanwhile shift older ones down a page: never list one twice.
+        setMore((prev) => {
+          const seen = new Set(prev.map((c) => c.key));
+          return [...prev, ...result.data.comments.filter((c) => !seen.has(c.key))];
+        });
+      } catch {
+        setError(LOAD_FAILED);
+      }
+    });
+  }
+
+  return (
+    <>
+      {more.length > 0 && (
+        <ul className="mt-3 space-y-3" aria-label="Older comments">
+          {more.map((c) => (
+            <CommentItem key={c.key} comment={c} canDelete={canDelete} onDeleted={(id) => setMore((prev) => prev.filter((x) => x.id !== id))} />
+          ))}
+        </ul>
+      )}
+      {remaining > 0 && (
+        <div className="mt-4 flex flex-wrap items-center gap-3">
+          <button
+            type="button"
+            onClick={load}
+            disabled={pending}
+            className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50 disabled:opacity-60"
+          >
+            {pending ? "Loading…" : `Show more comments (${remaining} more)`}
+          </button>
+          {error && (
+            <span role="alert" className="text-sm text-red-700">
+              {error}
+            </span>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

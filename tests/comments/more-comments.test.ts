@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { COMMENTS_SHOWN, getCommentsView, listMoreComments } from "@/lib/comments/queries";
+import { EVENT_COMMITMENTS_LIMIT, listEventCommitments, listMoreCommitments } from "@/lib/pledges/queries";
+import { createCampaign, createUser } from "@/tests/helpers/factories";
+
+// Issue 8: an event page sends the newest comments and commitments only; "Show more" pages
+// through the rest with the same privacy rules and the same anonymous numbering as the page.
+
+async function appError(p: Promise<unknown>) {
+  return p.then(
+    () => null,
+    (e: { code?: string; message: string }) => e,
+  );
+}
+
+describe("show more comments", () => {
+  it("pages through every comment once, newest first, numbered as on the page, identities hidden", async () => {
+    const creator = await createUser();
+    const authors = await Promise.all([0, 1, 2].map((i) => createUser({ name: `Hidden Author ${i}`, email: `hidden.author${i}@example.test` })));
+    const campaign = await createCampaign({ creatorId: creator.id });
+    const n = COMMENTS_SHOWN * 2 + 5;
+    await db.comment.createMany({
+      data: Array.from({ length: n }, (_, i) => ({
+        campaignId: campaign.id,
+        authorId: authors[i % 3].id,
+        text: `comment ${i}`,
+        createdAt: new Date(Date.now() - (n - i) * 60_000),
+      })),
+    });
+    const first = (await getCommentsView(campaign.id, null))!;
+    expect(first.comments).toHaveLength(COMMENTS_SHOWN);
+    const pages = [first.comments];
+    for (let offset = COMMENTS_SHOWN; offset < n; offset += COMMENTS_SHOWN) pages.push((await listMoreComments(null, { campaignId: campaign.id, offset })).comments);
+    const all = pages.flat();
+    expect(all.map((c) => c.text)).toEqual(Array.from({ length: n }, (_, i) => `comment ${n - 1 - i}`));
+    // numbered by each author's first comment: comment 0 by author 0 → #1, comment 1 → #2, comment 2 → #3
+    expect(all.map((c) => c.label)).toEqual(Array.from({ length: n }, (_, i) => `Anonymous Commenter #${((n - 1 - i) % 3) + 1}`));
+    const json = JSON.stringify(all);
+    for (const a of authors) for (const secret of [a.id, a.name!, a.email]) expect(json).not.toContain(secret);
+
+    const asCreator = await listMoreComments({ id: creator.id, isAdmin: false }, { campaignId: campaign.id, offset: COMMENTS_SHOWN });
+    expect(asCreator.canDelete).toBe(true);
+    expect(asCreator.comments[0].label).toMatch(/^Hidden Author \d$/);
+  });
+
+  it("refuses bad input and hidden events without changing anything", async () => {
+    const campaign = await createCampaign({ approvalStatus: "pending" });
+    expect(await appError(listMoreComments(null, { campaignId: campaign.id, offset: 0 }))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await appError(listMoreComments(null, { campaignId: campaign.id, offset: -1 }))).toMatchObject({ code: "BAD_REQUEST", message: "Invalid page." });
+    expect(await appError(listMoreComments(null, { campaignId: "x", offset: 0 }))).toMatchObject({ code: "BAD_REQUEST" });
+    expect(await appError(listMoreComments(null, null))).toMatchObject({ code: "BAD_REQUEST" });
+  });
+});
+
+describe("show more commitments", () => {
+  it("pages through every pledge once with the attendee numbers the first page uses", async () => {
+    const campaign = await createCampaign({ goal: 500 });
+    const n = EVENT_COMMITMENTS_LIMIT * 2 + 3;
+    const users = await Promise.all(Array.from({ length: n }, (_, i) => createUser({ name: `Secret Backer ${i}` })));
+    await db.pledge.createMany({
+      data: users.map((u, i) => ({ campaignId: campaign.id, userId: u.id, contributor: u.name!, createdAt: new Date(Date.now() - (n - i) * 60_000) })),
+    });
+    const first = await listEventCommitments(campaign.id, null);
+    expect(first).toMatchObject({ total: n });
+    expect(first.items).toHaveLength(EVENT_COMMITMENTS_LIMIT);
+    const all = [...first.items];
+    while (all.length < n) all.push(...(await listMoreCommitments(null, { campaignId: campaign.id, offset: all.length })).items);
+    expect(all.map((c) => c.label)).toEqual(Array.from({ length: n }, (_, i) => `Anonymous Attendee #${n - i}`));
+    expect(new Set(all.map((c) => c.key)).size).toBe(n);
+    expect(JSON.stringify(all)).not.toMatch(/Secret Backer/);
+    expect((await listMoreCommitments(null, { campaignId: campaign.id, offset: n })).items).toEqual([]);
+    expect(await appError(listMoreCommitments(null, { campaignId: campaign.id, offset: 1.5 }))).toMatchObject({ code: "BAD_REQUEST" });
+  });
+});
