@@ -1,8 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { signOut } from "next-auth/react";
 import { useState, useTransition } from "react";
+import { signOutHere } from "@/components/auth/session-client";
 
 /**
  * Signs out (NextAuth clears the session cookie), then re-renders the current page on the server:
@@ -20,7 +20,7 @@ export function LogoutButton({ className, children = "Logout" }: { className: st
       onClick={async () => {
         setBusy(true);
         try {
-          await signOut({ redirect: false });
+          await signOutHere();
           startRefresh(() => router.refresh());
         } finally {
           setBusy(false);

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
+import { announceSessionChange } from "@/components/auth/session-client";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -76,7 +77,8 @@ export function SignInCard({
         setError(messageOf(result?.error ?? ""));
         return;
       }
-      startRefresh(() => router.refresh()); // the server renders the dashboard and the top bar
+      announceSessionChange("signin"); // the account bar reads the new session
+      startRefresh(() => router.refresh()); // the server renders the dashboard
     } catch {
       setError(AUTH_TEXT.fallback);
     } finally {

@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { SessionProvider, useSession } from "next-auth/react";
 import { LogoutButton } from "@/components/auth/logout-button";
+import { useSessionUser } from "@/components/auth/session-client";
 
 const barLink = "rounded-full px-2.5 py-1 font-medium text-slate-100 hover:bg-white/10";
 
@@ -11,20 +11,11 @@ const barLink = "rounded-full px-2.5 py-1 font-medium text-slate-100 hover:bg-wh
  * pages check the role again on the server), the email, Logout. It is a client component so that
  * the layout reads no cookies and visitors' pages can be served from the cache (lib/cache); the
  * session (with isAdmin read from the database) comes from NextAuth's session endpoint and updates
- * by itself on sign-in and sign-out.
+ * on sign-in and sign-out (components/auth/session-client, without next-auth/react's bundle).
  */
 export function AccountBar() {
-  return (
-    <SessionProvider refetchOnWindowFocus>
-      <Bar />
-    </SessionProvider>
-  );
-}
-
-function Bar() {
-  const { data, status } = useSession();
-  const user = data?.user as { email?: string | null; isAdmin?: boolean } | undefined;
-  if (status !== "authenticated" || !user?.email) return null;
+  const user = useSessionUser();
+  if (!user?.email) return null;
   return (
     <>
       <div aria-hidden className="h-10" />
