@@ -1,8 +1,13 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useCallback, useState } from "react";
 import { buttonClass } from "@/components/ui/button";
-import { TutorialModal } from "@/components/tutorial/tutorial-modal";
+
+// The tutorial (modal, calculator, cascade) is fetched when it is opened, not with the home page;
+// hovering or focusing the button starts the download so the click opens it at once.
+const loadTutorial = () => import("@/components/tutorial/tutorial-modal").then((m) => m.TutorialModal);
+const TutorialModal = dynamic(loadTutorial, { ssr: false });
 
 export function TutorialLauncher() {
   const [open, setOpen] = useState(false);
@@ -10,7 +15,13 @@ export function TutorialLauncher() {
   const close = useCallback(() => setOpen(false), []);
   return (
     <>
-      <button type="button" onClick={() => setOpen(true)} className={buttonClass("ghost", "lg", "!text-white ring-1 ring-white/60 hover:bg-white/10")}>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        onPointerEnter={() => void loadTutorial()}
+        onFocus={() => void loadTutorial()}
+        className={buttonClass("ghost", "lg", "!text-white ring-1 ring-white/60 hover:bg-white/10")}
+      >
         Learn How Pactions Work
       </button>
       {open && <TutorialModal onClose={close} />}
