@@ -3,25 +3,21 @@
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
-import { useRouter } from "next/navigation";
-import { Button, buttonClass } from "@/components/ui/button";
-import { Modal } from "@/components/ui/modal";
-import { Field, Input } from "@/components/ui/field";
-import { DemoCardForm } from "@/components/payments/demo-card-form";
-import { commitToCampaignAction } from "@/app/campaign/[campaignId]/commit-action";
-import { crowdfundAmountSchema } from "@/lib/pledges/schema";
+import { Button } from "@/components/ui/button";
 import { COMMIT_MESSAGES, type CommitBlock } from "@/lib/pledges/policy";
-import { formatCents } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
-import type { CommitResult } from "@/lib/pledges/service";
 
-// Stripe.js is fetched only when the payment step opens (this chunk is not part of the page).
-const StripeCardForm = dynamic(() => import("@/components/payments/stripe-card-form"), {
+// The modals, the demo card form and the zod schema are fetched when the viewer starts committing
+// (hovering or focusing the button starts the download); Stripe.js only when the payment step opens.
+const loadFlow = () => import("@/components/commit/commit-flow");
+const CommitFlow = dynamic(loadFlow, {
   ssr: false,
-  loading: () => <p className="py-6 text-center text-sm text-slate-400">Loading secure card form...</p>,
+  loading: () => (
+    <p role="status" className="mt-3 text-center text-sm text-slate-600">
+      Loading...
+    </p>
+  ),
 });
-
-type Step = "idle" | "confirm" | "payment" | "result";
 
 const BLOCK_TEXT: Record<Exclude<CommitBlock, "signedOut">, (p: CommitPanel) => string> = {
   alreadyCommitted: () => COMMIT_MESSAGES.alreadyCommitted,
@@ -37,86 +33,29 @@ const BLOCK_TEXT: Record<Exclude<CommitBlock, "signedOut">, (p: CommitPanel) => 
           : "This event was cancelled.",
 };
 
-const peopleNeeded = (n: number) => `${n} more ${n === 1 ? "person" : "people"} needed`;
-
 /**
- * The Commit button and its three modals (SPEC §2): Confirm Your Commitment → (paid) Save Payment
- * Method → result. Fed only with CommitPanel, which carries no identities. The server action
- * re-checks everything under a row lock; this component only mirrors its answers.
+ * The Commit button (SPEC §2); the modals it opens are in CommitFlow. Fed only with CommitPanel,
+ * which carries no identities. The server action re-checks everything under a row lock; this
+ * component only mirrors its answers.
  */
 export function CommitSection({ panel, paymentsMode, publishableKey }: { panel: CommitPanel; paymentsMode: "stripe" | "demo"; publishableKey: string | null }) {
-  const router = useRouter();
-  const [step, setStep] = useState<Step>("idle");
+  const [flow, setFlow] = useState<"closed" | "open" | "resume">("closed");
   const [signInPrompt, setSignInPrompt] = useState(false);
   const [amount, setAmount] = useState(panel.crowdfund ? String(Math.max(1, panel.ticketPriceCents / 100)) : "");
-  const [amountError, setAmountError] = useState<string | null>(null);
-  const [clientSecret, setClientSecret] = useState<string | null>(null);
-  const [initError, setInitError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<CommitResult | null>(null);
 
-  const unit = panel.crowdfund ? "dollars" : "participants";
-  const current = panel.crowdfund ? Math.floor(panel.raisedCents / 100) : panel.committedCount;
-  const priceText = formatCents(panel.ticketPriceCents);
-
-  const save = useCallback(
-    async (paymentMethodId?: string) => {
-      setSaving(true);
-      setError(null);
-      const res = await commitToCampaignAction({ campaignId: panel.campaignId, paymentMethodId, amount: panel.crowdfund ? amount : undefined }).catch(() => null);
-      setSaving(false);
-      if (!res) {
-        setError(COMMIT_MESSAGES.saveFailed);
-        return;
-      }
-      if (!res.ok) {
-        if (res.fieldErrors?.amount) setAmountError(res.fieldErrors.amount);
-        setError(res.error);
-        return;
-      }
-      setResult(res.data);
-      setStep("result");
-    },
-    [panel.campaignId, panel.crowdfund, amount],
-  );
-
-  // Back from a bank's authentication page (Stripe redirect): finish the commit with that card.
+  // Back from a bank's authentication page (Stripe redirect): CommitFlow finishes the commit.
   useEffect(() => {
     if (paymentsMode !== "stripe" || !publishableKey) return;
-    const params = new URLSearchParams(window.location.search);
-    const secret = params.get("setup_intent_client_secret");
-    if (!secret) return;
-    window.history.replaceState(null, "", window.location.pathname);
-    import("@/components/payments/stripe-card-form")
-      .then((m) => m.paymentMethodFromRedirect(publishableKey, secret))
-      .then((pm) => {
-        if (pm) void save(pm);
-        else setError("Failed to save payment method");
-      })
-      .catch(() => setError("Failed to save payment method"));
-    // Runs once on arrival.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+    // Runs once on arrival; the state update starts the flow that reads the redirect's parameters.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (new URLSearchParams(window.location.search).has("setup_intent_client_secret")) setFlow("resume");
+  }, [paymentsMode, publishableKey]);
 
-  async function openPayment() {
-    setStep("payment");
-    setClientSecret(null);
-    setInitError(null);
-    try {
-      const res = await fetch("/api/create-setup-intent", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: panel.viewerEmail }),
-      });
-      if (!res.ok) throw new Error(`${res.status} ${await res.text().catch(() => "")}`.trim());
-      const body = (await res.json()) as { clientSecret?: string };
-      if (!body.clientSecret) throw new Error("No client secret returned");
-      setClientSecret(body.clientSecret);
-    } catch (e) {
-      setInitError(`Failed to initialize payment. Please try again. Error: ${(e as Error).message}`);
-    }
-  }
+  const onExit = useCallback((message?: string) => {
+    setFlow("closed");
+    setError(message ?? null);
+  }, []);
 
   function onCommitClick() {
     setError(null);
@@ -124,38 +63,15 @@ export function CommitSection({ panel, paymentsMode, publishableKey }: { panel: 
       setSignInPrompt(true);
       return;
     }
-    setStep("confirm");
+    setFlow("open");
   }
-
-  function onConfirm() {
-    if (panel.crowdfund) {
-      const parsed = crowdfundAmountSchema.safeParse(amount);
-      if (!parsed.success) {
-        setAmountError(parsed.error.issues[0]?.message ?? "Please enter an amount");
-        return;
-      }
-    }
-    setAmountError(null);
-    if (panel.paid) void openPayment();
-    else void save();
-  }
-
-  const close = () => {
-    setStep("idle");
-    setError(null);
-  };
-  const closeResult = () => {
-    setStep("idle");
-    setResult(null);
-    // The page shows the new count, the pledge in the list and the disabled button.
-    router.refresh();
-  };
 
   const blocked = panel.block && panel.block !== "signedOut" ? panel.block : null;
+  const prefetch = panel.signedIn && !blocked ? () => void loadFlow() : undefined;
 
   return (
     <section aria-label="Commit" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <Button size="lg" className="w-full" disabled={Boolean(blocked)} onClick={onCommitClick}>
+      <Button size="lg" className="w-full" disabled={Boolean(blocked)} onClick={onCommitClick} onPointerEnter={prefetch} onFocus={prefetch}>
         {panel.alreadyCommitted ? "You're Committed" : "Commit"}
       </Button>
       {blocked && <p className="mt-3 text-center text-sm text-slate-600">{BLOCK_TEXT[blocked](panel)}</p>}
@@ -167,164 +83,22 @@ export function CommitSection({ panel, paymentsMode, publishableKey }: { panel: 
           </Link>
         </div>
       )}
-      {step === "idle" && error && (
+      {flow === "closed" && error && (
         <p role="alert" className="mt-3 text-sm text-red-600">
           {error}
         </p>
       )}
-
-      {step === "confirm" && (
-        <Modal title="Confirm Your Commitment" onClose={close} dismissible={!saving}>
-          <div className="space-y-4 text-slate-700">
-            {panel.lateCommit ? (
-              <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200">
-                This event has already reached its threshold and is confirmed. The organiser keeps accepting commitments.
-              </p>
-            ) : (
-              <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-                This event only happens if at least {panel.goal} {panel.crowdfund ? "dollars are pledged" : "people commit"} by the deadline.
-              </p>
-            )}
-            <p>
-              {panel.lateCommit
-                ? panel.paid
-                  ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} right away.`
-                  : "This is a free event: nothing is charged. You're committing to attend."
-                : panel.paid
-                  ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} only if the threshold is met. If it isn't, nobody pays.`
-                  : "This is a free event: nothing is charged. You're committing to attend if the threshold is met."}
-            </p>
-            <p className="text-sm">
-              <span className="font-semibold text-slate-900">
-                {current} / {panel.goal}
-              </span>{" "}
-              {unit} committed so far
-            </p>
-            {panel.crowdfund && (
-              <Field id="commit-amount" label="Your pledge (USD)" error={amountError ?? undefined}>
-                <Input
-                  id="commit-amount"
-                  inputMode="decimal"
-                  value={amount}
-                  invalid={Boolean(amountError)}
-                  onChange={(e) => {
-                    setAmount(e.target.value);
-                    setAmountError(null);
-                  }}
-                />
-              </Field>
-            )}
-            {error && (
-              <p role="alert" className="text-sm text-red-600">
-                {error}
-              </p>
-            )}
-            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={close} disabled={saving}>
-                Cancel
-              </Button>
-              <Button onClick={onConfirm} disabled={saving}>
-                {saving ? "Saving..." : "Yes, I'm In!"}
-              </Button>
-            </div>
-          </div>
-        </Modal>
-      )}
-
-      {step === "payment" && (
-        <Modal title="Save Payment Method" onClose={close} dismissible={!saving} dark>
-          <div className="space-y-4">
-            <div className="rounded-lg bg-slate-800 px-4 py-3">
-              <p className="text-sm text-slate-400">{panel.crowdfund ? "Your pledge" : "Ticket price"}</p>
-              <p className="text-2xl font-bold text-white">{panel.crowdfund ? formatCents(crowdfundAmountSchema.safeParse(amount).data ?? 0) : priceText}</p>
-              <p className="mt-1 text-xs text-slate-400">Your card is saved now and charged only if the event reaches its goal.</p>
-            </div>
-            {initError && (
-              <p role="alert" className="rounded-lg bg-red-500/15 px-3 py-2 text-sm text-red-300">
-                {initError}
-              </p>
-            )}
-            {!initError && !clientSecret && <p className="py-6 text-center text-sm text-slate-400">Preparing secure payment...</p>}
-            {clientSecret &&
-              (paymentsMode === "stripe" && publishableKey ? (
-                <StripeCardForm clientSecret={clientSecret} publishableKey={publishableKey} onSaved={(pm) => void save(pm)} busy={saving} />
-              ) : (
-                <DemoCardForm clientSecret={clientSecret} onSaved={(pm) => void save(pm)} busy={saving} />
-              ))}
-            {error && (
-              <p role="alert" className="rounded-lg bg-red-500/15 px-3 py-2 text-sm text-red-300">
-                {error}
-              </p>
-            )}
-          </div>
-        </Modal>
-      )}
-
-      {step === "result" && result && (
-        <Modal title={resultTitle(result)} onClose={closeResult}>
-          <ResultBody result={result} priceText={priceText} />
-          <div className="mt-6 flex justify-end">
-            <Button onClick={closeResult}>Close</Button>
-          </div>
-        </Modal>
+      {flow !== "closed" && (
+        <CommitFlow
+          panel={panel}
+          paymentsMode={paymentsMode}
+          publishableKey={publishableKey}
+          amount={amount}
+          setAmount={setAmount}
+          resume={flow === "resume"}
+          onExit={onExit}
+        />
       )}
     </section>
-  );
-}
-
-/** SPEC §8: threshold met → "Event Confirmed!"; if charging could not be started → "Commitment Recorded!". */
-const resultTitle = (r: CommitResult) => (!r.thresholdMet ? "You're Committed!" : r.chargingQueued ? "Event Confirmed!" : "Commitment Recorded!");
-
-function ResultBody({ result, priceText }: { result: CommitResult; priceText: string }) {
-  const [copied, setCopied] = useState(false);
-  if (result.thresholdMet && !result.chargingQueued) {
-    return <p className="text-slate-700">Your payment method has been saved successfully.</p>;
-  }
-  if (result.thresholdMet) {
-    return (
-      <div className="space-y-3 text-slate-700">
-        <span aria-hidden className="flex h-12 w-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600">
-          <svg viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
-            <path d="M5 12.5l4.5 4.5L19 7.5" />
-          </svg>
-        </span>
-        <p>
-          {result.late
-            ? result.free
-              ? "This event is already confirmed, and you're in!"
-              : `This event is already confirmed, and you're in! Your card is being charged ${result.unit === "dollars" ? "your pledge" : priceText} now.`
-            : result.free
-            ? `The threshold of ${result.goal} has been reached! This free event is confirmed.`
-            : `The threshold of ${result.goal} has been reached! All attendees are being charged ${result.unit === "dollars" ? "their pledge" : `${priceText} each`} automatically.`}
-        </p>
-        <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-800">Check your email for confirmation details.</p>
-      </div>
-    );
-  }
-  const share = async () => {
-    const url = window.location.href;
-    try {
-      if (navigator.share) await navigator.share({ url });
-      else {
-        await navigator.clipboard.writeText(url);
-        setCopied(true);
-      }
-    } catch {
-      // The backer closed the share sheet: nothing to do.
-    }
-  };
-  return (
-    <div className="space-y-3 text-slate-700">
-      <p>Your commitment has been recorded. {result.free ? "" : "Your card will be charged only if the event reaches its goal."}</p>
-      <p className="text-lg font-semibold text-slate-900">
-        {result.unit === "dollars" ? `${formatCents(result.remaining * 100)} more needed` : peopleNeeded(result.remaining)}
-      </p>
-      <div className="rounded-lg bg-slate-50 px-3 py-3 text-sm">
-        <p>Share this event with friends to help reach the goal!</p>
-        <button type="button" onClick={share} className={buttonClass("secondary", "sm", "mt-2")}>
-          {copied ? "Link copied" : "Share event link"}
-        </button>
-      </div>
-    </div>
   );
 }
