@@ -5,7 +5,10 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { postUpdateAction } from "@/app/campaign/[campaignId]/update-actions";
-import { UPDATE_MAX, updateTextSchema } from "@/lib/updates/schema";
+import { UPDATE_MAX } from "@/lib/updates/limits";
+
+// The shared zod schema (and zod) is fetched when the organiser starts writing, not with the page.
+const loadSchema = () => import("@/lib/updates/schema").then((m) => m.updateTextSchema);
 
 export function UpdateForm({ campaignId, remainingToday, committers }: { campaignId: string; remainingToday: number; committers: number }) {
   const id = useId();
@@ -17,13 +20,13 @@ export function UpdateForm({ campaignId, remainingToday, committers }: { campaig
 
   function submit(e: React.FormEvent) {
     e.preventDefault();
-    const parsed = updateTextSchema.safeParse(text);
-    if (!parsed.success) {
-      setMessage({ ok: false, text: parsed.error.issues[0]?.message ?? "Error posting update. Please try again." });
-      return;
-    }
     startTransition(async () => {
       try {
+        const parsed = (await loadSchema()).safeParse(text);
+        if (!parsed.success) {
+          setMessage({ ok: false, text: parsed.error.issues[0]?.message ?? "Error posting update. Please try again." });
+          return;
+        }
         const r = await postUpdateAction({ campaignId, text: parsed.data });
         if (!r.ok) return setMessage({ ok: false, text: r.error });
         setText("");
@@ -45,6 +48,7 @@ export function UpdateForm({ campaignId, remainingToday, committers }: { campaig
         rows={3}
         maxLength={UPDATE_MAX}
         value={text}
+        onFocus={() => void loadSchema()}
         onChange={(e) => {
           setText(e.target.value);
           setMessage(null);

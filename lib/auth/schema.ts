@@ -1,3 +1,4 @@
+import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
 import { isCommonPassword } from "@/lib/auth/common-passwords";
 

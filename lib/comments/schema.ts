@@ -1,10 +1,8 @@
+import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
+import { COMMENT_MAX, COMMENT_REQUIRED, COMMENT_TOO_LONG } from "@/lib/comments/limits";
 
-/** SPEC §5/§9: a comment is non-empty after trimming and at most 500 characters. */
-export const COMMENT_MAX = 500;
-
-export const COMMENT_REQUIRED = "Please write a comment first.";
-export const COMMENT_TOO_LONG = `Comments can be at most ${COMMENT_MAX} characters.`;
+export { COMMENT_MAX, COMMENT_REQUIRED, COMMENT_TOO_LONG };
 
 /** Shared by the comment form (live checks) and the server action. */
 export const commentTextSchema = z

@@ -1,12 +1,8 @@
+import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
+import { UPDATE_MAX, UPDATE_REQUIRED, UPDATE_TOO_LONG } from "@/lib/updates/limits";
 
-export const UPDATE_MAX = 2000;
-/** Organisers may post at most this many updates per event in any 24 hours (each one emails every committer). */
-export const UPDATES_PER_DAY = 3;
-
-export const UPDATE_REQUIRED = "Please write your update first.";
-export const UPDATE_TOO_LONG = `Updates can be at most ${UPDATE_MAX} characters.`;
-export const UPDATE_LIMIT_REACHED = `You can post at most ${UPDATES_PER_DAY} updates a day. Please try again later.`;
+export { UPDATE_LIMIT_REACHED, UPDATE_MAX, UPDATE_REQUIRED, UPDATE_TOO_LONG, UPDATES_PER_DAY } from "@/lib/updates/limits";
 
 export const updateTextSchema = z.string({ error: UPDATE_REQUIRED }).trim().min(1, UPDATE_REQUIRED).max(UPDATE_MAX, UPDATE_TOO_LONG);
 
