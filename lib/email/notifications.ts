@@ -1,7 +1,7 @@
 import "server-only";
 import type { Prisma } from "@/lib/db";
 import { queueEmail, queueEmails } from "@/lib/email/service";
-import { commitReceivedEmail, eventConfirmedEmail, moderationEmail, type EmailCampaign, type Recipient } from "@/lib/email/templates";
+import { commitReceivedEmail, eventConfirmedEmail, moderationEmail, type EmailCampaign } from "@/lib/email/templates";
 
 /**
  * One-line hooks for the services that own each cause: call them INSIDE the transaction that
@@ -28,16 +28,7 @@ export async function queueCommitEmail(tx: Tx, pledgeId: string): Promise<boolea
     select: { id: true, userId: true, user: { select: { email: true, name: true } }, campaign: { select: emailCampaignSelect } },
   });
   if (!p) return false;
-  return queueCommitEmailOf(tx, p.campaign, { userId: p.userId, email: p.user.email, name: p.user.name }, p.id);
-}
-
-/**
- * queueCommitEmail for a caller that already holds the rows (the commit transaction reads the
- * campaign under its lock and the user in the same statement): no further reads. `c.committedCount`
- * is the count after the commit.
- */
-export async function queueCommitEmailOf(tx: Tx, c: EmailCampaign, to: Recipient, pledgeId: string): Promise<boolean> {
-  return queueEmail(tx, commitReceivedEmail(c, to, pledgeId));
+  return queueEmail(tx, commitReceivedEmail(p.campaign, { userId: p.userId, email: p.user.email, name: p.user.name }, p.id));
 }
 
 /**

@@ -22,19 +22,20 @@ export async function queueEmail(tx: Tx, email: QueuedEmail): Promise<boolean> {
   return (await queueEmails(tx, [email])) === 1;
 }
 
+/**
+ * An email's outbox columns, validated exactly as queueEmails does: for a cause that writes its
+ * row in its own SQL statement, in the same transaction (a commit: lib/pledges/service.ts).
+ */
+export function outboxColumns(email: QueuedEmail) {
+  const e = queuedEmailSchema.parse(email);
+  return { dedupeKey: e.dedupeKey, toEmail: e.to, subject: e.subject, text: e.text, html: e.html, attachments: e.attachments ?? null };
+}
+
 /** queueEmail for many recipients; returns how many were newly queued. */
 export async function queueEmails(tx: Tx, emails: QueuedEmail[]): Promise<number> {
   if (emails.length === 0) return 0;
-  const parsed = emails.map((e) => queuedEmailSchema.parse(e));
   const { count } = await tx.emailOutbox.createMany({
-    data: parsed.map((e) => ({
-      dedupeKey: e.dedupeKey,
-      toEmail: e.to,
-      subject: e.subject,
-      text: e.text,
-      html: e.html,
-      attachments: e.attachments ?? undefined,
-    })),
+    data: emails.map(outboxColumns).map((e) => ({ ...e, attachments: e.attachments ?? undefined })),
     skipDuplicates: true,
   });
   return count;

@@ -5,8 +5,9 @@ import { AppError, isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway, type CardSummary } from "@/lib/payments/gateway";
 import { requestCharging } from "@/lib/charging/service";
-import { queueCommitEmailOf, queueConfirmedEmails } from "@/lib/email/notifications";
-import { kickEmailSender } from "@/lib/email/service";
+import { queueConfirmedEmails } from "@/lib/email/notifications";
+import { commitReceivedEmail } from "@/lib/email/templates";
+import { kickEmailSender, outboxColumns, queueEmail } from "@/lib/email/service";
 import { parseInput } from "@/lib/actions";
 import { commitInputSchema, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, commitBlock, isLateCommit, isPaidEvent } from "@/lib/pledges/policy";
@@ -32,6 +33,7 @@ export type CommitResult = {
 };
 
 type LockedCampaign = {
+  version: string;
   id: string;
   goal: number;
   status: string;
@@ -120,43 +122,181 @@ const isUniqueViolation = (e: unknown) =>
   /23505|Unique constraint/i.test(String((e as Error)?.message));
 
 /**
- * A new pledge id in the shape of Prisma's cuid() (25 lowercase letters and digits, a time prefix
- * then randomness), for the raw insert below, which Prisma's client-side id default does not reach.
+ * A new row id in the shape of Prisma's cuid() (25 lowercase letters and digits, a time prefix then
+ * randomness), for the raw inserts below, which Prisma's client-side id default does not reach.
  */
-function newPledgeId(): string {
+function newId(): string {
   const bytes = randomBytes(15);
   let rand = "";
   for (const b of bytes) rand += (b % 36).toString(36);
   return `c${Date.now().toString(36).padStart(9, "0")}${rand}`;
 }
 
+type Card = CardSummary | null;
+type Pre = { paid: boolean; crowdfund: boolean; card: Card } | null;
+
 /**
- * Records `viewer`'s commitment (SPEC §4 commit flow, DESIGN §1 threshold). The campaign row is
- * locked for the whole transaction, so commits to one campaign are serialised: the re-checks see
- * the latest status, the counters are exact, and among any number of concurrent commits exactly one
- * sees the count reach the goal and moves the campaign on (paid: `funded`, then charging is queued
- * after commit; free: `charged` at once with every pledge marked charged).
+ * The campaign as a commit decides on it, the viewer's existing pledge and their address for the
+ * email, in one statement; `version` is the row version (xmin), which every update of the row moves.
+ * With `lock`, the row is locked FOR UPDATE (inside the commit transaction).
+ */
+async function readForCommit(client: Prisma.TransactionClient, campaignId: string, viewerId: string, lock: boolean) {
+  const rows = await client.$queryRaw<LockedCampaign[]>`
+    SELECT c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
+           c.deadline, c."creatorId", c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
+           c."committedCount", c."pledgeCount", c."raisedCents", c."acceptAfterThreshold", c.title, c.description,
+           EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId}) AS "alreadyCommitted",
+           (SELECT u.email FROM "User" u WHERE u.id = ${viewerId}) AS "userEmail",
+           (SELECT u.name FROM "User" u WHERE u.id = ${viewerId}) AS "userName"
+    FROM "Campaign" c WHERE c.id = ${campaignId} ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
+  return rows[0] ?? null;
+}
+
+/**
+ * Whether and how `viewer` commits to `c` (the SPEC's refusals, in the order the user sees them:
+ * not found, own pledge, card, amount, then the event's state), and the counters after the commit.
+ * Pure: both write paths below call it with the row they write against.
+ */
+function decide(viewer: Viewer, c: LockedCampaign | null, input: ReturnType<typeof parseCommitInput>, pre: Pre, now: Date) {
+  if (!c || !visibleTo(viewer, c)) throw fail("notFound", "NOT_FOUND");
+  if (c.alreadyCommitted) throw fail("alreadyCommitted", "CONFLICT");
+  const paid = isPaidEvent(c);
+  const crowdfund = c.pactType === "crowdfund";
+  if (pre) {
+    // The price or type may have changed since the snapshot; the card decision must match the row.
+    if (paid !== pre.paid || crowdfund !== pre.crowdfund) throw fail("saveFailed", "CONFLICT");
+  } else if (paid) {
+    throw fail("paymentRequired", "BAD_REQUEST");
+  }
+  const card = pre?.card ?? null;
+  let amountCents = c.ticketPriceCents;
+  if (crowdfund) {
+    const minimum = Math.max(CROWDFUND_MIN_CENTS, c.ticketPriceCents);
+    if (input.amount === undefined) throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
+    if (input.amount < minimum) {
+      const text = `Amount must be at least $${(minimum / 100).toFixed(2)}`;
+      throw new AppError("BAD_REQUEST", text, { amount: text });
+    }
+    amountCents = input.amount;
+  }
+  const block = commitBlock(viewer, c, c.alreadyCommitted, now);
+  if (block) throw fail(block, BLOCK_CODES[block]);
+
+  const amount = crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1;
+  const pledgeCents = paid || crowdfund ? amountCents : 0;
+  // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
+  // carries one, checked above), free events count all; a crowdfund counts dollars.
+  const counts = !paid || Boolean(card);
+  const committedCount = c.committedCount + (counts ? 1 : 0);
+  const raisedCents = c.raisedCents + pledgeCents;
+  const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
+  // A late commit (the event keeps accepting after its threshold) crosses nothing: the campaign is
+  // already confirmed; it is charged at once (free: confirmed on arrival; paid: the charging job).
+  const late = isLateCommit(c);
+  const crossed = !late && progress >= c.goal;
+  return { c, paid, crowdfund, card, amount, pledgeCents, committedCount, raisedCents, progress, late, crossed, confirmed: late && !paid };
+}
+type Decision = ReturnType<typeof decide>;
+
+const parseCommitInput = (raw: unknown) => parseInput(commitInputSchema, raw);
+
+/** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */
+function commitEmail(viewer: Viewer, d: Decision, pledgeId: string) {
+  const { c } = d;
+  const campaign = { id: c.id, title: c.title, description: c.description, deadline: c.deadline, goal: c.goal, committedCount: d.committedCount, ticketPriceCents: c.ticketPriceCents };
+  return commitReceivedEmail(campaign, { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName }, pledgeId);
+}
+
+function resultOf(d: Decision, pledgeId: string, status: CommitResult["status"]): CommitResult {
+  return {
+    pledgeId,
+    campaignId: d.c.id,
+    committedCount: d.progress,
+    goal: d.c.goal,
+    remaining: Math.max(0, d.c.goal - d.progress),
+    thresholdMet: d.crossed || d.late,
+    crossed: d.crossed,
+    late: d.late,
+    status,
+    unit: d.crowdfund ? "dollars" : "people",
+    free: !d.paid,
+    chargingQueued: (d.crossed || d.late) && !d.paid,
+  };
+}
+
+/**
+ * The common commit — one that neither crosses the threshold nor arrives late — in ONE statement,
+ * so one round trip and one transaction: it locks the campaign row only if it is still the version
+ * the decision was made on (compare-and-set on xmin; a concurrent commit, edit or comment moves it),
+ * inserts the pledge, updates the counters and writes the confirmation email to the outbox.
+ * Returns null when the row changed meanwhile (the caller decides again on the new row).
+ */
+async function commitInOneStatement(viewer: Viewer, d: Decision, version: string, now: Date): Promise<CommitResult | null> {
+  const pledgeId = newId();
+  const e = outboxColumns(commitEmail(viewer, d, pledgeId));
+  const { c, card } = d;
+  const rows = await db.$queryRaw<{ locked: boolean; pledgeId: string | null }[]>`
+    WITH c AS (
+      SELECT id FROM "Campaign" WHERE id = ${c.id} AND xmin::text = ${version} FOR UPDATE
+    ), p AS (
+      INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
+                            "cardLast4", "paymentMethod", "createdAt")
+      SELECT ${pledgeId}, c.id, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${viewer.name?.trim() || viewer.email},
+             ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
+             ${c.paymentMethod?.trim() || "Not specified"}, ${now} FROM c
+      ON CONFLICT ("campaignId", "userId") DO NOTHING
+      RETURNING id, amount
+    ), u AS (
+      UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + 1,
+             "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p)
+      WHERE id IN (SELECT id FROM c) AND EXISTS (SELECT 1 FROM p)
+      RETURNING id
+    ), o AS (
+      INSERT INTO "EmailOutbox" (id, "dedupeKey", "toEmail", subject, text, html, attachments, status, attempts, "createdAt")
+      SELECT ${newId()}, ${e.dedupeKey}, ${e.toEmail}, ${e.subject}, ${e.text}, ${e.html},
+             ${e.attachments === null ? null : JSON.stringify(e.attachments)}::jsonb, 'pending', 0, ${now} FROM p
+      ON CONFLICT ("dedupeKey") DO NOTHING
+      RETURNING id
+    )
+    SELECT EXISTS (SELECT 1 FROM c) AS locked, (SELECT id FROM p) AS "pledgeId",
+           (SELECT count(*) FROM u)::int AS updated, (SELECT count(*) FROM o)::int AS queued`;
+  const row = rows[0];
+  if (!row?.locked) return null;
+  // The row was current and locked: the only way not to insert is the unique (campaignId, userId) index.
+  if (!row.pledgeId) throw fail("alreadyCommitted", "CONFLICT");
+  return resultOf(d, pledgeId, "pending");
+}
+
+/** Attempts of the one-statement commit before the locking transaction takes over (it always progresses). */
+const ONE_STATEMENT_ATTEMPTS = 3;
+
+/**
+ * Records `viewer`'s commitment (SPEC §4 commit flow, DESIGN §1 threshold). Every write happens with
+ * the campaign row locked and checked against the row as it is then, so commits to one campaign are
+ * serialised: the counters are exact, and among any number of concurrent commits exactly one sees
+ * the count reach the goal and moves the campaign on (paid: `funded`, then charging is queued after
+ * commit; free: `charged` at once with every pledge marked charged).
  *
- * Round trips (issue 8, commits/s): a free commit is BEGIN, one statement that locks the campaign
- * and reads whether the viewer already committed (and their email address), one statement that
- * inserts the pledge and updates the counters, the outbox insert of the confirmation email, COMMIT.
- * Only a request with a card (the paid flow) reads the event before the transaction, to ask the
- * payment provider about the card outside the lock.
+ * Round trips (issue 8, commits/s): a commit that does not reach the goal is one read and one
+ * statement (commitInOneStatement). The commit that crosses the threshold, a late one, or one whose
+ * row keeps changing under it runs in a transaction holding the row lock from the first read. Only a
+ * request with a card (the paid flow) reads the event before, to ask the payment provider about the
+ * card outside the lock.
  */
 export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown): Promise<CommitResult> {
   if (!viewer) throw fail("signedOut", "UNAUTHENTICATED");
-  const input = parseInput(commitInputSchema, rawInput);
+  const input = parseCommitInput(rawInput);
   // Every read before the transaction takes one of a few per-instance slots (see withCommitSlot).
-  const pre = await withCommitSlot(async () => {
+  const pre: Pre = await withCommitSlot(async () => {
     // Abuse limit per user, in Postgres so it holds across instances (off with RATE_LIMIT_DISABLED).
     await consume({ key: `commit:user:${viewer.id}`, ...COMMIT_RATE_LIMIT }, (ms) =>
       commitTooFastText(secondsText(ms)),
     );
-    // Without a card there is nothing to check with the payment provider: the transaction decides.
+    // Without a card there is nothing to check with the payment provider: the decision is made on the row.
     if (!input.paymentMethodId) return null;
 
     // A cheap read first: decides whether the card is needed and refuses obvious cases before asking
-    // the payment provider anything. Everything is checked again under the lock.
+    // the payment provider anything. Everything is checked again on the row that is written.
     const snapshot = await db.campaign.findUnique({
       where: { id: input.campaignId },
       select: { creatorId: true, approvalStatus: true, ticketPriceCents: true, pactType: true },
@@ -170,161 +310,25 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
 
     const paid = isPaidEvent(snapshot);
     const crowdfund = snapshot.pactType === "crowdfund";
-    const card: CardSummary | null = paid ? await getGateway().getCard(viewer, input.paymentMethodId) : null;
+    const card: Card = paid ? await getGateway().getCard(viewer, input.paymentMethodId) : null;
     return { paid, crowdfund, card };
   });
 
   let result: CommitResult;
   try {
-    result = await oneAtATime(input.campaignId, () =>
-      db.$transaction(
-        async (tx) => {
-          // The lock, the viewer's existing pledge and their address for the email, in one statement.
-          const rows = await tx.$queryRaw<LockedCampaign[]>`
-          SELECT c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus", c.deadline, c."creatorId",
-                 c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
-                 c."committedCount", c."pledgeCount", c."raisedCents", c."acceptAfterThreshold", c.title, c.description,
-                 EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewer.id}) AS "alreadyCommitted",
-                 (SELECT u.email FROM "User" u WHERE u.id = ${viewer.id}) AS "userEmail",
-                 (SELECT u.name FROM "User" u WHERE u.id = ${viewer.id}) AS "userName"
-          FROM "Campaign" c WHERE c.id = ${input.campaignId} FOR UPDATE`;
-          const c = rows[0];
-          if (!c || !visibleTo(viewer, c)) throw fail("notFound", "NOT_FOUND");
-          // The same order of refusals as the checks before the transaction: own pledge, card, amount.
-          if (c.alreadyCommitted) throw fail("alreadyCommitted", "CONFLICT");
-          const paid = isPaidEvent(c);
-          const crowdfund = c.pactType === "crowdfund";
-          if (pre) {
-            // The price or type may have changed since the snapshot; the card decision must match the row.
-            if (paid !== pre.paid || crowdfund !== pre.crowdfund) throw fail("saveFailed", "CONFLICT");
-          } else if (paid) {
-            throw fail("paymentRequired", "BAD_REQUEST");
-          }
-          const card = pre?.card ?? null;
-          let amountCents = c.ticketPriceCents;
-          if (crowdfund) {
-            const minimum = Math.max(CROWDFUND_MIN_CENTS, c.ticketPriceCents);
-            if (input.amount === undefined)
-              throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
-            if (input.amount < minimum) {
-              const text = `Amount must be at least $${(minimum / 100).toFixed(2)}`;
-              throw new AppError("BAD_REQUEST", text, { amount: text });
-            }
-            amountCents = input.amount;
-          }
-
-          const now = new Date();
-          const block = commitBlock(viewer, c, c.alreadyCommitted, now);
-          if (block) throw fail(block, BLOCK_CODES[block]);
-
-          const amount = crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1;
-          const pledgeCents = paid || crowdfund ? amountCents : 0;
-          // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
-          // carries one, checked above), free events count all; a crowdfund counts dollars.
-          const counts = !paid || Boolean(card);
-          const committedCount = c.committedCount + (counts ? 1 : 0);
-          const raisedCents = c.raisedCents + pledgeCents;
-          const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
-          // Under the lock with status `pending` (checked above), the first commit to reach the goal
-          // is the only one that can see it: later ones find the campaign closed.
-          // A late commit (the event keeps accepting after its threshold) crosses nothing: the
-          // campaign is already confirmed; it is charged at once below / by the charging job.
-          const late = isLateCommit(c);
-          const crossed = !late && progress >= c.goal;
-          // A late commit to a free event is confirmed on arrival, like the others were at the threshold.
-          const confirmed = late && !paid;
-
-          // The pledge and the counters in one statement. The unique (campaignId, userId) index is the
-          // last word on a double commit: a conflict inserts nothing and updates nothing.
-          const pledgeId = newPledgeId();
-          const written = await tx.$queryRaw<{ id: string }[]>`
-          WITH p AS (
-            INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
-                                  "cardLast4", "paymentMethod", "createdAt", charged, verified, "chargeType", "chargedAt", "chargeStatus")
-            VALUES (${pledgeId}, ${c.id}, ${viewer.id}, ${amount}, ${pledgeCents}, ${viewer.name?.trim() || viewer.email},
-                    ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
-                    ${c.paymentMethod?.trim() || "Not specified"}, ${now}, ${confirmed}, ${confirmed},
-                    ${confirmed ? "free" : null}::"ChargeType", ${confirmed ? now : null}::timestamptz,
-                    ${confirmed ? "succeeded" : "none"}::"PledgeChargeStatus")
-            ON CONFLICT ("campaignId", "userId") DO NOTHING
-            RETURNING id, amount)
-          UPDATE "Campaign" SET "committedCount" = ${committedCount}, "pledgeCount" = "pledgeCount" + 1,
-                 "raisedCents" = ${raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p),
-                 "totalCharged" = "totalCharged" + ${confirmed ? 1 : 0}
-          WHERE id = ${c.id} AND EXISTS (SELECT 1 FROM p)
-          RETURNING (SELECT id FROM p) AS id`;
-          if (!written[0]) throw fail("alreadyCommitted", "CONFLICT");
-
-          let status: CommitResult["status"] = "pending";
-          if (late) {
-            status = c.status === "charged" ? "charged" : "funded";
-          } else if (crossed && paid) {
-            status = "funded";
-            await tx.campaign.update({ where: { id: c.id }, data: { status, fundedAt: now, lastStatusUpdate: now }, select: { id: true } });
-          } else if (crossed) {
-            // Free events have nothing to charge: confirmed at once (DESIGN §1 "free events").
-            status = "charged";
-            const marked = await tx.pledge.updateMany({
-              where: { campaignId: c.id, charged: false },
-              data: {
-                charged: true,
-                verified: true,
-                chargeType: "free",
-                chargedAt: now,
-                paymentIntentId: null,
-                chargeStatus: "succeeded",
-              },
-            });
-            await tx.campaign.update({
-              where: { id: c.id },
-              data: {
-                status,
-                fundedAt: now,
-                chargedAt: now,
-                chargeType: "free",
-                totalCharged: { increment: marked.count },
-                lastStatusUpdate: now,
-              },
-              select: { id: true },
-            });
-          }
-          // Emails go to the outbox in this same transaction (DESIGN §1): the backer's confirmation,
-          // and for a free event that just tipped, every attendee's "Event Confirmed!".
-          const emailCampaign = {
-            id: c.id,
-            title: c.title,
-            description: c.description,
-            deadline: c.deadline,
-            goal: c.goal,
-            committedCount,
-            ticketPriceCents: c.ticketPriceCents,
-          };
-          await queueCommitEmailOf(tx, emailCampaign, { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName }, pledgeId);
-          if (confirmed) await queueConfirmedEmails(tx, c.id, pledgeId);
-          else if (crossed && status === "charged") await queueConfirmedEmails(tx, c.id);
-
-          return {
-            pledgeId,
-            campaignId: c.id,
-            committedCount: progress,
-            goal: c.goal,
-            remaining: Math.max(0, c.goal - progress),
-            thresholdMet: crossed || late,
-            crossed,
-            late,
-            status,
-            unit: crowdfund ? "dollars" : "people",
-            free: !paid,
-            chargingQueued: (crossed || late) && !paid,
-          } satisfies CommitResult;
-        },
-        // Commits to one popular event queue on its row lock; give them room to wait for a pooled
-        // connection and for the lock instead of failing under a burst.
-        { maxWait: 60_000, timeout: 60_000 },
-      ),
-    );
+    result = await oneAtATime(input.campaignId, async () => {
+      for (let attempt = 0; attempt < ONE_STATEMENT_ATTEMPTS; attempt++) {
+        const now = new Date();
+        const row = await readForCommit(db, input.campaignId, viewer.id, false);
+        const d = decide(viewer, row, input, pre, now);
+        if (d.crossed || d.late) break;
+        const done = await commitInOneStatement(viewer, d, row!.version, now);
+        if (done) return done;
+      }
+      return commitLocked(viewer, input, pre);
+    });
   } catch (err) {
-    // Two submits of one user racing past the read above: the unique (campaignId, userId) index wins.
+    // Two submits of one user racing past the checks: the unique (campaignId, userId) index wins.
     if (!isAppError(err) && isUniqueViolation(err)) throw fail("alreadyCommitted", "CONFLICT");
     throw err;
   }
@@ -341,4 +345,69 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
     }
   }
   return result;
+}
+
+/**
+ * A commit inside a transaction that locks the campaign row first (the threshold crossing, a late
+ * commit, or a row that kept changing): the decision and every write see the row as locked.
+ */
+function commitLocked(viewer: Viewer, input: ReturnType<typeof parseCommitInput>, pre: Pre): Promise<CommitResult> {
+  return db.$transaction(
+    async (tx) => {
+      const now = new Date();
+      const d = decide(viewer, await readForCommit(tx, input.campaignId, viewer.id, true), input, pre, now);
+      const { c, card, confirmed } = d;
+      // The pledge and the counters in one statement. The unique (campaignId, userId) index is the
+      // last word on a double commit: a conflict inserts nothing and updates nothing.
+      const pledgeId = newId();
+      const written = await tx.$queryRaw<{ id: string }[]>`
+        WITH p AS (
+          INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
+                                "cardLast4", "paymentMethod", "createdAt", charged, verified, "chargeType", "chargedAt", "chargeStatus")
+          VALUES (${pledgeId}, ${c.id}, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${viewer.name?.trim() || viewer.email},
+                  ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
+                  ${c.paymentMethod?.trim() || "Not specified"}, ${now}, ${confirmed}, ${confirmed},
+                  ${confirmed ? "free" : null}::"ChargeType", ${confirmed ? now : null}::timestamptz,
+                  ${confirmed ? "succeeded" : "none"}::"PledgeChargeStatus")
+          ON CONFLICT ("campaignId", "userId") DO NOTHING
+          RETURNING id, amount)
+        UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + 1,
+               "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p),
+               "totalCharged" = "totalCharged" + ${confirmed ? 1 : 0}
+        WHERE id = ${c.id} AND EXISTS (SELECT 1 FROM p)
+        RETURNING (SELECT id FROM p) AS id`;
+      if (!written[0]) throw fail("alreadyCommitted", "CONFLICT");
+
+      // Under the lock with status `pending` (decide() checked it), the first commit to reach the
+      // goal is the only one that can see it: later ones find the campaign closed.
+      let status: CommitResult["status"] = "pending";
+      if (d.late) {
+        status = c.status === "charged" ? "charged" : "funded";
+      } else if (d.crossed && d.paid) {
+        status = "funded";
+        await tx.campaign.update({ where: { id: c.id }, data: { status, fundedAt: now, lastStatusUpdate: now }, select: { id: true } });
+      } else if (d.crossed) {
+        // Free events have nothing to charge: confirmed at once (DESIGN §1 "free events").
+        status = "charged";
+        const marked = await tx.pledge.updateMany({
+          where: { campaignId: c.id, charged: false },
+          data: { charged: true, verified: true, chargeType: "free", chargedAt: now, paymentIntentId: null, chargeStatus: "succeeded" },
+        });
+        await tx.campaign.update({
+          where: { id: c.id },
+          data: { status, fundedAt: now, chargedAt: now, chargeType: "free", totalCharged: { increment: marked.count }, lastStatusUpdate: now },
+          select: { id: true },
+        });
+      }
+      // Emails go to the outbox in this same transaction (DESIGN §1): the backer's confirmation,
+      // and for a free event that just tipped, every attendee's "Event Confirmed!".
+      await queueEmail(tx, commitEmail(viewer, d, pledgeId));
+      if (confirmed) await queueConfirmedEmails(tx, c.id, pledgeId);
+      else if (d.crossed && status === "charged") await queueConfirmedEmails(tx, c.id);
+      return resultOf(d, pledgeId, status);
+    },
+    // Commits to one popular event queue on its row lock; give them room to wait for a pooled
+    // connection and for the lock instead of failing under a burst.
+    { maxWait: 60_000, timeout: 60_000 },
+  );
 }

@@ -147,6 +147,28 @@ describe("commitToCampaign across app instances", () => {
   });
 });
 
+describe("commitToCampaign below the threshold across app instances", () => {
+  it("three instances committing at once, none crossing: counters exact, every count reported once, one email each", async () => {
+    vi.resetModules();
+    const second = await import("@/lib/pledges/service");
+    vi.resetModules();
+    const third = await import("@/lib/pledges/service");
+    const instances = [commitToCampaign, second.commitToCampaign, third.commitToCampaign];
+    const campaign = await createCampaign({ goal: 1000 });
+    const backers = await users(150);
+    const outcomes = await Promise.all(backers.map((u, i) => settle(instances[i % 3](u, { campaignId: campaign.id }))));
+    const ok = outcomes.filter((o) => o.ok);
+    expect(ok).toHaveLength(150);
+    // Had two commits written against the same version of the row, two would report the same count.
+    expect(ok.map((o) => o.result.committedCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "pending", committedCount: 150, pledgeCount: 150, currentAmount: 150 });
+    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(150);
+    const emails = await db.emailOutbox.findMany({ where: { toEmail: { in: backers.map((b) => b.email.toLowerCase()) } }, select: { dedupeKey: true } });
+    expect(emails).toHaveLength(150);
+    expect(new Set(emails.map((e) => e.dedupeKey)).size).toBe(150);
+  });
+});
+
 describe("commitToCampaign double commit across app instances", () => {
   it("one user committing through two instances at once: one pledge, the other told they already committed", async () => {
     vi.resetModules();
