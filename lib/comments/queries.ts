@@ -27,6 +27,25 @@ export type CommentsView = {
 };
 
 /**
+ * "Anonymous Commenter #n" numbers of the given authors: n orders every commenter but the organiser
+ * by their first comment on the event (to the millisecond, as JavaScript dates compare), ties by
+ * author id — lib/privacy numberByFirstAppearance's order, counted in the database so that a page
+ * of 20 comments does not load every commenter of a busy event.
+ */
+async function commenterNumbers(campaignId: string, organizerId: string, authorIds: string[]): Promise<Map<string, number>> {
+  const wanted = [...new Set(authorIds)].filter((id) => id !== organizerId);
+  if (wanted.length === 0) return new Map();
+  const ranked = await db.$queryRaw<{ authorId: string; n: number }[]>`
+    SELECT "authorId", n::int AS n FROM (
+      SELECT "authorId", row_number() OVER (ORDER BY date_trunc('milliseconds', min("createdAt")), "authorId" COLLATE "C") AS n
+      FROM "Comment" WHERE "campaignId" = ${campaignId} AND "authorId" <> ${organizerId}
+      GROUP BY "authorId"
+    ) ranked
+    WHERE "authorId" = ANY(${wanted})`;
+  return new Map(ranked.map((r) => [r.authorId, r.n]));
+}
+
+/**
  * The comments of an event as `viewer` may see them, newest first, identities already removed where
  * hidden. Null when the event does not exist for this viewer.
  */
@@ -42,7 +61,7 @@ export async function getCommentsView(
   });
   if (!campaign || !canViewCampaign(viewer, campaign)) return null;
 
-  const [rows, firsts, total] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.comment.findMany({
       where: { campaignId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -50,9 +69,9 @@ export async function getCommentsView(
       take: limit,
       select: { id: true, text: true, createdAt: true, authorId: true, author: { select: { name: true, email: true } } },
     }),
-    db.comment.groupBy({ by: ["authorId"], where: { campaignId }, _min: { createdAt: true } }),
     db.comment.count({ where: { campaignId } }),
   ]);
+  const numbers = await commenterNumbers(campaignId, campaign.creatorId, rows.map((r) => r.authorId));
 
   const committed = viewer
     ? Boolean(await db.pledge.findUnique({ where: { campaignId_userId: { campaignId, userId: viewer.id } }, select: { id: true } }))
@@ -62,7 +81,7 @@ export async function getCommentsView(
     viewer,
     privacyCampaign,
     rows,
-    firsts.flatMap((f) => (f._min.createdAt ? [{ authorId: f.authorId, at: f._min.createdAt }] : [])),
+    numbers,
     now,
     { seesOrganizer: canSeeCreatorEmail(viewer, campaign, committed) },
   );

@@ -118,6 +118,17 @@ export const ORGANIZER_LABEL = "Event organizer";
 
 export type PresentedComment<T> = WithoutIdentity<T> & PresentedIdentity & { isOrganizer: boolean };
 
+/** Commenter numbers from every author's first comment time (the organiser takes none). */
+function numberCommenters(firstCommentAt: Array<{ authorId: string; at: Date }>, comments: CommentRow[], isOrganizer: (id: string) => boolean) {
+  const known = new Set(firstCommentAt.map((f) => f.authorId));
+  return numberByFirstAppearance(
+    [
+      ...firstCommentAt.map((f) => ({ userId: f.authorId, at: f.at, tiebreak: f.authorId })),
+      ...comments.filter((c) => !known.has(c.authorId)).map((c) => ({ userId: c.authorId, at: c.createdAt, tiebreak: c.authorId })),
+    ].filter((f) => !isOrganizer(f.userId)),
+  );
+}
+
 /**
  * Comments as `viewer` may see them at `now`. `firstCommentAt` gives each author's first comment
  * on the campaign (the rows shown may be only the newest page), which fixes their number.
@@ -131,19 +142,15 @@ export function presentComments<T extends CommentRow>(
   viewer: PrivacyViewer,
   campaign: PrivacyCampaign,
   comments: T[],
-  firstCommentAt: Array<{ authorId: string; at: Date }>,
+  firstCommentAt: Array<{ authorId: string; at: Date }> | ReadonlyMap<string, number>,
   now: Date = new Date(),
   { seesOrganizer = false }: { seesOrganizer?: boolean } = {},
 ): Array<PresentedComment<T>> {
   // Ties on the first time are broken by the author id: deterministic, and never shown.
   const isOrganizer = (authorId: string) => authorId === campaign.creatorId;
-  const known = new Set(firstCommentAt.map((f) => f.authorId));
-  const numbers = numberByFirstAppearance(
-    [
-      ...firstCommentAt.map((f) => ({ userId: f.authorId, at: f.at, tiebreak: f.authorId })),
-      ...comments.filter((c) => !known.has(c.authorId)).map((c) => ({ userId: c.authorId, at: c.createdAt, tiebreak: c.authorId })),
-    ].filter((f) => !isOrganizer(f.userId)),
-  );
+  // Either every author's first comment time, or the numbers already counted by the database
+  // (lib/comments/queries: the same order, for the authors on the page only).
+  const numbers = firstCommentAt instanceof Map ? firstCommentAt : numberCommenters(firstCommentAt as Array<{ authorId: string; at: Date }>, comments, isOrganizer);
   const organizerVisible = seesOrganizer || seesAllIdentities(viewer, campaign);
   return comments.map((c) => {
     const person = { key: c.id, userId: c.authorId, name: c.author.name, email: c.author.email };

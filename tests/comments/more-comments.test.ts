@@ -44,6 +44,28 @@ describe("show more comments", () => {
     expect(asCreator.comments[0].label).toMatch(/^Hidden Author \d$/);
   });
 
+  it("numbers like lib/privacy: first comment to the millisecond, ties by author id, the organiser takes no number", async () => {
+    const creator = await createUser();
+    const [a, b, c] = await Promise.all(["cmtauthorzz1", "cmtauthoraa2", "cmtauthormm3"].map((id) => db.user.create({ data: { id, email: `${id}@example.test` } })));
+    const campaign = await createCampaign({ creatorId: creator.id });
+    const t0 = new Date("2026-01-01T10:00:00.000Z");
+    await db.comment.createMany({
+      data: [
+        { campaignId: campaign.id, authorId: creator.id, text: "organiser first", createdAt: new Date(t0.getTime() - 5000) },
+        { campaignId: campaign.id, authorId: a.id, text: "a, tie", createdAt: t0 },
+        { campaignId: campaign.id, authorId: b.id, text: "b, tie", createdAt: t0 },
+        { campaignId: campaign.id, authorId: c.id, text: "c, later", createdAt: new Date(t0.getTime() + 1) },
+      ],
+    });
+    const labels = Object.fromEntries((await getCommentsView(campaign.id, null))!.comments.map((x) => [x.text, x.label]));
+    expect(labels).toEqual({
+      "organiser first": "Event organizer",
+      "b, tie": "Anonymous Commenter #1",
+      "a, tie": "Anonymous Commenter #2",
+      "c, later": "Anonymous Commenter #3",
+    });
+  });
+
   it("refuses bad input and hidden events without changing anything", async () => {
     const campaign = await createCampaign({ approvalStatus: "pending" });
     expect(await appError(listMoreComments(null, { campaignId: campaign.id, offset: 0 }))).toMatchObject({ code: "NOT_FOUND" });
