@@ -125,6 +125,7 @@ const detailSelect = {
   pledgeCount: true,
   raisedCents: true,
   chargedAt: true,
+  acceptAfterThreshold: true,
 } as const;
 
 export type CampaignDetail = CampaignCard & {
@@ -140,6 +141,7 @@ export type CampaignDetail = CampaignCard & {
   pledgeCount: number;
   raisedCents: number;
   chargedAt: Date | null;
+  acceptAfterThreshold: boolean;
 };
 
 /** What the event page renders: the campaign with the creator email only when the viewer may see it. */
@@ -152,16 +154,20 @@ export type CampaignView = Omit<CampaignDetail, "creatorEmail"> & {
 /** Syntactically possible campaign ids (cuid, or the e2e fixtures' ids); anything else is unknown. */
 export const isCampaignId = (id: string) => /^[a-z0-9]{10,40}$/i.test(id);
 
-/** The viewer-independent campaign row (cacheable); null when missing. */
+/**
+ * The viewer-independent campaign row (cacheable); null when missing. Read once per request: the
+ * event page's sections (commit panel, commitments, comments, updates, sharing) all start from it.
+ */
 export const getCampaignDetail = cache(async (id: string): Promise<CampaignDetail | null> => {
   if (!isCampaignId(id)) return null;
   return db.campaign.findUnique({ where: { id }, select: detailSelect });
 });
 
-export async function hasCommitted(campaignId: string, userId: string): Promise<boolean> {
+/** Whether the user has a pledge on the campaign; asked once per request however many sections need it. */
+export const hasCommitted = cache(async (campaignId: string, userId: string): Promise<boolean> => {
   const pledge = await db.pledge.findUnique({ where: { campaignId_userId: { campaignId, userId } }, select: { id: true } });
   return pledge !== null;
-}
+});
 
 /**
  * One campaign as `viewer` may see it; null when it does not exist for them (missing, or not

@@ -2,7 +2,8 @@ import "server-only";
 import { db } from "@/lib/db";
 import { canComment, canDeleteComment, canViewCampaign } from "@/lib/comments/policy";
 import { canSeeCreatorEmail } from "@/lib/campaigns/policy";
-import { presentComments, privacyCampaignSelect, type PresentedIdentity } from "@/lib/privacy/present";
+import { getCampaignDetail, hasCommitted } from "@/lib/campaigns/queries";
+import { presentComments, type PresentedIdentity } from "@/lib/privacy/present";
 import { parseInput } from "@/lib/actions";
 import { AppError } from "@/lib/errors";
 import { moreCommentsSchema } from "@/lib/comments/schema";
@@ -55,10 +56,7 @@ export async function getCommentsView(
   now: Date = new Date(),
   { offset = 0, limit = COMMENTS_SHOWN }: { offset?: number; limit?: number } = {},
 ): Promise<CommentsView | null> {
-  const campaign = await db.campaign.findUnique({
-    where: { id: campaignId },
-    select: { ...privacyCampaignSelect, approvalStatus: true },
-  });
+  const campaign = await getCampaignDetail(campaignId);
   if (!campaign || !canViewCampaign(viewer, campaign)) return null;
 
   const [rows, total] = await Promise.all([
@@ -73,9 +71,7 @@ export async function getCommentsView(
   ]);
   const numbers = await commenterNumbers(campaignId, campaign.creatorId, rows.map((r) => r.authorId));
 
-  const committed = viewer
-    ? Boolean(await db.pledge.findUnique({ where: { campaignId_userId: { campaignId, userId: viewer.id } }, select: { id: true } }))
-    : false;
+  const committed = viewer ? await hasCommitted(campaignId, viewer.id) : false;
   const privacyCampaign: PrivacyCampaign = { ...campaign, pactType: campaign.pactType ?? null };
   const comments = presentComments(
     viewer,

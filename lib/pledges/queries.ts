@@ -1,10 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
-import { contributorText, privacyCampaignSelect } from "@/lib/privacy/present";
+import { contributorText } from "@/lib/privacy/present";
 import { anonymousAttendee, canSeeIdentity } from "@/lib/privacy/rules";
 import { canManageCampaign, commitBlock, isLateCommit, isPaidEvent, type CommitBlock } from "@/lib/pledges/policy";
 import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
+import { getCampaignDetail, hasCommitted } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
 import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
 
@@ -35,27 +36,9 @@ function visibleTo(viewer: Viewer | null, c: { approvalStatus: string; creatorId
 
 export async function getCommitPanel(campaignId: string, viewer: Viewer | null, now = new Date()): Promise<CommitPanel | null> {
   if (!campaignIdSchema.safeParse(campaignId).success) return null;
-  const c = await db.campaign.findUnique({
-    where: { id: campaignId },
-    select: {
-      id: true,
-      title: true,
-      goal: true,
-      committedCount: true,
-      raisedCents: true,
-      status: true,
-      approvalStatus: true,
-      deadline: true,
-      creatorId: true,
-      ticketPriceCents: true,
-      pactType: true,
-      acceptAfterThreshold: true,
-    },
-  });
+  const c = await getCampaignDetail(campaignId);
   if (!c || !visibleTo(viewer, c)) return null;
-  const alreadyCommitted = viewer
-    ? Boolean(await db.pledge.findUnique({ where: { campaignId_userId: { campaignId, userId: viewer.id } }, select: { id: true } }))
-    : false;
+  const alreadyCommitted = viewer ? await hasCommitted(campaignId, viewer.id) : false;
   return {
     campaignId: c.id,
     title: c.title,
@@ -106,7 +89,7 @@ export async function listEventCommitments(
   { now = new Date(), limit = EVENT_COMMITMENTS_LIMIT, offset = 0 }: { now?: Date; limit?: number; offset?: number } = {},
 ): Promise<{ items: PublicCommitment[]; total: number }> {
   if (!campaignIdSchema.safeParse(campaignId).success) return { items: [], total: 0 };
-  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { ...privacyCampaignSelect, approvalStatus: true } });
+  const campaign = await getCampaignDetail(campaignId);
   if (!campaign || !visibleTo(viewer, campaign)) return { items: [], total: 0 };
   // One snapshot for the count and the page, so the numbers match the rows even while people commit.
   const [total, rows] = await db.$transaction(

@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { canViewCampaign } from "@/lib/campaigns/policy";
+import { getCampaignDetail } from "@/lib/campaigns/queries";
 import { appUrl } from "@/lib/env";
 import type { PrivacyViewer } from "@/lib/privacy/rules";
 
@@ -23,24 +23,7 @@ export type ShareInfo = {
 /** What sharing surfaces (flyer, calendar file, social image) may show: no identities at all. Null when the event does not exist for the viewer. */
 export async function getShareInfo(campaignId: string, viewer: PrivacyViewer): Promise<ShareInfo | null> {
   if (!/^[a-z0-9]{10,40}$/i.test(campaignId)) return null;
-  const c = await db.campaign.findUnique({
-    where: { id: campaignId },
-    select: {
-      id: true,
-      title: true,
-      description: true,
-      deadline: true,
-      createdAt: true,
-      goal: true,
-      committedCount: true,
-      raisedCents: true,
-      pactType: true,
-      status: true,
-      ticketPriceCents: true,
-      approvalStatus: true,
-      creatorId: true,
-    },
-  });
+  const c = await getCampaignDetail(campaignId);
   if (!c || !canViewCampaign(viewer, c)) return null;
   return {
     id: c.id,

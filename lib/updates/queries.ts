@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { canViewCampaign } from "@/lib/campaigns/policy";
+import { getCampaignDetail } from "@/lib/campaigns/queries";
 import type { PrivacyViewer } from "@/lib/privacy/rules";
 import { canPostUpdate } from "@/lib/updates/policy";
 import { UPDATES_PER_DAY } from "@/lib/updates/schema";
@@ -15,7 +16,7 @@ export type UpdatesView = {
 
 /** The organiser's updates on an event, newest first (the author is always the organiser). Null when the event does not exist for the viewer. */
 export async function getUpdatesView(campaignId: string, viewer: PrivacyViewer, now = new Date()): Promise<UpdatesView | null> {
-  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true, approvalStatus: true, status: true, pledgeCount: true } });
+  const campaign = await getCampaignDetail(campaignId);
   if (!campaign || !canViewCampaign(viewer, campaign)) return null;
   const updates = await db.campaignUpdate.findMany({
     where: { campaignId },
