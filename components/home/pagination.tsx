@@ -12,6 +12,8 @@ const href = (filter: HomeFilter, page: number) => {
 export function Pagination({ filter, page, pageCount }: { filter: HomeFilter; page: number; pageCount: number }) {
   if (pageCount <= 1) return null;
   const cls = "rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-50";
+  // The end of the list: shown dimmed (border and text lighter) but still readable (contrast >= 4.5:1).
+  const off = "rounded-lg border border-slate-200 bg-white px-4 py-2 text-sm font-semibold text-slate-500";
   return (
     <nav aria-label="Pagination" className="mt-8 flex items-center justify-center gap-3">
       {page > 1 ? (
@@ -19,7 +21,7 @@ export function Pagination({ filter, page, pageCount }: { filter: HomeFilter; pa
           ← Previous
         </Link>
       ) : (
-        <span className={`${cls} pointer-events-none opacity-40`} aria-hidden>
+        <span className={off} aria-hidden>
           ← Previous
         </span>
       )}
@@ -31,7 +33,7 @@ export function Pagination({ filter, page, pageCount }: { filter: HomeFilter; pa
           Next →
         </Link>
       ) : (
-        <span className={`${cls} pointer-events-none opacity-40`} aria-hidden>
+        <span className={off} aria-hidden>
           Next →
         </span>
       )}
