@@ -91,34 +91,23 @@ export async function listEventCommitments(
   if (!campaignIdSchema.safeParse(campaignId).success) return { items: [], total: 0 };
   const campaign = await getCampaignDetail(campaignId);
   if (!campaign || !visibleTo(viewer, campaign)) return { items: [], total: 0 };
-  // One snapshot for the count and the page, so the numbers match the rows even while people commit.
-  const [total, rows] = await db.$transaction(
-    [
-      db.pledge.count({ where: { campaignId } }),
-      db.pledge.findMany({
-        where: { campaignId },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        skip: offset,
-        take: limit,
-        select: {
-          id: true,
-          userId: true,
-          createdAt: true,
-          amount: true,
-          amountCents: true,
-          verified: true,
-          paymentMethod: true,
-          user: { select: { name: true, email: true } },
-        },
-      }),
-    ],
-    { isolationLevel: "RepeatableRead" },
-  );
+  // One statement, so one snapshot: the count and the page agree (the numbers match the rows)
+  // even while people commit. Served by the (campaignId, createdAt, id) index; no transaction.
+  const rows = await db.$queryRaw<
+    Array<{ id: string; userId: string; createdAt: Date; amount: number; amountCents: number; verified: boolean; paymentMethod: string; name: string | null; email: string; total: number }>
+  >`
+    SELECT p.id, p."userId", p."createdAt", p.amount, p."amountCents", p.verified, p."paymentMethod", u.name, u.email,
+           (SELECT count(*) FROM "Pledge" WHERE "campaignId" = ${campaignId})::int AS total
+    FROM "Pledge" p JOIN "User" u ON u.id = p."userId"
+    WHERE p."campaignId" = ${campaignId}
+    ORDER BY p."createdAt" DESC, p.id DESC
+    LIMIT ${limit} OFFSET ${offset}`;
+  const total = rows[0]?.total ?? (offset === 0 ? 0 : await db.pledge.count({ where: { campaignId } }));
   const items = rows.map((p, i): PublicCommitment => {
     const visible = canSeeIdentity(viewer, campaign, p.userId, now);
     return {
       key: p.id,
-      label: visible ? contributorText(p.user.name, p.user.email) : anonymousAttendee(total - offset - i),
+      label: visible ? contributorText(p.name, p.email) : anonymousAttendee(total - offset - i),
       anonymous: !visible,
       isViewer: Boolean(viewer && viewer.id === p.userId),
       createdAt: p.createdAt.toISOString(),
