@@ -96,8 +96,8 @@ function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * At most this many commits per instance do their pre-transaction reads (rate limit, campaign,
- * existing pledge, card check) at once; the rest wait in memory. Without it, 200 simultaneous
+ * At most this many commits per instance do their reads before the write (rate limit; for a paid
+ * commit also campaign, existing pledge, card check) at once; the rest wait in memory. Without it, 200 simultaneous
  * commits queued hundreds of queries on the 10-connection pool and some failed with the pool's
  * connect timeout on a busy machine, and page views starved meanwhile.
  */
