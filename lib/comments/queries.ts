@@ -59,16 +59,16 @@ export async function getCommentsView(
   const campaign = await getCampaignDetail(campaignId);
   if (!campaign || !canViewCampaign(viewer, campaign)) return null;
 
-  const [rows, total] = await Promise.all([
-    db.comment.findMany({
-      where: { campaignId },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: offset,
-      take: limit,
-      select: { id: true, text: true, createdAt: true, authorId: true, author: { select: { name: true, email: true } } },
-    }),
-    db.comment.count({ where: { campaignId } }),
-  ]);
+  // The page, its authors and the total in one statement (one round trip, one snapshot).
+  const found = await db.$queryRaw<Array<{ id: string; text: string; createdAt: Date; authorId: string; name: string | null; email: string; total: number }>>`
+    SELECT c.id, c.text, c."createdAt", c."authorId", u.name, u.email,
+           (SELECT count(*) FROM "Comment" WHERE "campaignId" = ${campaignId})::int AS total
+    FROM "Comment" c JOIN "User" u ON u.id = c."authorId"
+    WHERE c."campaignId" = ${campaignId}
+    ORDER BY c."createdAt" DESC, c.id DESC
+    LIMIT ${limit} OFFSET ${offset}`;
+  const rows = found.map(({ name, email, total: _total, ...r }) => ({ ...r, author: { name, email } }));
+  const total = found[0]?.total ?? (offset === 0 ? 0 : await db.comment.count({ where: { campaignId } }));
   const numbers = await commenterNumbers(campaignId, campaign.creatorId, rows.map((r) => r.authorId));
 
   const committed = viewer ? await hasCommitted(campaignId, viewer.id) : false;

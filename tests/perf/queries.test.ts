@@ -208,9 +208,9 @@ describe("queries per page render do not grow with the rows shown (no N+1)", () 
       expect(shape(small)).toEqual(shape(hot));
       // Each section reads the campaign (+ has-committed for a signed-in viewer) — in a page render
       // React's cache() makes those one read each, outside a render (here) they repeat —, the
-      // commitments page and its count in one statement, comments page + count + commenter
-      // numbers, updates: at most 14 round trips, none per row.
-      expect(hot.length).toBeLessThanOrEqual(viewer ? 14 : 11);
+      // commitments page and its count in one statement, the comments page with its count, commenter
+      // numbers, updates: at most 12 round trips, none per row.
+      expect(hot.length).toBeLessThanOrEqual(viewer ? 12 : 9);
     }
   });
 
