@@ -21,7 +21,20 @@ import { getChargeSummary, type ChargeSummary } from "@/lib/charging/queries";
 export const CHARGE_JOB = "charge-campaign";
 
 type Viewer = { id: string; isAdmin: boolean };
-type ClaimedPledge = { id: string; userId: string; paymentMethodId: string; amountCents: number; chargeAttempts: number };
+type ClaimedPledge = {
+  id: string;
+  userId: string;
+  paymentMethodId: string;
+  amountCents: number;
+  chargeAttempts: number;
+  createdAt: Date;
+  customerId: string | null;
+  /** this claim's stamp, and the state before it: a claim not yet charged can be given back exactly */
+  claimedAt: Date;
+  prevStatus: string;
+  prevClaimedAt: Date | null;
+  prevAttempts: number;
+};
 type CampaignForCharge = { id: string; status: string; goal: number; ticketPriceCents: number; pactType: string | null; deadline: Date };
 
 export type RunResult = ChargeSummary;
@@ -101,14 +114,16 @@ async function confirmFree(campaignId: string) {
 const HARD_CODES = [...HARD_DECLINE_CODES];
 
 /**
- * Claims the next chargeable pledge of a campaign for this worker: uncharged with a saved card and
- * either unclaimed, or claimed by a run that died (claim older than `staleAfterMs`), or — for the
- * manual charge — a soft decline not yet retried by this run. `FOR UPDATE SKIP LOCKED` hands
- * concurrent workers (of any run, on any instance) disjoint pledges without waiting; the UPDATE
- * re-checks the state, so a pledge is never held twice. A fresh claim increments the attempt (a new
+ * Claims the next chargeable pledges (up to `limit`) of a campaign for this run: uncharged with a
+ * saved card and either unclaimed, or claimed by a run that died (claim older than `staleAfterMs`),
+ * or — for the manual charge — a soft decline not yet retried by this run. `FOR UPDATE SKIP LOCKED`
+ * hands concurrent runs (on any instance) disjoint pledges without waiting; the UPDATE re-checks
+ * the state, so a pledge is never held twice. A fresh claim increments the attempt (a new
  * idempotency key); re-driving a stale claim keeps it, so the provider replays the first request.
+ * The backer's provider customer comes along, so the charge needs no lookup of its own, and the
+ * pledge's state before the claim, so a claim not charged can be given back (`giveBackClaims`).
  */
-async function claimNext(campaignId: string, staleAfterMs: number, runStart: Date, retryFailed: boolean): Promise<ClaimedPledge | null> {
+async function claimBatch(campaignId: string, staleAfterMs: number, runStart: Date, retryFailed: boolean, limit: number): Promise<ClaimedPledge[]> {
   // New charges only while the campaign is confirmed (not cancelled or expired meanwhile). A stale
   // claim is still re-driven: with its original idempotency key it can only learn the outcome of a
   // charge already made, which then gets recorded (and refunded if the event was cancelled).
@@ -123,19 +138,48 @@ async function claimNext(campaignId: string, staleAfterMs: number, runStart: Dat
       "chargeClaimedAt" = clock_timestamp(),
       "chargeAttempts" = CASE WHEN p."chargeStatus" = 'processing' THEN GREATEST(p."chargeAttempts", 1) ELSE p."chargeAttempts" + 1 END
     FROM (
-      SELECT "id" FROM "Pledge"
+      SELECT "id", "chargeStatus"::text AS "prevStatus", "chargeClaimedAt" AS "prevClaimedAt", "chargeAttempts" AS "prevAttempts" FROM "Pledge"
       WHERE "campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
         AND (("chargeStatus" = 'none' AND ${live})
           OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < LEAST(${runStart}, clock_timestamp() - (${staleAfterMs}::int * interval '1 millisecond')))
           ${retry})
       ORDER BY "createdAt" ASC, "id" ASC
-      LIMIT 1
+      LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
-    ) AS next
-    WHERE p."id" = next."id"
-    RETURNING p."id", p."userId", p."paymentMethodId", p."amountCents", p."chargeAttempts"`;
-  return rows[0] ?? null;
+    ) AS next, "User" AS u
+    WHERE p."id" = next."id" AND u."id" = p."userId"
+    RETURNING p."id", p."userId", p."paymentMethodId", p."amountCents", p."chargeAttempts", p."createdAt", u."stripeCustomerId" AS "customerId",
+      p."chargeClaimedAt" AS "claimedAt", next."prevStatus", next."prevClaimedAt", next."prevAttempts"`;
+  // In the order they were committed (RETURNING keeps none).
+  return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
+
+/**
+ * Gives claims back that this run took but never charged (nothing was sent to the provider under
+ * their attempt's key): each pledge returns to exactly its state before the claim, if the claim is
+ * still this run's. The next run claims it again with the same attempt number.
+ */
+async function giveBackClaims(claims: ClaimedPledge[]): Promise<void> {
+  if (claims.length === 0) return;
+  const values = claims.map(
+    (c) => Prisma.sql`(${c.id}::text, ${c.chargeAttempts}::int, ${c.claimedAt}::timestamptz, ${c.prevStatus}::text, ${c.prevClaimedAt}::timestamptz, ${c.prevAttempts}::int)`,
+  );
+  await db.$executeRaw`
+    UPDATE "Pledge" AS p SET
+      "chargeStatus" = v."prevStatus"::"PledgeChargeStatus", "chargeClaimedAt" = v."prevClaimedAt", "chargeAttempts" = v."prevAttempts"
+    FROM (VALUES ${Prisma.join(values)}) AS v("id", "attempt", "claimedAt", "prevStatus", "prevClaimedAt", "prevAttempts")
+    WHERE p."id" = v."id" AND p."chargeStatus" = 'processing' AND p."chargeAttempts" = v."attempt" AND p."chargeClaimedAt" = v."claimedAt"`;
+}
+
+/** Whether new charges may start for the campaign (confirmed, not cancelled or expired meanwhile). */
+async function campaignLive(campaignId: string): Promise<boolean> {
+  const rows = await db.$queryRaw<{ live: boolean }[]>`
+    SELECT "status" IN ('funded', 'charging', 'charged') AS "live" FROM "Campaign" WHERE "id" = ${campaignId}`;
+  return rows[0]?.live === true;
+}
+
+/** A fresh claim is charged only if the campaign was seen live this recently (else it is looked at again). */
+const LIVE_FRESH_MS = 50;
 
 /**
  * Records a charge's outcome. A success is the provider's word that money moved, so it is recorded
@@ -175,6 +219,23 @@ export async function recordChargeResult(pledgeId: string, amountCents: number, 
   return count > 0;
 }
 
+/**
+ * Records several successes in one statement, under the same rule as `recordChargeResult` (a
+ * success is recorded whatever the pledge's state, except already succeeded/refunded). Returns how
+ * many pledges it changed.
+ */
+async function recordSuccesses(items: { pledgeId: string; amountCents: number; paymentIntentId: string }[]): Promise<number> {
+  if (items.length === 0) return 0;
+  const values = items.map((i) => Prisma.sql`(${i.pledgeId}::text, ${i.paymentIntentId}::text, ${i.amountCents}::int)`);
+  return db.$executeRaw`
+    UPDATE "Pledge" AS p SET
+      "chargeStatus" = 'succeeded', "charged" = true, "verified" = true, "chargedAt" = now(), "chargeType" = 'paid',
+      "paymentIntentId" = v."paymentIntentId", "amountCents" = v."amountCents",
+      "chargeFailureCode" = NULL, "chargeFailureMessage" = NULL
+    FROM (VALUES ${Prisma.join(values)}) AS v("id", "paymentIntentId", "amountCents")
+    WHERE p."id" = v."id" AND p."chargeStatus" IN ('none', 'processing', 'failed', 'requires_action')`;
+}
+
 /** Sets `charged` with the totals once no pledge is left to charge (idempotent; recomputes totals). */
 export async function finalizeIfDone(campaignId: string): Promise<boolean> {
   const n = await db.$executeRaw`
@@ -212,20 +273,154 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
   const [{ now: runStart }] = await db.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS "now"`;
 
   const stopAt = opts.timeBudgetMs ? Date.now() + opts.timeBudgetMs : Infinity;
-  const worker = async () => {
+  const retryFailed = Boolean(opts.retryFailed);
+
+  // A pipeline, so the provider always has `concurrency` charges in flight and the database work
+  // around them is done in batches off the charging lanes:
+  // - claims are taken `concurrency` at a time, one batch ahead of the lanes. A claimed pledge
+  //   waits here a fraction of a second: should the process die meanwhile, it is a stale claim that
+  //   a later run re-drives with the same idempotency key, like any claim; when the time budget is
+  //   spent, or the campaign is no longer live, the claims not charged are given back as they were;
+  // - a new charge starts only if the campaign was seen live within LIVE_FRESH_MS (by a claim or
+  //   a check shared by the lanes), as close as the unbatched claim-then-charge was;
+  // - each lane charges a claimed pledge and hands the outcome to the recorder without waiting;
+  // - the recorder writes all successes pending at a time in one statement (failures one by one:
+  //   they notify the backer). An outcome not yet written keeps its claim, so a crash before the
+  //   write is re-driven with the same key and the provider replays the original answer.
+  const queue: ClaimedPledge[] = [];
+  let exhausted = false;
+  let claiming: Promise<void> | null = null;
+  let claimError: unknown = null;
+  let liveAt = -Infinity; // when a statement that found the campaign live was sent
+  let live = true;
+  const claim = () => {
+    if (!claiming) {
+      const sent = performance.now();
+      claiming = claimBatch(campaignId, staleAfterMs, runStart, retryFailed, concurrency)
+        .then((rows) => {
+          if (rows.length === 0) exhausted = true;
+          // Fresh claims were selected only from a live campaign.
+          if (rows.some((r) => r.prevStatus !== "processing")) liveAt = Math.max(liveAt, sent);
+          queue.push(...rows);
+        })
+        .catch((err) => {
+          claimError = err;
+        })
+        .finally(() => {
+          claiming = null;
+        });
+    }
+    return claiming;
+  };
+  let checking: Promise<void> | null = null;
+  const checkLive = () => {
+    if (!checking) {
+      const sent = performance.now();
+      checking = campaignLive(campaignId)
+        .then((isLive) => {
+          if (isLive) liveAt = Math.max(liveAt, sent);
+          else live = false;
+        })
+        .finally(() => {
+          checking = null;
+        });
+    }
+    return checking;
+  };
+  const mayStart = async (p: ClaimedPledge): Promise<boolean> => {
+    // A stale claim is re-driven whatever the campaign's state (see claimBatch).
+    if (p.prevStatus === "processing") return true;
+    if (live && performance.now() - liveAt > LIVE_FRESH_MS) await checkLive();
+    else if (live && performance.now() - liveAt > LIVE_FRESH_MS / 2) void checkLive().catch(() => {}); // keep it fresh ahead of the lanes
+    return live;
+  };
+  // The next claimed pledge: none once the time budget is spent (what is left is given back).
+  const next = async (): Promise<ClaimedPledge | null> => {
     for (;;) {
-      if (Date.now() > stopAt) return;
-      const p = await claimNext(campaignId, staleAfterMs, runStart, Boolean(opts.retryFailed));
+      if (claimError) throw claimError;
+      if (Date.now() > stopAt) return null;
+      const p = queue.shift();
+      if (p) {
+        if (queue.length < concurrency && !exhausted) void claim();
+        return p;
+      }
+      if (exhausted) return null;
+      await claim();
+    }
+  };
+
+  const succeeded: { pledgeId: string; amountCents: number; paymentIntentId: string }[] = [];
+  const recording = new Set<Promise<void>>();
+  let flushing: Promise<void> | null = null;
+  const track = (work: Promise<void>) => {
+    recording.add(work);
+    void work.finally(() => recording.delete(work));
+  };
+  const flushSuccesses = async () => {
+    while (succeeded.length > 0) {
+      const batch = succeeded.splice(0, 500);
+      try {
+        counts.charged += await recordSuccesses(batch);
+      } catch (err) {
+        // The charges happened but could not be recorded (database trouble): the claims stay, and
+        // the re-drive replays the same idempotency keys and records the provider's original answers.
+        console.warn(`[charging] ${batch.length} charge result(s) not recorded, will be re-driven: ${(err as Error).message}`);
+        counts.unknown += batch.length;
+      }
+    }
+    flushing = null;
+  };
+  const record = (p: ClaimedPledge, amountCents: number, result: ChargeResult) => {
+    if (result.status === "succeeded") {
+      succeeded.push({ pledgeId: p.id, amountCents, paymentIntentId: result.paymentIntentId });
+      if (!flushing) track((flushing = flushSuccesses()));
+      return;
+    }
+    track(
+      recordChargeResult(p.id, amountCents, result).then(
+        (changed) => {
+          if (changed) counts.failed++;
+        },
+        (err) => {
+          console.warn(`[charging] pledge ${p.id}: result not recorded, will be re-driven: ${(err as Error).message}`);
+          counts.unknown++;
+        },
+      ),
+    );
+  };
+
+  const notCharged: ClaimedPledge[] = [];
+  const lane = async () => {
+    for (;;) {
+      const p = await next();
       if (!p) return;
+      let start: boolean;
+      try {
+        start = await mayStart(p);
+      } catch (err) {
+        notCharged.push(p);
+        throw err;
+      }
+      if (!start) {
+        notCharged.push(p);
+        continue;
+      }
       const amountCents = chargeAmount(campaign, p);
       if (amountCents <= 0) {
-        await recordChargeResult(p.id, 0, { status: "failed", code: "invalid_amount", message: "There is nothing to charge for this pledge.", retryable: false });
-        counts.failed++;
+        record(p, 0, { status: "failed", code: "invalid_amount", message: "There is nothing to charge for this pledge.", retryable: false });
         continue;
       }
       let result: ChargeResult;
       try {
-        result = await gateway.charge({ pledgeId: p.id, campaignId, userId: p.userId, paymentMethodId: p.paymentMethodId, amountCents, attempt: p.chargeAttempts });
+        result = await gateway.charge({
+          pledgeId: p.id,
+          campaignId,
+          userId: p.userId,
+          paymentMethodId: p.paymentMethodId,
+          amountCents,
+          attempt: p.chargeAttempts,
+          customerId: p.customerId,
+        });
       } catch (err) {
         // Unknown outcome (network, provider down): keep the claim; once it is stale a later run
         // (the sweeper) re-drives it with the same idempotency key.
@@ -233,20 +428,24 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
         counts.unknown++;
         continue;
       }
-      try {
-        if (await recordChargeResult(p.id, amountCents, result)) {
-          if (result.status === "succeeded") counts.charged++;
-          else counts.failed++;
-        }
-      } catch (err) {
-        // The charge happened but could not be recorded (database trouble): the claim stays, and
-        // the re-drive replays the same idempotency key and records the provider's original answer.
-        console.warn(`[charging] pledge ${p.id}: result not recorded, will be re-driven: ${(err as Error).message}`);
-        counts.unknown++;
-      }
+      record(p, amountCents, result);
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  // Every lane ends (a claim error ends each at its next claim) and every outcome is written (or
+  // given up on) before the run reports, fails or finalizes.
+  const lanes = await Promise.allSettled(Array.from({ length: concurrency }, lane));
+  await claiming;
+  await (checking as Promise<void> | null)?.catch(() => {}); // assigned by the lanes' closures
+  notCharged.push(...queue.splice(0));
+  try {
+    await giveBackClaims(notCharged);
+  } catch (err) {
+    // They stay claimed; once stale, a later run takes them (same attempt: nothing was sent).
+    console.warn(`[charging] ${notCharged.length} claim(s) not given back, a later run will take them: ${(err as Error).message}`);
+  }
+  while (recording.size > 0) await Promise.all([...recording]);
+  const failedLane = lanes.find((l) => l.status === "rejected");
+  if (failedLane) throw failedLane.reason;
   if (counts.charged > 0 || counts.failed > 0) await kickEmailSender();
   await finalizeIfDone(campaignId);
 }

@@ -23,6 +23,8 @@ export type ChargeInput = {
   amountCents: number;
   /** the pledge's charge attempt number: the idempotency key is derived from pledge id + attempt */
   attempt: number;
+  /** the user's customer at the provider when the caller has already read it (User.stripeCustomerId); looked up otherwise */
+  customerId?: string | null;
 };
 
 export interface PaymentGateway {

@@ -64,10 +64,12 @@ export async function callStripe<T>(fn: (client: Stripe) => Promise<T>): Promise
       lastError = err;
       if (!isRetryable(err) || attempt === MAX_ATTEMPTS) throw err;
       const base = err instanceof Stripe.errors.StripeRateLimitError ? 250 : 100;
-      await slot.release();
+      void slot.release();
       await sleep(base * 2 ** (attempt - 1) + Math.floor(Math.random() * base));
     } finally {
-      await slot.release();
+      // Stamped with this moment, written in the background: the answer goes back to the caller
+      // without waiting for the database (an unwritten release only keeps the slot leased).
+      void slot.release();
     }
   }
   throw lastError;
@@ -127,7 +129,7 @@ function resultOfIntent(pi: Stripe.PaymentIntent): ChargeResult {
 }
 
 async function charge(input: ChargeInput & { onSession?: boolean }): Promise<ChargeResult> {
-  const customer = await customerFor({ id: input.userId });
+  const customer = input.customerId || (await customerFor({ id: input.userId }));
   try {
     const pi = await callStripe((s) =>
       s.paymentIntents.create(

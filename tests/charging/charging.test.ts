@@ -156,5 +156,9 @@ describe("time budget of HTTP-triggered runs", () => {
     const rest = await service.runCharging(campaign.id);
     expect(rest.totalCharged).toBe(20);
     expect(pledges.every((p) => fake.chargeCount(p.id) === 1)).toBe(true);
+    // Claims taken but not charged when the budget ran out were given back as they were: every
+    // pledge was charged under its first attempt's key.
+    const rows = await db.pledge.findMany({ where: { campaignId: campaign.id }, select: { chargeAttempts: true } });
+    expect(rows.every((r) => r.chargeAttempts === 1)).toBe(true);
   });
 });
