@@ -5,7 +5,10 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { postCommentAction } from "@/app/campaign/[campaignId]/comment-actions";
-import { COMMENT_MAX, commentTextSchema } from "@/lib/comments/schema";
+import { COMMENT_MAX } from "@/lib/comments/limits";
+
+// The shared zod schema (and zod) is fetched when the viewer starts writing, not with the event page.
+const loadSchema = () => import("@/lib/comments/schema").then((m) => m.commentTextSchema);
 
 export function CommentForm({ campaignId }: { campaignId: string }) {
   const id = useId();
@@ -19,14 +22,14 @@ export function CommentForm({ campaignId }: { campaignId: string }) {
 
   function submit(e: React.FormEvent) {
     e.preventDefault();
-    const parsed = commentTextSchema.safeParse(text);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? "Error posting comment. Please try again.");
-      return;
-    }
-    setError(null);
     startTransition(async () => {
       try {
+        const parsed = (await loadSchema()).safeParse(text);
+        if (!parsed.success) {
+          setError(parsed.error.issues[0]?.message ?? "Error posting comment. Please try again.");
+          return;
+        }
+        setError(null);
         const result = await postCommentAction({ campaignId, text: parsed.data });
         if (!result.ok) {
           setError(result.error);
@@ -51,6 +54,7 @@ export function CommentForm({ campaignId }: { campaignId: string }) {
         rows={3}
         maxLength={COMMENT_MAX}
         value={text}
+        onFocus={() => void loadSchema()}
         onChange={(e) => {
           setText(e.target.value);
           if (error) setError(null);
