@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { getViewer } from "@/lib/auth/viewer";
-import { getCommentsView } from "@/lib/comments/queries";
+import { eventComments } from "@/components/campaigns/event-data";
 import { CommentForm } from "@/components/comments/comment-form";
 import { CommentItem } from "@/components/comments/comment-item";
 import { MoreComments } from "@/components/comments/more-comments";
@@ -11,10 +11,10 @@ import { MoreComments } from "@/components/comments/more-comments";
  * in lib/privacy before anything reaches this component, so hidden names never enter the HTML or
  * the RSC payload.
  */
-export async function CommentsSection({ campaign, now }: { campaign: { id: string }; now?: number | Date }) {
+export async function CommentsSection({ campaign, now }: { campaign: { id: string }; now: number | Date }) {
   const campaignId = campaign.id;
   const viewer = await getViewer();
-  const view = await getCommentsView(campaignId, viewer, now === undefined ? new Date() : new Date(now));
+  const view = await eventComments(campaignId, viewer, new Date(now).getTime());
   if (!view) return null;
   const { comments, total } = view;
 

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Viewer } from "@/lib/auth/viewer";
-import { listEventCommitments } from "@/lib/pledges/queries";
+import { eventCommitments } from "@/components/campaigns/event-data";
 import { CommitmentsList } from "@/components/commit/commitments-list";
 
 /**
@@ -8,6 +8,6 @@ import { CommitmentsList } from "@/components/commit/commitments-list";
  * client list receives labels only (no user id, name or email for hidden attendees).
  */
 export async function EventCommitments({ campaignId, viewer, crowdfund }: { campaignId: string; viewer: Viewer | null; crowdfund: boolean }) {
-  const { items, total } = await listEventCommitments(campaignId, viewer);
+  const { items, total } = await eventCommitments(campaignId, viewer);
   return <CommitmentsList key={`${items[0]?.key ?? ""}-${total}`} campaignId={campaignId} items={items} total={total} crowdfund={crowdfund} />;
 }

@@ -1,13 +1,14 @@
 import Link from "next/link";
 import { getViewer } from "@/lib/auth/viewer";
 import { paceEstimate } from "@/lib/sharing/pace";
-import { getShareInfo, shareProgress } from "@/lib/sharing/queries";
+import { shareProgress } from "@/lib/sharing/queries";
+import { eventShareInfo } from "@/components/campaigns/event-data";
 import { Card } from "@/components/ui/card";
 import { ShareButton } from "@/components/sharing/share-button";
 
 /** Event page: pace estimate, share, add to calendar, printable flyer. */
 export async function SharePanel({ campaign, now }: { campaign: { id: string }; now?: number | Date }) {
-  const info = await getShareInfo(campaign.id, await getViewer());
+  const info = await eventShareInfo(campaign.id, await getViewer());
   if (!info) return null;
   const pace = paceEstimate(
     { status: info.status, goal: info.goal, progress: shareProgress(info), createdAt: info.createdAt, deadline: info.deadline, crowdfund: info.crowdfund },

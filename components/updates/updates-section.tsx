@@ -1,11 +1,11 @@
 import { getViewer } from "@/lib/auth/viewer";
-import { getUpdatesView } from "@/lib/updates/queries";
+import { eventUpdates } from "@/components/campaigns/event-data";
 import { formatDateTime } from "@/lib/format";
 import { UpdateForm } from "@/components/updates/update-form";
 
 /** Organiser updates on the event page: the list for everyone, the form for the organiser. Renders nothing when empty for non-organisers. */
 export async function UpdatesSection({ campaign }: { campaign: { id: string } }) {
-  const view = await getUpdatesView(campaign.id, await getViewer());
+  const view = await eventUpdates(campaign.id, await getViewer());
   if (!view || (view.updates.length === 0 && !view.canPost)) return null;
   return (
     <section aria-labelledby="updates-heading" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">

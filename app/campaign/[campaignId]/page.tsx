@@ -5,6 +5,7 @@ import { getCampaignForViewer } from "@/lib/campaigns/queries";
 import { requestTime } from "@/lib/campaigns/countdown";
 import { EventPageView } from "@/components/campaigns/event-page-view";
 import { campaignMetadata } from "@/components/campaigns/event-metadata";
+import { loadEventPage } from "@/components/campaigns/event-data";
 
 type Props = { params: Promise<{ campaignId: string }> };
 
@@ -23,5 +24,7 @@ export default async function CampaignPage({ params }: Props) {
   const campaign = await getCampaignForViewer(campaignId, viewer);
   // Missing, or not approved and the viewer is neither creator nor admin: it does not exist for them.
   if (!campaign) redirect("/");
-  return <EventPageView campaign={campaign} viewer={viewer} now={requestTime()} />;
+  const now = requestTime();
+  await loadEventPage(campaign.id, viewer, now);
+  return <EventPageView campaign={campaign} viewer={viewer} now={now} />;
 }

@@ -5,6 +5,7 @@ import { getCampaignForViewer } from "@/lib/campaigns/queries";
 import { requestTime } from "@/lib/campaigns/countdown";
 import { EventPageView } from "@/components/campaigns/event-page-view";
 import { campaignMetadata } from "@/components/campaigns/event-metadata";
+import { loadEventPage } from "@/components/campaigns/event-data";
 
 // The visitors' event page, cached: proxy.ts rewrites a signed-out "/campaign/{id}" here with the
 // campaign's current version in the path (lib/cache/visitor-version.ts).
@@ -26,5 +27,7 @@ export default async function VisitorCampaignPage({ params }: Props) {
   const { campaignId } = await params;
   const campaign = await getCampaignForViewer(campaignId, null);
   if (!campaign) redirect("/");
-  return <EventPageView campaign={campaign} viewer={null} now={requestTime()} />;
+  const now = requestTime();
+  await loadEventPage(campaign.id, null, now);
+  return <EventPageView campaign={campaign} viewer={null} now={now} />;
 }
