@@ -1,8 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { buildCsp, isCachedRoute } from "@/lib/security/csp";
-import { decode } from "next-auth/jwt";
 import { campaignVersion, homeVersion, memberHomeVersion } from "@/lib/cache/visitor-version";
-import { sessionCookie } from "@/lib/auth/session-cookie";
+import { sessionUserId } from "@/lib/auth/session-cookie";
 import { HOME_FILTERS } from "@/lib/campaigns/schema";
 import { databaseReachable, unavailablePage } from "@/lib/health-gate";
 
@@ -29,32 +28,6 @@ function isHttps(request: NextRequest): boolean {
 const hasSession = (request: NextRequest) =>
   request.cookies.getAll().some((c) => /^(__Secure-)?next-auth\.session-token(\.\d+)?$/.test(c.name));
 
-/**
- * The user id in the request's session token, or null (no session, or a token that does not
- * decode: the per-request page then treats the request as signed out, as NextAuth does).
- * A token too large for one cookie is split by NextAuth into name.0, name.1, ...
- */
-async function sessionUserId(request: NextRequest): Promise<string | null> {
-  const secret = process.env.NEXTAUTH_SECRET;
-  const name = sessionCookie().name;
-  if (!secret) return null;
-  let token = request.cookies.get(name)?.value;
-  if (!token) {
-    const chunks = request.cookies
-      .getAll()
-      .filter((c) => /^\d+$/.test(c.name.slice(name.length + 1)) && c.name.startsWith(`${name}.`))
-      .sort((a, b) => Number(a.name.slice(name.length + 1)) - Number(b.name.slice(name.length + 1)));
-    token = chunks.map((c) => c.value).join("");
-  }
-  if (!token) return null;
-  try {
-    const payload = await decode({ token, secret });
-    return typeof payload?.sub === "string" ? payload.sub : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The home list's query, when it is one the cached copies serve ("/?filter=&page=" only). */
 function homeQuery(url: URL): { filter: string; page: string } | null {
   const params = url.searchParams;
@@ -75,7 +48,7 @@ async function memberRewrite(request: NextRequest): Promise<URL | null> {
   const query = homeQuery(request.nextUrl);
   if (!query) return null;
   try {
-    const userId = await sessionUserId(request);
+    const userId = await sessionUserId(request.cookies);
     const version = userId ? await memberHomeVersion(userId) : null;
     return version ? new URL(`/v/home/${query.filter}/${query.page}/${version}`, request.nextUrl) : null;
   } catch {

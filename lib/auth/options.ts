@@ -28,11 +28,12 @@ function signInErrorMessage(err: unknown): string {
 export { secureCookies, sessionCookie };
 
 /**
- * NextAuth v4 configuration: JWT sessions (the user id is the token subject; roles are read from
- * the database on every request by lib/auth/viewer.ts), email/password always, Google only when
+ * NextAuth v4 configuration: JWT sessions (the user id is the token subject; pages and actions read
+ * it with lib/auth/session-cookie.ts sessionUserId, and roles from the database on every request
+ * in lib/auth/viewer.ts), email/password always, Google only when
  * GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. The adapter stores OAuth users and accounts.
  */
-export function authOptions({ sessionReadsUser = true }: { sessionReadsUser?: boolean } = {}): NextAuthOptions {
+export function authOptions(): NextAuthOptions {
   const providers: NextAuthOptions["providers"] = [
     CredentialsProvider({
       id: "credentials",
@@ -98,11 +99,6 @@ export function authOptions({ sessionReadsUser = true }: { sessionReadsUser?: bo
         return token;
       },
       async session({ session, token }) {
-        // getViewer reads the user itself (lib/auth/viewer.ts): one read per request, not two.
-        if (!sessionReadsUser) {
-          if (session.user && token.sub) Object.assign(session.user, { id: token.sub });
-          return session;
-        }
         if (session.user && token.sub) {
           // The client account bar (components/layout/account-bar.tsx) shows the Admin link from this;
           // read from the database each time, like getViewer, so a revoked admin loses it at once.

@@ -1,3 +1,5 @@
+import { decode } from "next-auth/jwt";
+
 /**
  * The NextAuth session cookie's name and flags, in a module light enough for proxy.ts (no Prisma,
  * no providers). lib/auth/options.ts configures NextAuth with these.
@@ -13,4 +15,37 @@ export function sessionCookie(secure = secureCookies()) {
     name: `${secure ? "__Secure-" : ""}next-auth.session-token`,
     options: { httpOnly: true, sameSite: "lax" as const, path: "/", secure },
   };
+}
+
+type CookieReader = { get(name: string): { value: string } | undefined; getAll(): Array<{ name: string; value: string }> };
+
+/**
+ * The user id (JWT subject) of the request's session cookie, or null: no cookie, or a token that
+ * does not decode with NEXTAUTH_SECRET or has expired (treated as signed out, as NextAuth does).
+ * A token too large for one cookie is split by NextAuth into name.0, name.1, ...
+ *
+ * Reading the token directly costs one decryption; NextAuth's getServerSession would also run its
+ * session handler and re-encrypt the token for a cookie a page cannot set (issue 8). The session
+ * still rolls through /api/auth/session, which the account bar calls on every page.
+ */
+export async function sessionUserId(cookies: CookieReader): Promise<string | null> {
+  const secret = process.env.NEXTAUTH_SECRET;
+  if (!secret) return null;
+  const name = sessionCookie().name;
+  let token = cookies.get(name)?.value;
+  if (!token) {
+    const index = (cookieName: string) => (cookieName.startsWith(`${name}.`) && /^\d+$/.test(cookieName.slice(name.length + 1)) ? Number(cookieName.slice(name.length + 1)) : -1);
+    const chunks = cookies
+      .getAll()
+      .filter((c) => index(c.name) >= 0)
+      .sort((a, b) => index(a.name) - index(b.name));
+    token = chunks.map((c) => c.value).join("");
+  }
+  if (!token) return null;
+  try {
+    const payload = await decode({ token, secret });
+    return typeof payload?.sub === "string" && payload.sub ? payload.sub : null;
+  } catch {
+    return null;
+  }
 }

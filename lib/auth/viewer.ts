@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
-import { getServerSession } from "next-auth";
-import { authOptions } from "@/lib/auth/options";
+import { cookies } from "next/headers";
+import { sessionUserId } from "@/lib/auth/session-cookie";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 
@@ -24,8 +24,7 @@ export function renderAsVisitor() {
 
 export const getViewer = cache(async (): Promise<Viewer | null> => {
   if (visitorRender().on) return null;
-  const session = await getServerSession(authOptions({ sessionReadsUser: false })); // the user is read below, once
-  const id = (session?.user as { id?: string } | undefined)?.id;
+  const id = await sessionUserId(await cookies());
   if (!id) return null;
   const user = await db.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, isAdmin: true } });
   return user ?? null;

@@ -1,20 +1,18 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { getServerSession } from "next-auth";
+import { encode } from "next-auth/jwt";
+// before anything that imports next/headers: the mock below hands out this module's cookies
+import { actAs, headersMock } from "@/tests/security/harness";
 import { setAdminByEmail } from "@/lib/auth/service";
 import { getViewer, requireAdmin, requireUser } from "@/lib/auth/viewer";
 import { db } from "@/lib/db";
 import { createUser } from "../helpers/factories";
 
-// The session is the signed JWT's content; roles must come from the database on every request.
-vi.mock("next-auth", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("next-auth")>()),
-  getServerSession: vi.fn(),
-}));
-const session = vi.mocked(getServerSession);
-const signInAs = (id: string | null) =>
-  session.mockResolvedValue(id ? { user: { id, email: "from-token@example.com" }, expires: new Date(Date.now() + 3600_000).toISOString() } : null);
+// The session is the signed JWT's content (a real token in the request's cookies, see
+// tests/security/harness); roles must come from the database on every request.
+vi.mock("next/headers", () => headersMock);
+const signInAs = (id: string | null) => actAs(id ? { id, email: "from-token@example.com" } : null);
 
 async function rejection(p: Promise<unknown>) {
   try {
@@ -25,7 +23,7 @@ async function rejection(p: Promise<unknown>) {
   throw new Error("expected a rejection");
 }
 
-beforeEach(() => session.mockReset());
+beforeEach(() => actAs(null));
 
 describe("getViewer / requireUser / requireAdmin", () => {
   it("refuses a signed-out request", async () => {
@@ -51,6 +49,20 @@ describe("getViewer / requireUser / requireAdmin", () => {
     const err = await rejection(requireAdmin());
     expect(err.code).toBe("FORBIDDEN");
     await expect(requireUser()).resolves.toMatchObject({ id: admin.id, isAdmin: false });
+  });
+
+  it("a token that does not decode, or has expired, is a signed-out request", async () => {
+    const user = await createUser();
+    const cookie = (value: string) => ({ get: (n: string) => (n === "next-auth.session-token" ? { name: n, value } : undefined), getAll: () => [{ name: "next-auth.session-token", value }], has: () => true });
+    const { sessionUserId } = await import("@/lib/auth/session-cookie");
+    expect(await sessionUserId(cookie(await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET! })))).toBe(user.id);
+    expect(await sessionUserId(cookie(await encode({ token: { sub: user.id }, secret: "another-secret" })))).toBeNull();
+    expect(await sessionUserId(cookie(await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET!, maxAge: -60 })))).toBeNull();
+    expect(await sessionUserId(cookie("not-a-token"))).toBeNull();
+    // a large token split by NextAuth into numbered cookies is joined in order
+    const token = await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET! });
+    const parts = [token.slice(0, 40), token.slice(40, 90), token.slice(90)].map((value, i) => ({ name: `next-auth.session-token.${i}`, value }));
+    expect(await sessionUserId({ get: () => undefined, getAll: () => [parts[2], parts[0], parts[1]] })).toBe(user.id);
   });
 
   it("a deleted account is signed out even with a valid token", async () => {

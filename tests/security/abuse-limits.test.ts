@@ -8,7 +8,6 @@ import { UPDATES_PER_DAY } from "@/lib/updates/schema";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 import { actAs, closeFingerprintPool, headersMock, setRequestHeaders } from "@/tests/security/harness";
 
-vi.mock("next-auth", async (orig) => ({ ...(await orig<typeof import("next-auth")>()), getServerSession: vi.fn() }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn() }));
 vi.mock("next/headers", () => headersMock);
 

@@ -17,7 +17,6 @@ const WEBHOOK_SECRET = vi.hoisted(() => {
   return process.env.STRIPE_WEBHOOK_SECRET;
 });
 
-vi.mock("next-auth", async (orig) => ({ ...(await orig<typeof import("next-auth")>()), getServerSession: vi.fn() }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn() }));
 vi.mock("next/headers", () => headersMock);
 

@@ -7,7 +7,6 @@ import { FUZZ_TIMEOUT_MS, nastyInput, nastyString, nastyValue, NUM_RUNS } from "
 import { checkActionResult, fuzzFixture, writeGuard, type FuzzFixture } from "@/tests/security/fuzz-fixture";
 import { entryKey, REGISTRY } from "@/tests/security/registry";
 
-vi.mock("next-auth", async (orig) => ({ ...(await orig<typeof import("next-auth")>()), getServerSession: vi.fn() }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn() }));
 vi.mock("next/headers", () => headersMock);
 

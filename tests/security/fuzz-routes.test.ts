@@ -4,14 +4,14 @@ import fc from "fast-check";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDemoSetupSecret } from "@/lib/payments/demo-gateway";
-import { actAs, closeFingerprintPool } from "@/tests/security/harness";
+import { actAs, closeFingerprintPool, headersMock } from "@/tests/security/harness";
 import { FUZZ_TIMEOUT_MS, isClearMessage, nastyBody, nastyInput, nastyString, NUM_RUNS } from "@/tests/security/arbitraries";
 import { checkResponse, fuzzFixture, writeGuard, type FuzzFixture } from "@/tests/security/fuzz-fixture";
 import { entryKey, REGISTRY } from "@/tests/security/registry";
 
 const WEBHOOK_SECRET = vi.hoisted(() => (process.env.STRIPE_WEBHOOK_SECRET = "whsec_fuzz_test_secret"));
 
-vi.mock("next-auth", async (orig) => ({ ...(await orig<typeof import("next-auth")>()), getServerSession: vi.fn() }));
+vi.mock("next/headers", () => headersMock);
 
 const chargeAttendees = (await import("@/app/api/charge-attendees/route")).POST;
 const checkAndCharge = (await import("@/app/api/check-and-charge/route")).POST;

@@ -2,36 +2,42 @@
  * Shared by the security suites: who is asking, and a fingerprint of everything a request could
  * change. Test files must declare these mocks themselves (vi.mock is hoisted per file):
  *
- *   vi.mock("next-auth", async (orig) => ({ ...(await orig<typeof import("next-auth")>()), getServerSession: vi.fn() }));
  *   vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn() }));
  *   vi.mock("next/headers", () => headersMock);
  *
- * The session mock is the only seam: getViewer() still reads the user (and isAdmin) from the
- * database, exactly as in production.
+ * The request's cookies are the only seam: actAs() makes next/headers' cookies() carry a real
+ * session token for that user (minted with NEXTAUTH_SECRET), and getViewer() decodes it and reads
+ * the user (and isAdmin) from the database, exactly as in production.
  */
-import { vi } from "vitest";
-import { getServerSession } from "next-auth";
+import { encode } from "next-auth/jwt";
 import pg from "pg";
 
 export type SessionUser = { id: string; email: string } | null;
 
 let requestHeaders: Record<string, string> = {};
+let sessionUser: SessionUser = null;
+
+/** The cookies of a request by `user` (none for null): a session token like NextAuth's. */
+export async function sessionCookies(user: SessionUser) {
+  const list = user
+    ? [{ name: "next-auth.session-token", value: await encode({ token: { sub: user.id, email: user.email }, secret: process.env.NEXTAUTH_SECRET! }) }]
+    : [];
+  return { get: (name: string) => list.find((c) => c.name === name), getAll: () => list, has: (name: string) => list.some((c) => c.name === name) };
+}
 
 /** Stand-in for next/headers outside a request (signUpAction reads the client IP from it). */
 export const headersMock = {
   headers: async () => new Headers(requestHeaders),
-  cookies: async () => ({ get: () => undefined, getAll: () => [], has: () => false }),
+  cookies: async () => sessionCookies(sessionUser),
 };
 
 export function setRequestHeaders(h: Record<string, string>) {
   requestHeaders = h;
 }
 
-/** Makes getServerSession() return this user's session (null: signed out). */
+/** Makes the next requests carry this user's session cookie (null: signed out). */
 export function actAs(user: SessionUser) {
-  vi.mocked(getServerSession).mockResolvedValue(
-    user ? { user: { id: user.id, email: user.email }, expires: new Date(Date.now() + 3600_000).toISOString() } : null,
-  );
+  sessionUser = user;
 }
 
 /**
