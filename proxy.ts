@@ -112,6 +112,13 @@ export async function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Documents only: not API routes, static files or images.
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|.*\\.(?:png|jpg|svg|ico|txt|xml|ics|csv)$).*)"],
+  // Documents only: not API routes, static files or images, nor server-action calls (their answer
+  // is data, not a page: no CSP or cache rewrite applies, and lib/actions.ts turns a database
+  // outage into a message; skipping the proxy halves the framework's work per commit — issue 8).
+  matcher: [
+    {
+      source: "/((?!api/|_next/static|_next/image|favicon.ico|.*\\.(?:png|jpg|svg|ico|txt|xml|ics|csv)$).*)",
+      missing: [{ type: "header", key: "next-action" }],
+    },
+  ],
 };
