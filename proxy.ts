@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { buildCsp, isCachedRoute } from "@/lib/security/csp";
-import { campaignVersion, homeVersion, memberHomeVersion } from "@/lib/cache/visitor-version";
+import { campaignVersion, homeVersion, memberCampaignVersion, memberHomeVersion } from "@/lib/cache/visitor-version";
 import { sessionUserId } from "@/lib/auth/session-cookie";
 import { HOME_FILTERS } from "@/lib/campaigns/schema";
 import { databaseReachable, unavailablePage } from "@/lib/health-gate";
@@ -36,6 +36,25 @@ function homeQuery(url: URL): { filter: string; page: string } | null {
   const page = params.get("page") ?? "1";
   if (!(HOME_FILTERS as readonly string[]).includes(filter) || !/^[1-9]\d{0,4}$/.test(page)) return null;
   return { filter, page };
+}
+
+/**
+ * A signed-in GET of an event page, for someone who is neither its organiser nor an admin and has
+ * no pledge or comment among the newest the page lists: served from the cached copy for committed
+ * or not-committed members (lib/cache/visitor-version.ts memberCampaignVersion). Everyone else,
+ * and anything unusual, gets the per-request page.
+ */
+async function memberEventRewrite(request: NextRequest): Promise<URL | null> {
+  if (request.method !== "GET" || request.nextUrl.search !== "" || !hasSession(request)) return null;
+  const m = /^\/campaign\/([a-z0-9]{10,40})$/i.exec(request.nextUrl.pathname);
+  if (!m) return null;
+  try {
+    const userId = await sessionUserId(request.cookies);
+    const version = userId ? await memberCampaignVersion(m[1], userId) : null;
+    return version ? new URL(`/v/campaign/${m[1]}/${version}`, request.nextUrl) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -92,8 +111,12 @@ export async function proxy(request: NextRequest) {
     return response;
   };
 
+  // The cached copies (app/v) are reached only through the rewrites below, never asked for directly:
+  // a copy is served only to the audience the proxy checked it was made for.
+  if (/^\/v(\/|$)/.test(request.nextUrl.pathname)) return finish(new NextResponse("Not found", { status: 404 }), buildCsp({ stripe, dev }));
+
   const target = await visitorRewrite(request);
-  const member = target ? null : await memberRewrite(request);
+  const member = target ? null : ((await memberRewrite(request)) ?? (await memberEventRewrite(request)));
   if (target || member) {
     const response = NextResponse.rewrite((target ?? member)!);
     // The copy is cached here, keyed by version; a shared HTTP cache keyed only by URL must not keep

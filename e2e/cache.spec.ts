@@ -81,3 +81,45 @@ test("the long lists show the newest entries first and load older ones on demand
   await expect(page.getByRole("button", { name: /Show more comments/ })).toHaveCount(0);
   await expect(page.getByText(/^Old comment \d+$/)).toHaveCount(45);
 });
+
+test("members whose own entries are not on the page share cached copies made for them; /v/ is not reachable from outside", async ({ page, browser }) => {
+  const t = Date.now().toString(36);
+  const organiser = await createUser({ name: `Organiser ${t}`, email: `organiser-${t}@example.test` });
+  const event = await createCampaign({ title: `Member copy ${t}`, goal: 100, creator: organiser });
+  const early = await createUser({ name: `Early Backer ${t}` });
+  await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - interval '2 days')`, [`pe${t}`, event.id, early.id]);
+  for (let i = 0; i < 21; i++) {
+    const u = await createUser({ name: `Later Backer ${i} ${t}` });
+    await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - $4 * interval '1 minute')`, [`pl${i}${t}`, event.id, u.id, 30 - i]);
+  }
+
+  // committed, not listed: the committed members' copy — "You're Committed" and the organiser's email
+  await loginAs(page, early);
+  const res = await page.goto(`/campaign/${event.id}`);
+  expect(res?.headers()["cache-control"]).toContain("private");
+  await expect(page.getByRole("button", { name: "You're Committed" })).toBeDisabled();
+  await expect(page.getByText(organiser.email)).toBeVisible();
+  await expect(page.getByText(`Early Backer ${t}`)).toHaveCount(0); // their pledge is not on the first page
+  const html = await (await page.request.get(`/campaign/${event.id}`)).text();
+  expect(html).not.toContain(early.id);
+
+  // not committed: the other copy — no organiser email, the Commit button
+  const stranger = await createUser({ name: `Stranger ${t}` });
+  const other = await (await browser.newContext()).newPage();
+  await loginAs(other, stranger);
+  await other.goto(`/campaign/${event.id}`);
+  await expect(other.getByRole("button", { name: "Commit", exact: true })).toBeEnabled();
+  await expect(other.getByText(organiser.email)).toHaveCount(0);
+  await expect(other.getByText("Event organizer").first()).toBeVisible();
+  // the account bar still knows who is signed in
+  await expect(other.getByRole("banner").getByText(stranger.email)).toBeVisible();
+
+  // nobody can ask for a copy directly
+  const version = html.match(/\/v\/campaign\/[^"'\s]*/)?.[0];
+  expect(version, "the page does not reveal its cache path").toBeUndefined();
+  for (const suffix of ["~c", "~m", ""]) {
+    const direct = await other.request.get(`/v/campaign/${event.id}/0-0-o${suffix}`);
+    expect(direct.status()).toBe(404);
+  }
+  await other.close();
+});

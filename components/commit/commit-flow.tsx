@@ -109,7 +109,7 @@ export default function CommitFlow({
       const res = await fetch("/api/create-setup-intent", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: panel.viewerEmail }),
+        body: JSON.stringify({ email: panel.viewerEmail ?? undefined }), // informative only: the server uses the session
       });
       if (!res.ok) throw new Error(`${res.status} ${await res.text().catch(() => "")}`.trim());
       const body = (await res.json()) as { clientSecret?: string };

@@ -12,7 +12,30 @@ export type Viewer = { id: string; email: string; name: string | null; isAdmin: 
  * request, so a revoked admin loses access at once, not when the JWT expires.
  */
 
-const visitorRender = cache(() => ({ on: false }));
+const visitorRender = cache((): { on: boolean; member: { committed: boolean } | null } => ({ on: false, member: null }));
+
+/**
+ * The stand-in viewer of a cached member copy of an event page (lib/cache/visitor-version.ts
+ * MEMBER_EVENT): signed in, not an admin, not the organiser, none of the page's rows theirs. Its id
+ * is no user's (ids are cuids), so it owns nothing, and its email is unknown to the page.
+ */
+export const MEMBER_VIEWER: Viewer = Object.freeze({ id: "~member", email: "", name: null, isAdmin: false });
+
+/**
+ * Marks the current render as a cached copy for signed-in members (app/v/campaign with a member
+ * version): getViewer answers MEMBER_VIEWER without reading cookies, and whether that viewer has
+ * committed is the copy's audience (memberHasCommitted).
+ */
+export function renderAsMember(committed: boolean) {
+  const state = visitorRender();
+  state.on = true;
+  state.member = { committed };
+}
+
+/** For MEMBER_VIEWER: whether the copy being rendered is the committed members' one; null for real users. */
+export function memberHasCommitted(userId: string): boolean | null {
+  return userId === MEMBER_VIEWER.id ? Boolean(visitorRender().member?.committed) : null;
+}
 
 /**
  * Marks the current render as a visitor page served from the cache (app/v/**, lib/cache): from
@@ -23,7 +46,8 @@ export function renderAsVisitor() {
 }
 
 export const getViewer = cache(async (): Promise<Viewer | null> => {
-  if (visitorRender().on) return null;
+  const render = visitorRender();
+  if (render.on) return render.member ? MEMBER_VIEWER : null;
   const id = await sessionUserId(await cookies());
   if (!id) return null;
   const user = await db.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, isAdmin: true } });

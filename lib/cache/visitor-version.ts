@@ -1,4 +1,5 @@
 import pg from "pg";
+import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 
 /**
  * Visitors' pages are cached by version (issue 8: fast pages, and "an approval, a commit or a
@@ -74,4 +75,36 @@ export async function campaignVersion(id: string, now = Date.now()): Promise<str
   if (!row) return null;
   const ended = now >= new Date(row.deadline).getTime() ? "e" : "o";
   return `${new Date(row.updatedAt).getTime().toString(36)}-${bucket(now)}-${ended}`;
+}
+
+/**
+ * The audiences of an event page's cached copies, as the version's suffix (visitors' copies have
+ * none): signed-in people who are neither the organiser nor an admin and have nothing of their own
+ * on the page's first lists see exactly the same page — one copy for those who committed (they see
+ * "You're Committed" and the organiser's email), one for those who did not. Nothing in either is
+ * more than any such person may see; proxy.ts refuses /v/ paths from outside, so a copy is only
+ * ever served to the audience it was made for.
+ */
+export const MEMBER_EVENT = { member: "~m", committed: "~c" } as const;
+
+/**
+ * Version of an event page for a signed-in user, or null when their page must render per request
+ * (admin, organiser, unknown user or event, or one of their pledges or comments among the newest
+ * the page lists — there they see themselves, not "Anonymous"). One query.
+ */
+export async function memberCampaignVersion(id: string, userId: string, now = Date.now()): Promise<string | null> {
+  const p = pool();
+  if (!p || !/^[a-z0-9]{10,40}$/i.test(id) || !/^[A-Za-z0-9_-]{1,64}$/.test(userId)) return null;
+  const { rows } = await p.query<{ updatedAt: Date; deadline: Date; creator: boolean; admin: boolean; committed: boolean; listed: boolean }>(
+    `SELECT c."updatedAt", c.deadline, c."creatorId" = u.id AS creator, u."isAdmin" AS admin,
+            EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id) AS committed,
+            EXISTS (SELECT 1 FROM (SELECT "userId" FROM "Pledge" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $3) f WHERE f."userId" = u.id)
+              OR EXISTS (SELECT 1 FROM (SELECT "authorId" FROM "Comment" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $4) f WHERE f."authorId" = u.id) AS listed
+     FROM "Campaign" c, "User" u WHERE c.id = $1 AND u.id = $2`,
+    [id, userId, EVENT_COMMITMENTS_LIMIT, COMMENTS_SHOWN],
+  );
+  const row = rows[0];
+  if (!row || row.creator || row.admin || row.listed) return null;
+  const ended = now >= new Date(row.deadline).getTime() ? "e" : "o";
+  return `${new Date(row.updatedAt).getTime().toString(36)}-${bucket(now)}-${ended}${row.committed ? MEMBER_EVENT.committed : MEMBER_EVENT.member}`;
 }

@@ -9,11 +9,9 @@ import { AppError } from "@/lib/errors";
 import { moreCommentsSchema } from "@/lib/comments/schema";
 import type { PrivacyCampaign, PrivacyViewer } from "@/lib/privacy/rules";
 
-/**
- * How many comments an event page shows at first, and each "Show more comments" adds (issue 8:
- * a page with a thousand comments must stay light; older ones load on demand).
- */
-export const COMMENTS_SHOWN = 20;
+import { COMMENTS_SHOWN } from "@/lib/campaigns/page-sizes";
+
+export { COMMENTS_SHOWN };
 
 export type PresentedComment = PresentedIdentity & { id: string; text: string; createdAt: Date; isOrganizer: boolean };
 

@@ -51,7 +51,7 @@ export async function getCommitPanel(campaignId: string, viewer: Viewer | null, 
     crowdfund: c.pactType === "crowdfund",
     paid: isPaidEvent(c),
     signedIn: Boolean(viewer),
-    viewerEmail: viewer?.email ?? null,
+    viewerEmail: viewer?.email || null,
     alreadyCommitted,
     block: commitBlock(viewer, c, alreadyCommitted, now),
     lateCommit: isLateCommit(c),
@@ -71,11 +71,9 @@ export type PublicCommitment = {
   paymentMethod: string;
 };
 
-/**
- * How many commitments the event page sends at first (the newest) and each "Show more" adds; the
- * total is shown (issue 8: a 5,000-backer page stays light).
- */
-export const EVENT_COMMITMENTS_LIMIT = 20;
+import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
+
+export { EVENT_COMMITMENTS_LIMIT };
 
 /**
  * The event page's commitments, newest first (at most `limit`), and the total. Hidden attendees

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { renderAsVisitor } from "@/lib/auth/viewer";
+import { getViewer, renderAsMember, renderAsVisitor } from "@/lib/auth/viewer";
+import { MEMBER_EVENT } from "@/lib/cache/visitor-version";
 import { getCampaignForViewer } from "@/lib/campaigns/queries";
 import { requestTime } from "@/lib/campaigns/countdown";
 import { EventPageView } from "@/components/campaigns/event-page-view";
@@ -8,7 +9,14 @@ import { campaignMetadata } from "@/components/campaigns/event-metadata";
 import { loadEventPage } from "@/components/campaigns/event-data";
 
 // The visitors' event page, cached: proxy.ts rewrites a signed-out "/campaign/{id}" here with the
-// campaign's current version in the path (lib/cache/visitor-version.ts).
+// campaign's current version in the path (lib/cache/visitor-version.ts). A version ending in one of
+// MEMBER_EVENT's suffixes is the copy for signed-in members (committed or not) whose own entries
+// are not on the page; proxy.ts alone decides who gets it (outside requests for /v/ are refused).
+function renderFor(version: string) {
+  if (version.endsWith(MEMBER_EVENT.committed)) renderAsMember(true);
+  else if (version.endsWith(MEMBER_EVENT.member)) renderAsMember(false);
+  else renderAsVisitor();
+}
 export const dynamicParams = true;
 export const revalidate = false;
 export async function generateStaticParams() {
@@ -18,16 +26,18 @@ export async function generateStaticParams() {
 type Props = { params: Promise<{ campaignId: string; version: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  renderAsVisitor();
-  return campaignMetadata((await params).campaignId, null);
+  const { campaignId, version } = await params;
+  renderFor(version);
+  return campaignMetadata(campaignId, await getViewer());
 }
 
 export default async function VisitorCampaignPage({ params }: Props) {
-  renderAsVisitor();
-  const { campaignId } = await params;
-  const campaign = await getCampaignForViewer(campaignId, null);
+  const { campaignId, version } = await params;
+  renderFor(version);
+  const viewer = await getViewer();
+  const campaign = await getCampaignForViewer(campaignId, viewer);
   if (!campaign) redirect("/");
   const now = requestTime();
-  await loadEventPage(campaign.id, null, now);
-  return <EventPageView campaign={campaign} viewer={null} now={now} />;
+  await loadEventPage(campaign.id, viewer, now);
+  return <EventPageView campaign={campaign} viewer={viewer} now={now} />;
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { MEMBER_EVENT, campaignVersion, memberCampaignVersion, memberHomeVersion } from "@/lib/cache/visitor-version";
+import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
+import { createCampaign, createUser } from "@/tests/helpers/factories";
+
+// Issue 8: who may be served a cached copy of a page meant for signed-in members, and which one.
+// A wrong answer here would show someone a page made for another audience.
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+
+describe("memberCampaignVersion", () => {
+  it("sorts people into the committed and not-committed copies, and sends everyone who sees themselves or more to the per-request page", async () => {
+    const organiser = await createUser();
+    const admin = await createUser({ isAdmin: true });
+    const campaign = await createCampaign({ creatorId: organiser.id, goal: 500 });
+    const early = await createUser(); // committed long ago: not among the newest commitments
+    const stranger = await createUser();
+    const recent = await createUser(); // committed lately: listed on the page
+    const talker = await createUser(); // commented lately: listed on the page
+    const oldTalker = await createUser(); // commented long ago, no pledge
+    const others = await Promise.all(Array.from({ length: EVENT_COMMITMENTS_LIMIT }, () => createUser()));
+    await db.pledge.create({ data: { campaignId: campaign.id, userId: early.id, contributor: "e", createdAt: minutesAgo(500) } });
+    await db.pledge.createMany({ data: others.map((u, i) => ({ campaignId: campaign.id, userId: u.id, contributor: "o", createdAt: minutesAgo(100 - i) })) });
+    await db.pledge.create({ data: { campaignId: campaign.id, userId: recent.id, contributor: "r", createdAt: minutesAgo(1) } });
+    await db.comment.create({ data: { campaignId: campaign.id, authorId: oldTalker.id, text: "old", createdAt: minutesAgo(900) } });
+    await db.comment.createMany({ data: others.slice(0, COMMENTS_SHOWN - 1).map((u, i) => ({ campaignId: campaign.id, authorId: u.id, text: "x", createdAt: minutesAgo(50 - i) })) });
+    await db.comment.create({ data: { campaignId: campaign.id, authorId: talker.id, text: "new", createdAt: minutesAgo(1) } });
+
+    const NOW = Date.now();
+    const base = (await campaignVersion(campaign.id, NOW))!;
+    expect(await memberCampaignVersion(campaign.id, early.id, NOW)).toBe(`${base}${MEMBER_EVENT.committed}`);
+    expect(await memberCampaignVersion(campaign.id, stranger.id, NOW)).toBe(`${base}${MEMBER_EVENT.member}`);
+    expect(await memberCampaignVersion(campaign.id, oldTalker.id, NOW)).toBe(`${base}${MEMBER_EVENT.member}`);
+    for (const u of [organiser, admin, recent, talker]) expect(await memberCampaignVersion(campaign.id, u.id)).toBeNull();
+    expect(await memberCampaignVersion(campaign.id, "no-such-user")).toBeNull();
+    expect(await memberCampaignVersion("nosuchcampaign1", early.id)).toBeNull();
+    expect(await memberCampaignVersion("bad id!", early.id)).toBeNull();
+  });
+
+  it("moves with the data: a new comment is a new version for members too", async () => {
+    const campaign = await createCampaign();
+    const member = await createUser();
+    const before = await memberCampaignVersion(campaign.id, member.id);
+    await db.comment.create({ data: { campaignId: campaign.id, authorId: (await createUser()).id, text: "hello" } });
+    const after = await memberCampaignVersion(campaign.id, member.id);
+    expect(after).not.toBe(before);
+    expect(after!.endsWith(MEMBER_EVENT.member)).toBe(true);
+  });
+});
+
+describe("memberHomeVersion", () => {
+  it("is one copy for every non-admin; admins and unknown users get none", async () => {
+    const [a, b] = [await createUser(), await createUser()];
+    const admin = await createUser({ isAdmin: true });
+    expect(await memberHomeVersion(a.id)).toBe(await memberHomeVersion(b.id));
+    expect(await memberHomeVersion(a.id)).toMatch(/^member\./);
+    expect(await memberHomeVersion(admin.id)).toBeNull();
+    expect(await memberHomeVersion("no-such-user")).toBeNull();
+  });
+});
