@@ -150,7 +150,7 @@ async function main() {
   // A bounded heap (issue 8: peak RSS ≤ 400 MB under load). Without a limit V8 sizes the heap from
   // the machine's memory and lets garbage pile up to gigabytes before collecting it; live data of
   // the server stays well under this. SERVER_HEAP_MB overrides; NODE_OPTIONS may set its own.
-  const heapMb = Number(process.env.SERVER_HEAP_MB || 192);
+  const heapMb = Number(process.env.SERVER_HEAP_MB || 160);
   const heapArgs = dev || /max-old-space-size/.test(process.env.NODE_OPTIONS || "") ? [] : [`--max-old-space-size=${heapMb}`];
   child = spawn(process.execPath, [...heapArgs, nextBin, dev ? "dev" : "start", "-p", String(port)], {
     stdio: "inherit",

@@ -1,12 +1,12 @@
 // Next.js cache handler (next.config.mjs `cacheHandler`): an in-memory LRU bounded in bytes.
 // Why not the default: it also writes every ISR page to disk, and the visitors' pages are keyed
 // by data version (lib/cache/visitor-version.ts), so old versions would pile up on disk forever.
-// Here they simply fall out of a fixed memory budget (VISITOR_CACHE_MB, default 48 MB).
+// Here they simply fall out of a fixed memory budget (VISITOR_CACHE_MB, default 32 MB).
 // Every instance keeps its own copy; correctness does not depend on sharing it, because a
 // version comes from Postgres and a new version is a new key.
 "use strict";
 
-const MAX_BYTES = Number(process.env.VISITOR_CACHE_MB || 48) * 1024 * 1024;
+const MAX_BYTES = Number(process.env.VISITOR_CACHE_MB || 32) * 1024 * 1024;
 const entries = new Map(); // key -> { entry, size }; Map order = least recently used first
 let total = 0;
 
