@@ -1,3 +1,4 @@
+import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "../lib/campaigns/page-sizes";
 import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtures";
 
 // Issue 8: visitors' pages (and the home every signed-in non-admin sees) are cached copies keyed
@@ -66,20 +67,22 @@ test("the long lists show the newest entries first and load older ones on demand
   const t = Date.now().toString(36);
   const event = await createCampaign({ title: `Long lists ${t}`, goal: 100 });
   const author = await createUser({ name: `Author ${t}` });
+  const n = COMMENTS_SHOWN * 2 + 5;
   await sql().query(
     `INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt")
-     SELECT 'cm' || $3 || g, $1, $2, 'Old comment ' || g, now() - (100 - g) * interval '1 minute' FROM generate_series(1, 45) g`,
-    [event.id, author.id, t],
+     SELECT 'cm' || $3 || g, $1, $2, 'Old comment ' || g, now() - ($4 - g) * interval '1 minute' FROM generate_series(1, $4) g`,
+    [event.id, author.id, t, n],
   );
   await page.goto(`/campaign/${event.id}`);
-  await expect(page.getByText("Old comment 45", { exact: true })).toBeVisible();
-  await expect(page.getByText("Old comment 25", { exact: true })).toHaveCount(0);
-  await page.getByRole("button", { name: "Show more comments (25 more)" }).click();
-  await expect(page.getByText("Old comment 25", { exact: true })).toBeVisible();
-  await page.getByRole("button", { name: "Show more comments (5 more)" }).click();
+  await expect(page.getByText(`Old comment ${n}`, { exact: true })).toBeVisible();
+  await expect(page.getByText(/^Old comment \d+$/)).toHaveCount(COMMENTS_SHOWN);
+  await expect(page.getByText(`Old comment ${n - COMMENTS_SHOWN}`, { exact: true })).toHaveCount(0);
+  await page.getByRole("button", { name: `Show more comments (${n - COMMENTS_SHOWN} more)` }).click();
+  await expect(page.getByText(`Old comment ${n - COMMENTS_SHOWN}`, { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: `Show more comments (${n - 2 * COMMENTS_SHOWN} more)` }).click();
   await expect(page.getByText("Old comment 1", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: /Show more comments/ })).toHaveCount(0);
-  await expect(page.getByText(/^Old comment \d+$/)).toHaveCount(45);
+  await expect(page.getByText(/^Old comment \d+$/)).toHaveCount(n);
 });
 
 test("members whose own entries are not on the page share cached copies made for them; /v/ is not reachable from outside", async ({ page, browser }) => {
@@ -88,7 +91,7 @@ test("members whose own entries are not on the page share cached copies made for
   const event = await createCampaign({ title: `Member copy ${t}`, goal: 100, creator: organiser });
   const early = await createUser({ name: `Early Backer ${t}` });
   await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - interval '2 days')`, [`pe${t}`, event.id, early.id]);
-  for (let i = 0; i < 21; i++) {
+  for (let i = 0; i <= EVENT_COMMITMENTS_LIMIT; i++) {
     const u = await createUser({ name: `Later Backer ${i} ${t}` });
     await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - $4 * interval '1 minute')`, [`pl${i}${t}`, event.id, u.id, 30 - i]);
   }

@@ -27,16 +27,16 @@ export type CommentsView = {
 
 /**
  * "Anonymous Commenter #n" numbers of the given authors: n orders every commenter but the organiser
- * by their first comment on the event (to the millisecond, as JavaScript dates compare), ties by
- * author id — lib/privacy numberByFirstAppearance's order, counted in the database so that a page
- * of 20 comments does not load every commenter of a busy event.
+ * by their first comment on the event (at the database's full precision), ties by author id — the
+ * order of lib/privacy numberByFirstAppearance, counted in the database so that a page of comments
+ * does not load every commenter of a busy event.
  */
 async function commenterNumbers(campaignId: string, organizerId: string, authorIds: string[]): Promise<Map<string, number>> {
   const wanted = [...new Set(authorIds)].filter((id) => id !== organizerId);
   if (wanted.length === 0) return new Map();
   const ranked = await db.$queryRaw<{ authorId: string; n: number }[]>`
     SELECT "authorId", n::int AS n FROM (
-      SELECT "authorId", row_number() OVER (ORDER BY date_trunc('milliseconds', min("createdAt")), "authorId" COLLATE "C") AS n
+      SELECT "authorId", row_number() OVER (ORDER BY min("createdAt"), "authorId" COLLATE "C") AS n
       FROM "Comment" WHERE "campaignId" = ${campaignId} AND "authorId" <> ${organizerId}
       GROUP BY "authorId"
     ) ranked

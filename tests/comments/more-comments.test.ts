@@ -66,6 +66,16 @@ describe("show more comments", () => {
     });
   });
 
+  it("orders first comments at the database's precision: a few microseconds decide, not the author id", async () => {
+    const campaign = await createCampaign();
+    const [first, second] = await Promise.all(["cmtzzzearly01", "cmtaaalater02"].map((id) => db.user.create({ data: { id, email: `${id}@example.test` } })));
+    await db.$executeRaw`INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt") VALUES
+      ('cmtmicro00001', ${campaign.id}, ${first.id}, 'first', '2026-01-01 10:00:00.783400+00'),
+      ('cmtmicro00002', ${campaign.id}, ${second.id}, 'second', '2026-01-01 10:00:00.783600+00')`;
+    const labels = Object.fromEntries((await getCommentsView(campaign.id, null))!.comments.map((x) => [x.text, x.label]));
+    expect(labels).toEqual({ first: "Anonymous Commenter #1", second: "Anonymous Commenter #2" });
+  });
+
   it("refuses bad input and hidden events without changing anything", async () => {
     const campaign = await createCampaign({ approvalStatus: "pending" });
     expect(await appError(listMoreComments(null, { campaignId: campaign.id, offset: 0 }))).toMatchObject({ code: "NOT_FOUND" });
