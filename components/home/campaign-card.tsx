@@ -1,12 +1,18 @@
+"use client";
+
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
-import type { CampaignCard as Card } from "@/lib/campaigns/queries";
+import type { HomeCard } from "@/lib/campaigns/display";
 import { formatDate, formatCents } from "@/lib/format";
 
-/** A home grid card: the card body links to the event; admin buttons sit below it, outside the link. */
-export function CampaignCard({ campaign, isAdmin }: { campaign: Card; isAdmin: boolean }) {
+/**
+ * A home grid card: the card body links to the event; admin buttons sit below it, outside the link.
+ * A client component (issue 8): the page then carries each card's few fields once in its data
+ * instead of the card's whole markup a second time.
+ */
+export function CampaignCard({ campaign, isAdmin }: { campaign: HomeCard; isAdmin: boolean }) {
   return (
     <article className="flex h-full flex-col rounded-xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
       <Link href={`/campaign/${campaign.id}`} className="group flex flex-1 flex-col rounded-xl p-5">
@@ -26,7 +32,9 @@ export function CampaignCard({ campaign, isAdmin }: { campaign: Card; isAdmin: b
             <span className="text-slate-600">{campaign.committedCount} committed</span>
           </div>
           <ProgressBar value={campaign.committedCount} max={campaign.goal} label={`${campaign.title} progress`} />
-          <p className="text-xs text-slate-500">Deadline: {formatDate(campaign.deadline)}</p>
+          <p className="text-xs text-slate-500" suppressHydrationWarning>
+            Deadline: {formatDate(campaign.deadline)}
+          </p>
         </div>
       </Link>
       {isAdmin && (

@@ -1,5 +1,6 @@
 import { ButtonLink } from "@/components/ui/button";
 import { CampaignCard } from "@/components/home/campaign-card";
+import { homeCard } from "@/lib/campaigns/display";
 import { Pagination } from "@/components/home/pagination";
 import type { HomePage } from "@/lib/campaigns/queries";
 import type { HomeFilter } from "@/lib/campaigns/schema";
@@ -21,7 +22,7 @@ export function CampaignGrid({ result, filter, isAdmin }: { result: HomePage; fi
       <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {result.campaigns.map((c) => (
           <li key={c.id}>
-            <CampaignCard campaign={c} isAdmin={isAdmin} />
+            <CampaignCard campaign={homeCard(c)} isAdmin={isAdmin} />
           </li>
         ))}
       </ul>

@@ -13,7 +13,8 @@ import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-si
  * (days left, pace, "ending soon") is never older than five minutes, and for an event page whether
  * its deadline has passed (identities "onStart", commit closed) — that flips the version at once.
  *
- * A plain `pg` pool (not Prisma) keeps the proxy bundle small; one indexed lookup per request.
+ * A plain `pg` pool (not Prisma) keeps the proxy bundle small; one indexed lookup per request, as a
+ * named (prepared) statement so Postgres plans it once per connection, not on every request.
  */
 const BUCKET_MS = 5 * 60_000;
 const g = globalThis as unknown as { __pnVersionPool?: pg.Pool; __pnVersionUrl?: string };
@@ -37,7 +38,7 @@ const listVersion = (v: Date | null, now: number) => `${v ? new Date(v).getTime(
 export async function homeVersion(now = Date.now()): Promise<string | null> {
   const p = pool();
   if (!p) return null;
-  const { rows } = await p.query<{ v: Date | null }>(`SELECT max("updatedAt") AS v FROM "Campaign"`);
+  const { rows } = await p.query<{ v: Date | null }>({ name: "pn_home_version", text: `SELECT max("updatedAt") AS v FROM "Campaign"` });
   return listVersion(rows[0]?.v ?? null, now);
 }
 
@@ -54,10 +55,11 @@ export const MEMBER_HOME = "member."; // never the start of a visitor version (b
 export async function memberHomeVersion(userId: string, now = Date.now()): Promise<string | null> {
   const p = pool();
   if (!p || !/^[A-Za-z0-9_-]{1,64}$/.test(userId)) return null;
-  const { rows } = await p.query<{ v: Date | null; admin: boolean | null }>(
-    `SELECT (SELECT max("updatedAt") FROM "Campaign") AS v, (SELECT "isAdmin" FROM "User" WHERE id = $1) AS admin`,
-    [userId],
-  );
+  const { rows } = await p.query<{ v: Date | null; admin: boolean | null }>({
+    name: "pn_member_home_version",
+    text: `SELECT (SELECT max("updatedAt") FROM "Campaign") AS v, (SELECT "isAdmin" FROM "User" WHERE id = $1) AS admin`,
+    values: [userId],
+  });
   const row = rows[0];
   if (!row || row.admin !== false) return null;
   return `${MEMBER_HOME}${listVersion(row.v, now)}`;
@@ -67,10 +69,11 @@ export async function memberHomeVersion(userId: string, now = Date.now()): Promi
 export async function campaignVersion(id: string, now = Date.now()): Promise<string | null> {
   const p = pool();
   if (!p || !/^[a-z0-9]{10,40}$/i.test(id)) return null;
-  const { rows } = await p.query<{ updatedAt: Date; deadline: Date }>(
-    `SELECT "updatedAt", deadline FROM "Campaign" WHERE id = $1`,
-    [id],
-  );
+  const { rows } = await p.query<{ updatedAt: Date; deadline: Date }>({
+    name: "pn_campaign_version",
+    text: `SELECT "updatedAt", deadline FROM "Campaign" WHERE id = $1`,
+    values: [id],
+  });
   const row = rows[0];
   if (!row) return null;
   const ended = now >= new Date(row.deadline).getTime() ? "e" : "o";
@@ -95,14 +98,15 @@ export const MEMBER_EVENT = { member: "~m", committed: "~c" } as const;
 export async function memberCampaignVersion(id: string, userId: string, now = Date.now()): Promise<string | null> {
   const p = pool();
   if (!p || !/^[a-z0-9]{10,40}$/i.test(id) || !/^[A-Za-z0-9_-]{1,64}$/.test(userId)) return null;
-  const { rows } = await p.query<{ updatedAt: Date; deadline: Date; creator: boolean; admin: boolean; committed: boolean; listed: boolean }>(
-    `SELECT c."updatedAt", c.deadline, c."creatorId" = u.id AS creator, u."isAdmin" AS admin,
+  const { rows } = await p.query<{ updatedAt: Date; deadline: Date; creator: boolean; admin: boolean; committed: boolean; listed: boolean }>({
+    name: "pn_member_campaign_version",
+    text: `SELECT c."updatedAt", c.deadline, c."creatorId" = u.id AS creator, u."isAdmin" AS admin,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id) AS committed,
             EXISTS (SELECT 1 FROM (SELECT "userId" FROM "Pledge" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $3) f WHERE f."userId" = u.id)
               OR EXISTS (SELECT 1 FROM (SELECT "authorId" FROM "Comment" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $4) f WHERE f."authorId" = u.id) AS listed
      FROM "Campaign" c, "User" u WHERE c.id = $1 AND u.id = $2`,
-    [id, userId, EVENT_COMMITMENTS_LIMIT, COMMENTS_SHOWN],
-  );
+    values: [id, userId, EVENT_COMMITMENTS_LIMIT, COMMENTS_SHOWN],
+  });
   const row = rows[0];
   if (!row || row.creator || row.admin || row.listed) return null;
   const ended = now >= new Date(row.deadline).getTime() ? "e" : "o";

@@ -1,4 +1,6 @@
 /** Display helpers shared by server and client components (no server imports). */
+import type { CampaignCard } from "@/lib/campaigns/queries";
+
 export const STATUS_LABELS: Record<string, string> = {
   pending: "Active",
   funded: "Funded",
@@ -20,3 +22,21 @@ export function paymentHandle(type: string | null, method: string | null): strin
 }
 
 export const isCrowdfund = (c: { pactType: string | null }) => c.pactType === "crowdfund";
+
+/** What a card shows; the description only as far as three clamped lines can show it. */
+export type HomeCard = Pick<CampaignCard, "id" | "title" | "description" | "goal" | "committedCount" | "deadline" | "approvalStatus" | "isTest" | "ticketPriceCents">;
+
+/** The longest description start a card can show in its three lines (the page sends no more). */
+export const CARD_DESCRIPTION_MAX = 320;
+
+export const homeCard = (c: CampaignCard): HomeCard => ({
+  id: c.id,
+  title: c.title,
+  description: c.description.length > CARD_DESCRIPTION_MAX ? `${Array.from(c.description).slice(0, CARD_DESCRIPTION_MAX - 1).join("")}…` : c.description,
+  goal: c.goal,
+  committedCount: c.committedCount,
+  deadline: c.deadline,
+  approvalStatus: c.approvalStatus,
+  isTest: c.isTest,
+  ticketPriceCents: c.ticketPriceCents,
+});
