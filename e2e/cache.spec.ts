@@ -83,6 +83,20 @@ test("the long lists show the newest entries first and load older ones on demand
   await expect(page.getByText("Old comment 1", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: /Show more comments/ })).toHaveCount(0);
   await expect(page.getByText(/^Old comment \d+$/)).toHaveCount(n);
+
+  // commitments too: the newest first, the rest on demand, numbered as one list
+  const m = EVENT_COMMITMENTS_LIMIT + 3;
+  for (let i = 1; i <= m; i++) {
+    const u = await createUser({ name: `Backer ${i} ${t}` });
+    await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - $4::int * interval '1 minute')`, [`pm${i}${t}`, event.id, u.id, m - i]);
+  }
+  await page.reload();
+  const list = page.getByRole("region", { name: "Commitments" });
+  await expect(list.getByRole("button", { name: /^Commitment details: / })).toHaveCount(EVENT_COMMITMENTS_LIMIT);
+  await list.getByRole("button", { name: "Show more (3 more)" }).click();
+  await expect(list.getByRole("button", { name: /^Commitment details: / })).toHaveCount(m);
+  await expect(list.getByText("Anonymous Attendee #1", { exact: true })).toBeVisible();
+  await expect(list.getByRole("button", { name: /^Show more/ })).toHaveCount(0);
 });
 
 test("members whose own entries are not on the page share cached copies made for them; /v/ is not reachable from outside", async ({ page, browser }) => {

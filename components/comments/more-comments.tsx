@@ -4,6 +4,7 @@ import { useState, useTransition } from "react";
 import { loadMoreCommentsAction } from "@/app/campaign/[campaignId]/list-actions";
 import type { PresentedComment } from "@/lib/comments/queries";
 import { CommentItem } from "@/components/comments/comment-item";
+import { LoadMore } from "@/components/ui/load-more";
 
 const LOAD_FAILED = "Could not load more comments. Please try again.";
 
@@ -46,21 +47,13 @@ export function MoreComments({ campaignId, shown, total, canDelete }: { campaign
         </ul>
       )}
       {remaining > 0 && (
-        <div className="mt-4 flex flex-wrap items-center gap-3">
-          <button
-            type="button"
-            onClick={load}
-            disabled={pending}
-            className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50 disabled:opacity-60"
-          >
-            {pending ? "Loading…" : `Show more comments (${remaining} more)`}
-          </button>
-          {error && (
-            <span role="alert" className="text-sm text-red-700">
-              {error}
-            </span>
-          )}
-        </div>
+        <LoadMore
+          label={`Show more comments (${remaining} more)`}
+          pending={pending}
+          error={error}
+          onClick={load}
+          className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+        />
       )}
     </>
   );

@@ -4,6 +4,7 @@ import { useState, useTransition } from "react";
 import { loadMoreCommitmentsAction } from "@/app/campaign/[campaignId]/list-actions";
 import { Badge } from "@/components/ui/badge";
 import { Modal } from "@/components/ui/modal";
+import { LoadMore } from "@/components/ui/load-more";
 import { formatCents, formatDate, formatDateTime } from "@/lib/format";
 import type { PublicCommitment } from "@/lib/pledges/queries";
 
@@ -87,16 +88,7 @@ export function CommitmentsList({ campaignId, items: first, total: firstTotal, c
         </ul>
       )}
       {remaining > 0 && (
-        <div className="mt-2 flex flex-wrap items-center gap-3">
-          <button type="button" onClick={loadMore} disabled={pending} className="text-sm font-semibold text-brand-700 hover:underline disabled:opacity-60">
-            {pending ? "Loading…" : `Show more (${remaining} more)`}
-          </button>
-          {error && (
-            <span role="alert" className="text-sm text-red-700">
-              {error}
-            </span>
-          )}
-        </div>
+        <LoadMore label={`Show more (${remaining} more)`} pending={pending} error={error} onClick={loadMore} className="text-sm font-semibold text-brand-700 hover:underline" />
       )}
 
       {open && (
