@@ -20,12 +20,14 @@ async function pledge(campaignId: string, user: TestUser) {
   await sql().query(`UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`, [campaignId]);
 }
 
-async function comment(campaignId: string, user: TestUser, text: string) {
-  await sql().query(`INSERT INTO "Comment" (id, "campaignId", "authorId", text) VALUES ($1, $2, $3, $4)`, [
+/** A comment `minutesAgo` minutes old: times stored to the millisecond can tie, and a tie is numbered by user id. */
+async function comment(campaignId: string, user: TestUser, text: string, minutesAgo: number) {
+  await sql().query(`INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt") VALUES ($1, $2, $3, $4, now() - $5::int * interval '1 minute')`, [
     `cm${crypto.randomBytes(10).toString("hex")}`,
     campaignId,
     user.id,
     text,
+    minutesAgo,
   ]);
 }
 
@@ -47,8 +49,8 @@ async function scenario(opts: { attendeesAnonymous: boolean; identityRevelationT
   const campaign = await createCampaign({ creator, title: `Privacy picnic ${t}`, goal: opts.goal ?? 10, ...opts });
   await pledge(campaign.id, hidden);
   await pledge(campaign.id, emailOnly);
-  await comment(campaign.id, hidden, `Looking forward to it ${t}`);
-  await comment(campaign.id, emailOnly, `Me too ${t}`);
+  await comment(campaign.id, hidden, `Looking forward to it ${t}`, 2);
+  await comment(campaign.id, emailOnly, `Me too ${t}`, 1);
   return { t, creator, hidden, emailOnly, campaign };
 }
 
