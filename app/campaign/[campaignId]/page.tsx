@@ -1,11 +1,7 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
+import { EventPage } from "@/components/campaigns/event-page";
 import { getViewer } from "@/lib/auth/viewer";
-import { getCampaignForViewer } from "@/lib/campaigns/queries";
-import { requestTime } from "@/lib/campaigns/countdown";
-import { EventPageView } from "@/components/campaigns/event-page-view";
 import { campaignMetadata } from "@/components/campaigns/event-metadata";
-import { loadEventPage } from "@/components/campaigns/event-data";
 
 type Props = { params: Promise<{ campaignId: string }> };
 
@@ -16,15 +12,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /**
  * Event page, rendered per request for signed-in viewers (visitors are usually served the cached
- * copy from app/v/campaign, see proxy.ts). The body is components/campaigns/event-page-view.tsx.
+ * copy from app/v/campaign, see proxy.ts). The body is components/campaigns/event-page.tsx.
  */
 export default async function CampaignPage({ params }: Props) {
   const { campaignId } = await params;
-  const viewer = await getViewer();
-  const campaign = await getCampaignForViewer(campaignId, viewer);
-  // Missing, or not approved and the viewer is neither creator nor admin: it does not exist for them.
-  if (!campaign) redirect("/");
-  const now = requestTime();
-  await loadEventPage(campaign.id, viewer, now);
-  return <EventPageView campaign={campaign} viewer={viewer} now={now} />;
+  return <EventPage campaignId={campaignId} viewer={await getViewer()} />;
 }

@@ -1,12 +1,8 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
+import { EventPage } from "@/components/campaigns/event-page";
 import { getViewer, renderAsMember, renderAsVisitor } from "@/lib/auth/viewer";
 import { MEMBER_EVENT } from "@/lib/cache/visitor-version";
-import { getCampaignForViewer } from "@/lib/campaigns/queries";
-import { requestTime } from "@/lib/campaigns/countdown";
-import { EventPageView } from "@/components/campaigns/event-page-view";
 import { campaignMetadata } from "@/components/campaigns/event-metadata";
-import { loadEventPage } from "@/components/campaigns/event-data";
 
 // The visitors' event page, cached: proxy.ts rewrites a signed-out "/campaign/{id}" here with the
 // campaign's current version in the path (lib/cache/visitor-version.ts). A version ending in one of
@@ -34,10 +30,5 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function VisitorCampaignPage({ params }: Props) {
   const { campaignId, version } = await params;
   renderFor(version);
-  const viewer = await getViewer();
-  const campaign = await getCampaignForViewer(campaignId, viewer);
-  if (!campaign) redirect("/");
-  const now = requestTime();
-  await loadEventPage(campaign.id, viewer, now);
-  return <EventPageView campaign={campaign} viewer={viewer} now={now} />;
+  return <EventPage campaignId={campaignId} viewer={await getViewer()} />;
 }
