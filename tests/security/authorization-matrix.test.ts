@@ -31,16 +31,7 @@ const routes = {
   calendar: (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET,
   csv: (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET,
 };
-const admin = await import("@/app/admin/actions");
-const comments = await import("@/app/campaign/[campaignId]/comment-actions");
-const commit = await import("@/app/campaign/[campaignId]/commit-action");
-const lists = await import("@/app/campaign/[campaignId]/list-actions");
-const cancel = await import("@/app/campaign/[campaignId]/cancel-actions");
-const updates = await import("@/app/campaign/[campaignId]/update-actions");
-const create = await import("@/app/create-campaign/actions");
-const pay = await import("@/app/pledges/[pledgeId]/pay/actions");
-const profile = await import("@/app/profile/actions");
-const unsubscribe = await import("@/app/unsubscribe/actions");
+const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe } = await import("@/tests/security/actions");
 const { authOptions } = await import("@/lib/auth/options");
 // What app/api/auth/[...nextauth]/route.ts delegates to, with the same options (its next/headers
 // reads are CommonJS requires that cannot be stubbed here). "next-auth/core" is not in its exports map.

@@ -10,16 +10,7 @@ import { entryKey, REGISTRY } from "@/tests/security/registry";
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn() }));
 vi.mock("next/headers", () => headersMock);
 
-const admin = await import("@/app/admin/actions");
-const comments = await import("@/app/campaign/[campaignId]/comment-actions");
-const commit = await import("@/app/campaign/[campaignId]/commit-action");
-const lists = await import("@/app/campaign/[campaignId]/list-actions");
-const cancel = await import("@/app/campaign/[campaignId]/cancel-actions");
-const updates = await import("@/app/campaign/[campaignId]/update-actions");
-const create = await import("@/app/create-campaign/actions");
-const pay = await import("@/app/pledges/[pledgeId]/pay/actions");
-const profile = await import("@/app/profile/actions");
-const unsubscribe = await import("@/app/unsubscribe/actions");
+const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe } = await import("@/tests/security/actions");
 
 let f: FuzzFixture;
 beforeAll(async () => {

@@ -1,0 +1,14 @@
+/**
+ * Every server-action module, loaded for the security suites. Import it with `await import(...)`
+ * AFTER the file's vi.mock calls (next/headers, next/cache), so the actions see the mocks.
+ */
+export const admin = await import("@/app/admin/actions");
+export const comments = await import("@/app/campaign/[campaignId]/comment-actions");
+export const commit = await import("@/app/campaign/[campaignId]/commit-action");
+export const lists = await import("@/app/campaign/[campaignId]/list-actions");
+export const cancel = await import("@/app/campaign/[campaignId]/cancel-actions");
+export const updates = await import("@/app/campaign/[campaignId]/update-actions");
+export const create = await import("@/app/create-campaign/actions");
+export const pay = await import("@/app/pledges/[pledgeId]/pay/actions");
+export const profile = await import("@/app/profile/actions");
+export const unsubscribe = await import("@/app/unsubscribe/actions");
