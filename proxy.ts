@@ -38,38 +38,32 @@ function homeQuery(url: URL): { filter: string; page: string } | null {
   return { filter, page };
 }
 
-/**
- * A signed-in GET of an event page, for someone who is neither its organiser nor an admin and has
- * no pledge or comment among the newest the page lists: served from the cached copy for committed
- * or not-committed members (lib/cache/visitor-version.ts memberCampaignVersion). Everyone else,
- * and anything unusual, gets the per-request page.
- */
-async function memberEventRewrite(request: NextRequest): Promise<URL | null> {
-  if (request.method !== "GET" || request.nextUrl.search !== "" || !hasSession(request)) return null;
-  const m = /^\/campaign\/([a-z0-9]{10,40})$/i.exec(request.nextUrl.pathname);
-  if (!m) return null;
-  try {
-    const userId = await sessionUserId(request.cookies);
-    const version = userId ? await memberCampaignVersion(m[1], userId) : null;
-    return version ? new URL(`/v/campaign/${m[1]}/${version}`, request.nextUrl) : null;
-  } catch {
-    return null;
-  }
-}
+const EVENT_PATH = /^\/campaign\/([a-z0-9]{10,40})$/i;
+const homeCopy = (q: { filter: string; page: string }, version: string, url: URL) => new URL(`/v/home/${q.filter}/${q.page}/${version}`, url);
+const eventCopy = (id: string, version: string, url: URL) => new URL(`/v/campaign/${id}/${version}`, url);
 
 /**
- * A signed-in GET of home: every non-admin sees the same page (the signed-in hero, the public
- * list; the account bar is a client component), so it is served from one cached copy for all of
- * them (lib/cache/visitor-version.ts memberHomeVersion). Admins get the per-request page.
+ * A signed-in GET of home or an event page, served from a copy made for members where their page
+ * is everyone's page (lib/cache/visitor-version.ts): home for every non-admin; an event page for
+ * anyone who is neither its organiser nor an admin and has no pledge or comment among the newest it
+ * lists (one copy for those who committed, one for the others). Everyone else, and anything
+ * unusual, gets the per-request page.
  */
 async function memberRewrite(request: NextRequest): Promise<URL | null> {
-  if (request.method !== "GET" || request.nextUrl.pathname !== "/" || !hasSession(request)) return null;
-  const query = homeQuery(request.nextUrl);
-  if (!query) return null;
+  if (request.method !== "GET" || !hasSession(request)) return null;
+  const url = request.nextUrl;
+  const home = url.pathname === "/" ? homeQuery(url) : null;
+  const event = url.search === "" ? EVENT_PATH.exec(url.pathname) : null;
+  if (!home && !event) return null;
   try {
     const userId = await sessionUserId(request.cookies);
-    const version = userId ? await memberHomeVersion(userId) : null;
-    return version ? new URL(`/v/home/${query.filter}/${query.page}/${version}`, request.nextUrl) : null;
+    if (!userId) return null;
+    if (home) {
+      const version = await memberHomeVersion(userId);
+      return version ? homeCopy(home, version, url) : null;
+    }
+    const version = await memberCampaignVersion(event![1], userId);
+    return version ? eventCopy(event![1], version, url) : null;
   } catch {
     return null;
   }
@@ -86,12 +80,12 @@ async function visitorRewrite(request: NextRequest): Promise<URL | null> {
     if (url.pathname === "/") {
       const query = homeQuery(url);
       const version = query ? await homeVersion() : null;
-      return query && version ? new URL(`/v/home/${query.filter}/${query.page}/${version}`, url) : null;
+      return query && version ? homeCopy(query, version, url) : null;
     }
-    const m = /^\/campaign\/([a-z0-9]{10,40})$/i.exec(url.pathname);
+    const m = EVENT_PATH.exec(url.pathname);
     if (m && url.search === "") {
       const version = await campaignVersion(m[1]);
-      return version ? new URL(`/v/campaign/${m[1]}/${version}`, url) : null;
+      return version ? eventCopy(m[1], version, url) : null;
     }
   } catch {
     return null;
@@ -116,7 +110,7 @@ export async function proxy(request: NextRequest) {
   if (/^\/v(\/|$)/.test(request.nextUrl.pathname)) return finish(new NextResponse("Not found", { status: 404 }), buildCsp({ stripe, dev }));
 
   const target = await visitorRewrite(request);
-  const member = target ? null : ((await memberRewrite(request)) ?? (await memberEventRewrite(request)));
+  const member = target ? null : await memberRewrite(request);
   if (target || member) {
     const response = NextResponse.rewrite((target ?? member)!);
     // The copy is cached here, keyed by version; a shared HTTP cache keyed only by URL must not keep

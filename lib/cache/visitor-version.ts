@@ -34,6 +34,10 @@ const bucket = (now: number) => Math.floor(now / BUCKET_MS).toString(36);
 
 const listVersion = (v: Date | null, now: number) => `${v ? new Date(v).getTime().toString(36) : "0"}-${bucket(now)}`;
 
+/** An event page's version: its row's last change, the time bucket, and whether its deadline has passed. */
+const eventVersion = (row: { updatedAt: Date; deadline: Date }, now: number) =>
+  `${new Date(row.updatedAt).getTime().toString(36)}-${bucket(now)}-${now >= new Date(row.deadline).getTime() ? "e" : "o"}`;
+
 /** Version of the home list, or null when it cannot be determined (then the page renders per request). */
 export async function homeVersion(now = Date.now()): Promise<string | null> {
   const p = pool();
@@ -76,8 +80,7 @@ export async function campaignVersion(id: string, now = Date.now()): Promise<str
   });
   const row = rows[0];
   if (!row) return null;
-  const ended = now >= new Date(row.deadline).getTime() ? "e" : "o";
-  return `${new Date(row.updatedAt).getTime().toString(36)}-${bucket(now)}-${ended}`;
+  return eventVersion(row, now);
 }
 
 /**
@@ -109,6 +112,5 @@ export async function memberCampaignVersion(id: string, userId: string, now = Da
   });
   const row = rows[0];
   if (!row || row.creator || row.admin || row.listed) return null;
-  const ended = now >= new Date(row.deadline).getTime() ? "e" : "o";
-  return `${new Date(row.updatedAt).getTime().toString(36)}-${bucket(now)}-${ended}${row.committed ? MEMBER_EVENT.committed : MEMBER_EVENT.member}`;
+  return `${eventVersion(row, now)}${row.committed ? MEMBER_EVENT.committed : MEMBER_EVENT.member}`;
 }
