@@ -1,7 +1,12 @@
 import "server-only";
 import { db } from "@/lib/db";
 
-/** SPEC §7 response of POST /api/check-and-charge, for one campaign. */
+/**
+ * SPEC §7 response of POST /api/check-and-charge, for one campaign. Its four keys are the same for
+ * every caller; the per-pledge rows are not (DESIGN §1 "check-and-charge"): the organizer and admins
+ * get every row, a backer only the row of their own pledge, anyone else none — a pledge id or user id
+ * in a public answer would tie an "Anonymous Attendee" row to a person.
+ */
 export type ChargeSummary = {
   successful: { pledgeId: string; userId: string; paymentIntentId: string }[];
   failed: { pledgeId: string; userId: string; code: string; message: string }[];
@@ -9,24 +14,28 @@ export type ChargeSummary = {
   totalFailed: number;
 };
 
-export async function getChargeSummary(campaignId: string): Promise<ChargeSummary> {
+/** Whose rows a summary may list: every pledge's, one user's own, or none. */
+export type ChargeRowsAudience = { all: true } | { userId: string } | null;
+
+export async function getChargeSummary(campaignId: string, audience: ChargeRowsAudience): Promise<ChargeSummary> {
   const pledges = await db.pledge.findMany({
     where: { campaignId, chargeStatus: { in: ["succeeded", "failed", "requires_action"] }, OR: [{ chargeType: null }, { chargeType: "paid" }] },
     select: { id: true, userId: true, chargeStatus: true, paymentIntentId: true, chargeFailureCode: true, chargeFailureMessage: true },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
-  const successful = pledges
-    .filter((p) => p.chargeStatus === "succeeded" && p.paymentIntentId)
+  const succeeded = pledges.filter((p) => p.chargeStatus === "succeeded" && p.paymentIntentId);
+  const notSucceeded = pledges.filter((p) => p.chargeStatus !== "succeeded");
+  const listed = (p: { userId: string }) => audience !== null && ("all" in audience || audience.userId === p.userId);
+  const successful = succeeded
+    .filter(listed)
     .map((p) => ({ pledgeId: p.id, userId: p.userId, paymentIntentId: p.paymentIntentId as string }));
-  const failed = pledges
-    .filter((p) => p.chargeStatus !== "succeeded")
-    .map((p) => ({
-      pledgeId: p.id,
-      userId: p.userId,
-      code: p.chargeFailureCode ?? "card_declined",
-      message: p.chargeFailureMessage ?? "The charge failed.",
-    }));
-  return { successful, failed, totalCharged: successful.length, totalFailed: failed.length };
+  const failed = notSucceeded.filter(listed).map((p) => ({
+    pledgeId: p.id,
+    userId: p.userId,
+    code: p.chargeFailureCode ?? "card_declined",
+    message: p.chargeFailureMessage ?? "The charge failed.",
+  }));
+  return { successful, failed, totalCharged: succeeded.length, totalFailed: notSucceeded.length };
 }
 
 /** The recovery page's view of a pledge: only its backer may see it. */

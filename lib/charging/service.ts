@@ -9,6 +9,8 @@ import { onChargeFailed } from "@/lib/charging/notify";
 import { kickEmailSender } from "@/lib/email/service";
 import { assertCanChargeManually, CHARGEABLE_STATUSES, STALE_CLAIM_MS } from "@/lib/charging/policy";
 import { getChargeSummary, type ChargeSummary } from "@/lib/charging/queries";
+import { consume, secondsText } from "@/lib/rate-limit/service";
+import { seesAllIdentities } from "@/lib/privacy/rules";
 
 /**
  * The money path (DESIGN §1 "charging"). A pledge moves none → processing → succeeded | failed |
@@ -96,19 +98,26 @@ export async function fundIfThresholdMet(campaignId: string): Promise<string | n
   });
 }
 
-/** Free event at its threshold (DESIGN §1): confirmed at once, every pledge marked free. */
+/**
+ * Free event at its threshold (DESIGN §1 "free events"): confirmed at once, every pledge marked
+ * free, `totalCharged` = the pledges confirmed. A campaign already `charged` is settled: it is never
+ * rewritten (its totals and `chargedAt` stay as they were).
+ */
 async function confirmFree(campaignId: string) {
   const now = new Date();
-  await db.$transaction([
-    db.pledge.updateMany({
+  await db.$transaction(async (tx) => {
+    const moved = await tx.campaign.updateMany({
+      where: { id: campaignId, status: { in: ["funded", "charging"] } },
+      data: { status: "charged", chargedAt: now, chargeType: "free", totalChargedCents: 0, lastStatusUpdate: now },
+    });
+    if (moved.count === 0) return;
+    await tx.pledge.updateMany({
       where: { campaignId, charged: false },
       data: { charged: true, verified: true, chargedAt: now, chargeType: "free", chargeStatus: "succeeded", paymentIntentId: null },
-    }),
-    db.campaign.updateMany({
-      where: { id: campaignId, status: { in: [...CHARGEABLE_STATUSES] } },
-      data: { status: "charged", chargedAt: now, chargeType: "free", totalCharged: 0, totalChargedCents: 0, lastStatusUpdate: now },
-    }),
-  ]);
+    });
+    const confirmed = await tx.pledge.count({ where: { campaignId, charged: true, chargeType: "free" } });
+    await tx.campaign.update({ where: { id: campaignId }, data: { totalCharged: confirmed } });
+  });
 }
 
 const HARD_CODES = [...HARD_DECLINE_CODES];
@@ -247,6 +256,7 @@ export async function finalizeIfDone(campaignId: string): Promise<boolean> {
       FROM "Pledge" WHERE "campaignId" = ${campaignId} AND "chargeStatus" = 'succeeded' AND "chargeType" = 'paid'
     ) AS t
     WHERE c."id" = ${campaignId} AND c."status" IN ('funded', 'charging', 'charged')
+      AND (c."status" <> 'charged' OR c."totalCharged" <> t."n" OR c."totalChargedCents" <> t."cents")
       AND NOT EXISTS (
         SELECT 1 FROM "Pledge" p WHERE p."campaignId" = ${campaignId} AND p."paymentMethodId" IS NOT NULL
           AND p."charged" = false AND p."chargeStatus" IN ('none', 'processing')
@@ -457,23 +467,33 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
  */
 export async function runCharging(campaignId: string, opts: RunOptions = {}): Promise<RunResult> {
   await chargeCampaign(campaignId, opts, { charged: 0, failed: 0, unknown: 0 });
-  return getChargeSummary(campaignId);
+  return getChargeSummary(campaignId, { all: true });
 }
 
+/** check-and-charge calls per client address and event (DESIGN §1: rate-limited per address and event). */
+export const CHECK_AND_CHARGE_LIMIT = { limit: 20, windowMs: 60_000 };
+
 /**
- * POST /api/check-and-charge: anyone may ask; only the database decides. Charges when the campaign
- * has crossed its threshold (or the recount shows it has), and reports the campaign's charge state.
+ * POST /api/check-and-charge: anyone may ask about an event they can see; only the database
+ * decides. Charges when the campaign has crossed its threshold (or the recount shows it has), and
+ * reports the campaign's charge state: SPEC's four keys for everyone, the per-pledge rows only to
+ * the organizer and admins (a backer: their own pledge's). A settled event is only read.
  */
-export async function checkAndCharge(campaignId: string, viewer: Viewer | null): Promise<RunResult> {
+export async function checkAndCharge(campaignId: string, viewer: Viewer | null, clientAddress: string | null = null): Promise<RunResult> {
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true, approvalStatus: true } });
   const visible = campaign && (campaign.approvalStatus === "approved" || viewer?.isAdmin || viewer?.id === campaign.creatorId);
   if (!visible) throw new AppError("NOT_FOUND", "Campaign not found");
+  await consume({ key: `check-and-charge:${clientAddress ?? "unknown"}:${campaignId}`, ...CHECK_AND_CHARGE_LIMIT }, (ms) =>
+    `Too many requests for this event. Please try again in ${secondsText(ms)}.`,
+  );
+  const audience = seesAllIdentities(viewer, campaign) ? ({ all: true } as const) : viewer ? { userId: viewer.id } : null;
   const status = await fundIfThresholdMet(campaignId);
-  if (!status || !(CHARGEABLE_STATUSES as readonly string[]).includes(status)) return getChargeSummary(campaignId);
+  if (!status || status === "charged" || !(CHARGEABLE_STATUSES as readonly string[]).includes(status)) return getChargeSummary(campaignId, audience);
   // A big event takes longer to charge than a request should last: the job finishes what this
   // request does not get to (queuing twice is harmless).
   await requestCharging(campaignId);
-  return runCharging(campaignId, { timeBudgetMs: HTTP_TIME_BUDGET_MS });
+  await chargeCampaign(campaignId, { timeBudgetMs: HTTP_TIME_BUDGET_MS }, { charged: 0, failed: 0, unknown: 0 });
+  return getChargeSummary(campaignId, audience);
 }
 
 /**

@@ -118,7 +118,7 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
 
   it("50 concurrent check-and-charge requests on a campaign at its threshold: one charge per pledge at Stripe", async () => {
     const { campaign, pledges } = await fundedPaidCampaign(fake, { pledges: 30, goal: 30, status: "pending" });
-    const results = await Promise.all(Array.from({ length: 50 }, () => service.checkAndCharge(campaign.id, null)));
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => service.checkAndCharge(campaign.id, null, `203.0.113.${i + 1}`)));
     const ids = pledges.map((p) => p.id);
     const executed = ids.reduce((n, id) => n + fake.chargeCount(id), 0);
     console.info(`[check-and-charge] calls=50 pledges=${ids.length} charges at fake Stripe=${executed} duplicates=${duplicates(fake, ids).length}`);

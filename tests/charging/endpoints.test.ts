@@ -15,8 +15,12 @@ const { POST: chargeAttendees } = await import("@/app/api/charge-attendees/route
 const { POST: createSetupIntent } = await import("@/app/api/create-setup-intent/route");
 const { POST: confirmSetup } = await import("@/app/api/demo-payments/confirm-setup/route");
 
-const post = (body: unknown) =>
-  new Request("http://test/api", { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+const post = (body: unknown, ip = "198.51.100.1") =>
+  new Request("http://test/api", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": ip },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 const asViewer = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => {
   viewer = { id: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin };
@@ -115,7 +119,8 @@ describe("POST /api/check-and-charge", () => {
     viewer = null;
     // SPEC clients send goal, price and pledges: they are ignored.
     const body = { campaignId: campaign.id, campaignGoal: 1, ticketPrice: 999999, pledges: [{ id: "forged" }], currentStatus: "pending" };
-    const responses = await Promise.all(Array.from({ length: 50 }, () => checkAndCharge(post(body))));
+    // 50 callers (each its own address: the endpoint is limited per address and event).
+    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => checkAndCharge(post(body, `203.0.113.${i + 1}`))));
     expect(responses.every((r) => r.status === 200)).toBe(true);
     const intents = await intentsFor(pledges.map((p) => p.id));
     const perPledge = new Map<string, number>();
@@ -132,7 +137,8 @@ describe("POST /api/check-and-charge", () => {
     expect(Object.keys(last).sort()).toEqual(["failed", "successful", "totalCharged", "totalFailed"]);
     const final = await (await checkAndCharge(post({ campaignId: campaign.id }))).json();
     expect(final.totalCharged).toBe(12);
-    expect(final.successful[0]).toEqual({ pledgeId: expect.any(String), userId: expect.any(String), paymentIntentId: expect.stringMatching(/^pi_demo_/) });
+    // A visitor gets the totals, never a pledge id or user id (they would name an anonymous attendee).
+    expect(final.successful).toEqual([]);
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
     expect([c.status, c.totalCharged, c.totalChargedCents]).toEqual(["charged", 12, 18000]);
   });
@@ -153,8 +159,11 @@ describe("POST /api/check-and-charge", () => {
   it("records the demo test cards' failures", async () => {
     const cards = ["4242424242424242", "4000000000000341", "4000002760003184"];
     const { campaign, pledges } = await fundedDemoCampaign(3, (i) => cards[i]);
+    const { creator } = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id }, select: { creator: true } });
+    asViewer(creator);
     const summary = await (await checkAndCharge(post({ campaignId: campaign.id }))).json();
     expect(summary.totalCharged).toBe(1);
+    expect(summary.failed.map((f: { code: string }) => f.code).sort()).toEqual(["authentication_required", "card_declined"]);
     expect(summary.totalFailed).toBe(2);
     const rows = await db.pledge.findMany({ where: { id: { in: pledges.map((p) => p.id) } }, orderBy: { createdAt: "asc" } });
     const byId = new Map(rows.map((p) => [p.id, p]));
@@ -169,6 +178,78 @@ describe("POST /api/check-and-charge", () => {
     expect((await missing.json()).error.message).toBe("campaignId: campaignId is required");
     expect((await checkAndCharge(post({ campaignId: 42 }))).status).toBe(400);
     expect((await checkAndCharge(post({ campaignId: "does-not-exist" }))).status).toBe(404);
+  });
+});
+
+describe("POST /api/check-and-charge: who sees which rows (DESIGN §1 check-and-charge)", () => {
+  it("gives SPEC's four keys to everyone, every row to the organizer and admins, a backer only their own", async () => {
+    const cards = ["4242424242424242", "4000000000000341", "4242424242424242"];
+    const { creator, campaign, pledges } = await fundedDemoCampaign(3, (i) => cards[i]);
+    const [first, declined] = await Promise.all(pledges.slice(0, 2).map((p) => db.user.findUniqueOrThrow({ where: { id: p.userId } })));
+    const other = await createUser();
+    const admin = await createUser({ isAdmin: true });
+    viewer = null;
+    await checkAndCharge(post({ campaignId: campaign.id }));
+
+    const ask = async (who: typeof creator | null) => {
+      viewer = who ? { id: who.id, email: who.email, name: who.name, isAdmin: who.isAdmin } : null;
+      const res = await checkAndCharge(post({ campaignId: campaign.id }, "192.0.2.10"));
+      expect(res.status).toBe(200);
+      return { body: await res.json(), text: "" };
+    };
+    const allIds = [...pledges.map((p) => p.id), ...pledges.map((p) => p.userId)];
+    for (const who of [null, other]) {
+      const { body } = await ask(who);
+      expect(body).toEqual({ successful: [], failed: [], totalCharged: 2, totalFailed: 1 });
+      for (const id of allIds) expect(JSON.stringify(body)).not.toContain(id);
+    }
+    // The backer whose card was declined sees their own row (to act on it), no one else's.
+    const mine = (await ask(declined)).body;
+    expect(mine.successful).toEqual([]);
+    expect(mine.failed).toEqual([{ pledgeId: pledges[1].id, userId: declined.id, code: "card_declined", message: expect.any(String) }]);
+    const firsts = (await ask(first)).body;
+    expect(firsts.successful.map((r: { pledgeId: string }) => r.pledgeId)).toEqual([pledges[0].id]);
+    expect(firsts.failed).toEqual([]);
+    for (const who of [creator, admin]) {
+      const { body } = await ask(who);
+      expect(body.successful.map((r: { pledgeId: string }) => r.pledgeId).sort()).toEqual([pledges[0].id, pledges[2].id].sort());
+      expect(body.failed).toHaveLength(1);
+      expect(body.totalCharged).toBe(2);
+    }
+  });
+
+  it("is limited per address and event (429 with a message), other addresses and events unaffected", async () => {
+    const creator = await createUser();
+    const a = await createCampaign({ creatorId: creator.id, goal: 3 });
+    const b = await createCampaign({ creatorId: creator.id, goal: 3 });
+    viewer = null;
+    for (let i = 0; i < 20; i++) expect((await checkAndCharge(post({ campaignId: a.id }, "192.0.2.77"))).status).toBe(200);
+    const limited = await checkAndCharge(post({ campaignId: a.id }, "192.0.2.77"));
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).error.message).toMatch(/^Too many requests for this event\. Please try again in \d+ seconds?\.$/);
+    expect((await checkAndCharge(post({ campaignId: a.id }, "192.0.2.78"))).status).toBe(200);
+    expect((await checkAndCharge(post({ campaignId: b.id }, "192.0.2.77"))).status).toBe(200);
+  });
+
+  it("never rewrites a settled event: a confirmed free event keeps its totals and chargedAt", async () => {
+    const creator = await createUser();
+    const campaign = await createCampaign({ creatorId: creator.id, goal: 2, ticketPriceCents: 0 });
+    for (let i = 0; i < 2; i++) await createPledge(campaign.id, (await createUser()).id);
+    viewer = null;
+    const first = await (await checkAndCharge(post({ campaignId: campaign.id }))).json();
+    expect(first).toEqual({ successful: [], failed: [], totalCharged: 0, totalFailed: 0 });
+    const settled = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    // DESIGN §1 "free events": totalCharged is the number of pledges confirmed.
+    expect([settled.status, settled.chargeType, settled.totalCharged, settled.totalChargedCents]).toEqual(["charged", "free", 2, 0]);
+    await new Promise((r) => setTimeout(r, 20));
+    for (const ip of ["192.0.2.1", "192.0.2.2"]) expect((await checkAndCharge(post({ campaignId: campaign.id }, ip))).status).toBe(200);
+    const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    expect([after.totalCharged, after.chargedAt?.getTime(), after.lastStatusUpdate?.getTime(), after.updatedAt.getTime()]).toEqual([
+      2,
+      settled.chargedAt?.getTime(),
+      settled.lastStatusUpdate?.getTime(),
+      settled.updatedAt.getTime(),
+    ]);
   });
 });
 
