@@ -1,9 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { buildCsp, isCachedRoute } from "@/lib/security/csp";
 import { campaignVersion, homeVersion, memberCampaignVersion, memberHomeVersion } from "@/lib/cache/visitor-version";
-import { sessionUserId } from "@/lib/auth/session-cookie";
+import { sessionClaims } from "@/lib/auth/session-cookie";
 import { HOME_FILTERS } from "@/lib/campaigns/schema";
 import { databaseReachable, unavailablePage } from "@/lib/health-gate";
+import { copyNonce, signVersion } from "@/lib/cache/signed-path";
 
 /**
  * Runs before every page request:
@@ -39,8 +40,10 @@ function homeQuery(url: URL): { filter: string; page: string } | null {
 }
 
 const EVENT_PATH = /^\/campaign\/([a-z0-9]{10,40})$/i;
-const homeCopy = (q: { filter: string; page: string }, version: string, url: URL) => new URL(`/v/home/${q.filter}/${q.page}/${version}`, url);
-const eventCopy = (id: string, version: string, url: URL) => new URL(`/v/campaign/${id}/${version}`, url);
+/** The cached copy's path, its version signed (lib/cache/signed-path.ts: the /v/ pages render only signed versions). */
+const copyPath = (scope: string, version: string, url: URL) => new URL(`/v/${scope}/${signVersion(scope, version)}`, url);
+const homeCopy = (q: { filter: string; page: string }, version: string, url: URL) => copyPath(`home/${q.filter}/${q.page}`, version, url);
+const eventCopy = (id: string, version: string, url: URL) => copyPath(`campaign/${id}`, version, url);
 
 /**
  * A signed-in GET of home or an event page, served from a copy made for members where their page
@@ -56,13 +59,13 @@ async function memberRewrite(request: NextRequest): Promise<URL | null> {
   const event = url.search === "" ? EVENT_PATH.exec(url.pathname) : null;
   if (!home && !event) return null;
   try {
-    const userId = await sessionUserId(request.cookies);
-    if (!userId) return null;
+    const session = await sessionClaims(request.cookies);
+    if (!session) return null;
     if (home) {
-      const version = await memberHomeVersion(userId);
+      const version = await memberHomeVersion(session);
       return version ? homeCopy(home, version, url) : null;
     }
-    const version = await memberCampaignVersion(event![1], userId);
+    const version = await memberCampaignVersion(event![1], session);
     return version ? eventCopy(event![1], version, url) : null;
   } catch {
     return null;
@@ -112,11 +115,19 @@ export async function proxy(request: NextRequest) {
   const target = await visitorRewrite(request);
   const member = target ? null : await memberRewrite(request);
   if (target || member) {
-    const response = NextResponse.rewrite((target ?? member)!);
+    const copy = (target ?? member)!;
+    // A cached copy cannot carry a per-request nonce: it gets one of its own, derived from its
+    // (signed) path, given to the render on a miss and sent with the same policy on every hit.
+    const nonce = copyNonce(copy.pathname);
+    const csp = buildCsp({ nonce, stripe, dev });
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.set("x-nonce", nonce);
+    requestHeaders.set("Content-Security-Policy", csp);
+    const response = NextResponse.rewrite(copy, { request: { headers: requestHeaders } });
     // The copy is cached here, keyed by version; a shared HTTP cache keyed only by URL must not keep
     // it (and must never hand a member's copy to anyone else).
     response.headers.set("Cache-Control", `${member ? "private" : "public"}, max-age=0, must-revalidate`);
-    return finish(response, buildCsp({ stripe, dev }));
+    return finish(response, csp);
   }
   if (isCachedRoute(request.nextUrl.pathname)) return finish(NextResponse.next(), buildCsp({ stripe, dev }));
 
@@ -132,10 +143,14 @@ export const config = {
   // Documents only: not API routes, static files or images, nor server-action calls (their answer
   // is data, not a page: no CSP or cache rewrite applies, and lib/actions.ts turns a database
   // outage into a message; skipping the proxy halves the framework's work per commit — issue 8).
+  // Every direct request for the cached copies (/v/…), whatever its headers or extension, goes
+  // through the proxy, which refuses it: the second entry has no exclusions (issue 13).
   matcher: [
     {
       source: "/((?!api/|_next/static|_next/image|favicon.ico|.*\\.(?:png|jpg|svg|ico|txt|xml|ics|csv)$).*)",
       missing: [{ type: "header", key: "next-action" }],
     },
+    "/v",
+    "/v/:path*",
   ],
 };

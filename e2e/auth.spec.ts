@@ -111,3 +111,48 @@ test("the dashboard lists the user's pacts newest first; admins get the Admin li
   await expect(page).toHaveURL(new RegExp(`/campaign/${older.id}$`));
   expect(newer.id).not.toBe(older.id);
 });
+
+test("signing out ends the session everywhere: a copy of the cookie taken before is signed out too", async ({ page, browser }) => {
+  const id = crypto.randomBytes(4).toString("hex");
+  const email = `copy-${id}@example.test`;
+  const password = "amber-lantern-73";
+  const event = await createCampaign({ title: `Copied cookie ${id}` });
+  await page.goto("/profile");
+  await page.getByRole("button", { name: "Need an account? Sign Up" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
+  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
+
+  // someone copies the session cookie (another device, a stolen copy)
+  const cookies = (await page.context().cookies()).filter((c) => c.name.includes("session-token"));
+  expect(cookies.length).toBeGreaterThan(0);
+  const copy = await browser.newContext();
+  await copy.addCookies(cookies);
+  const other = await copy.newPage();
+  await other.goto("/profile");
+  await expect(main(other).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
+
+  await main(page).getByRole("button", { name: "Logout" }).click();
+  await expect(main(page).getByRole("heading", { name: "Sign In" })).toBeVisible();
+
+  // the copy is signed out: pages, the session endpoint, the cached member copies and actions
+  await other.goto("/profile");
+  await expect(main(other).getByRole("heading", { name: "Sign In" })).toBeVisible();
+  expect(await (await copy.request.get("/api/auth/session")).json()).toEqual({});
+  const home = await copy.request.get("/");
+  expect(await home.text()).toContain("Sign In");
+  await other.goto(`/campaign/${event.id}`);
+  await other.getByRole("button", { name: "Commit", exact: true }).click();
+  await expect(other.getByRole("alert")).toContainText("Please sign in to commit to this event");
+  await expect(other.getByRole("navigation", { name: "Account" })).toHaveCount(0);
+  await copy.close();
+
+  // signing in again works (a new session at the new version)
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
+  await page.goto(`/campaign/${event.id}`);
+  await expect(accountBar(page)).toContainText(email);
+});

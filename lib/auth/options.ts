@@ -11,7 +11,8 @@ import { applyAdminEmails, verifyPasswordSignIn } from "@/lib/auth/service";
 import { env, googleEnabled } from "@/lib/env";
 import { INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
-import { secureCookies, sessionCookie } from "@/lib/auth/session-cookie";
+import { secureCookies, sessionCookie, tokenSessionVersion } from "@/lib/auth/session-cookie";
+import { endAllSessions } from "@/lib/auth/service";
 
 /**
  * The message a failed credentials sign-in returns to the form. NextAuth passes a thrown error's
@@ -95,14 +96,22 @@ export function authOptions(): NextAuthOptions {
         return baseUrl;
       },
       async jwt({ token, user }) {
-        if (user) token.sub = user.id;
+        if (user) {
+          token.sub = user.id;
+          // The session version at sign-in: signing out moves the user's, which ends this token everywhere.
+          const row = await db.user.findUnique({ where: { id: user.id }, select: { sessionVersion: true } });
+          token.sv = row?.sessionVersion ?? 0;
+        }
         return token;
       },
       async session({ session, token }) {
         if (session.user && token.sub) {
           // The client account bar (components/layout/account-bar.tsx) shows the Admin link from this;
           // read from the database each time, like getViewer, so a revoked admin loses it at once.
-          const user = await db.user.findUnique({ where: { id: token.sub }, select: { email: true, isAdmin: true } });
+          const user = await db.user.findFirst({
+            where: { id: token.sub, sessionVersion: tokenSessionVersion(token) },
+            select: { email: true, isAdmin: true },
+          });
           if (!user) return { ...session, user: undefined };
           Object.assign(session.user, { id: token.sub, email: user.email, isAdmin: user.isAdmin });
         }
@@ -110,6 +119,10 @@ export function authOptions(): NextAuthOptions {
       },
     },
     events: {
+      // Signing out ends every session of the user (all devices, and any copy of the cookie).
+      async signOut({ token }) {
+        if (token?.sub) await endAllSessions(token.sub, tokenSessionVersion(token));
+      },
       async signIn({ user, account }) {
         // credentials sign-ins apply ADMIN_EMAILS in verifyPasswordSignIn
         if (account?.type === "oauth" && user.id && user.email) await applyAdminEmails({ id: user.id, email: user.email });

@@ -127,3 +127,16 @@ export async function setAdminByEmail(emailInput: string, isAdmin: boolean): Pro
   await db.user.update({ where: { id: user.id }, data: { isAdmin } });
   return { email, changed: true };
 }
+
+/**
+ * Ends every session of a user: session tokens carry the version current when they were issued
+ * (lib/auth/options.ts), and every reader compares it with the user's (getViewer, the proxy's
+ * member-version query, /api/auth/session). Called on sign-out with the version of the token
+ * signing out, so a token already ended cannot end the sessions that came after it.
+ */
+export async function endAllSessions(userId: string, fromVersion?: number): Promise<void> {
+  await db.user.updateMany({
+    where: { id: userId, ...(fromVersion === undefined ? {} : { sessionVersion: fromVersion }) },
+    data: { sessionVersion: { increment: 1 } },
+  });
+}

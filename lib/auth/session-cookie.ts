@@ -19,16 +19,21 @@ export function sessionCookie(secure = secureCookies()) {
 
 type CookieReader = { get(name: string): { value: string } | undefined; getAll(): Array<{ name: string; value: string }> };
 
+/** What a valid session cookie says: the user, and the session version current when they signed in. */
+export type SessionClaims = { userId: string; version: number };
+
 /**
- * The user id (JWT subject) of the request's session cookie, or null: no cookie, or a token that
- * does not decode with NEXTAUTH_SECRET or has expired (treated as signed out, as NextAuth does).
- * A token too large for one cookie is split by NextAuth into name.0, name.1, ...
+ * The claims of the request's session cookie, or null: no cookie, or a token that does not decode
+ * with NEXTAUTH_SECRET or has expired (treated as signed out, as NextAuth does). A token too large
+ * for one cookie is split by NextAuth into name.0, name.1, ... The caller must still compare
+ * `version` with the user's `sessionVersion` (signing out moves it: every copy of an older cookie
+ * is then signed out) — getViewer and the proxy's member-version query do.
  *
  * Reading the token directly costs one decryption; NextAuth's getServerSession would also run its
  * session handler and re-encrypt the token for a cookie a page cannot set (issue 8). The session
  * still rolls through /api/auth/session, which the account bar calls on every page.
  */
-export async function sessionUserId(cookies: CookieReader): Promise<string | null> {
+export async function sessionClaims(cookies: CookieReader): Promise<SessionClaims | null> {
   const secret = process.env.NEXTAUTH_SECRET;
   if (!secret) return null;
   const name = sessionCookie().name;
@@ -44,8 +49,20 @@ export async function sessionUserId(cookies: CookieReader): Promise<string | nul
   if (!token) return null;
   try {
     const payload = await decode({ token, secret });
-    return typeof payload?.sub === "string" && payload.sub ? payload.sub : null;
+    if (typeof payload?.sub !== "string" || !payload.sub) return null;
+    return { userId: payload.sub, version: tokenSessionVersion(payload) };
   } catch {
     return null;
   }
+}
+
+/** The session version a token carries (tokens minted before versions existed carry none: version 0). */
+export function tokenSessionVersion(token: object | null | undefined): number {
+  const v = (token as { sv?: unknown } | null | undefined)?.sv;
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : 0;
+}
+
+/** The user id of a session cookie, or null (see sessionClaims; the session version is not checked here). */
+export async function sessionUserId(cookies: CookieReader): Promise<string | null> {
+  return (await sessionClaims(cookies))?.userId ?? null;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import { cookies } from "next/headers";
-import { sessionUserId } from "@/lib/auth/session-cookie";
+import { sessionClaims } from "@/lib/auth/session-cookie";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 
@@ -48,9 +48,13 @@ export function renderAsVisitor() {
 export const getViewer = cache(async (): Promise<Viewer | null> => {
   const render = visitorRender();
   if (render.on) return render.member ? MEMBER_VIEWER : null;
-  const id = await sessionUserId(await cookies());
-  if (!id) return null;
-  const user = await db.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, isAdmin: true } });
+  const claims = await sessionClaims(await cookies());
+  if (!claims) return null;
+  // A cookie from before the user signed out (on any device) carries an older session version.
+  const user = await db.user.findFirst({
+    where: { id: claims.userId, sessionVersion: claims.version },
+    select: { id: true, email: true, name: true, isAdmin: true },
+  });
   return user ?? null;
 });
 

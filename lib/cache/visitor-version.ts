@@ -1,5 +1,6 @@
 import pg from "pg";
 import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
+import type { SessionClaims } from "@/lib/auth/session-cookie";
 
 /**
  * Visitors' pages are cached by version (issue 8: fast pages, and "an approval, a commit or a
@@ -56,13 +57,13 @@ export const MEMBER_HOME = "member."; // never the start of a visitor version (b
  * and whether this user is an existing non-admin; null (admin, unknown user, no database) means
  * the per-request page, which shows admins their moderation buttons.
  */
-export async function memberHomeVersion(userId: string, now = Date.now()): Promise<string | null> {
+export async function memberHomeVersion(session: SessionClaims, now = Date.now()): Promise<string | null> {
   const p = pool();
-  if (!p || !/^[A-Za-z0-9_-]{1,64}$/.test(userId)) return null;
+  if (!p || !/^[A-Za-z0-9_-]{1,64}$/.test(session.userId)) return null;
   const { rows } = await p.query<{ v: Date | null; admin: boolean | null }>({
     name: "pn_member_home_version",
-    text: `SELECT (SELECT max("updatedAt") FROM "Campaign") AS v, (SELECT "isAdmin" FROM "User" WHERE id = $1) AS admin`,
-    values: [userId],
+    text: `SELECT (SELECT max("updatedAt") FROM "Campaign") AS v, (SELECT "isAdmin" FROM "User" WHERE id = $1 AND "sessionVersion" = $2) AS admin`,
+    values: [session.userId, session.version],
   });
   const row = rows[0];
   if (!row || row.admin !== false) return null;
@@ -95,20 +96,20 @@ export const MEMBER_EVENT = { member: "~m", committed: "~c" } as const;
 
 /**
  * Version of an event page for a signed-in user, or null when their page must render per request
- * (admin, organiser, unknown user or event, or one of their pledges or comments among the newest
+ * (admin, organiser, unknown user or event, a session signed out since, or one of their pledges or comments among the newest
  * the page lists — there they see themselves, not "Anonymous"). One query.
  */
-export async function memberCampaignVersion(id: string, userId: string, now = Date.now()): Promise<string | null> {
+export async function memberCampaignVersion(id: string, session: SessionClaims, now = Date.now()): Promise<string | null> {
   const p = pool();
-  if (!p || !/^[a-z0-9]{10,40}$/i.test(id) || !/^[A-Za-z0-9_-]{1,64}$/.test(userId)) return null;
+  if (!p || !/^[a-z0-9]{10,40}$/i.test(id) || !/^[A-Za-z0-9_-]{1,64}$/.test(session.userId)) return null;
   const { rows } = await p.query<{ updatedAt: Date; deadline: Date; creator: boolean; admin: boolean; committed: boolean; listed: boolean }>({
     name: "pn_member_campaign_version",
     text: `SELECT c."updatedAt", c.deadline, c."creatorId" = u.id AS creator, u."isAdmin" AS admin,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id) AS committed,
             EXISTS (SELECT 1 FROM (SELECT "userId" FROM "Pledge" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $3) f WHERE f."userId" = u.id)
               OR EXISTS (SELECT 1 FROM (SELECT "authorId" FROM "Comment" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $4) f WHERE f."authorId" = u.id) AS listed
-     FROM "Campaign" c, "User" u WHERE c.id = $1 AND u.id = $2`,
-    values: [id, userId, EVENT_COMMITMENTS_LIMIT, COMMENTS_SHOWN],
+     FROM "Campaign" c, "User" u WHERE c.id = $1 AND u.id = $2 AND u."sessionVersion" = $5`,
+    values: [id, session.userId, EVENT_COMMITMENTS_LIMIT, COMMENTS_SHOWN, session.version],
   });
   const row = rows[0];
   if (!row || row.creator || row.admin || row.listed) return null;

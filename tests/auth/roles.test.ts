@@ -51,6 +51,19 @@ describe("getViewer / requireUser / requireAdmin", () => {
     await expect(requireUser()).resolves.toMatchObject({ id: admin.id, isAdmin: false });
   });
 
+  it("a session from before the user signed out (on any device) is a signed-out request", async () => {
+    const { endAllSessions } = await import("@/lib/auth/service");
+    const user = await createUser();
+    signInAs(user.id);
+    expect((await getViewer())?.id).toBe(user.id);
+    await endAllSessions(user.id, 0);
+    expect(await getViewer()).toBeNull();
+    expect((await rejection(requireUser())).code).toBe("UNAUTHENTICATED");
+    // a stale token cannot end the sessions issued after it
+    await endAllSessions(user.id, 0);
+    expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).sessionVersion).toBe(1);
+  });
+
   it("a token that does not decode, or has expired, is a signed-out request", async () => {
     const user = await createUser();
     const cookie = (value: string) => ({ get: (n: string) => (n === "next-auth.session-token" ? { name: n, value } : undefined), getAll: () => [{ name: "next-auth.session-token", value }], has: () => true });

@@ -9,6 +9,9 @@ import { createCampaign, createUser } from "@/tests/helpers/factories";
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
 
+/** A session at the user's current session version (0 until they sign out). */
+const at0 = (userId: string) => ({ userId, version: 0 });
+
 describe("memberCampaignVersion", () => {
   it("sorts people into the committed and not-committed copies, and sends everyone who sees themselves or more to the per-request page", async () => {
     const organiser = await createUser();
@@ -29,21 +32,21 @@ describe("memberCampaignVersion", () => {
 
     const NOW = Date.now();
     const base = (await campaignVersion(campaign.id, NOW))!;
-    expect(await memberCampaignVersion(campaign.id, early.id, NOW)).toBe(`${base}${MEMBER_EVENT.committed}`);
-    expect(await memberCampaignVersion(campaign.id, stranger.id, NOW)).toBe(`${base}${MEMBER_EVENT.member}`);
-    expect(await memberCampaignVersion(campaign.id, oldTalker.id, NOW)).toBe(`${base}${MEMBER_EVENT.member}`);
-    for (const u of [organiser, admin, recent, talker]) expect(await memberCampaignVersion(campaign.id, u.id)).toBeNull();
-    expect(await memberCampaignVersion(campaign.id, "no-such-user")).toBeNull();
-    expect(await memberCampaignVersion("nosuchcampaign1", early.id)).toBeNull();
-    expect(await memberCampaignVersion("bad id!", early.id)).toBeNull();
+    expect(await memberCampaignVersion(campaign.id, at0(early.id), NOW)).toBe(`${base}${MEMBER_EVENT.committed}`);
+    expect(await memberCampaignVersion(campaign.id, at0(stranger.id), NOW)).toBe(`${base}${MEMBER_EVENT.member}`);
+    expect(await memberCampaignVersion(campaign.id, at0(oldTalker.id), NOW)).toBe(`${base}${MEMBER_EVENT.member}`);
+    for (const u of [organiser, admin, recent, talker]) expect(await memberCampaignVersion(campaign.id, at0(u.id))).toBeNull();
+    expect(await memberCampaignVersion(campaign.id, at0("no-such-user"))).toBeNull();
+    expect(await memberCampaignVersion("nosuchcampaign1", at0(early.id))).toBeNull();
+    expect(await memberCampaignVersion("bad id!", at0(early.id))).toBeNull();
   });
 
   it("moves with the data: a new comment is a new version for members too", async () => {
     const campaign = await createCampaign();
     const member = await createUser();
-    const before = await memberCampaignVersion(campaign.id, member.id);
+    const before = await memberCampaignVersion(campaign.id, at0(member.id));
     await db.comment.create({ data: { campaignId: campaign.id, authorId: (await createUser()).id, text: "hello" } });
-    const after = await memberCampaignVersion(campaign.id, member.id);
+    const after = await memberCampaignVersion(campaign.id, at0(member.id));
     expect(after).not.toBe(before);
     expect(after!.endsWith(MEMBER_EVENT.member)).toBe(true);
   });
@@ -53,9 +56,22 @@ describe("memberHomeVersion", () => {
   it("is one copy for every non-admin; admins and unknown users get none", async () => {
     const [a, b] = [await createUser(), await createUser()];
     const admin = await createUser({ isAdmin: true });
-    expect(await memberHomeVersion(a.id)).toBe(await memberHomeVersion(b.id));
-    expect(await memberHomeVersion(a.id)).toMatch(/^member\./);
-    expect(await memberHomeVersion(admin.id)).toBeNull();
-    expect(await memberHomeVersion("no-such-user")).toBeNull();
+    expect(await memberHomeVersion(at0(a.id))).toBe(await memberHomeVersion(at0(b.id)));
+    expect(await memberHomeVersion(at0(a.id))).toMatch(/^member\./);
+    expect(await memberHomeVersion(at0(admin.id))).toBeNull();
+    expect(await memberHomeVersion(at0("no-such-user"))).toBeNull();
+  });
+});
+
+describe("signed out since (issue 13: a copied cookie must not outlive sign-out)", () => {
+  it("gets no member copy once the user's session version has moved", async () => {
+    const campaign = await createCampaign();
+    const member = await createUser();
+    expect(await memberHomeVersion(at0(member.id))).toMatch(/^member\./);
+    expect(await memberCampaignVersion(campaign.id, at0(member.id))).not.toBeNull();
+    await db.user.update({ where: { id: member.id }, data: { sessionVersion: { increment: 1 } } });
+    expect(await memberHomeVersion(at0(member.id))).toBeNull();
+    expect(await memberCampaignVersion(campaign.id, at0(member.id))).toBeNull();
+    expect(await memberCampaignVersion(campaign.id, { userId: member.id, version: 1 })).not.toBeNull();
   });
 });

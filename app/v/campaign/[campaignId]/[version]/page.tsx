@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { verifiedVersion } from "@/lib/cache/signed-path";
 import { EventPage } from "@/components/campaigns/event-page";
 import { getViewer, renderAsMember, renderAsVisitor } from "@/lib/auth/viewer";
 import { MEMBER_EVENT } from "@/lib/cache/visitor-version";
@@ -8,7 +10,10 @@ import { campaignMetadata } from "@/components/campaigns/event-metadata";
 // campaign's current version in the path (lib/cache/visitor-version.ts). A version ending in one of
 // MEMBER_EVENT's suffixes is the copy for signed-in members (committed or not) whose own entries
 // are not on the page; proxy.ts alone decides who gets it (outside requests for /v/ are refused).
-function renderFor(version: string) {
+// Only a version the proxy signed is rendered (and so cached): anything else is not found.
+function renderFor(campaignId: string, signed: string) {
+  const version = verifiedVersion(`campaign/${campaignId}`, signed);
+  if (!version) notFound();
   if (version.endsWith(MEMBER_EVENT.committed)) renderAsMember(true);
   else if (version.endsWith(MEMBER_EVENT.member)) renderAsMember(false);
   else renderAsVisitor();
@@ -23,12 +28,12 @@ type Props = { params: Promise<{ campaignId: string; version: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { campaignId, version } = await params;
-  renderFor(version);
+  renderFor(campaignId, version);
   return campaignMetadata(campaignId, await getViewer());
 }
 
 export default async function VisitorCampaignPage({ params }: Props) {
   const { campaignId, version } = await params;
-  renderFor(version);
+  renderFor(campaignId, version);
   return <EventPage campaignId={campaignId} viewer={await getViewer()} />;
 }

@@ -3,6 +3,7 @@ import { renderAsVisitor } from "@/lib/auth/viewer";
 import { homeQuerySchema } from "@/lib/campaigns/schema";
 import { HomeView } from "@/components/home/home-view";
 import { MEMBER_HOME } from "@/lib/cache/visitor-version";
+import { verifiedVersion } from "@/lib/cache/signed-path";
 
 // The visitors' home, cached (lib/cache/visitor-version.ts, proxy.ts): proxy.ts rewrites a
 // signed-out "/?filter=&page=" here with the current version in the path, so every change of data
@@ -19,7 +20,10 @@ type Props = { params: Promise<{ filter: string; page: string; version: string }
 export default async function VisitorHomePage({ params }: Props) {
   renderAsVisitor();
   const raw = await params;
+  // Only a version the proxy signed is rendered (and so cached): anything else is not found.
+  const version = verifiedVersion(`home/${raw.filter}/${raw.page}`, raw.version);
+  if (!version) notFound();
   const parsed = homeQuerySchema.safeParse({ filter: raw.filter, page: raw.page });
   if (!parsed.success || String(parsed.data.page) !== raw.page || parsed.data.filter !== raw.filter) notFound();
-  return <HomeView signedIn={raw.version.startsWith(MEMBER_HOME)} isAdmin={false} filter={parsed.data.filter} page={parsed.data.page} />;
+  return <HomeView signedIn={version.startsWith(MEMBER_HOME)} isAdmin={false} filter={parsed.data.filter} page={parsed.data.page} />;
 }
