@@ -109,7 +109,7 @@ async function main() {
           userId: backer.id,
           amount: 1,
           amountCents: e.priceCents,
-          contributor: backer.name ?? backer.email,
+          contributor: backer.name ?? "Anonymous Backer",
           createdAt: at,
           paymentMethodId,
           cardBrand: paid ? "visa" : null,

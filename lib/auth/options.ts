@@ -6,7 +6,7 @@ import GoogleProvider from "next-auth/providers/google";
 import { pactNexusAdapter } from "@/lib/auth/adapter";
 import { clientIp } from "@/lib/auth/client-ip";
 import { oauthSignInAllowed } from "@/lib/auth/policy";
-import { AUTH_TEXT, NAME_MAX, normalizeEmail } from "@/lib/auth/schema";
+import { AUTH_TEXT, isReservedDisplayName, looksLikeEmail, NAME_MAX, normalizeEmail } from "@/lib/auth/schema";
 import { applyAdminEmails, verifyPasswordSignIn } from "@/lib/auth/service";
 import { env, googleEnabled } from "@/lib/env";
 import { INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
@@ -59,9 +59,11 @@ export function authOptions(): NextAuthOptions {
         // Linking by email is safe only because signIn below refuses unverified Google emails.
         allowDangerousEmailAccountLinking: true,
         profile(profile) {
+          const name = profile.name ? Array.from(profile.name.trim()).slice(0, NAME_MAX).join("") : "";
           return {
             id: profile.sub,
-            name: profile.name ? Array.from(profile.name.trim()).slice(0, NAME_MAX).join("") : null,
+            // a Google name is public like any display name: none when it is an email or a reserved label
+            name: name && !looksLikeEmail(name) && !isReservedDisplayName(name) ? name : null,
             email: normalizeEmail(profile.email ?? ""),
             image: profile.picture ?? null,
           };

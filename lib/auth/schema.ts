@@ -25,6 +25,8 @@ export const AUTH_TEXT = {
   passwordTooShort: `Password must be at least ${PASSWORD_MIN} characters`,
   passwordTooLong: `Password must be at most ${PASSWORD_MAX} characters`,
   nameTooLong: `Display name must be at most ${NAME_MAX} characters`,
+  nameIsEmail: "Display name cannot be an email address",
+  nameReserved: 'Display name cannot be "Event organizer", "Anonymous …", or an attendee or commenter number',
   googleOnly: "This account signs in with Google. Use Continue with Google.",
   oauthFailed: "Failed to sign in. Please try again.",
   googleUnverified: "Your Google email address is not verified, so it cannot be used to sign in here.",
@@ -59,10 +61,21 @@ export const newPasswordSchema = z
   .max(PASSWORD_MAX, AUTH_TEXT.passwordTooLong)
   .refine((p) => p.length >= PASSWORD_MIN && !isCommonPassword(p), AUTH_TEXT.weakPassword);
 
+/**
+ * Display names are public (DESIGN §1 "public names"), so one may not carry an email address nor
+ * pose as a label the app gives others: "Event organizer", "Anonymous …", "Attendee #n",
+ * "Commenter #n". The same rule runs in the migration that cleared such names (public_names).
+ */
+export const looksLikeEmail = (name: string) => /\S@\S/.test(name) || /^@|@$/.test(name.trim());
+export const isReservedDisplayName = (name: string) =>
+  /^\s*(event\s+organi[sz]er\b|anonymous\b|(attendee|commenter)\s*#?\s*\d+\s*$)/i.test(name);
+
 export const displayNameSchema = z
   .string()
   .trim()
   .max(NAME_MAX, AUTH_TEXT.nameTooLong)
+  .refine((v) => !looksLikeEmail(v), AUTH_TEXT.nameIsEmail)
+  .refine((v) => !isReservedDisplayName(v), AUTH_TEXT.nameReserved)
   .nullish()
   .transform((v) => v || null);
 

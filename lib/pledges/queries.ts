@@ -1,8 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
-import { contributorText } from "@/lib/privacy/present";
-import { anonymousAttendee, canSeeIdentity } from "@/lib/privacy/rules";
+import { numberedAttendee, opaqueKey } from "@/lib/privacy/present";
+import { anonymousAttendee, canSeeIdentity, seesAllIdentities } from "@/lib/privacy/rules";
 import { canManageCampaign, commitBlock, isLateCommit, isPaidEvent, type CommitBlock } from "@/lib/pledges/policy";
 import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
 import { getCampaignDetail, hasCommitted } from "@/lib/campaigns/queries";
@@ -101,11 +101,15 @@ export async function listEventCommitments(
     ORDER BY p."createdAt" DESC, p.id DESC
     LIMIT ${limit} OFFSET ${offset}`;
   const total = rows[0]?.total ?? (offset === 0 ? 0 : await db.pledge.count({ where: { campaignId } }));
+  const seesEveryEmail = seesAllIdentities(viewer, campaign);
   const items = rows.map((p, i): PublicCommitment => {
     const visible = canSeeIdentity(viewer, campaign, p.userId, now);
+    const n = total - offset - i;
+    // DESIGN §1 "public names": the email only to the person, the organizer and admins.
+    const seesEmail = seesEveryEmail || Boolean(viewer && viewer.id === p.userId);
     return {
-      key: p.id,
-      label: visible ? contributorText(p.name, p.email) : anonymousAttendee(total - offset - i),
+      key: visible ? p.id : opaqueKey(p.id),
+      label: visible ? p.name?.trim() || (seesEmail ? p.email : numberedAttendee(n)) : anonymousAttendee(n),
       anonymous: !visible,
       isViewer: Boolean(viewer && viewer.id === p.userId),
       createdAt: p.createdAt.toISOString(),

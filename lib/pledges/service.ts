@@ -1,4 +1,5 @@
 import "server-only";
+import { contributorText } from "@/lib/privacy/present";
 import { randomBytes } from "node:crypto";
 import { db, Prisma } from "@/lib/db";
 import { AppError, isAppError } from "@/lib/errors";
@@ -241,7 +242,7 @@ async function commitInOneStatement(viewer: Viewer, d: Decision, version: string
     ), p AS (
       INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
                             "cardLast4", "paymentMethod", "createdAt")
-      SELECT ${pledgeId}, c.id, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${viewer.name?.trim() || viewer.email},
+      SELECT ${pledgeId}, c.id, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${contributorText(viewer.name)},
              ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
              ${c.paymentMethod?.trim() || "Not specified"}, ${now} FROM c
       ON CONFLICT ("campaignId", "userId") DO NOTHING
@@ -364,7 +365,7 @@ function commitLocked(viewer: Viewer, input: ReturnType<typeof parseCommitInput>
         WITH p AS (
           INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
                                 "cardLast4", "paymentMethod", "createdAt", charged, verified, "chargeType", "chargedAt", "chargeStatus")
-          VALUES (${pledgeId}, ${c.id}, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${viewer.name?.trim() || viewer.email},
+          VALUES (${pledgeId}, ${c.id}, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${contributorText(viewer.name)},
                   ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
                   ${c.paymentMethod?.trim() || "Not specified"}, ${now}, ${confirmed}, ${confirmed},
                   ${confirmed ? "free" : null}::"ChargeType", ${confirmed ? now : null}::timestamptz,

@@ -1,4 +1,5 @@
 import "server-only";
+import { createHmac } from "node:crypto";
 import {
   anonymousAttendee,
   anonymousCommenter,
@@ -34,9 +35,9 @@ export const privacyCampaignSelect = {
 
 /** What a presented row says about the person behind it. */
 export type PresentedIdentity = {
-  /** Stable key for React lists and actions: the pledge or comment id, never the user id. */
+  /** Stable key for React lists and actions: the pledge or comment id for a visible person, an opaque key for a hidden one; never the user id. */
   key: string;
-  /** Display name, else email (else "Anonymous Backer"); or "Anonymous Attendee/Commenter #n" when hidden. */
+  /** Display name; else the email (to the person, the organizer, admins) or "Attendee/Commenter #n"; "Anonymous Attendee/Commenter #n" when hidden. */
   label: string;
   /** The email, only when the identity is visible to this viewer. */
   email: string | null;
@@ -57,9 +58,26 @@ function strip<T extends object>(row: T): WithoutIdentity<T> {
   return copy as WithoutIdentity<T>;
 }
 
-/** SPEC §3 Pledge.contributor: display name, email, or Anonymous Backer. */
-export function contributorText(name: string | null | undefined, email: string | null | undefined): string {
-  return name?.trim() || email?.trim() || "Anonymous Backer";
+/**
+ * SPEC §3 Pledge.contributor: the display name, else "Anonymous Backer". Never the email (DESIGN §1
+ * "public names": nobody's email is shown but to that person, the organizer and admins).
+ */
+export function contributorText(name: string | null | undefined): string {
+  return name?.trim() || "Anonymous Backer";
+}
+
+/** A person without a display name, as those who may not see their email see them (DESIGN §1 "public names"). */
+export const numberedAttendee = (n: number) => `Attendee #${n}`;
+export const numberedCommenter = (n: number) => `Commenter #${n}`;
+
+/**
+ * The React key of a hidden person's row: opaque and stable (so "Show more" pages dedupe), derived
+ * from the row id with the server's secret, so no other response can tie it to a pledge or comment
+ * id, and so to a person (issue 13).
+ */
+export function opaqueKey(rowId: string): string {
+  const secret = process.env.NEXTAUTH_SECRET ?? "pactnexus-row-keys";
+  return `h${createHmac("sha256", `row-key\u0000${secret}`).update(rowId).digest("base64url").slice(0, 16)}`;
 }
 
 /**
@@ -82,13 +100,16 @@ function identityFor(
   campaign: PrivacyCampaign,
   now: Date,
   person: { key: string; userId: string; name: string | null; email: string },
-  anonLabel: string,
+  labels: { hidden: string; unnamed: string },
 ): PresentedIdentity {
   const isViewer = Boolean(viewer && viewer.id === person.userId);
   if (canSeeIdentity(viewer, campaign, person.userId, now)) {
-    return { key: person.key, label: contributorText(person.name, person.email), email: person.email, anonymous: false, isViewer };
+    // Their email only to themselves, the organizer and admins; everyone else sees the name, or a number.
+    const seesEmail = isViewer || seesAllIdentities(viewer, campaign);
+    const label = person.name?.trim() || (seesEmail ? person.email : labels.unnamed);
+    return { key: person.key, label, email: seesEmail ? person.email : null, anonymous: false, isViewer };
   }
-  return { key: person.key, label: anonLabel, email: null, anonymous: true, isViewer };
+  return { key: opaqueKey(person.key), label: labels.hidden, email: null, anonymous: true, isViewer };
 }
 
 export type AttendeeRow = { id: string; userId: string; createdAt: Date; user: { name: string | null; email: string } };
@@ -105,10 +126,14 @@ export function presentAttendees<T extends AttendeeRow>(
   now: Date = new Date(),
 ): Array<WithoutIdentity<T> & PresentedIdentity> {
   const numbers = numberByFirstAppearance(pledges.map((p) => ({ userId: p.userId, at: p.createdAt, tiebreak: p.id })));
-  return pledges.map((p) => ({
-    ...strip(p),
-    ...identityFor(viewer, campaign, now, { key: p.id, userId: p.userId, name: p.user.name, email: p.user.email }, anonymousAttendee(numbers.get(p.userId) ?? 0)),
-  }));
+  return pledges.map((p) => {
+    const n = numbers.get(p.userId) ?? 0;
+    const identity = identityFor(viewer, campaign, now, { key: p.id, userId: p.userId, name: p.user.name, email: p.user.email }, { hidden: anonymousAttendee(n), unnamed: numberedAttendee(n) });
+    const row = strip(p) as WithoutIdentity<T> & { id?: string };
+    // a hidden row keeps no id another response could tie to a person
+    if (identity.anonymous && "id" in row) row.id = identity.key;
+    return { ...row, ...identity };
+  });
 }
 
 export type CommentRow = { id: string; authorId: string; createdAt: Date; author: { name: string | null; email: string } };
@@ -156,10 +181,14 @@ export function presentComments<T extends CommentRow>(
     const person = { key: c.id, userId: c.authorId, name: c.author.name, email: c.author.email };
     if (isOrganizer(c.authorId)) {
       const identity: PresentedIdentity = organizerVisible
-        ? { key: c.id, label: contributorText(person.name, person.email), email: person.email, anonymous: false, isViewer: Boolean(viewer && viewer.id === c.authorId) }
+        ? { key: c.id, label: person.name?.trim() || person.email, email: person.email, anonymous: false, isViewer: Boolean(viewer && viewer.id === c.authorId) }
         : { key: c.id, label: ORGANIZER_LABEL, email: null, anonymous: false, isViewer: false };
       return { ...strip(c), ...identity, isOrganizer: true };
     }
-    return { ...strip(c), ...identityFor(viewer, campaign, now, person, anonymousCommenter(numbers.get(c.authorId) ?? 0)), isOrganizer: false };
+    const n = numbers.get(c.authorId) ?? 0;
+    const identity = identityFor(viewer, campaign, now, person, { hidden: anonymousCommenter(n), unnamed: numberedCommenter(n) });
+    // a hidden comment keeps no id another response could tie to a person (only those who may
+    // delete it need its id, and they see every identity)
+    return { ...strip(c), ...(identity.anonymous ? { id: identity.key } : {}), ...identity, isOrganizer: false };
   });
 }

@@ -219,7 +219,8 @@ describe("commitToCampaign rules", () => {
     expect(first.pledgeId).toMatch(/^c[a-z0-9]{24}$/);
     await commitToCampaign(unnamed, { campaignId: campaign.id });
     const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id }, orderBy: { createdAt: "asc" } });
-    expect(pledges.map((p) => p.contributor)).toEqual(["Dana Doe", unnamed.email]);
+    // a person without a display name is stored as "Anonymous Backer", never by email (was: their email; DESIGN §1 "public names")
+    expect(pledges.map((p) => p.contributor)).toEqual(["Dana Doe", "Anonymous Backer"]);
     expect(pledges.every((p) => p.paymentMethod === "Cash at the door" && !p.charged && !p.verified && p.paymentMethodId === null)).toBe(true);
   });
 

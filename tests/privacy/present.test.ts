@@ -32,7 +32,10 @@ describe("presentAttendees", () => {
     for (const secret of ["u-ann", "u-bob", "u-cat", "Ann Secret", "Cat Private", "ann.secret", "bob.hidden", "cat.private"]) {
       expect(json).not.toContain(secret);
     }
-    expect(out[0]).toEqual({ id: "p3", createdAt: t(3), amountCents: 500, key: "p3", label: "Anonymous Attendee #3", email: null, anonymous: true, isViewer: false });
+    // keyed by an opaque value, not the pledge id (another response could tie a pledge id to a person)
+    expect(out[0]).toEqual({ id: out[0].key, createdAt: t(3), amountCents: 500, key: expect.stringMatching(/^h[\w-]{16}$/), label: "Anonymous Attendee #3", email: null, anonymous: true, isViewer: false });
+    for (const id of ["p1", "p2", "p3"]) expect(json).not.toContain(`"${id}"`);
+    expect(presentAttendees(null, campaign, pledges, NOW)[0].key).toBe(out[0].key); // stable: "Show more" dedupes by it
   });
 
   it("lets the attendee see himself (name, else email) and nobody else", () => {
@@ -54,9 +57,21 @@ describe("presentAttendees", () => {
     expect(out.some((p) => "userId" in p || "contributor" in p || "user" in p)).toBe(false);
   });
 
-  it("shows everyone to everyone when anonymity is off", () => {
+  it("shows everyone to everyone when anonymity is off, but an email only to its owner, the organizer and admins", () => {
+    // (this test used to expect Bob's email for a visitor: DESIGN §1 "public names" numbers him instead)
     const out = presentAttendees(null, { ...campaign, attendeesAnonymous: false }, pledges, NOW);
-    expect(out.map((p) => p.label)).toEqual(["Cat Private", "Ann Secret", "bob.hidden@example.test"]);
+    expect(out.map((p) => p.label)).toEqual(["Cat Private", "Ann Secret", "Attendee #2"]);
+    expect(JSON.stringify(out)).not.toContain("@example.test");
+    const other = presentAttendees({ id: "u-ann", isAdmin: false }, { ...campaign, attendeesAnonymous: false }, pledges, NOW);
+    expect(other.map((p) => [p.label, p.email])).toEqual([
+      ["Cat Private", null],
+      ["Ann Secret", "ann.secret@example.test"],
+      ["Attendee #2", null],
+    ]);
+    const himself = presentAttendees({ id: "u-bob", isAdmin: false }, { ...campaign, attendeesAnonymous: false }, pledges, NOW);
+    expect(himself[2]).toMatchObject({ label: "bob.hidden@example.test", isViewer: true });
+    const organizer = presentAttendees({ id: "u-creator", isAdmin: false }, { ...campaign, attendeesAnonymous: false }, pledges, NOW);
+    expect(organizer[2]).toMatchObject({ label: "bob.hidden@example.test", email: "bob.hidden@example.test" });
   });
 });
 
@@ -83,13 +98,15 @@ describe("presentComments", () => {
     ]);
     const json = JSON.stringify(out);
     for (const secret of ["u-ann", "u-cat", "u-bob", "Ann Secret", "ann.secret", "bob.hidden", "Cat Private"]) expect(json).not.toContain(secret);
-    expect(out[0]).toEqual({ id: "c4", createdAt: t(9), text: "again", key: "c4", label: "Anonymous Commenter #1", email: null, anonymous: true, isViewer: false, isOrganizer: false });
+    expect(out[0]).toEqual({ id: out[0].key, createdAt: t(9), text: "again", key: expect.stringMatching(/^h[\w-]{16}$/), label: "Anonymous Commenter #1", email: null, anonymous: true, isViewer: false, isOrganizer: false });
+    for (const id of ["c0", "c2", "c3", "c4"]) expect(json).not.toContain(`"${id}"`);
   });
 
   it("reveals commenters under onStart from the deadline on", () => {
     const c = { ...campaign, identityRevelationType: "onStart" as const };
     expect(presentComments(null, c, comments, firsts, new Date(c.deadline.getTime() - 1)).every((x) => x.anonymous)).toBe(true);
-    expect(presentComments(null, c, comments, firsts, c.deadline).map((x) => x.label)).toEqual(["Ann Secret", "Cat Private", "bob.hidden@example.test"]);
+    // Bob has no display name: the public sees his number, not his email (was: his email — DESIGN §1 "public names")
+    expect(presentComments(null, c, comments, firsts, c.deadline).map((x) => x.label)).toEqual(["Ann Secret", "Cat Private", "Commenter #2"]);
   });
 
   it("labels the organiser's comments 'Event organizer' unless the viewer may see the organiser, without a number", () => {
@@ -126,9 +143,9 @@ describe("presentComments", () => {
 });
 
 describe("contributorText", () => {
-  it("is the display name, else the email, else Anonymous Backer", () => {
-    expect(contributorText("Ann", "a@x.test")).toBe("Ann");
-    expect(contributorText("  ", "a@x.test")).toBe("a@x.test");
-    expect(contributorText(null, null)).toBe("Anonymous Backer");
+  it("is the display name, else Anonymous Backer — never the email (was: the email; DESIGN §1 public names)", () => {
+    expect(contributorText("Ann")).toBe("Ann");
+    expect(contributorText("  ")).toBe("Anonymous Backer");
+    expect(contributorText(null)).toBe("Anonymous Backer");
   });
 });
