@@ -160,7 +160,9 @@ export const isCampaignId = (id: string) => /^[a-z0-9]{10,40}$/i.test(id);
  */
 export const getCampaignDetail = cache(async (id: string): Promise<CampaignDetail | null> => {
   if (!isCampaignId(id)) return null;
-  return db.campaign.findUnique({ where: { id }, select: detailSelect });
+  const c = await db.campaign.findUnique({ where: { id }, select: detailSelect });
+  // money sums are bigint in the database (10,000 × $10,000 > 2^31 cents) and numbers from here on (< 2^53)
+  return c && { ...c, raisedCents: Number(c.raisedCents) };
 });
 
 /** Whether the user has a pledge on the campaign; asked once per request however many sections need it. */
@@ -234,7 +236,7 @@ export async function listCampaignsByCreator(userId: string): Promise<CreatorPac
       ...c,
       pactType: crowdfund ? "crowdfund" : "paction",
       goalCents: crowdfund ? c.goal * 100 : c.goal * c.ticketPriceCents,
-      raisedCents: crowdfund ? c.raisedCents : c.committedCount * c.ticketPriceCents,
+      raisedCents: crowdfund ? Number(c.raisedCents) : c.committedCount * c.ticketPriceCents,
     };
   });
 }

@@ -252,7 +252,7 @@ export async function finalizeIfDone(campaignId: string): Promise<boolean> {
       "status" = 'charged', "chargedAt" = COALESCE(c."chargedAt", now()), "chargeType" = 'paid',
       "totalCharged" = t."n", "totalChargedCents" = t."cents", "lastStatusUpdate" = now()
     FROM (
-      SELECT count(*)::int AS "n", COALESCE(sum("amountCents"), 0)::int AS "cents"
+      SELECT count(*)::int AS "n", COALESCE(sum("amountCents"), 0)::bigint AS "cents"
       FROM "Pledge" WHERE "campaignId" = ${campaignId} AND "chargeStatus" = 'succeeded' AND "chargeType" = 'paid'
     ) AS t
     WHERE c."id" = ${campaignId} AND c."status" IN ('funded', 'charging', 'charged')

@@ -145,7 +145,7 @@ async function readForCommit(client: Prisma.TransactionClient, campaignId: strin
   const rows = await client.$queryRaw<LockedCampaign[]>`
     SELECT c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
            c.deadline, c."creatorId", c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
-           c."committedCount", c."pledgeCount", c."raisedCents", c."acceptAfterThreshold", c.title, c.description,
+           c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.title, c.description,
            EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId}) AS "alreadyCommitted",
            (SELECT u.email FROM "User" u WHERE u.id = ${viewerId}) AS "userEmail",
            (SELECT u.name FROM "User" u WHERE u.id = ${viewerId}) AS "userName"

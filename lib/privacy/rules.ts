@@ -17,7 +17,7 @@ export type PrivacyCampaign = {
   committedCount: number;
   /** Crowdfunds count dollars, not people (DESIGN §1 threshold): pass both to get their rule. */
   pactType?: string | null;
-  raisedCents?: number;
+  raisedCents?: number | bigint; // bigint straight from the database (money sums)
 };
 
 const THRESHOLD_STATUSES = new Set(["funded", "charging", "charged"]);
@@ -26,7 +26,7 @@ export function thresholdMet(
   c: Pick<PrivacyCampaign, "status" | "goal" | "committedCount" | "pactType" | "raisedCents">,
 ): boolean {
   if (THRESHOLD_STATUSES.has(c.status)) return true;
-  if (c.pactType === "crowdfund" && c.raisedCents !== undefined) return c.raisedCents >= c.goal * 100;
+  if (c.pactType === "crowdfund" && c.raisedCents !== undefined) return Number(c.raisedCents) >= c.goal * 100;
   return c.committedCount >= c.goal;
 }
 

@@ -34,7 +34,7 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
     expect(c.status).toBe("charged");
     expect(c.totalCharged).toBe(200);
-    expect(c.totalChargedCents).toBe(200 * 2500);
+    expect(c.totalChargedCents).toBe(BigInt(200 * 2500));
     expect(c.chargeType).toBe("paid");
     expect(c.chargedAt).not.toBeNull();
     expect(c.lastStatusUpdate).not.toBeNull();
@@ -107,7 +107,7 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
     expect(emails).toHaveLength(5);
     expect(emails.every((e) => e.text.includes("/pay"))).toBe(true);
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
-    expect([c.status, c.totalCharged, c.totalChargedCents]).toEqual(["charged", 1, 2500]);
+    expect([c.status, c.totalCharged, c.totalChargedCents]).toEqual(["charged", 1, 2500n]);
 
     // A rerun (sweeper, retry) neither charges again nor re-emails.
     const before = pledges.map((p) => fake.chargeCount(p.id));

@@ -140,7 +140,7 @@ describe("POST /api/check-and-charge", () => {
     // A visitor gets the totals, never a pledge id or user id (they would name an anonymous attendee).
     expect(final.successful).toEqual([]);
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
-    expect([c.status, c.totalCharged, c.totalChargedCents]).toEqual(["charged", 12, 18000]);
+    expect([c.status, c.totalCharged, c.totalChargedCents]).toEqual(["charged", 12, 18000n]);
   });
 
   it("charges nothing below the threshold, whatever the client claims", async () => {
@@ -240,7 +240,7 @@ describe("POST /api/check-and-charge: who sees which rows (DESIGN §1 check-and-
     expect(first).toEqual({ successful: [], failed: [], totalCharged: 0, totalFailed: 0 });
     const settled = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
     // DESIGN §1 "free events": totalCharged is the number of pledges confirmed.
-    expect([settled.status, settled.chargeType, settled.totalCharged, settled.totalChargedCents]).toEqual(["charged", "free", 2, 0]);
+    expect([settled.status, settled.chargeType, settled.totalCharged, settled.totalChargedCents]).toEqual(["charged", "free", 2, 0n]);
     await new Promise((r) => setTimeout(r, 20));
     for (const ip of ["192.0.2.1", "192.0.2.2"]) expect((await checkAndCharge(post({ campaignId: campaign.id }, ip))).status).toBe(200);
     const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });

@@ -51,7 +51,7 @@ describe("paying a failed charge on-session (/pledges/{id}/pay)", () => {
     expect(p).toMatchObject({ chargeStatus: "succeeded", charged: true, verified: true, chargeType: "paid", paymentMethodId: good, cardBrand: "mastercard", cardLast4: "4444", chargeAttempts: 3 });
     await expect(payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: good })).rejects.toMatchObject({ code: "CONFLICT" });
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
-    expect([c.status, c.totalCharged, c.totalChargedCents]).toEqual(["charged", 2, 8400]);
+    expect([c.status, c.totalCharged, c.totalChargedCents]).toEqual(["charged", 2, 8400n]);
   });
 
   it("a card that needed authentication off-session pays on-session (the backer is present)", async () => {

@@ -98,7 +98,7 @@ describe("POST /api/stripe/webhook", () => {
       const p = await db.pledge.findUniqueOrThrow({ where: { id: pledgeId } });
       expect([p.chargeStatus, p.charged, p.verified, p.paymentIntentId, p.chargeType], order.join()).toEqual(["succeeded", true, true, `pi_b_${order.join("")}`, "paid"]);
       const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
-      expect([c.status, c.totalCharged, c.totalChargedCents], order.join()).toEqual(["charged", 1, 2500]);
+      expect([c.status, c.totalCharged, c.totalChargedCents], order.join()).toEqual(["charged", 1, 2500n]);
     }
   });
 

@@ -91,7 +91,7 @@ describe("commitToCampaign under concurrency", () => {
     expect(ok).toHaveLength(200);
     expect(crossings).toHaveLength(1);
     expect(await db.pledge.count({ where: { campaignId: campaign.id, paymentMethodId: { not: null } } })).toBe(200);
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "funded", committedCount: 200, raisedCents: 200_000 });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "funded", committedCount: 200, raisedCents: 200_000n });
     expect(requestCharging).toHaveBeenCalledTimes(1);
   });
 
@@ -112,7 +112,7 @@ describe("commitToCampaign under concurrency", () => {
     expect(new Set(refused.map((o) => !o.ok && o.message))).toEqual(new Set([COMMIT_MESSAGES.closed]));
 
     const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
-    expect(after).toMatchObject({ status: "funded", committedCount: 100, pledgeCount: 100, raisedCents: 250_000 });
+    expect(after).toMatchObject({ status: "funded", committedCount: 100, pledgeCount: 100, raisedCents: 250_000n });
     expect(after.fundedAt).not.toBeNull();
     expect(after.chargedAt).toBeNull();
     const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id } });
@@ -283,7 +283,7 @@ describe("commitToCampaign rules", () => {
     const second = await commitToCampaign(b, { campaignId: campaign.id, amount: "39.50" });
     expect(second).toMatchObject({ committedCount: 100, crossed: true, status: "charged" });
     await expect(commitToCampaign(c, { campaignId: campaign.id, amount: "5" })).rejects.toMatchObject({ message: COMMIT_MESSAGES.closed });
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ raisedCents: 10_000, pledgeCount: 2, currentAmount: 99 });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ raisedCents: 10_000n, pledgeCount: 2, currentAmount: 99 });
   });
 
   it("paid crossing whose charging cannot be queued still records the pledge and says so", async () => {

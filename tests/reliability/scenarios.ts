@@ -146,7 +146,7 @@ export async function killDuringCharging(ctx: Ctx): Promise<ScenarioResult> {
 
   const { duplicates, lost } = await audit(ctx.fake, campaign.id, () => true);
   const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id }, select: { status: true, totalCharged: true, totalChargedCents: true } });
-  if (after.status !== "charged" || after.totalCharged !== N || after.totalChargedCents !== N * 2500) {
+  if (after.status !== "charged" || after.totalCharged !== N || Number(after.totalChargedCents) !== N * 2500) {
     failures.push(`campaign ended ${after.status} with ${after.totalCharged} charged / ${after.totalChargedCents} cents`);
   }
   const requests = intentRequests(ctx.fake, campaign.id);

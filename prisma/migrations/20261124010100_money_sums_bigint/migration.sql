@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Campaign" ALTER COLUMN "raisedCents" SET DATA TYPE BIGINT,
+ALTER COLUMN "totalChargedCents" SET DATA TYPE BIGINT;
