@@ -16,9 +16,11 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
         <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-emerald-900">
           <p className="font-semibold">Event Confirmed!</p>
           <p className="text-sm">
-            {campaign.ticketPriceCents > 0
-              ? `The threshold was reached and every attendee was charged ${formatCents(campaign.ticketPriceCents)}. This event is happening.`
-              : "The threshold was reached. This event is happening."}
+            {crowdfund
+              ? `The goal was reached and every backer was charged their pledge (${formatCents(campaign.raisedCents)} in all). This event is happening.`
+              : campaign.ticketPriceCents > 0
+                ? `The threshold was reached and every attendee was charged ${formatCents(campaign.ticketPriceCents)}. This event is happening.`
+                : "The threshold was reached. This event is happening."}
           </p>
         </div>
       )}

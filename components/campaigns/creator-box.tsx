@@ -1,3 +1,4 @@
+import { isPaidEvent } from "@/lib/campaigns/pact";
 import { Card } from "@/components/ui/card";
 import { ButtonLink } from "@/components/ui/button";
 import type { CampaignView } from "@/lib/campaigns/queries";
@@ -18,7 +19,7 @@ export function CreatorBox({ campaign }: { campaign: CampaignView }) {
         <div className="flex justify-between gap-3">
           <dt>Payment method</dt>
           <dd className="text-right break-all">
-            {handle && campaign.paymentType ? `${PAYMENT_TYPE_LABELS[campaign.paymentType]} ${handle}` : campaign.ticketPriceCents > 0 ? "Card" : "Not required"}
+            {handle && campaign.paymentType ? `${PAYMENT_TYPE_LABELS[campaign.paymentType]} ${handle}` : isPaidEvent(campaign) ? "Card" : "Not required"}
           </dd>
         </div>
       </dl>

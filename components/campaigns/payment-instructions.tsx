@@ -1,11 +1,12 @@
+import { isPaidEvent } from "@/lib/campaigns/pact";
 import { Card } from "@/components/ui/card";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { PAYMENT_TYPE_LABELS, paymentHandle } from "@/lib/campaigns/display";
 
-/** Crowdfund payment instructions (venmo with an @ prefix), shown when a method exists and the price is above 0. */
+/** The organizer's payment handle (venmo with an @ prefix), shown when one exists on a paid event or crowdfund (DESIGN "pact types": their contact). */
 export function PaymentInstructions({ campaign }: { campaign: CampaignView }) {
   const handle = paymentHandle(campaign.paymentType, campaign.paymentMethod);
-  if (!handle || !campaign.paymentType || campaign.ticketPriceCents <= 0) return null;
+  if (!handle || !campaign.paymentType || !isPaidEvent(campaign)) return null;
   return (
     <Card>
       <h2 className="font-semibold text-slate-900">Payment instructions</h2>

@@ -1,6 +1,7 @@
+import { isPaidEvent } from "@/lib/campaigns/pact";
 import { formatDateTime } from "@/lib/format";
 
-type CampaignOutcome = { status: string; goal: number; committedCount: number; deadline: Date; ticketPriceCents: number };
+type CampaignOutcome = { status: string; goal: number; committedCount: number; deadline: Date; ticketPriceCents: number; pactType?: string | null };
 
 /** What happened to an event that is over without taking place: expired at its deadline, or cancelled. */
 export function OutcomeNotice({ campaign }: { campaign: CampaignOutcome }) {
@@ -10,7 +11,7 @@ export function OutcomeNotice({ campaign }: { campaign: CampaignOutcome }) {
         <p className="font-semibold">This event did not reach its goal.</p>
         <p className="mt-1 text-sm">
           The deadline passed on {formatDateTime(campaign.deadline)} with {campaign.committedCount} of {campaign.goal} commitments.{" "}
-          {campaign.ticketPriceCents > 0 ? "Nobody was charged, and saved cards were released." : "It will not take place."}
+          {isPaidEvent(campaign) ? "Nobody was charged, and saved cards were released." : "It will not take place."}
         </p>
       </div>
     );
@@ -20,7 +21,7 @@ export function OutcomeNotice({ campaign }: { campaign: CampaignOutcome }) {
       <div role="status" className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-900">
         <p className="font-semibold">The organiser cancelled this event.</p>
         <p className="mt-1 text-sm">
-          {campaign.ticketPriceCents > 0 ? "Anyone who was charged is refunded in full; nobody else will be charged." : "It will not take place."}
+          {isPaidEvent(campaign) ? "Anyone who was charged is refunded in full; nobody else will be charged." : "It will not take place."}
         </p>
       </div>
     );

@@ -1,4 +1,5 @@
 import "server-only";
+import { isPaidEvent } from "@/lib/campaigns/pact";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { canViewCampaign } from "@/lib/campaigns/policy";
@@ -33,7 +34,7 @@ export async function cancelCampaign(
     const c = rows.length
       ? await tx.campaign.findUnique({
           where: { id: campaignId },
-          select: { id: true, title: true, description: true, deadline: true, goal: true, committedCount: true, ticketPriceCents: true, status: true, creatorId: true, approvalStatus: true },
+          select: { id: true, title: true, description: true, deadline: true, goal: true, committedCount: true, ticketPriceCents: true, pactType: true, status: true, creatorId: true, approvalStatus: true },
         })
       : null;
     if (!c || !canViewCampaign(viewer, c)) throw new AppError("NOT_FOUND", "Campaign not found.");
@@ -54,7 +55,7 @@ export async function cancelCampaign(
           c,
           { userId: p.userId, email: p.user.email, name: p.user.name },
           p.chargeStatus === "succeeded" ? p.amountCents : 0,
-          chargingStarted && p.chargeStatus !== "succeeded" && Boolean(p.paymentMethodId) && c.ticketPriceCents > 0,
+          chargingStarted && p.chargeStatus !== "succeeded" && Boolean(p.paymentMethodId) && isPaidEvent(c),
         ),
       ),
     );

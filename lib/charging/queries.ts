@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { pledgeChargeCents } from "@/lib/campaigns/pact";
 
 /**
  * SPEC §7 response of POST /api/check-and-charge, for one campaign. Its four keys are the same for
@@ -57,6 +58,6 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
     },
   });
   if (!pledge || pledge.userId !== userId) return null;
-  const amountCents = pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents;
+  const amountCents = pledgeChargeCents(pledge.campaign, pledge);
   return { ...pledge, amountCents };
 }

@@ -10,6 +10,7 @@ import { kickEmailSender } from "@/lib/email/service";
 import { assertCanChargeManually, CHARGEABLE_STATUSES, STALE_CLAIM_MS } from "@/lib/charging/policy";
 import { getChargeSummary, type ChargeSummary } from "@/lib/charging/queries";
 import { consume, secondsText } from "@/lib/rate-limit/service";
+import { isCrowdfund, isFreeEvent, pledgeChargeCents } from "@/lib/campaigns/pact";
 import { seesAllIdentities } from "@/lib/privacy/rules";
 
 /**
@@ -62,9 +63,8 @@ export async function requestCharging(campaignId: string): Promise<void> {
   await enqueue(CHARGE_JOB, { campaignId }, { singletonKey: `charge:${campaignId}` });
 }
 
-const isCrowdfund = (c: { pactType: string | null }) => c.pactType === "crowdfund";
-const isFree = (c: { pactType: string | null; ticketPriceCents: number }) => !isCrowdfund(c) && c.ticketPriceCents <= 0;
-const chargeAmount = (c: CampaignForCharge, p: { amountCents: number }) => (isCrowdfund(c) ? p.amountCents : c.ticketPriceCents);
+const isFree = isFreeEvent;
+const chargeAmount = pledgeChargeCents;
 
 async function loadCampaign(campaignId: string): Promise<CampaignForCharge | null> {
   return db.campaign.findUnique({

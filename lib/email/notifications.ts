@@ -19,16 +19,17 @@ export const emailCampaignSelect = {
   goal: true,
   committedCount: true,
   ticketPriceCents: true,
+  pactType: true,
 } as const;
 
 /** Commit flow: the backer's confirmation with a TENTATIVE calendar entry. */
 export async function queueCommitEmail(tx: Tx, pledgeId: string): Promise<boolean> {
   const p = await tx.pledge.findUnique({
     where: { id: pledgeId },
-    select: { id: true, userId: true, user: { select: { email: true, name: true } }, campaign: { select: emailCampaignSelect } },
+    select: { id: true, userId: true, amountCents: true, user: { select: { email: true, name: true } }, campaign: { select: emailCampaignSelect } },
   });
   if (!p) return false;
-  return queueEmail(tx, commitReceivedEmail(p.campaign, { userId: p.userId, email: p.user.email, name: p.user.name }, p.id));
+  return queueEmail(tx, commitReceivedEmail(p.campaign, { userId: p.userId, email: p.user.email, name: p.user.name }, p.id, p.amountCents));
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import { appUrl } from "@/lib/env";
 import { formatCents, formatDateTime, plural } from "@/lib/format";
+import { isCrowdfund } from "@/lib/campaigns/pact";
 import { icsAttachment } from "@/lib/email/ics";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
@@ -33,9 +34,10 @@ const needed = (c: EmailCampaign) => Math.max(0, c.goal - c.committedCount);
 const when = (d: Date) => `${formatDateTime(d, "UTC")} UTC`;
 
 /** To the backer when they commit; the calendar entry is TENTATIVE until the threshold is met. */
-export function commitReceivedEmail(c: EmailCampaign, to: Recipient, pledgeId: string): QueuedEmail {
-  const charge =
-    c.ticketPriceCents > 0
+export function commitReceivedEmail(c: EmailCampaign & { pactType?: string | null }, to: Recipient, pledgeId: string, pledgeCents = 0): QueuedEmail {
+  const charge = isCrowdfund(c)
+    ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met by ${when(c.deadline)}. Otherwise nobody pays.`
+    : c.ticketPriceCents > 0
       ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline)}. Otherwise nobody pays.`
       : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline)}.`;
   return {

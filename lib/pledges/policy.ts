@@ -58,4 +58,4 @@ export function commitBlock(viewer: PolicyViewer, c: CommitPolicyCampaign, alrea
 export const canManageCampaign = (viewer: PolicyViewer, c: { creatorId: string }) => Boolean(viewer && viewer.id === c.creatorId);
 
 /** A paid event needs a saved card per pledge; free means a ticket price of 0 (SPEC §9). */
-export const isPaidEvent = (c: { ticketPriceCents: number }) => c.ticketPriceCents > 0;
+export { isPaidEvent } from "@/lib/campaigns/pact";

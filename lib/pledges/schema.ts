@@ -1,12 +1,13 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
 import { dollarsToCents } from "@/lib/format";
+import { CROWDFUND_MIN_CENTS } from "@/lib/campaigns/pact";
 
 /**
  * Inputs of the commit flow, shared by the commit modals (client-side messages) and the server
  * action (the authority). Money is integer cents once parsed.
  */
-export const CROWDFUND_MIN_CENTS = 100; // $1: a crowdfund pledge counts whole dollars toward the goal
+export { CROWDFUND_MIN_CENTS };
 export const CROWDFUND_MAX_CENTS = 1_000_000; // $10,000, the same ceiling as a ticket price
 
 export const campaignIdSchema = z.string().regex(/^[a-z0-9]{10,40}$/i, "Campaign not found");

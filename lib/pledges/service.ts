@@ -172,7 +172,7 @@ function decide(viewer: Viewer, c: LockedCampaign | null, input: ReturnType<type
   const card = pre?.card ?? null;
   let amountCents = c.ticketPriceCents;
   if (crowdfund) {
-    const minimum = Math.max(CROWDFUND_MIN_CENTS, c.ticketPriceCents);
+    const minimum = CROWDFUND_MIN_CENTS; // DESIGN "pact types": the ticket price is not used for crowdfunds
     if (input.amount === undefined) throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
     if (input.amount < minimum) {
       const text = `Amount must be at least $${(minimum / 100).toFixed(2)}`;
@@ -204,8 +204,8 @@ const parseCommitInput = (raw: unknown) => parseInput(commitInputSchema, raw);
 /** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */
 function commitEmail(viewer: Viewer, d: Decision, pledgeId: string) {
   const { c } = d;
-  const campaign = { id: c.id, title: c.title, description: c.description, deadline: c.deadline, goal: c.goal, committedCount: d.committedCount, ticketPriceCents: c.ticketPriceCents };
-  return commitReceivedEmail(campaign, { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName }, pledgeId);
+  const campaign = { id: c.id, title: c.title, description: c.description, deadline: c.deadline, goal: c.goal, committedCount: d.committedCount, ticketPriceCents: c.ticketPriceCents, pactType: c.pactType };
+  return commitReceivedEmail(campaign, { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName }, pledgeId, d.pledgeCents);
 }
 
 function resultOf(d: Decision, pledgeId: string, status: CommitResult["status"]): CommitResult {

@@ -272,18 +272,29 @@ describe("commitToCampaign rules", () => {
     expect(await db.pledge.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({ amountCents: 1500, paymentMethodId: own, cardLast4: "4242" });
   });
 
-  it("crowdfund: the backer's amount counts in dollars toward the goal", async () => {
-    const campaign = await createCampaign({ pactType: "crowdfund", goal: 100 });
+  it("crowdfund: the backer pledges an amount with a saved card; it counts in dollars toward the goal", async () => {
+    // DESIGN §1 "pact types" (issue 13 item 7): a crowdfund at a $0 ticket price used to take
+    // commitments without a card and confirm with $0 collected ("status: charged"); now every
+    // crowdfund pledge is a saved card charged its amount at the tip, like a paid paction.
+    const campaign = await createCampaign({ pactType: "crowdfund", goal: 100, ticketPriceCents: 0 });
     const [a, b, c] = await users(3);
-    await expect(commitToCampaign(a, { campaignId: campaign.id })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "Please enter an amount" });
-    await expect(commitToCampaign(a, { campaignId: campaign.id, amount: "0.50" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(commitToCampaign(a, { campaignId: campaign.id, amount: "abc" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    const first = await commitToCampaign(a, { campaignId: campaign.id, amount: "60.50" });
+    await expect(commitToCampaign(a, { campaignId: campaign.id, amount: "60.50" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: COMMIT_MESSAGES.paymentRequired });
+    const cardA = await demoCard(a.id);
+    await expect(commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "Please enter an amount" });
+    await expect(commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA, amount: "0.50" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA, amount: "abc" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const first = await commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA, amount: "60.50" });
     expect(first).toMatchObject({ committedCount: 60, remaining: 40, unit: "dollars", crossed: false });
-    const second = await commitToCampaign(b, { campaignId: campaign.id, amount: "39.50" });
-    expect(second).toMatchObject({ committedCount: 100, crossed: true, status: "charged" });
-    await expect(commitToCampaign(c, { campaignId: campaign.id, amount: "5" })).rejects.toMatchObject({ message: COMMIT_MESSAGES.closed });
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ raisedCents: 10_000n, pledgeCount: 2, currentAmount: 99 });
+    const second = await commitToCampaign(b, { campaignId: campaign.id, paymentMethodId: await demoCard(b.id), amount: "39.50" });
+    expect(second).toMatchObject({ committedCount: 100, crossed: true, status: "funded" });
+    expect(requestCharging).toHaveBeenCalledWith(campaign.id);
+    await expect(commitToCampaign(c, { campaignId: campaign.id, paymentMethodId: await demoCard(c.id), amount: "5" })).rejects.toMatchObject({ message: COMMIT_MESSAGES.closed });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "funded", raisedCents: 10_000n, pledgeCount: 2, currentAmount: 99 });
+    const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id }, orderBy: { createdAt: "asc" } });
+    expect(pledges.map((p) => [p.amountCents, p.paymentMethodId !== null, p.chargeType])).toEqual([
+      [6050, true, null],
+      [3950, true, null],
+    ]);
   });
 
   it("paid crossing whose charging cannot be queued still records the pledge and says so", async () => {
