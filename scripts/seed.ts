@@ -50,13 +50,13 @@ async function main() {
     return;
   }
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  const admin = await db.user.create({ data: { email: "admin@pactnexus.demo", name: "Ada Admin", passwordHash, isAdmin: true } });
-  const organiser = await db.user.create({ data: { email: "organiser@pactnexus.demo", name: "Olivia Organiser", passwordHash } });
+  const admin = await db.user.create({ data: { email: "admin@pactnexus.demo", name: "Ada Admin", passwordHash, isAdmin: true, emailVerified: new Date() } });
+  const organiser = await db.user.create({ data: { email: "organiser@pactnexus.demo", name: "Olivia Organiser", passwordHash, emailVerified: new Date() } });
   const backers = [];
   for (let i = 0; i < 60; i++) {
     const named = BACKER_NAMES[i];
     const email = named ? `${named.split(" ")[0].toLowerCase()}@pactnexus.demo` : `backer${i + 1}@pactnexus.demo`;
-    backers.push(await db.user.create({ data: { email, name: named ?? null, passwordHash } }));
+    backers.push(await db.user.create({ data: { email, name: named ?? null, passwordHash, emailVerified: new Date() } }));
   }
   const now = Date.now();
 

@@ -8,6 +8,9 @@ import { getViewer } from "@/lib/auth/viewer";
 import { listCampaignsByCreator } from "@/lib/campaigns/queries";
 import { googleEnabled } from "@/lib/env";
 import { signUpAction } from "./actions";
+import { resendConfirmationAction } from "@/app/verify-email/actions";
+import { isEmailConfirmed } from "@/lib/auth/email-confirmation";
+import { EmailConfirmationNotice } from "@/components/auth/email-confirmation-notice";
 
 export const metadata: Metadata = { title: "Profile" };
 
@@ -29,9 +32,10 @@ export default async function ProfilePage({ searchParams }: { searchParams: Prom
       </div>
     );
   }
-  const pacts = await listCampaignsByCreator(viewer.id);
+  const [pacts, confirmed] = await Promise.all([listCampaignsByCreator(viewer.id), isEmailConfirmed(viewer.id)]);
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:py-10">
+    <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:py-10">
+      {!confirmed && <EmailConfirmationNotice resendAction={resendConfirmationAction} />}
       <ProfileDashboard viewer={viewer} pacts={pacts} />
     </div>
   );

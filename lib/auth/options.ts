@@ -7,7 +7,7 @@ import { pactNexusAdapter } from "@/lib/auth/adapter";
 import { clientIp } from "@/lib/auth/client-ip";
 import { oauthSignInAllowed } from "@/lib/auth/policy";
 import { AUTH_TEXT, isReservedDisplayName, looksLikeEmail, NAME_MAX, normalizeEmail } from "@/lib/auth/schema";
-import { applyAdminEmails, verifyPasswordSignIn } from "@/lib/auth/service";
+import { googleVerifiedEmail, secureJoinedAccount, verifyPasswordSignIn } from "@/lib/auth/service";
 import { env, googleEnabled } from "@/lib/env";
 import { INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
@@ -126,8 +126,15 @@ export function authOptions(): NextAuthOptions {
         if (token?.sub) await endAllSessions(token.sub, tokenSessionVersion(token));
       },
       async signIn({ user, account }) {
-        // credentials sign-ins apply ADMIN_EMAILS in verifyPasswordSignIn
-        if (account?.type === "oauth" && user.id && user.email) await applyAdminEmails({ id: user.id, email: user.email });
+        // credentials sign-ins apply ADMIN_EMAILS in verifyPasswordSignIn. A Google sign-in is only
+        // let through for a Google-verified email (callbacks.signIn), so the address is verified.
+        if (account?.type === "oauth" && user.id && user.email) await googleVerifiedEmail({ id: user.id, email: user.email });
+      },
+      // Google joined an existing account with the same (Google-verified) address. When that
+      // account's email was never confirmed, whoever registered it may not be its owner: its
+      // password stops working and its sessions end (the pre-hijack case, issue 13 item 5).
+      async linkAccount({ user, account }) {
+        if (account.type === "oauth" && user.id) await secureJoinedAccount(user.id);
       },
     },
   };

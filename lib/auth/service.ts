@@ -2,7 +2,9 @@ import "server-only";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { AUTH_TEXT, normalizeEmail, signInSchema, signUpSchema, tooManyAttemptsText, tooManySignUpsText } from "@/lib/auth/schema";
 import { db, Prisma } from "@/lib/db";
-import { adminEmails } from "@/lib/env";
+import { applyAdminEmails } from "@/lib/auth/admins";
+import { queueEmailConfirmation } from "@/lib/auth/email-confirmation";
+import { kickEmailSender } from "@/lib/email/service";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import { consume, minutesText, rateLimitsDisabled } from "@/lib/rate-limit/service";
@@ -65,11 +67,7 @@ async function releaseAttempt(hitIds: bigint[]) {
   if (hitIds.length) await db.rateLimitHit.deleteMany({ where: { id: { in: hitIds } } });
 }
 
-/** ADMIN_EMAILS grants admin when its addresses sign in (never revokes: `npm run user:admin -- --revoke` does). */
-export async function applyAdminEmails(user: { id: string; email: string }): Promise<void> {
-  if (!adminEmails().has(normalizeEmail(user.email))) return;
-  await db.user.updateMany({ where: { id: user.id, isAdmin: false }, data: { isAdmin: true } });
-}
+export { applyAdminEmails };
 
 /**
  * Email/password sign-in with SPEC §8 texts. Throttled per email and per IP (bookAttempt);
@@ -103,8 +101,13 @@ export async function signUp(input: unknown, ctx: RequestContext = { ip: null })
   if (existing) throw new AppError("CONFLICT", AUTH_TEXT.emailInUse, { email: AUTH_TEXT.emailInUse });
   const passwordHash = await hashPassword(password);
   try {
-    const user = await db.user.create({ data: { email, name, passwordHash }, select: { id: true, email: true, name: true } });
-    await applyAdminEmails(user);
+    // The address is unconfirmed until its owner follows the emailed link (no admin before that).
+    const user = await db.$transaction(async (tx) => {
+      const created = await tx.user.create({ data: { email, name, passwordHash }, select: { id: true, email: true, name: true } });
+      await queueEmailConfirmation(tx, created);
+      return created;
+    });
+    await kickEmailSender();
     return user;
   } catch (err) {
     // a concurrent sign-up with the same email won the unique index
@@ -139,4 +142,23 @@ export async function endAllSessions(userId: string, fromVersion?: number): Prom
     where: { id: userId, ...(fromVersion === undefined ? {} : { sessionVersion: fromVersion }) },
     data: { sessionVersion: { increment: 1 } },
   });
+}
+
+/**
+ * Google joined an existing user (NextAuth links accounts with the same Google-verified email).
+ * If that user has a password and never confirmed the address, the password may be an attacker's
+ * who registered the victim's address first: it is removed and every session of the account ends
+ * (the session version moves, before this sign-in's own token is issued).
+ */
+export async function secureJoinedAccount(userId: string): Promise<void> {
+  await db.user.updateMany({
+    where: { id: userId, emailVerified: null, passwordHash: { not: null } },
+    data: { passwordHash: null, sessionVersion: { increment: 1 } },
+  });
+}
+
+/** A Google sign-in: the address is verified (callbacks.signIn refuses unverified ones); then ADMIN_EMAILS applies. */
+export async function googleVerifiedEmail(user: { id: string; email: string }): Promise<void> {
+  await db.user.updateMany({ where: { id: user.id, emailVerified: null }, data: { emailVerified: new Date() } });
+  await applyAdminEmails(user);
 }

@@ -3,8 +3,11 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { PrivacyViewer } from "@/lib/privacy/rules";
 import { smtpConfigured } from "@/lib/email/transport";
+import { CONFIRM_EMAIL_KEY } from "@/lib/auth/email-confirmation";
 
 export const OUTBOX_PAGE_SIZE = 25;
+
+export const HIDDEN_LINK_TEXT = "This email holds a one-time confirmation link, which is not shown here.";
 
 export type OutboxEntry = {
   id: string;
@@ -32,13 +35,15 @@ export async function listOutboxForAdmin(viewer: PrivacyViewer, { page = 1, reci
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       skip: (page - 1) * OUTBOX_PAGE_SIZE,
       take: OUTBOX_PAGE_SIZE,
-      select: { id: true, toEmail: true, subject: true, text: true, status: true, attempts: true, lastError: true, createdAt: true, sentAt: true, attachments: true },
+      select: { id: true, dedupeKey: true, toEmail: true, subject: true, text: true, status: true, attempts: true, lastError: true, createdAt: true, sentAt: true, attachments: true },
     }),
     db.emailOutbox.count({ where }),
   ]);
   return {
-    entries: rows.map(({ attachments, ...r }) => ({
+    entries: rows.map(({ attachments, dedupeKey, ...r }) => ({
       ...r,
+      // DESIGN §1 "emails": confirmation links are never shown here (an admin could confirm any address)
+      text: dedupeKey.startsWith(CONFIRM_EMAIL_KEY) ? HIDDEN_LINK_TEXT : r.text,
       attachmentNames: Array.isArray(attachments) ? attachments.map((a) => String((a as { filename?: unknown })?.filename ?? "attachment")) : [],
     })),
     total,

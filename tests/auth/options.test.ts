@@ -89,9 +89,41 @@ describe("NextAuth options", () => {
     });
   });
 
-  it("Google: ADMIN_EMAILS grants admin when the account signs in", async () => {
+  it("Google: ADMIN_EMAILS grants admin when the account signs in (Google verified the address)", async () => {
     const user = await createUser({ email: "g-admin@gmail.com" });
     await authOptions().events!.signIn!({ user: { id: user.id, email: user.email }, account: { type: "oauth", provider: "google" } as never } as never);
     expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(true);
+  });
+
+  it("Google: a Google-verified sign-in confirms the address, so ADMIN_EMAILS applies", async () => {
+    const user = await createUser({ email: "g-admin2@gmail.com" });
+    await authOptions().events!.signIn!({ user: { id: user.id, email: user.email }, account: { type: "oauth", provider: "google" } as never } as never);
+    expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerified).toBeInstanceOf(Date);
+  });
+
+  it("Google joining a never-confirmed password account removes that password and ends its sessions (pre-hijack)", async () => {
+    // an attacker registered the victim's address with a password and never confirmed it
+    const victim = await createUser({ email: "victim@gmail.com", passwordHash: await hashPassword("attacker-password-1") });
+    const authorize = credentials();
+    await expect(authorize({ email: "victim@gmail.com", password: "attacker-password-1" }, { headers: {} })).resolves.toMatchObject({ id: victim.id });
+    // the real owner signs in with Google: NextAuth links the Google account to that user
+    const events = authOptions().events!;
+    await events.linkAccount!({ user: { id: victim.id, email: victim.email }, account: { type: "oauth", provider: "google", providerAccountId: "g-victim" } } as never);
+    await events.signIn!({ user: { id: victim.id, email: victim.email }, account: { type: "oauth", provider: "google" } as never } as never);
+    const row = await db.user.findUniqueOrThrow({ where: { id: victim.id } });
+    expect(row).toMatchObject({ passwordHash: null, sessionVersion: 1, emailVerified: expect.any(Date) });
+    expect((await rejection(authorize({ email: "victim@gmail.com", password: "attacker-password-1" }, { headers: {} }))).message).toBe(
+      "This account signs in with Google. Use Continue with Google.",
+    );
+    // the owner's new token carries the new session version
+    const token = await authOptions().callbacks!.jwt!({ token: {}, user: { id: victim.id } } as never);
+    expect(token).toMatchObject({ sub: victim.id, sv: 1 });
+  });
+
+  it("Google joining a confirmed password account keeps its password", async () => {
+    const owner = await createUser({ email: "owner@gmail.com", passwordHash: await hashPassword("owner-password-1") });
+    await db.user.update({ where: { id: owner.id }, data: { emailVerified: new Date() } });
+    await authOptions().events!.linkAccount!({ user: { id: owner.id, email: owner.email }, account: { type: "oauth", provider: "google", providerAccountId: "g-owner" } } as never);
+    expect((await db.user.findUniqueOrThrow({ where: { id: owner.id } }))).toMatchObject({ sessionVersion: 0, passwordHash: expect.any(String) });
   });
 });

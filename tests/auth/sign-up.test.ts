@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AUTH_TEXT } from "@/lib/auth/schema";
 import { SIGN_UPS_PER_IP, signUp, verifyPasswordSignIn } from "@/lib/auth/service";
 import { db } from "@/lib/db";
+import { confirmEmail } from "@/lib/auth/email-confirmation";
 
 // Read by lib/env when the first sign-up applies ADMIN_EMAILS (env() is parsed lazily).
 process.env.ADMIN_EMAILS = " Boss@PactNexus.test , other@pactnexus.test";
@@ -84,11 +85,36 @@ describe("signUp", () => {
     }
   });
 
-  it("grants admin at sign-up to an address listed in ADMIN_EMAILS, in any case", async () => {
+  it("grants admin to an address listed in ADMIN_EMAILS (in any case) only once its owner confirms it (was: at sign-up — issue 13 item 5)", async () => {
     const boss = await signUp({ email: "boss@pactnexus.test", password: "violet-harbour-42" }, ip(8));
     const other = await signUp({ email: "someone@pactnexus.test", password: "violet-harbour-42" }, ip(8));
-    expect((await db.user.findUniqueOrThrow({ where: { id: boss.id } })).isAdmin).toBe(true);
+    // whoever registers the address first is not admin
+    expect((await db.user.findUniqueOrThrow({ where: { id: boss.id } })).isAdmin).toBe(false);
+    // the confirmation link went out through the outbox, and only its owner can follow it
+    const mail = await db.emailOutbox.findFirstOrThrow({ where: { toEmail: "boss@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } } });
+    const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
+    expect(await confirmEmail(`${token.slice(0, -1)}x`)).toBe(false);
+    expect((await db.user.findUniqueOrThrow({ where: { id: boss.id } })).isAdmin).toBe(false);
+    expect(await confirmEmail(token)).toBe(true);
+    expect(await confirmEmail(token)).toBe(false); // single use
+    expect((await db.user.findUniqueOrThrow({ where: { id: boss.id } }))).toMatchObject({ isAdmin: true, emailVerified: expect.any(Date) });
+    // an address not listed is confirmed but not admin
+    const otherMail = await db.emailOutbox.findFirstOrThrow({ where: { toEmail: "someone@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } } });
+    expect(await confirmEmail(/verify-email\?token=([A-Za-z0-9_-]+)/.exec(otherMail.text)![1])).toBe(true);
     expect((await db.user.findUniqueOrThrow({ where: { id: other.id } })).isAdmin).toBe(false);
+  });
+
+  it("an expired confirmation link confirms nothing; the admin email list never shows the link", async () => {
+    const late = await signUp({ email: "other@pactnexus.test", password: "violet-harbour-42" }, ip(11));
+    const mail = await db.emailOutbox.findFirstOrThrow({ where: { toEmail: "other@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } } });
+    const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
+    const { listOutboxForAdmin, HIDDEN_LINK_TEXT } = await import("@/lib/email/queries");
+    const listed = await listOutboxForAdmin({ id: "admin", isAdmin: true }, { recipient: "other@pactnexus.test" });
+    expect(listed.entries[0].text).toBe(HIDDEN_LINK_TEXT);
+    expect(JSON.stringify(listed)).not.toContain(token);
+    await db.verificationToken.updateMany({ where: { identifier: `confirm-email:${late.id}` }, data: { expires: new Date(Date.now() - 1000) } });
+    expect(await confirmEmail(token)).toBe(false);
+    expect((await db.user.findUniqueOrThrow({ where: { id: late.id } }))).toMatchObject({ isAdmin: false, emailVerified: null });
   });
 
   it(`limits sign-ups to ${SIGN_UPS_PER_IP} an hour per IP, with a clear message; other IPs are unaffected`, async () => {

@@ -12,3 +12,4 @@ export const create = await import("@/app/create-campaign/actions");
 export const pay = await import("@/app/pledges/[pledgeId]/pay/actions");
 export const profile = await import("@/app/profile/actions");
 export const unsubscribe = await import("@/app/unsubscribe/actions");
+export const verifyEmail = await import("@/app/verify-email/actions");

@@ -31,7 +31,8 @@ const routes = {
   calendar: (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET,
   csv: (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET,
 };
-const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe } = await import("@/tests/security/actions");
+const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe, verifyEmail } = await import("@/tests/security/actions");
+const { queueEmailConfirmation } = await import("@/lib/auth/email-confirmation");
 const { authOptions } = await import("@/lib/auth/options");
 // What app/api/auth/[...nextauth]/route.ts delegates to, with the same options (its next/headers
 // reads are CommonJS requires that cannot be stubbed here). "next-auth/core" is not in its exports map.
@@ -261,6 +262,19 @@ const SCENARIOS: Record<string, Scenario<any>> = {
       setRequestHeaders({ "x-forwarded-for": `203.0.113.${++n % 250}` });
       return action(f.people, role, () => profile.signUpAction({ email: `new-${role}-${++n}@example.test`, password: "brand new pass 1" }));
     },
+  },
+  "app/verify-email/actions.ts#confirmEmailAction": {
+    setup: async (p) => ({ people: p, token: await db.$transaction((tx) => queueEmailConfirmation(tx, p.backer)) }),
+    call: (f, role) => {
+      const form = new FormData();
+      form.set("token", f.token);
+      return action(f.people, role, () => verifyEmail.confirmEmailAction(form));
+    },
+    allowedOutcome: () => ({ kind: "ok", message: "/verify-email?done=1" }),
+  },
+  "app/verify-email/actions.ts#resendConfirmationAction": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) => action(f.people, role, () => verifyEmail.resendConfirmationAction()),
   },
   "app/unsubscribe/actions.ts#unsubscribeAction": {
     setup: async (p) => ({ people: p }),

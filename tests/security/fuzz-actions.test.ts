@@ -10,7 +10,7 @@ import { entryKey, REGISTRY } from "@/tests/security/registry";
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn() }));
 vi.mock("next/headers", () => headersMock);
 
-const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe } = await import("@/tests/security/actions");
+const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe, verifyEmail } = await import("@/tests/security/actions");
 
 let f: FuzzFixture;
 beforeAll(async () => {
@@ -127,6 +127,30 @@ const TARGETS: Record<string, Target> = {
       }
       throw new Error("unsubscribeAction must redirect");
     },
+  },
+  "app/verify-email/actions.ts#confirmEmailAction": {
+    as: () => null,
+    input: () =>
+      fc.oneof(nastyString, fc.constant(null), fc.constant("A".repeat(43))).map((token) => {
+        const form = new FormData();
+        if (token !== null) form.set("token", token);
+        return [form];
+      }),
+    call: async (form) => {
+      try {
+        await verifyEmail.confirmEmailAction(form as FormData);
+      } catch (err) {
+        const digest = String((err as { digest?: string }).digest ?? "");
+        expect(digest).toMatch(/^NEXT_REDIRECT;[a-z]+;\/verify-email\?(done|invalid)=1;/);
+        return digest.includes("done=1") ? { ok: true, data: null } : { ok: false, error: "This confirmation link is not valid." };
+      }
+      throw new Error("confirmEmailAction must redirect");
+    },
+  },
+  "app/verify-email/actions.ts#resendConfirmationAction": {
+    as: (f) => f.user,
+    input: () => fc.constant([]),
+    call: () => verifyEmail.resendConfirmationAction(),
   },
 };
 

@@ -59,6 +59,8 @@ export const REGISTRY: readonly Entry[] = [
   { kind: "action", file: "app/pledges/[pledgeId]/pay/actions.ts", name: "confirmPledgePaymentAction", access: "backer", rule: "lib/charging/service confirmPledgePayment: the pledge's owner" },
   { kind: "action", file: "app/profile/actions.ts", name: "signUpAction", access: "public", rule: "lib/auth/service signUp, limited per IP" },
   { kind: "action", file: "app/unsubscribe/actions.ts", name: "unsubscribeAction", access: "token", rule: "lib/email/unsubscribe: HMAC token of the user id" },
+  { kind: "action", file: "app/verify-email/actions.ts", name: "confirmEmailAction", access: "token", rule: "lib/auth/email-confirmation confirmEmail: a random single-use token (stored hashed) sent to the address" },
+  { kind: "action", file: "app/verify-email/actions.ts", name: "resendConfirmationAction", access: "signed-in", rule: "lib/auth/email-confirmation resendEmailConfirmation: the viewer's own address, 3 an hour" },
 ];
 
 /** Roles that must be let through, per access level (for token/signature: whoever holds one). */
