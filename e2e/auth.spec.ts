@@ -144,7 +144,7 @@ test("signing out ends the session everywhere: a copy of the cookie taken before
   expect(await home.text()).toContain("Sign In");
   await other.goto(`/campaign/${event.id}`);
   await other.getByRole("button", { name: "Commit", exact: true }).click();
-  await expect(other.getByRole("alert")).toContainText("Please sign in to commit to this event");
+  await expect(other.getByRole("region", { name: "Commit" }).getByRole("alert")).toContainText("Please sign in to commit to this event");
   await expect(other.getByRole("navigation", { name: "Account" })).toHaveCount(0);
   await copy.close();
 

@@ -111,12 +111,15 @@ test.describe("anonymous attendees (revelation: never)", () => {
 });
 
 test.describe("when identities are public", () => {
-  test("anonymity off: a visitor sees names (display name, else email)", async ({ page }) => {
+  test("anonymity off: a visitor sees names (display name, else a number — never the email)", async ({ page }) => {
+    // (was: "display name, else email" — DESIGN §1 "public names", issue 13 item 3)
     const s = await scenario({ attendeesAnonymous: false, identityRevelationType: "never" });
     const { html, rsc } = await fetchBoth(page, s.campaign.id);
     for (const body of [html, rsc]) {
       expect(body).toContain(s.hidden.name!);
-      expect(body).toContain(s.emailOnly.email);
+      expect(body).not.toContain(s.emailOnly.email);
+      expect(body).toMatch(/Attendee #[12]\b/);
+      expect(body).toContain("Commenter #2");
       expect(body).not.toContain("Anonymous Commenter");
     }
   });

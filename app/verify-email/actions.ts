@@ -7,7 +7,7 @@ import { confirmEmail, resendEmailConfirmation } from "@/lib/auth/email-confirma
 
 /** The button on /verify-email (a POST: mail scanners opening the link must not confirm). */
 export async function confirmEmailAction(formData: FormData): Promise<void> {
-  const ok = await confirmEmail(formData.get("token"));
+  const ok = await confirmEmail(formData instanceof FormData ? formData.get("token") : null);
   redirect(ok ? "/verify-email?done=1" : "/verify-email?invalid=1");
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { entryKey, REGISTRY } from "@/tests/security/registry";
+import { entryKey, PAGES, REGISTRY } from "@/tests/security/registry";
 
 const ROOT = path.resolve(__dirname, "../..");
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -79,5 +79,16 @@ describe("authorization registry", () => {
   it("the scanner finds the kinds of entry point it claims to (guards against a scanner that finds nothing)", () => {
     expect(present).toEqual(expect.arrayContaining(["app/api/auth/[...nextauth]/route.ts#GET", "app/api/auth/[...nextauth]/route.ts#POST", "app/admin/actions.ts#setApprovalStatusAction"]));
     expect(present.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it("lists every page (and generated image), so the response-level privacy matrix requests it", () => {
+    const pages = walk(path.join(ROOT, "app"))
+      .map(rel)
+      .filter((f) => /(^|\/)(page|opengraph-image)\.tsx?$/.test(f))
+      .sort();
+    const listed = PAGES.map((p) => p.file).sort();
+    expect(pages.filter((f) => !listed.includes(f)), "pages missing from PAGES in tests/security/registry.ts").toEqual([]);
+    expect(listed.filter((f) => !pages.includes(f)), "PAGES entries with no file").toEqual([]);
+    expect(pages.length).toBeGreaterThanOrEqual(15);
   });
 });

@@ -63,6 +63,41 @@ export const REGISTRY: readonly Entry[] = [
   { kind: "action", file: "app/verify-email/actions.ts", name: "resendConfirmationAction", access: "signed-in", rule: "lib/auth/email-confirmation resendEmailConfirmation: the viewer's own address, 3 an hour" },
 ];
 
+/**
+ * Every page (app/**\/page.tsx, and the generated OG image) with who may see it and the URL the
+ * response-level privacy matrix (e2e/privacy-matrix.spec.ts) requests for it. registry.test.ts
+ * fails when a page exists without an entry, so a new page is scanned for hidden identities
+ * automatically. `path` gets the fixture's ids; null = not requested directly (the cached copies
+ * under /v/, reached only through the proxy's rewrites of "/" and "/campaign/<id>", which the
+ * matrix requests as visitor and member).
+ */
+export type PageEntry = {
+  file: string;
+  access: Access | "internal";
+  path: ((ids: { campaignId: string; pledgeId: string }) => string) | null;
+  rule: string;
+};
+
+export const PAGES: readonly PageEntry[] = [
+  { file: "app/page.tsx", access: "public", path: () => "/?filter=all&page=1", rule: "home: approved events only" },
+  { file: "app/[...notFound]/page.tsx", access: "public", path: () => "/no-such-page/here", rule: "the 404 page" },
+  { file: "app/admin/page.tsx", access: "admin", path: () => "/admin", rule: "lib/auth/viewer requireAdmin" },
+  { file: "app/admin/emails/page.tsx", access: "admin", path: () => "/admin/emails", rule: "lib/email/queries listOutboxForAdmin (admins); confirmation links masked" },
+  { file: "app/campaign/[campaignId]/page.tsx", access: "public", path: ({ campaignId }) => `/campaign/${campaignId}`, rule: "the event page; identities per lib/privacy" },
+  { file: "app/campaign/[campaignId]/flyer/page.tsx", access: "public", path: ({ campaignId }) => `/campaign/${campaignId}/flyer`, rule: "lib/sharing getShareInfo" },
+  { file: "app/campaign/[campaignId]/manage/page.tsx", access: "creator-or-admin", path: ({ campaignId }) => `/campaign/${campaignId}/manage`, rule: "lib/pledges/queries getManageView" },
+  { file: "app/campaign/[campaignId]/opengraph-image.tsx", access: "public", path: ({ campaignId }) => `/campaign/${campaignId}/opengraph-image`, rule: "title and counts only, for approved events" },
+  { file: "app/create-campaign/page.tsx", access: "signed-in", path: () => "/create-campaign", rule: "the viewer's own drafts" },
+  { file: "app/pledges/[pledgeId]/pay/page.tsx", access: "backer", path: ({ pledgeId }) => `/pledges/${pledgeId}/pay`, rule: "lib/charging/queries getPledgeForPayment: the pledge's owner" },
+  { file: "app/profile/page.tsx", access: "public", path: () => "/profile", rule: "the viewer's own profile, else the sign-in card" },
+  { file: "app/roadmap/page.tsx", access: "public", path: () => "/roadmap", rule: "static" },
+  { file: "app/unsubscribe/page.tsx", access: "token", path: () => "/unsubscribe?token=x", rule: "lib/email/unsubscribe" },
+  { file: "app/verify-email/page.tsx", access: "token", path: () => "/verify-email?token=x", rule: "lib/auth/email-confirmation" },
+  { file: "app/v/campaign/[campaignId]/[version]/page.tsx", access: "internal", path: null, rule: "cached event page copies (proxy rewrites only)" },
+  { file: "app/v/home/[filter]/[page]/[version]/page.tsx", access: "internal", path: null, rule: "cached home copies (proxy rewrites only)" },
+  { file: "app/v/static/[page]/[version]/page.tsx", access: "internal", path: null, rule: "cached copies of static pages such as /roadmap (proxy rewrites only)" },
+];
+
 /** Roles that must be let through, per access level (for token/signature: whoever holds one). */
 export function allowedRoles(access: Access): readonly Role[] {
   switch (access) {
