@@ -72,6 +72,13 @@ async function memberRewrite(request: NextRequest): Promise<URL | null> {
   }
 }
 
+/** Pages with the same content for everyone (/roadmap), served as cached copies so they carry a nonce of their own. */
+const STATIC_COPIES = new Set(["/roadmap"]);
+function staticRewrite(request: NextRequest): URL | null {
+  if ((request.method !== "GET" && request.method !== "HEAD") || request.nextUrl.search !== "" || !STATIC_COPIES.has(request.nextUrl.pathname)) return null;
+  return copyPath(`static${request.nextUrl.pathname}`, "1", request.nextUrl);
+}
+
 /**
  * Where a signed-out request is served from the cache. Anything unusual (a notice to show, an odd
  * query, a database hiccup) is left to the per-request route, which handles it fully.
@@ -112,7 +119,7 @@ export async function proxy(request: NextRequest) {
   // a copy is served only to the audience the proxy checked it was made for.
   if (/^\/v(\/|$)/.test(request.nextUrl.pathname)) return finish(new NextResponse("Not found", { status: 404 }), buildCsp({ stripe, dev }));
 
-  const target = await visitorRewrite(request);
+  const target = staticRewrite(request) ?? (await visitorRewrite(request));
   const member = target ? null : await memberRewrite(request);
   if (target || member) {
     const copy = (target ?? member)!;

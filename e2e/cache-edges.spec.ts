@@ -108,3 +108,21 @@ test("cached copies carry a nonce of their own, the same on every hit and new wi
   }
   await visitor.close();
 });
+
+test("the static roadmap is served as a copy with a nonce of its own, not 'unsafe-inline', and no script is blocked", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Content-Security-Policy/i.test(m.text())) violations.push(m.text());
+  });
+  const res = await page.goto("/roadmap");
+  const script = scriptSrc(res?.headers()["content-security-policy"]);
+  expect(script).not.toContain("'unsafe-inline'");
+  expect(script).toMatch(/'nonce-[^']+' 'strict-dynamic'/);
+  const again = await page.request.get("/roadmap");
+  expect(again.headers()["content-security-policy"]).toBe(res?.headers()["content-security-policy"]);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // hydrated: a client-side navigation works from it
+  await page.getByRole("banner").getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(violations).toEqual([]);
+});

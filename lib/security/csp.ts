@@ -1,8 +1,9 @@
 /**
  * Content-Security-Policy (issue 9). Pages rendered per request get a fresh nonce and a strict
- * policy ('strict-dynamic': only scripts carrying the nonce, and what they load, run). Pages served
- * from the prerender/ISR cache cannot carry a per-request nonce, so they get the same policy with
- * 'unsafe-inline' for scripts instead; everything else (sources, framing, forms) is as strict.
+ * policy ('strict-dynamic': only scripts carrying the nonce, and what they load, run). The cached
+ * copies under /v/ (visitors' and members' pages, and static pages such as /roadmap) get a nonce of
+ * their own per copy (proxy.ts, lib/cache/signed-path.ts). 'unsafe-inline' is left only for a
+ * prerendered route reached without the proxy's rewrite.
  * Stripe's domains are allowed only when Stripe is enabled.
  */
 export type CspOptions = { nonce?: string; stripe: boolean; dev: boolean };
