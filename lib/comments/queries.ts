@@ -26,25 +26,6 @@ export type CommentsView = {
 };
 
 /**
- * "Anonymous Commenter #n" numbers of the given authors: n orders every commenter but the organiser
- * by their first comment on the event (at the database's full precision), ties by author id — the
- * order of lib/privacy numberByFirstAppearance, counted in the database so that a page of comments
- * does not load every commenter of a busy event.
- */
-async function commenterNumbers(campaignId: string, organizerId: string, authorIds: string[]): Promise<Map<string, number>> {
-  const wanted = [...new Set(authorIds)].filter((id) => id !== organizerId);
-  if (wanted.length === 0) return new Map();
-  const ranked = await db.$queryRaw<{ authorId: string; n: number }[]>`
-    SELECT "authorId", n::int AS n FROM (
-      SELECT "authorId", row_number() OVER (ORDER BY min("createdAt"), "authorId" COLLATE "C") AS n
-      FROM "Comment" WHERE "campaignId" = ${campaignId} AND "authorId" <> ${organizerId}
-      GROUP BY "authorId"
-    ) ranked
-    WHERE "authorId" = ANY(${wanted})`;
-  return new Map(ranked.map((r) => [r.authorId, r.n]));
-}
-
-/**
  * The comments of an event as `viewer` may see them, newest first, identities already removed where
  * hidden. Null when the event does not exist for this viewer.
  */
@@ -58,16 +39,17 @@ export async function getCommentsView(
   if (!campaign || !canViewCampaign(viewer, campaign)) return null;
 
   // The page, its authors and the total in one statement (one round trip, one snapshot).
-  const found = await db.$queryRaw<Array<{ id: string; text: string; createdAt: Date; authorId: string; name: string | null; email: string; total: number }>>`
-    SELECT c.id, c.text, c."createdAt", c."authorId", u.name, u.email,
+  const found = await db.$queryRaw<Array<{ id: string; text: string; createdAt: Date; authorId: string; commenterNumber: number | null; name: string | null; email: string; total: number }>>`
+    SELECT c.id, c.text, c."createdAt", c."authorId", c."commenterNumber", u.name, u.email,
            (SELECT count(*) FROM "Comment" WHERE "campaignId" = ${campaignId})::int AS total
     FROM "Comment" c JOIN "User" u ON u.id = c."authorId"
     WHERE c."campaignId" = ${campaignId}
     ORDER BY c."createdAt" DESC, c.id DESC
     LIMIT ${limit} OFFSET ${offset}`;
-  const rows = found.map(({ name, email, total: _total, ...r }) => ({ ...r, author: { name, email } }));
+  const rows = found.map(({ name, email, total: _total, commenterNumber: _n, ...r }) => ({ ...r, author: { name, email } }));
   const total = found[0]?.total ?? (offset === 0 ? 0 : await db.comment.count({ where: { campaignId } }));
-  const numbers = await commenterNumbers(campaignId, campaign.creatorId, rows.map((r) => r.authorId));
+  // "Commenter #n" is stored with each comment (a trigger numbers a new author), never renumbered
+  const numbers = new Map(found.filter((r) => r.commenterNumber !== null).map((r) => [r.authorId, r.commenterNumber!]));
 
   const committed = viewer ? await hasCommitted(campaignId, viewer.id) : false;
   const privacyCampaign: PrivacyCampaign = { ...campaign, pactType: campaign.pactType ?? null };

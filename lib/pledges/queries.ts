@@ -92,9 +92,9 @@ export async function listEventCommitments(
   // One statement, so one snapshot: the count and the page agree (the numbers match the rows)
   // even while people commit. Served by the (campaignId, createdAt, id) index; no transaction.
   const rows = await db.$queryRaw<
-    Array<{ id: string; userId: string; createdAt: Date; amount: number; amountCents: number; verified: boolean; paymentMethod: string; name: string | null; email: string; total: number }>
+    Array<{ id: string; userId: string; createdAt: Date; attendeeNumber: number | null; amount: number; amountCents: number; verified: boolean; paymentMethod: string; name: string | null; email: string; total: number }>
   >`
-    SELECT p.id, p."userId", p."createdAt", p.amount, p."amountCents", p.verified, p."paymentMethod", u.name, u.email,
+    SELECT p.id, p."userId", p."createdAt", p."attendeeNumber", p.amount, p."amountCents", p.verified, p."paymentMethod", u.name, u.email,
            (SELECT count(*) FROM "Pledge" WHERE "campaignId" = ${campaignId})::int AS total
     FROM "Pledge" p JOIN "User" u ON u.id = p."userId"
     WHERE p."campaignId" = ${campaignId}
@@ -104,7 +104,8 @@ export async function listEventCommitments(
   const seesEveryEmail = seesAllIdentities(viewer, campaign);
   const items = rows.map((p, i): PublicCommitment => {
     const visible = canSeeIdentity(viewer, campaign, p.userId, now);
-    const n = total - offset - i;
+    // stored at commit (a trigger), never renumbered
+    const n = p.attendeeNumber ?? total - offset - i;
     // DESIGN §1 "public names": the email only to the person, the organizer and admins.
     const seesEmail = seesEveryEmail || Boolean(viewer && viewer.id === p.userId);
     return {

@@ -24,29 +24,30 @@ FROM generate_series(1, 10000) g;
 -- commits whose confirmation was never queued and derived 500 emails a minute from them, and the
 -- hourly organiser digest queued hundreds more: background work that loaded every scenario.
 -- hot event: 5,000 pledges
-INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "createdAt", "paymentMethodId")
+-- (numbers given here: the numbering triggers only fill in missing ones)
+INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "createdAt", "paymentMethodId", "attendeeNumber")
 SELECT 'bp1_' || u, 'bc00000001', 'bu' || lpad(u::text, 8, '0'), 1, 1500, 'Bench User ' || u,
-       now() - interval '2 days' - u * interval '1 second', 'pm_demo_bench_' || u
+       now() - interval '2 days' - u * interval '1 second', 'pm_demo_bench_' || u, 5001 - u
 FROM generate_series(1, 5000) u;
 
 -- events 2..9751: 20 pledges each (195,000)
-INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "createdAt", "paymentMethodId")
+INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "createdAt", "paymentMethodId", "attendeeNumber")
 SELECT 'bp' || c || '_' || j, 'bc' || lpad(c::text, 8, '0'),
        'bu' || lpad((((c * 37 + j) % 20000) + 1)::text, 8, '0'), 1,
        CASE WHEN c % 2 = 0 THEN 0 ELSE 1500 END,
        'Bench User ' || (((c * 37 + j) % 20000) + 1),
        now() - interval '2 days' - (c * 20 + j) * interval '1 second',
-       CASE WHEN c % 2 = 0 THEN NULL ELSE 'pm_demo_bench_' || c || '_' || j END
+       CASE WHEN c % 2 = 0 THEN NULL ELSE 'pm_demo_bench_' || c || '_' || j END, 20 - j
 FROM generate_series(2, 9751) c, generate_series(0, 19) j;
 
 -- comments: 1,000 on the hot event, 5 each on events 2..9801 (49,000)
-INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt")
+INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt", "commenterNumber")
 SELECT 'bk1_' || k, 'bc00000001', 'bu' || lpad(k::text, 8, '0'), 'Benchmark comment ' || k || ' — looking forward to it!',
-       now() - k * interval '1 second'
+       now() - k * interval '1 second', 1001 - k
 FROM generate_series(1, 1000) k;
-INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt")
+INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt", "commenterNumber")
 SELECT 'bk' || c || '_' || k, 'bc' || lpad(c::text, 8, '0'), 'bu' || lpad((((c * 13 + k) % 20000) + 1)::text, 8, '0'),
-       'Benchmark comment ' || k, now() - (c * 5 + k) * interval '1 second'
+       'Benchmark comment ' || k, now() - (c * 5 + k) * interval '1 second', 6 - k
 FROM generate_series(2, 9801) c, generate_series(1, 5) k;
 
 UPDATE "Campaign" c SET "pledgeCount" = s.n, "committedCount" = s.n, "currentAmount" = s.n

@@ -44,25 +44,37 @@ describe("show more comments", () => {
     expect(asCreator.comments[0].label).toMatch(/^Hidden Author \d$/);
   });
 
-  it("numbers like lib/privacy: first comment to the millisecond, ties by author id, the organiser takes no number", async () => {
+  it("numbers commenters as they first arrive, stored and never renumbered; the organiser takes no number", async () => {
+    // (was: numbered at read time by first comment time, ties by author id. Numbers are stored now —
+    // DESIGN §1 — so a deleted comment or a back-dated row never moves anyone's number.)
     const creator = await createUser();
     const [a, b, c] = await Promise.all(["cmtauthorzz1", "cmtauthoraa2", "cmtauthormm3"].map((id) => db.user.create({ data: { id, email: `${id}@example.test` } })));
     const campaign = await createCampaign({ creatorId: creator.id });
     const t0 = new Date("2026-01-01T10:00:00.000Z");
-    await db.comment.createMany({
-      data: [
-        { campaignId: campaign.id, authorId: creator.id, text: "organiser first", createdAt: new Date(t0.getTime() - 5000) },
-        { campaignId: campaign.id, authorId: a.id, text: "a, tie", createdAt: t0 },
-        { campaignId: campaign.id, authorId: b.id, text: "b, tie", createdAt: t0 },
-        { campaignId: campaign.id, authorId: c.id, text: "c, later", createdAt: new Date(t0.getTime() + 1) },
-      ],
-    });
-    const labels = Object.fromEntries((await getCommentsView(campaign.id, null))!.comments.map((x) => [x.text, x.label]));
-    expect(labels).toEqual({
+    const write = (authorId: string, text: string, ms: number) => db.comment.create({ data: { campaignId: campaign.id, authorId, text, createdAt: new Date(t0.getTime() + ms) } });
+    await write(creator.id, "organiser first", -5000);
+    const firstOfA = await write(a.id, "a, first", 0);
+    await write(b.id, "b, second", 0);
+    await write(c.id, "c, third", 1);
+    await write(a.id, "a again", 2);
+    const labels = async () => Object.fromEntries((await getCommentsView(campaign.id, null))!.comments.map((x) => [x.text, x.label]));
+    expect(await labels()).toEqual({
       "organiser first": "Event organizer",
-      "b, tie": "Anonymous Commenter #1",
-      "a, tie": "Anonymous Commenter #2",
-      "c, later": "Anonymous Commenter #3",
+      "a, first": "Anonymous Commenter #1",
+      "b, second": "Anonymous Commenter #2",
+      "c, third": "Anonymous Commenter #3",
+      "a again": "Anonymous Commenter #1",
+    });
+    // b's only comment is deleted: c stays #3 (it used to become #2), and a newcomer is #4
+    await db.comment.deleteMany({ where: { authorId: b.id } });
+    await db.comment.delete({ where: { id: firstOfA.id } });
+    const d = await createUser();
+    await write(d.id, "d, late", 3);
+    expect(await labels()).toEqual({
+      "organiser first": "Event organizer",
+      "c, third": "Anonymous Commenter #3",
+      "a again": "Anonymous Commenter #1",
+      "d, late": "Anonymous Commenter #4",
     });
   });
 
