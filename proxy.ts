@@ -75,7 +75,7 @@ async function memberRewrite(request: NextRequest): Promise<URL | null> {
 /** Pages with the same content for everyone (/roadmap), served as cached copies so they carry a nonce of their own. */
 const STATIC_COPIES = new Set(["/roadmap"]);
 function staticRewrite(request: NextRequest): URL | null {
-  if ((request.method !== "GET" && request.method !== "HEAD") || request.nextUrl.search !== "" || !STATIC_COPIES.has(request.nextUrl.pathname)) return null;
+  if ((request.method !== "GET" && request.method !== "HEAD") || !STATIC_COPIES.has(request.nextUrl.pathname)) return null;
   return copyPath(`static${request.nextUrl.pathname}`, "1", request.nextUrl);
 }
 
