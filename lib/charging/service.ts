@@ -7,7 +7,8 @@ import { getGateway, type ChargeResult, type PaymentGateway } from "@/lib/paymen
 import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
 import { onChargeFailed } from "@/lib/charging/notify";
 import { kickEmailSender } from "@/lib/email/service";
-import { assertCanChargeManually, CHARGEABLE_STATUSES, STALE_CLAIM_MS } from "@/lib/charging/policy";
+import { canChargeManually, CHARGEABLE_STATUSES, STALE_CLAIM_MS } from "@/lib/charging/policy";
+import { MANAGE_DENIED_MESSAGE as MANAGE_NOT_FOUND } from "@/lib/pledges/policy";
 import { getChargeSummary, type ChargeSummary } from "@/lib/charging/queries";
 import { consume, secondsText } from "@/lib/rate-limit/service";
 import { isCrowdfund, isFreeEvent, pledgeChargeCents } from "@/lib/campaigns/pact";
@@ -502,10 +503,13 @@ export async function checkAndCharge(campaignId: string, viewer: Viewer | null, 
  * call charged and what failed.
  */
 export async function chargeOutstanding(campaignId: string, viewer: Viewer | null, opts: Omit<RunOptions, "retryFailed"> = {}): Promise<{ totalCharged: number; totalFailed: number }> {
+  if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true } });
-  if (!campaign) throw new AppError("NOT_FOUND", "Campaign not found");
-  assertCanChargeManually(viewer, campaign);
+  // An unknown event and someone else's event get the same answer (SPEC §6), so ids cannot be probed.
+  if (!campaign || !canChargeManually(viewer, campaign)) throw new AppError("NOT_FOUND", MANAGE_NOT_FOUND);
   const status = await fundIfThresholdMet(campaignId);
+  if (status === "cancelled") throw new AppError("CONFLICT", "This event was cancelled, so nobody can be charged.");
+  if (status === "expired") throw new AppError("CONFLICT", "This event ended without reaching its goal, so nobody can be charged.");
   if (!status || !(CHARGEABLE_STATUSES as readonly string[]).includes(status)) {
     throw new AppError("CONFLICT", "This event has not reached its goal yet, so nobody can be charged.");
   }
@@ -536,6 +540,16 @@ export type PayPledgeResult =
 
 const RECOVERABLE = ["failed", "requires_action"] as const;
 
+/**
+ * Why the recovery page may not take money now, or null: a cancelled or expired event is not
+ * charged (issue 14: a payment taken after a cancellation was refunded a minute later).
+ */
+export function paymentClosedReason(campaignStatus: string): string | null {
+  if (campaignStatus === "cancelled") return "This event was cancelled, so there is nothing to pay. Nobody will be charged.";
+  if (campaignStatus === "expired") return "This event did not reach its goal, so there is nothing to pay. Nobody will be charged.";
+  return null;
+}
+
 async function ownedPledge(viewer: Viewer, pledgeId: string) {
   const pledge = await db.pledge.findUnique({
     where: { id: pledgeId },
@@ -547,7 +561,7 @@ async function ownedPledge(viewer: Viewer, pledgeId: string) {
       chargeStatus: true,
       paymentIntentId: true,
       chargeAttempts: true,
-      campaign: { select: { ticketPriceCents: true, pactType: true } },
+      campaign: { select: { ticketPriceCents: true, pactType: true, status: true } },
     },
   });
   // Someone else's pledge does not exist for this viewer.
@@ -564,6 +578,8 @@ async function ownedPledge(viewer: Viewer, pledgeId: string) {
 export async function payPledgeOnSession(viewer: Viewer & { email: string }, input: { pledgeId: string; paymentMethodId: string }): Promise<PayPledgeResult> {
   const pledge = await ownedPledge(viewer, input.pledgeId);
   if (pledge.chargeStatus === "succeeded") throw new AppError("CONFLICT", "This commitment has already been paid.");
+  const closed = paymentClosedReason(pledge.campaign.status);
+  if (closed) throw new AppError("CONFLICT", closed);
   if (!(RECOVERABLE as readonly string[]).includes(pledge.chargeStatus)) {
     throw new AppError("CONFLICT", "There is no failed payment to complete for this commitment.");
   }
@@ -573,6 +589,7 @@ export async function payPledgeOnSession(viewer: Viewer & { email: string }, inp
     UPDATE "Pledge" SET "chargeStatus" = 'processing', "chargeClaimedAt" = clock_timestamp(), "chargeAttempts" = "chargeAttempts" + 1,
       "paymentMethodId" = ${card.paymentMethodId}, "cardBrand" = ${card.brand}, "cardLast4" = ${card.last4}
     WHERE "id" = ${pledge.id} AND "userId" = ${viewer.id} AND "chargeStatus" IN ('failed', 'requires_action')
+      AND EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = "Pledge"."campaignId" AND c."status" IN ('funded', 'charging', 'charged'))
     RETURNING "chargeAttempts"`;
   if (!claimed[0]) throw new AppError("CONFLICT", "A payment for this commitment is already in progress.");
   const amountCents = pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents;

@@ -3,11 +3,12 @@ import { chargingJobs } from "@/lib/charging/jobs";
 import { emailJobs } from "@/lib/email/jobs";
 import { deadlineJobs } from "@/lib/deadlines/jobs";
 import { cancellationJobs } from "@/lib/cancellation/jobs";
+import { rateLimitJobs } from "@/lib/rate-limit/jobs";
 
 /**
  * Every background job of the app. Each domain defines its jobs in lib/<domain>/jobs.ts and adds
  * them here (one import and one spread per domain).
  */
 export async function allJobs(): Promise<JobDefinition[]> {
-  return [...emailJobs, ...deadlineJobs, ...cancellationJobs, ...chargingJobs];
+  return [...emailJobs, ...deadlineJobs, ...cancellationJobs, ...chargingJobs, ...rateLimitJobs];
 }

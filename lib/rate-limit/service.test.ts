@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { checkLimits, consume, countHits, recordHit } from "@/lib/rate-limit/service";
+import { allJobs } from "@/lib/jobs/definitions";
 
 describe("rate limits in Postgres", () => {
   it("lets `limit` actions through in the window and refuses the next with a retry time", async () => {
@@ -23,5 +25,15 @@ describe("rate limits in Postgres", () => {
     await recordHit(a.key);
     expect((await checkLimits([a, b])).ok).toBe(false);
     expect((await countHits(b.key, b.windowMs)).count).toBe(0);
+  });
+
+  it("is pruned by an hourly job: hits older than a day go, recent ones stay", async () => {
+    const key = `prune:${Math.random()}`;
+    await db.rateLimitHit.create({ data: { key, createdAt: new Date(Date.now() - 25 * 3600_000) } });
+    await recordHit(key);
+    const job = (await allJobs()).find((j) => j.name === "rate-limit-prune")!;
+    expect(job.cron).toBe("17 * * * *");
+    await job.handler({} as never);
+    expect((await countHits(key, 48 * 3600_000)).count).toBe(1);
   });
 });

@@ -254,7 +254,7 @@ describe("POST /api/check-and-charge: who sees which rows (DESIGN §1 check-and-
 });
 
 describe("POST /api/charge-attendees (manual charge) permission matrix", () => {
-  it("visitor 401, backer 403, creator and admin 200", async () => {
+  it("visitor 401; a backer, like an unknown id, 404 with SPEC §6's message; creator and admin 200", async () => {
     const { creator, campaign, pledges } = await fundedDemoCampaign(2);
     const backer = await db.user.findUniqueOrThrow({ where: { id: pledges[0].userId } });
     const admin = await createUser({ isAdmin: true });
@@ -263,7 +263,11 @@ describe("POST /api/charge-attendees (manual charge) permission matrix", () => {
     expect((await chargeAttendees(post({ campaignId: campaign.id }))).status).toBe(401);
     asViewer(backer);
     const forbidden = await chargeAttendees(post({ campaignId: campaign.id }));
-    expect(forbidden.status).toBe(403);
+    // (was 403: an event that exists answered differently from one that does not)
+    expect(forbidden.status).toBe(404);
+    expect((await forbidden.json()).error.message).toBe("Campaign not found or you don't have permission to manage it");
+    const unknown = await chargeAttendees(post({ campaignId: "cnosuchevent0001" }));
+    expect([unknown.status, (await unknown.json()).error.message]).toEqual([404, "Campaign not found or you don't have permission to manage it"]);
     expect(await intentsFor(pledges.map((p) => p.id))).toHaveLength(0);
 
     asViewer(creator);
@@ -283,6 +287,15 @@ describe("POST /api/charge-attendees (manual charge) permission matrix", () => {
     asViewer(creator);
     const res = await chargeAttendees(post({ campaignId: below.id }));
     expect(res.status).toBe(409);
+    // an expired or cancelled event says so (was: "has not reached its goal yet")
+    for (const [status, text] of [
+      ["expired", "This event ended without reaching its goal, so nobody can be charged."],
+      ["cancelled", "This event was cancelled, so nobody can be charged."],
+    ]) {
+      const over = await createCampaign({ creatorId: creator.id, goal: 5, ticketPriceCents: 1500, status: status as "expired" | "cancelled" });
+      const answer = await chargeAttendees(post({ campaignId: over.id }));
+      expect([answer.status, (await answer.json()).error.message]).toEqual([409, text]);
+    }
 
     const { creator: owner, campaign, pledges } = await fundedDemoCampaign(2, (i) => (i === 0 ? "4000000000000341" : "4242424242424242"));
     await checkAndCharge(post({ campaignId: campaign.id }));

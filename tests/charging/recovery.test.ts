@@ -67,4 +67,20 @@ describe("paying a failed charge on-session (/pledges/{id}/pay)", () => {
     const card = await demoCard(carol.id, "4242424242424242");
     await expect(payPledgeOnSession(asViewer(carol), { pledgeId: pledges[2].id, paymentMethodId: card })).rejects.toMatchObject({ code: "CONFLICT", message: "This commitment has already been paid." });
   });
+
+  it("refuses to take money for a cancelled or expired event, with a sentence that says why (issue 14: it was charged, then refunded)", async () => {
+    for (const [status, message] of [
+      ["cancelled", "This event was cancelled, so there is nothing to pay. Nobody will be charged."],
+      ["expired", "This event did not reach its goal, so there is nothing to pay. Nobody will be charged."],
+    ] as const) {
+      const { campaign, users, pledges } = await eventWithFailures();
+      await db.campaign.update({ where: { id: campaign.id }, data: { status } });
+      const alice = users[0];
+      const good = await demoCard(alice.id, "5555555555554444");
+      const before = await db.demoPaymentIntent.count();
+      await expect(payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: good })).rejects.toMatchObject({ code: "CONFLICT", message });
+      expect(await db.demoPaymentIntent.count()).toBe(before);
+      expect((await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).chargeStatus).toBe("failed");
+    }
+  });
 });

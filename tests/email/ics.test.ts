@@ -56,6 +56,12 @@ describe("buildIcs", () => {
     expect(tentative.URL).toBe(base.url);
   });
 
+  it("escapes a lone CR as well as LF and CRLF (a bare CR would end the line for some readers)", () => {
+    const ics = buildIcs({ ...base, status: "TENTATIVE", description: "one\rtwo\nthree\r\nfour" });
+    const parsed = parseIcs(ics); // fails on any bare CR or LF
+    expect(parsed.DESCRIPTION).toBe("one\\ntwo\\nthree\\nfour");
+  });
+
   it("folds at 75 octets without splitting a UTF-8 character", () => {
     const line = `DESCRIPTION:${"é".repeat(100)}`;
     const folded = foldLine(line);

@@ -34,7 +34,7 @@ export const REGISTRY: readonly Entry[] = [
   // ---- route handlers --------------------------------------------------------------------------
   { kind: "route", file: "app/api/auth/[...nextauth]/route.ts", name: "GET", access: "public", rule: "NextAuth (session, csrf, providers, callbacks)" },
   { kind: "route", file: "app/api/auth/[...nextauth]/route.ts", name: "POST", access: "public", rule: "NextAuth sign-in/out; its own double-submit CSRF token; sign-in limits in lib/auth/service" },
-  { kind: "route", file: "app/api/charge-attendees/route.ts", name: "POST", access: "creator-or-admin", rule: "manual charge: lib/charging/policy assertCanChargeManually" },
+  { kind: "route", file: "app/api/charge-attendees/route.ts", name: "POST", access: "creator-or-admin", rule: "manual charge: lib/charging/policy canChargeManually (others: 404 with SPEC §6's message)" },
   { kind: "route", file: "app/api/check-and-charge/route.ts", name: "POST", access: "public", rule: "anyone may ask for a visible campaign; the database decides (lib/charging checkAndCharge)" },
   { kind: "route", file: "app/api/create-setup-intent/route.ts", name: "POST", access: "signed-in", rule: "the card is saved for the signed-in viewer, never for the body's email" },
   { kind: "route", file: "app/api/demo-payments/confirm-setup/route.ts", name: "POST", access: "signed-in", rule: "the client secret is signed for one user; another user's secret is refused" },

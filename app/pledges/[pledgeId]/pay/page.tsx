@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
 import { getPledgeForPayment } from "@/lib/charging/queries";
+import { paymentClosedReason } from "@/lib/charging/service";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { env } from "@/lib/env";
 import { formatCents, formatDateTime } from "@/lib/format";
@@ -24,7 +25,8 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
 
   const amountText = formatCents(pledge.amountCents);
   const card = pledge.cardLast4 ? `${pledge.cardBrand ? pledge.cardBrand[0].toUpperCase() + pledge.cardBrand.slice(1) : "Card"} ending in ${pledge.cardLast4}` : "your saved card";
-  const due = pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action";
+  const closed = paymentClosedReason(pledge.campaign.status);
+  const due = !closed && (pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action");
 
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
@@ -53,13 +55,14 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
           )}
         </div>
         <div className="mt-4 text-sm text-slate-700">
-          {pledge.chargeStatus === "failed" && (
+          {closed && <p role="status">{closed}</p>}
+          {!closed && pledge.chargeStatus === "failed" && (
             <p>
               The event reached its goal, but we could not charge {card}: <span className="font-medium">{pledge.chargeFailureMessage ?? "Your card was declined."}</span> Save a
               new card below to pay and keep your place.
             </p>
           )}
-          {pledge.chargeStatus === "requires_action" && (
+          {!closed && pledge.chargeStatus === "requires_action" && (
             <p>
               The event reached its goal, but your bank asked to confirm the charge on {card}, which we cannot do while you are away. Enter a card below to pay now; your bank
               may ask you to confirm.
