@@ -28,7 +28,8 @@ export function toDraftView(d: DraftSummary): DraftView {
       description: d.description ?? "",
       logisticalDetails: d.logisticalDetails ?? "",
       goal: d.goal === null ? "" : String(d.goal),
-      deadline: d.deadline ? d.deadline.toISOString() : "",
+      // defensive: a date the form cannot show (rows stored before years were checked) starts empty
+      deadline: d.deadline && d.deadline.getUTCFullYear() >= 2000 && d.deadline.getUTCFullYear() <= 9999 ? d.deadline.toISOString() : "",
       ticketPrice: d.ticketPriceCents === null ? "" : centsToDollars(d.ticketPriceCents),
       pactType: d.pactType ?? "paction",
       attendeesAnonymous: d.attendeesAnonymous,

@@ -155,6 +155,14 @@ describe("draft schema", () => {
   it.each([{ title: "A" }, { description: "x" }, { goal: "3" }, { deadline: "2027-01-01T00:00:00Z" }])("saves with only %j", (only) => {
     expect(draftSchema.safeParse({ ...emptyCampaignForm, ...only }).success).toBe(true);
   });
+  it.each(["+010000-01-01T00:00:00Z", "0000-06-01T00:00:00Z", "-000001-01-01T00:00:00Z", "1970-01-01T00:00:00Z"])(
+    "refuses the deadline %s with a message (a year the form cannot show made the draft page fail)",
+    (deadline) => {
+      const r = draftSchema.safeParse({ ...emptyCampaignForm, title: "x", deadline });
+      expect(r.success).toBe(false);
+      expect(r.error?.issues[0].message).toBe("Deadline must be a valid date");
+    },
+  );
   it("still checks the values it is given", () => {
     expect(draftSchema.safeParse({ ...emptyCampaignForm, title: "x", goal: "0" }).success).toBe(false);
     expect(draftSchema.safeParse({ ...emptyCampaignForm, title: "x".repeat(101) }).success).toBe(false);

@@ -123,10 +123,16 @@ export function parseTicketPrice(raw: string, ctx: z.RefinementCtx): number {
   return Math.round(n * 100);
 }
 
+/**
+ * A date as typed, or null. Only years 2000–9999: a stored year 10000 or ≤ 0 made every later load of
+ * the draft's form fail (ISO strings of such years are "+010000-…"), so they are refused on the way in.
+ */
 function parseDate(raw: string): Date | null {
   if (raw === "") return null;
   const d = new Date(raw);
-  return Number.isNaN(d.getTime()) ? null : d;
+  if (Number.isNaN(d.getTime())) return null;
+  const year = d.getUTCFullYear();
+  return year >= 2000 && year <= 9999 ? d : null;
 }
 
 const goal = text.transform(parseGoal);
