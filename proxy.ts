@@ -40,10 +40,15 @@ function homeQuery(url: URL): { filter: string; page: string } | null {
 }
 
 const EVENT_PATH = /^\/campaign\/([a-z0-9]{10,40})$/i;
-/** The cached copy's path, its version signed (lib/cache/signed-path.ts: the /v/ pages render only signed versions). */
-const copyPath = (scope: string, version: string, url: URL) => new URL(`/v/${scope}/${signVersion(scope, version)}`, url);
-const homeCopy = (q: { filter: string; page: string }, version: string, url: URL) => copyPath(`home/${q.filter}/${q.page}`, version, url);
-const eventCopy = (id: string, version: string, url: URL) => copyPath(`campaign/${id}`, version, url);
+/**
+ * The cached copy's path, its version signed (lib/cache/signed-path.ts: the /v/ pages render only
+ * signed versions). Resolved against the server's own origin (`request.url`), not `nextUrl`, whose
+ * host comes from the Host header: Next treats a rewrite to another origin as an external proxy,
+ * and behind the front server (or any real domain) the two differ.
+ */
+const copyPath = (scope: string, version: string, request: NextRequest) => new URL(`/v/${scope}/${signVersion(scope, version)}`, request.url);
+const homeCopy = (q: { filter: string; page: string }, version: string, request: NextRequest) => copyPath(`home/${q.filter}/${q.page}`, version, request);
+const eventCopy = (id: string, version: string, request: NextRequest) => copyPath(`campaign/${id}`, version, request);
 
 /**
  * A signed-in GET of home or an event page, served from a copy made for members where their page
@@ -63,10 +68,10 @@ async function memberRewrite(request: NextRequest): Promise<URL | null> {
     if (!session) return null;
     if (home) {
       const version = await memberHomeVersion(session);
-      return version ? homeCopy(home, version, url) : null;
+      return version ? homeCopy(home, version, request) : null;
     }
     const version = await memberCampaignVersion(event![1], session);
-    return version ? eventCopy(event![1], version, url) : null;
+    return version ? eventCopy(event![1], version, request) : null;
   } catch {
     return null;
   }
@@ -76,7 +81,7 @@ async function memberRewrite(request: NextRequest): Promise<URL | null> {
 const STATIC_COPIES = new Set(["/roadmap"]);
 function staticRewrite(request: NextRequest): URL | null {
   if ((request.method !== "GET" && request.method !== "HEAD") || !STATIC_COPIES.has(request.nextUrl.pathname)) return null;
-  return copyPath(`static${request.nextUrl.pathname}`, "1", request.nextUrl);
+  return copyPath(`static${request.nextUrl.pathname}`, "1", request);
 }
 
 /**
@@ -90,12 +95,12 @@ async function visitorRewrite(request: NextRequest): Promise<URL | null> {
     if (url.pathname === "/") {
       const query = homeQuery(url);
       const version = query ? await homeVersion() : null;
-      return query && version ? homeCopy(query, version, url) : null;
+      return query && version ? homeCopy(query, version, request) : null;
     }
     const m = EVENT_PATH.exec(url.pathname);
     if (m && url.search === "") {
       const version = await campaignVersion(m[1]);
-      return version ? eventCopy(m[1], version, url) : null;
+      return version ? eventCopy(m[1], version, request) : null;
     }
   } catch {
     return null;

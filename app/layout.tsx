@@ -2,7 +2,12 @@ import type { Metadata, Viewport } from "next";
 import { SiteHeader } from "@/components/layout/site-header";
 import "./globals.css";
 
+// Absolute URLs in metadata (Open Graph images) use the public address, never the one Next listens on
+// behind the front server. (Read directly: lib/env also requires DATABASE_URL, which a bare build lacks.)
+const publicUrl = (process.env.APP_URL || process.env.NEXTAUTH_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/$/, "");
+
 export const metadata: Metadata = {
+  metadataBase: new URL(publicUrl),
   title: { default: "PactNexus — a nexus for pacts", template: "%s · PactNexus" },
   description: "Commit to events that only happen when enough people commit. Nobody pays unless the threshold is met.",
 };

@@ -12,7 +12,9 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { buildHash } from "./lib/build-hash.mjs";
 import { DEFAULT_DB, dataDir, ensureDatabase } from "./lib/database-url.mjs";
-import { isPortFree, startEmbeddedPostgres } from "./lib/embedded-db.mjs";
+import { EmbeddedDbUnreachable, isPortFree, startEmbeddedPostgres } from "./lib/embedded-db.mjs";
+import { createFrontServer } from "./lib/front-server.mjs";
+import net from "node:net";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -24,11 +26,25 @@ const say = (m) => console.log(`[pactnexus] ${m}`);
 class Fatal extends Error {}
 let embedded = null;
 let child = null;
+let front = null;
 let stopping = false;
+
+/** A free loopback port for `next start` behind the front server. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port: p } = s.address();
+      s.close(() => resolve(p));
+    });
+  });
+}
 
 async function stopAll(code) {
   if (stopping) return;
   stopping = true;
+  front?.close();
   if (child && child.exitCode === null) {
     child.kill("SIGTERM");
     await new Promise((r) => {
@@ -146,13 +162,25 @@ async function main() {
     }
   }
 
+  // Production: `next start` on a loopback port behind the thin front server (scripts/lib/front-server.mjs:
+  // the client address, body limits, TRACE, malformed server actions). `npm run dev` serves Next directly.
+  // NEXT_INTERNAL_PORT: a fixed loopback port for Next (the bench measures the front server's overhead against it)
+  const nextPort = dev ? port : Number(process.env.NEXT_INTERNAL_PORT) || (await freePort());
+  if (!dev) {
+    const trustedHops = Math.max(0, Math.floor(Number(process.env.TRUST_PROXY || 0)) || 0);
+    front = createFrontServer({ upstreamPort: nextPort, trustedHops });
+    await new Promise((resolve, reject) => {
+      front.once("error", reject);
+      front.listen(port, resolve);
+    });
+  }
   say(`serving on http://localhost:${port}`);
   // A bounded heap (issue 8: peak RSS ≤ 400 MB under load). Without a limit V8 sizes the heap from
   // the machine's memory and lets garbage pile up to gigabytes before collecting it; live data of
   // the server stays well under this. SERVER_HEAP_MB overrides; NODE_OPTIONS may set its own.
   const heapMb = Number(process.env.SERVER_HEAP_MB || 160);
   const heapArgs = dev || /max-old-space-size/.test(process.env.NODE_OPTIONS || "") ? [] : [`--max-old-space-size=${heapMb}`];
-  child = spawn(process.execPath, [...heapArgs, nextBin, dev ? "dev" : "start", "-p", String(port)], {
+  child = spawn(process.execPath, [...heapArgs, nextBin, dev ? "dev" : "start", "-p", String(nextPort), ...(dev ? [] : ["-H", "localhost"])], {
     stdio: "inherit",
     env: dev ? env : { ...env, NODE_ENV: "production" },
   });
@@ -162,6 +190,6 @@ async function main() {
 }
 
 main().catch(async (err) => {
-  console.error(`[pactnexus] ${err instanceof Fatal ? err.message : err?.stack || err}`);
+  console.error(`[pactnexus] ${err instanceof Fatal || err instanceof EmbeddedDbUnreachable ? err.message : err?.stack || err}`);
   await stopAll(1);
 });

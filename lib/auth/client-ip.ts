@@ -2,6 +2,9 @@ import { isIP } from "node:net";
 
 type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
+/** Set by the thin front server (scripts/lib/front-server.mjs) on every request; a client's own copy is removed there. */
+export const CLIENT_IP_HEADER = "x-pactnexus-client-ip";
+
 function header(h: HeaderSource, name: string): string | undefined {
   if (typeof (h as { get?: unknown }).get === "function") return (h as { get(n: string): string | null }).get(name) ?? undefined;
   const v = (h as Record<string, string | string[] | undefined>)[name];
@@ -9,20 +12,12 @@ function header(h: HeaderSource, name: string): string | undefined {
 }
 
 /**
- * The client's IP for rate limits: the first hop of X-Forwarded-For, else X-Real-IP. Next's own
- * server sets X-Forwarded-For to the socket address when no proxy does; behind a proxy or load
- * balancer, the proxy must set (overwrite, not append to) X-Forwarded-For, or clients could pick
- * their own rate-limit bucket. Null when no usable address is present: callers then skip the
- * per-IP limit and keep the per-account one.
+ * The client's address for per-address limits: only the one the front server determined (from
+ * the socket, or across the TRUST_PROXY hops of X-Forwarded-For) — never a header the client
+ * chose. Null only when the app runs without the front server (tests calling handlers directly):
+ * callers then keep their per-account limits.
  */
 export function clientIp(h: HeaderSource): string | null {
-  const forwarded = header(h, "x-forwarded-for")?.split(",")[0]?.trim();
-  let ip = forwarded || header(h, "x-real-ip")?.trim();
-  if (!ip) return null;
-  // "[2001:db8::1]:443" and "203.0.113.7:51234" → the address alone
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(ip);
-  if (bracketed) ip = bracketed[1];
-  else if (/^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(ip)) ip = ip.slice(0, ip.lastIndexOf(":"));
-  if (ip.toLowerCase().startsWith("::ffff:") && isIP(ip.slice(7)) === 4) ip = ip.slice(7);
-  return isIP(ip) ? ip.toLowerCase() : null;
+  const ip = header(h, CLIENT_IP_HEADER)?.trim();
+  return ip && isIP(ip) ? ip.toLowerCase() : null;
 }

@@ -15,7 +15,8 @@ import { onChargeFailed } from "@/lib/charging/notify";
  */
 export function verifyStripeEvent(rawBody: string, signature: string | null): Stripe.Event {
   const secret = env().STRIPE_WEBHOOK_SECRET;
-  if (!secret) throw new AppError("UNAVAILABLE", "Stripe webhooks are not configured on this server.");
+  // 404: without a secret the endpoint does not exist here (a 5xx would claim a server fault)
+  if (!secret) throw new AppError("NOT_FOUND", "Stripe webhooks are not configured on this server.");
   if (!signature) throw new AppError("BAD_REQUEST", "Missing Stripe-Signature header.");
   let event: Stripe.Event;
   try {

@@ -73,7 +73,9 @@ function processTreeRss(pid) {
 
 async function startServer(url) {
   const port = await freePort();
+  const nextPort = await freePort();
   const env = {
+    NEXT_INTERNAL_PORT: String(nextPort),
     ...process.env,
     DATABASE_URL: url,
     NEXTAUTH_SECRET: SECRET,
@@ -100,6 +102,7 @@ async function startServer(url) {
   const timer = setInterval(() => (peak = Math.max(peak, processTreeRss(child.pid))), 200);
   return {
     base,
+    nextPort,
     child,
     peakRss: () => peak,
     stop: async () => {
@@ -165,6 +168,10 @@ async function main() {
     const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : null;
     const add = async (name, opts) => (only && !only.test(name) ? undefined : results.scenarios.push(await measure(name, { url: server.base + opts.path, ...opts }, server)));
     await add("ceiling: static /roadmap", { path: "/roadmap" });
+    // The front server's overhead (issue 14): the same page straight from Next's loopback port, same run.
+    if (!only || only.test("without the front server")) {
+      results.scenarios.push(await measure("ceiling: static /roadmap, without the front server (Next's own port)", { url: `http://127.0.0.1:${server.nextPort}/roadmap` }, server));
+    }
     await add("visitor /", { path: "/" });
     await add("visitor /?page=200", { path: "/?page=200" });
     await add("visitor event page (5,000 pledges, 1,000 comments)", { path: hot });

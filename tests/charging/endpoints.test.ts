@@ -18,7 +18,7 @@ const { POST: confirmSetup } = await import("@/app/api/demo-payments/confirm-set
 const post = (body: unknown, ip = "198.51.100.1") =>
   new Request("http://test/api", {
     method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": ip },
+    headers: { "content-type": "application/json", "x-pactnexus-client-ip": ip },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 

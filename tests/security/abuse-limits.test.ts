@@ -22,7 +22,7 @@ afterAll(closeFingerprintPool);
 /** Abuse limits live in PostgreSQL (table RateLimitHit, or counted rows) so they hold across app instances. */
 describe("abuse limits", () => {
   it("sign-up: 10 accounts per client IP an hour, then refused with nothing created", async () => {
-    setRequestHeaders({ "x-forwarded-for": "198.51.100.23" });
+    setRequestHeaders({ "x-pactnexus-client-ip": "198.51.100.23" });
     for (let i = 0; i < SIGN_UPS_PER_IP; i++) {
       expect(await signUpAction({ email: `spam${i}@example.test`, password: "long enough pass 1" })).toMatchObject({ ok: true });
     }
@@ -30,7 +30,7 @@ describe("abuse limits", () => {
     const refused = await signUpAction({ email: "spam-more@example.test", password: "long enough pass 1" });
     expect(refused).toEqual({ ok: false, error: expect.stringMatching(/^Too many accounts created from this network\. Try again in \d+ minutes?\.$/) });
     expect(await db.user.count()).toBe(users);
-    setRequestHeaders({ "x-forwarded-for": "198.51.100.24" });
+    setRequestHeaders({ "x-pactnexus-client-ip": "198.51.100.24" });
     expect(await signUpAction({ email: "elsewhere@example.test", password: "long enough pass 1" })).toMatchObject({ ok: true });
   });
 

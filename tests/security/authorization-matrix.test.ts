@@ -259,7 +259,7 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   "app/profile/actions.ts#signUpAction": {
     setup: async (p) => ({ people: p }),
     call: (f, role) => {
-      setRequestHeaders({ "x-forwarded-for": `203.0.113.${++n % 250}` });
+      setRequestHeaders({ "x-pactnexus-client-ip": `203.0.113.${++n % 250}` });
       return action(f.people, role, () => profile.signUpAction({ email: `new-${role}-${++n}@example.test`, password: "brand new pass 1" }));
     },
   },

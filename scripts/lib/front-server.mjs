@@ -1,0 +1,231 @@
+// The thin server in front of Next (DESIGN §1 "client address", issue 14). `npm start` (and so the
+// e2e server, the bench and the fault suite, which all start through scripts/start.mjs) runs
+// `next start` on a loopback port and this server on PORT. For every request it:
+//  - takes the client address from the socket, or from X-Forwarded-For only across the TRUST_PROXY
+//    hops configured, and passes it on in CLIENT_IP_HEADER (and as the only X-Forwarded-For entry),
+//    removing whatever the client sent in either;
+//  - refuses TRACE/TRACK (405);
+//  - caps request bodies: 413 with a message (JSON route handlers 64 kB, server actions and the
+//    Stripe webhook their own limit); a body without a length is refused (411);
+//  - turns malformed server-action requests into 4xx answers: a cross-origin action (403), a body
+//    that is not a JSON array or a multipart form (400) — Next would answer those with a 500;
+//  - warns once when forwarded headers arrive while TRUST_PROXY is unset.
+// Everything else streams through unchanged (keep-alive to Next, responses piped back).
+import http from "node:http";
+import { isIP } from "node:net";
+import { isUtf8 } from "node:buffer";
+
+export const CLIENT_IP_HEADER = "x-pactnexus-client-ip";
+export const LIMITS = { api: 64 * 1024, action: 1024 * 1024, webhook: 512 * 1024 };
+
+const json = (res, status, code, message, extra = {}) => {
+  if (res.headersSent) return res.destroy();
+  const body = JSON.stringify({ error: { code, message } });
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), "cache-control": "no-store", ...extra });
+  res.end(body);
+};
+
+/** An address as written in a header or by the socket, normalised; null when it is not an IP. */
+export function normaliseIp(raw) {
+  let ip = String(raw ?? "").trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(ip);
+  if (bracketed) ip = bracketed[1];
+  else if (/^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(ip)) ip = ip.slice(0, ip.lastIndexOf(":"));
+  if (ip.toLowerCase().startsWith("::ffff:") && isIP(ip.slice(7)) === 4) ip = ip.slice(7);
+  return isIP(ip) ? ip.toLowerCase() : null;
+}
+
+/**
+ * The client's address: the socket's, unless TRUST_PROXY hops are configured; then the address that
+ * many hops back in X-Forwarded-For (each trusted proxy appends the address it saw). A malformed or
+ * missing entry where the client should be falls back to the nearest address we trust — it never
+ * yields "no address" (which would switch a per-address limit off).
+ */
+export function clientAddress(socketAddress, forwardedFor, trustedHops) {
+  const socket = normaliseIp(socketAddress) ?? "0.0.0.0";
+  if (!trustedHops) return socket;
+  const chain = [...String(forwardedFor ?? "").split(",").map((s) => s.trim()).filter(Boolean), socket];
+  let best = socket;
+  for (let i = chain.length - 2, hops = 1; i >= 0 && hops <= trustedHops; i--, hops++) {
+    const ip = normaliseIp(chain[i]);
+    if (!ip) break;
+    best = ip;
+  }
+  return best;
+}
+
+const hostOf = (value) => {
+  try {
+    return new URL(value).host.toLowerCase();
+  } catch {
+    return null;
+  }
+};
+
+function bodyLimit(req) {
+  if (req.headers["next-action"]) return { limit: LIMITS.action, what: "a server action" };
+  const path = (req.url || "/").split("?")[0];
+  if (path === "/api/stripe/webhook") return { limit: LIMITS.webhook, what: "a webhook" };
+  if (path.startsWith("/api/")) return { limit: LIMITS.api, what: "an API" };
+  return { limit: LIMITS.action, what: "a" };
+}
+
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "upgrade"]);
+
+/** How deep a JSON text nests (brackets outside strings): Next's decoder recurses, and overflows on thousands. */
+export function jsonDepth(text) {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
+    else if (c === 93 || c === 125) depth--;
+  }
+  return max;
+}
+export const MAX_ACTION_DEPTH = 64;
+
+const kb = (n) => `${Math.round(n / 1024)} kB`;
+
+export function createFrontServer({ upstreamPort, trustedHops = 0, log = console }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  let warned = false;
+
+  function forward(req, res, headers, body) {
+    const upstream = http.request(
+      { host: "localhost", port: upstreamPort, method: req.method, path: req.url, headers, agent },
+      (up) => {
+        const raw = [];
+        for (let i = 0; i < up.rawHeaders.length; i += 2) {
+          if (!HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase())) raw.push(up.rawHeaders[i], up.rawHeaders[i + 1]);
+        }
+        res.writeHead(up.statusCode || 502, up.statusMessage, raw);
+        up.pipe(res);
+        up.on("error", () => res.destroy());
+      },
+    );
+    upstream.on("error", () => json(res, 502, "UNAVAILABLE", "The service is temporarily unavailable. Please try again in a moment.", { "retry-after": "5" }));
+    res.on("close", () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    if (body) upstream.end(body);
+    return upstream;
+  }
+
+  const server = http.createServer((req, res) => {
+    const method = (req.method || "GET").toUpperCase();
+    if (method === "TRACE" || method === "TRACK") return json(res, 405, "METHOD_NOT_ALLOWED", "This method is not allowed.", { allow: "GET, HEAD, POST" });
+
+    if (!trustedHops && !warned && (req.headers["x-forwarded-for"] || req.headers["x-real-ip"])) {
+      warned = true;
+      log.warn(
+        "[pactnexus] requests arrive with X-Forwarded-For but TRUST_PROXY is unset: every client behind your proxy or load balancer shares its address for rate limits. Set TRUST_PROXY to the number of proxies in front of the app (e.g. TRUST_PROXY=1).",
+      );
+    }
+    const ip = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedHops);
+    const headers = { ...req.headers };
+    delete headers[CLIENT_IP_HEADER];
+    delete headers["x-real-ip"];
+    headers[CLIENT_IP_HEADER] = ip;
+    headers["x-forwarded-for"] = ip;
+    // Next sees its own address as the Host (a middleware rewrite is internal only when its origin is
+    // Next's own); the public host goes on in X-Forwarded-Host, as the proxies in front set it, or
+    // as the client asked for it when no proxy is trusted.
+    if (!trustedHops || !headers["x-forwarded-host"]) headers["x-forwarded-host"] = req.headers.host ?? "";
+    if (!trustedHops) delete headers["x-forwarded-proto"];
+    headers.host = `localhost:${upstreamPort}`;
+
+    const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+    if (!hasBody || method === "GET" || method === "HEAD") {
+      const up = forward(req, res, headers);
+      up.end();
+      req.resume();
+      return;
+    }
+
+    const { limit, what } = bodyLimit(req);
+    const declared = Number(req.headers["content-length"]);
+    if (req.headers["content-length"] === undefined) {
+      req.resume();
+      return json(res, 411, "LENGTH_REQUIRED", "Please send the request body with a Content-Length.");
+    }
+    if (!Number.isFinite(declared) || declared < 0) {
+      req.resume();
+      return json(res, 400, "BAD_REQUEST", "The Content-Length header is not valid.");
+    }
+    if (declared > limit) {
+      req.resume();
+      return json(res, 413, "PAYLOAD_TOO_LARGE", `The request body is too large: ${what} request may send at most ${kb(limit)}.`, { connection: "close" });
+    }
+
+    const action = req.headers["next-action"];
+    if (action) {
+      // Server actions: same origin only (a browser always sends Origin on a POST), and a body Next can decode.
+      const origin = req.headers.origin;
+      if (origin !== undefined) {
+        const allowed = [req.headers["x-forwarded-host"], req.headers.host].filter(Boolean).map((h) => String(h).split(",")[0].trim().toLowerCase());
+        if (origin === "null" || !allowed.includes(hostOf(origin))) {
+          req.resume();
+          return json(res, 403, "FORBIDDEN", "Cross-origin requests are not allowed.");
+        }
+      }
+      if (method !== "POST") {
+        req.resume();
+        return json(res, 405, "METHOD_NOT_ALLOWED", "Server actions are called with POST.", { allow: "POST" });
+      }
+    }
+
+    // Read the (bounded) body, check it, then send it on.
+    const chunks = [];
+    let size = 0;
+    let refused = false;
+    req.on("data", (c) => {
+      if (refused) return;
+      size += c.length;
+      if (size > limit) {
+        refused = true;
+        json(res, 413, "PAYLOAD_TOO_LARGE", `The request body is too large: ${what} request may send at most ${kb(limit)}.`, { connection: "close" });
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("error", () => res.destroy());
+    req.on("end", () => {
+      if (refused) return;
+      const body = Buffer.concat(chunks);
+      // NextAuth's POST endpoints take a form; a JSON or binary body makes its parser throw (a 500).
+      if ((req.url || "").startsWith("/api/auth/")) {
+        const type = String(req.headers["content-type"] || "").toLowerCase();
+        if (!type.startsWith("application/x-www-form-urlencoded") || !isUtf8(body)) {
+          return json(res, 400, "BAD_REQUEST", "Sign-in requests are sent as a form (application/x-www-form-urlencoded).");
+        }
+      }
+      if (action) {
+        const type = String(req.headers["content-type"] || "").toLowerCase();
+        if (type.startsWith("multipart/form-data")) {
+          if (!/boundary=/.test(type)) return json(res, 400, "BAD_REQUEST", "The form data of this request is malformed.");
+        } else {
+          let args;
+          try {
+            args = JSON.parse(body.toString("utf8"));
+          } catch {
+            args = undefined;
+          }
+          if (!Array.isArray(args)) return json(res, 400, "BAD_REQUEST", "A server action's arguments must be sent as a JSON array.");
+          if (jsonDepth(body.toString("utf8")) > MAX_ACTION_DEPTH) return json(res, 400, "BAD_REQUEST", "A server action's arguments are nested too deeply.");
+        }
+      }
+      headers["content-length"] = String(body.length);
+      delete headers["transfer-encoding"];
+      forward(req, res, headers, body);
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
+}
