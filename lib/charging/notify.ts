@@ -7,8 +7,9 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 /**
  * Called once a pledge's charge failed or needs authentication: writes the backer's email to the
- * outbox (DESIGN §1 "failed charges"); the email job sends it. The dedupe key names the pledge and
- * the attempt, so re-running a charge never emails twice for the same failure.
+ * outbox (DESIGN §1 "failed charges"); the email job sends it. One email per failure episode, not
+ * per attempt (issue 14: a retried soft decline sent one email per click): the dedupe key names the
+ * pledge and its episode — a pledge has one until the recovery window's reminders arrive.
  */
 export async function onChargeFailed(pledgeId: string): Promise<void> {
   const pledge = await db.pledge.findUnique({
@@ -39,7 +40,7 @@ export async function onChargeFailed(pledgeId: string): Promise<void> {
   ].join("\n");
   const html = `<p>Good news: <strong>${escapeHtml(pledge.campaign.title)}</strong> reached its goal and is confirmed.</p><p>We could not charge your card ${escapeHtml(formatCents(amount))}. ${escapeHtml(reason)}</p><p><a href="${escapeHtml(link)}">Update your card and pay</a></p>`;
   await db.emailOutbox.createMany({
-    data: [{ dedupeKey: `charge-failed:${pledge.id}:${pledge.chargeAttempts}`, toEmail: pledge.user.email, subject, text, html }],
+    data: [{ dedupeKey: `charge-failed:${pledge.id}:1`, toEmail: pledge.user.email, subject, text, html }],
     skipDuplicates: true,
   });
 }

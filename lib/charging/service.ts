@@ -124,6 +124,15 @@ async function confirmFree(campaignId: string) {
 const HARD_CODES = [...HARD_DECLINE_CODES];
 
 /**
+ * DESIGN §1 "failed payments": a soft decline gets one retry (the organizer's manual charge is that
+ * retry), so at most two off-session attempts; after that only the backer's own payment can settle it.
+ */
+export const MAX_OFF_SESSION_ATTEMPTS = 2;
+
+/** Manual charges per event (issue 14: 8 clicks in 1.8 s made 8 attempts on one card). */
+export const MANUAL_CHARGE_LIMIT = { limit: 3, windowMs: 60_000 };
+
+/**
  * Claims the next chargeable pledges (up to `limit`) of a campaign for this run: uncharged with a
  * saved card and either unclaimed, or claimed by a run that died (claim older than `staleAfterMs`),
  * or — for the manual charge — a soft decline not yet retried by this run. `FOR UPDATE SKIP LOCKED`
@@ -139,7 +148,7 @@ async function claimBatch(campaignId: string, staleAfterMs: number, runStart: Da
   // charge already made, which then gets recorded (and refunded if the event was cancelled).
   const live = Prisma.sql`EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = ${campaignId} AND c."status" IN ('funded', 'charging', 'charged'))`;
   const retry = retryFailed
-    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND "chargeClaimedAt" < ${runStart} AND ${live}
+    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND "chargeClaimedAt" < ${runStart} AND ${live} AND "chargeAttempts" < ${MAX_OFF_SESSION_ATTEMPTS}
          AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))`
     : Prisma.empty;
   const rows = await db.$queryRaw<ClaimedPledge[]>`
@@ -507,6 +516,7 @@ export async function chargeOutstanding(campaignId: string, viewer: Viewer | nul
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true } });
   // An unknown event and someone else's event get the same answer (SPEC §6), so ids cannot be probed.
   if (!campaign || !canChargeManually(viewer, campaign)) throw new AppError("NOT_FOUND", MANAGE_NOT_FOUND);
+  await consume({ key: `manual-charge:${campaignId}`, ...MANUAL_CHARGE_LIMIT }, (ms) => `Charging was just run for this event. Please try again in ${secondsText(ms)}.`);
   const status = await fundIfThresholdMet(campaignId);
   if (status === "cancelled") throw new AppError("CONFLICT", "This event was cancelled, so nobody can be charged.");
   if (status === "expired") throw new AppError("CONFLICT", "This event ended without reaching its goal, so nobody can be charged.");

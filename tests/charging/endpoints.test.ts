@@ -308,4 +308,20 @@ describe("POST /api/charge-attendees (manual charge) permission matrix", () => {
     await db.pledge.update({ where: { id: pledges[0].id }, data: { chargeFailureCode: "lost_card" } });
     expect(await (await chargeAttendees(post({ campaignId: campaign.id }))).json()).toEqual({ totalCharged: 0, totalFailed: 0 });
   });
+
+  it("hammering manual charge: a soft decline gets one retry, one email per failure, and the event's charge button is limited (issue 14)", async () => {
+    const { creator, campaign, pledges } = await fundedDemoCampaign(1, () => "4000000000000341");
+    await checkAndCharge(post({ campaignId: campaign.id }));
+    asViewer(creator);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await chargeAttendees(post({ campaignId: campaign.id })));
+    expect(answers.slice(0, 3).map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await answers[0].json()).toEqual({ totalCharged: 0, totalFailed: 1 }); // the one retry
+    expect(await answers[1].json()).toEqual({ totalCharged: 0, totalFailed: 0 }); // no more off-session attempts
+    expect(answers[3].status).toBe(429);
+    expect((await answers[3].json()).error.message).toMatch(/^Charging was just run for this event\. Please try again in \d+ seconds?\.$/);
+    expect((await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).chargeAttempts).toBe(2);
+    expect(await intentsFor([pledges[0].id])).toHaveLength(2);
+    expect(await db.emailOutbox.count({ where: { dedupeKey: { startsWith: `charge-failed:${pledges[0].id}:` } } })).toBe(1);
+  });
 });
