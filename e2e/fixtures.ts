@@ -86,4 +86,25 @@ export async function loginAs(page: Page, user: TestUser) {
   ]);
 }
 
+/**
+ * The server actions of the production build the suite runs against, by "file#exportedName": their
+ * ids (the `Next-Action` header) and a page route that hosts each (from the build's
+ * server-reference manifest), so specs can call every action over HTTP as a browser would.
+ */
+export function serverActions(): Map<string, { id: string; page: string }> {
+  const manifest = JSON.parse(fs.readFileSync(path.join(process.env.NEXT_DIST_DIR || ".next", "server", "server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { workers: Record<string, unknown>; filename?: string; exportedName?: string }>;
+  };
+  const out = new Map<string, { id: string; page: string }>();
+  for (const [id, entry] of Object.entries(manifest.node)) {
+    const page = Object.keys(entry.workers).find((w) => !w.startsWith("app/v/"));
+    if (entry.filename && entry.exportedName && page) out.set(`${entry.filename}#${entry.exportedName}`, { id, page });
+  }
+  return out;
+}
+
+/** A worker route ("app/campaign/[campaignId]/page") as the URL to post its actions to. */
+export const actionPageUrl = (worker: string, ids: { campaignId: string; pledgeId: string }) =>
+  "/" + worker.replace(/^app\/?/, "").replace(/\/?page$/, "").replace("[campaignId]", ids.campaignId).replace("[pledgeId]", ids.pledgeId);
+
 export const test = base;

@@ -1,10 +1,8 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { encode } from "next-auth/jwt";
 import { PAGES, REGISTRY } from "../tests/security/registry";
-import { createCampaign, createUser, expect, sql, test, type TestUser } from "./fixtures";
+import { actionPageUrl, createCampaign, createUser, expect, serverActions, sql, test, type TestUser } from "./fixtures";
 
 /**
  * The response-level privacy matrix (issue 13): for each role (visitor, another signed-in user, a
@@ -20,7 +18,6 @@ import { createCampaign, createUser, expect, sql, test, type TestUser } from "./
  */
 
 const SECRET = process.env.E2E_NEXTAUTH_SECRET || "e2e-secret-not-for-production";
-const distDir = process.env.NEXT_DIST_DIR || ".next";
 
 type Setting = { name: string; anonymous: boolean; revelation: "never" | "onStart" | "immediate"; past: boolean; status: string; revealed: boolean };
 const SETTINGS: Setting[] = [
@@ -60,23 +57,6 @@ async function cookieFor(user: TestUser | null) {
   if (!user) return undefined;
   return `next-auth.session-token=${await encode({ token: { sub: user.id, email: user.email, name: user.name }, secret: SECRET })}`;
 }
-
-/** Server action ids of the build, by "file#exportedName". */
-function actionIds(): Map<string, { id: string; page: string }> {
-  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, "server", "server-reference-manifest.json"), "utf8")) as {
-    node: Record<string, { workers: Record<string, unknown>; filename?: string; exportedName?: string }>;
-  };
-  const out = new Map<string, { id: string; page: string }>();
-  for (const [id, entry] of Object.entries(manifest.node)) {
-    const page = Object.keys(entry.workers).find((w) => !w.startsWith("app/v/"));
-    if (entry.filename && entry.exportedName && page) out.set(`${entry.filename}#${entry.exportedName}`, { id, page });
-  }
-  return out;
-}
-
-/** A worker route ("app/campaign/[campaignId]/page") as a URL to post the action to. */
-const workerUrl = (worker: string, campaignId: string, pledgeId: string) =>
-  "/" + worker.replace(/^app\/?/, "").replace(/\/?page$/, "").replace("[campaignId]", campaignId).replace("[pledgeId]", pledgeId);
 
 const READ_ACTIONS = new Set(["loadMoreCommentsAction", "loadMoreCommitmentsAction"]);
 
@@ -127,7 +107,7 @@ test("no response of any page, route handler or server action carries a hidden i
     return out;
   }
 
-  const actions = actionIds();
+  const actions = serverActions();
   const requests: { role: Role; f: Fixture; what: string; run: (ctx: APIRequestContext) => Promise<{ status: number; text: string; headers: Record<string, string> }> }[] = [];
   const asResult = async (res: Awaited<ReturnType<APIRequestContext["get"]>>) => ({ status: res.status(), text: (await res.body()).toString("latin1"), headers: res.headers() });
 
@@ -156,7 +136,7 @@ test("no response of any page, route handler or server action carries a hidden i
           const found = actions.get(`${entry.file}#${entry.name}`);
           expect(found, `server action ${entry.file}#${entry.name} is not in the build's manifest`).toBeTruthy();
           const args = READ_ACTIONS.has(entry.name) ? [{ campaignId: f.campaignId, offset: 0 }] : [{ campaignId: f.campaignId, refusedOnPurpose: true, text: "" }];
-          const url = workerUrl(found!.page, f.campaignId, ids.pledgeId);
+          const url = actionPageUrl(found!.page, ids);
           requests.push({
             role,
             f,

@@ -1,9 +1,7 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { encode } from "next-auth/jwt";
 import { REGISTRY } from "../tests/security/registry";
-import { createCampaign, createUser, expect, test } from "./fixtures";
+import { actionPageUrl, createCampaign, createUser, expect, serverActions, test } from "./fixtures";
 
 /**
  * Issue 14: no request a client can send may produce a 500. Raw bodies (not parsed inputs) go to
@@ -12,19 +10,6 @@ import { createCampaign, createUser, expect, test } from "./fixtures";
  * methods nobody should use. Every answer must be below 500.
  */
 const SECRET = process.env.E2E_NEXTAUTH_SECRET || "e2e-secret-not-for-production";
-const distDir = process.env.NEXT_DIST_DIR || ".next";
-
-function actionIds(): Map<string, { id: string; page: string }> {
-  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, "server", "server-reference-manifest.json"), "utf8")) as {
-    node: Record<string, { workers: Record<string, unknown>; filename?: string; exportedName?: string }>;
-  };
-  const out = new Map<string, { id: string; page: string }>();
-  for (const [id, entry] of Object.entries(manifest.node)) {
-    const page = Object.keys(entry.workers).find((w) => !w.startsWith("app/v/"));
-    if (entry.filename && entry.exportedName && page) out.set(`${entry.filename}#${entry.exportedName}`, { id, page });
-  }
-  return out;
-}
 
 const BODIES: { name: string; body: string | Buffer; type?: string }[] = [
   { name: "not JSON", body: "{not json" },
@@ -47,7 +32,7 @@ test("every route handler and server action answers raw hostile bodies below 500
   const organizer = await createUser({ name: "Raw Organizer" });
   const { id: campaignId } = await createCampaign({ creator: organizer });
   const cookie = `next-auth.session-token=${await encode({ token: { sub: organizer.id, email: organizer.email, name: organizer.name }, secret: SECRET })}`;
-  const actions = actionIds();
+  const actions = serverActions();
   const failures: string[] = [];
   let count = 0;
   for (const signedIn of [false, true]) {
@@ -72,7 +57,7 @@ test("every route handler and server action answers raw hostile bodies below 500
       } else {
         const found = actions.get(`${entry.file}#${entry.name}`);
         expect(found, `${entry.file}#${entry.name} missing from the build's manifest`).toBeTruthy();
-        const url = "/" + found!.page.replace(/^app\/?/, "").replace(/\/?page$/, "").replace("[campaignId]", campaignId).replace("[pledgeId]", "plnosuchpledge000");
+        const url = actionPageUrl(found!.page, { campaignId, pledgeId: "plnosuchpledge000" });
         for (const b of BODIES) {
           for (const origin of [baseURL!, "https://evil.example"]) {
             check(`action ${entry.name} at ${url}: ${b.name} from ${origin}`, () =>
