@@ -160,7 +160,7 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
     }
     if (declared > limit) {
       req.resume();
-      return json(res, 413, "PAYLOAD_TOO_LARGE", `The request body is too large: ${what} request may send at most ${kb(limit)}.`, { connection: "close" });
+      return json(res, 413, "PAYLOAD_TOO_LARGE", `The request body is too large: ${what} request may send at most ${kb(limit)}.`);
     }
 
     const action = req.headers["next-action"];
@@ -189,7 +189,7 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
       size += c.length;
       if (size > limit) {
         refused = true;
-        json(res, 413, "PAYLOAD_TOO_LARGE", `The request body is too large: ${what} request may send at most ${kb(limit)}.`, { connection: "close" });
+        json(res, 413, "PAYLOAD_TOO_LARGE", `The request body is too large: ${what} request may send at most ${kb(limit)}.`);
         return;
       }
       chunks.push(c);
