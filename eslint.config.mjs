@@ -31,7 +31,10 @@ const config = [
         "error",
         {
           patterns: [
-            { group: ["@/lib/db", "@/lib/generated/*", "**/generated/prisma*"], message: "Go through a lib/<domain> service or query." },
+            {
+              group: ["@/lib/db", "@/lib/generated/*", "**/generated/prisma*"],
+              message: "Go through a lib/<domain> service or query.",
+            },
           ],
         },
       ],
@@ -39,14 +42,24 @@ const config = [
   },
   {
     files: ["lib/**"],
-    ignores: ["lib/db.ts", "lib/**/queries.ts", "lib/**/service.ts", "lib/**/*.test.ts", "lib/testing/**", "lib/jobs/**"],
+    ignores: [
+      "lib/db.ts",
+      "lib/**/queries.ts",
+      "lib/**/service.ts",
+      "lib/**/*.test.ts",
+      "lib/testing/**",
+      "lib/jobs/**",
+    ],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             { group: ["@/app/*", "@/components/*"], message: "lib/ never imports app/ or components/." },
-            { group: ["@/lib/generated/prisma/client", "**/generated/prisma/client"], message: "Only lib/db.ts, queries.ts and service.ts use the Prisma client." },
+            {
+              group: ["@/lib/generated/prisma/client", "**/generated/prisma/client"],
+              message: "Only lib/db.ts, queries.ts and service.ts use the Prisma client.",
+            },
           ],
         },
       ],

@@ -1,6 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { buildCsp, isCachedRoute } from "@/lib/security/csp";
-import { campaignVersion, homeVersion, memberCampaignVersion, memberHomeVersion } from "@/lib/cache/visitor-version";
+import {
+  campaignVersion,
+  homeVersion,
+  memberCampaignVersion,
+  memberHomeVersion,
+} from "@/lib/cache/visitor-version";
 import { sessionClaims } from "@/lib/auth/session-cookie";
 import { HOME_FILTERS } from "@/lib/campaigns/schema";
 import { databaseReachable, unavailablePage } from "@/lib/health-gate";
@@ -46,9 +51,12 @@ const EVENT_PATH = /^\/campaign\/([a-z0-9]{10,40})$/i;
  * host comes from the Host header: Next treats a rewrite to another origin as an external proxy,
  * and behind the front server (or any real domain) the two differ.
  */
-const copyPath = (scope: string, version: string, request: NextRequest) => new URL(`/v/${scope}/${signVersion(scope, version)}`, request.url);
-const homeCopy = (q: { filter: string; page: string }, version: string, request: NextRequest) => copyPath(`home/${q.filter}/${q.page}`, version, request);
-const eventCopy = (id: string, version: string, request: NextRequest) => copyPath(`campaign/${id}`, version, request);
+const copyPath = (scope: string, version: string, request: NextRequest) =>
+  new URL(`/v/${scope}/${signVersion(scope, version)}`, request.url);
+const homeCopy = (q: { filter: string; page: string }, version: string, request: NextRequest) =>
+  copyPath(`home/${q.filter}/${q.page}`, version, request);
+const eventCopy = (id: string, version: string, request: NextRequest) =>
+  copyPath(`campaign/${id}`, version, request);
 
 /**
  * A signed-in GET of home or an event page, served from a copy made for members where their page
@@ -80,7 +88,8 @@ async function memberRewrite(request: NextRequest): Promise<URL | null> {
 /** Pages with the same content for everyone (/roadmap), served as cached copies so they carry a nonce of their own. */
 const STATIC_COPIES = new Set(["/roadmap"]);
 function staticRewrite(request: NextRequest): URL | null {
-  if ((request.method !== "GET" && request.method !== "HEAD") || !STATIC_COPIES.has(request.nextUrl.pathname)) return null;
+  if ((request.method !== "GET" && request.method !== "HEAD") || !STATIC_COPIES.has(request.nextUrl.pathname))
+    return null;
   return copyPath(`static${request.nextUrl.pathname}`, "1", request);
 }
 
@@ -122,7 +131,8 @@ export async function proxy(request: NextRequest) {
 
   // The cached copies (app/v) are reached only through the rewrites below, never asked for directly:
   // a copy is served only to the audience the proxy checked it was made for.
-  if (/^\/v(\/|$)/.test(request.nextUrl.pathname)) return finish(new NextResponse("Not found", { status: 404 }), buildCsp({ stripe, dev }));
+  if (/^\/v(\/|$)/.test(request.nextUrl.pathname))
+    return finish(new NextResponse("Not found", { status: 404 }), buildCsp({ stripe, dev }));
 
   const target = staticRewrite(request) ?? (await visitorRewrite(request));
   const member = target ? null : await memberRewrite(request);

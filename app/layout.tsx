@@ -4,12 +4,17 @@ import "./globals.css";
 
 // Absolute URLs in metadata (Open Graph images) use the public address, never the one Next listens on
 // behind the front server. (Read directly: lib/env also requires DATABASE_URL, which a bare build lacks.)
-const publicUrl = (process.env.APP_URL || process.env.NEXTAUTH_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/$/, "");
+const publicUrl = (
+  process.env.APP_URL ||
+  process.env.NEXTAUTH_URL ||
+  `http://localhost:${process.env.PORT || 3000}`
+).replace(/\/$/, "");
 
 export const metadata: Metadata = {
   metadataBase: new URL(publicUrl),
   title: { default: "PactNexus — a nexus for pacts", template: "%s · PactNexus" },
-  description: "Commit to events that only happen when enough people commit. Nobody pays unless the threshold is met.",
+  description:
+    "Commit to events that only happen when enough people commit. Nobody pays unless the threshold is met.",
 };
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#4f46e5" };

@@ -9,5 +9,13 @@ export default async function HomePage({ searchParams }: Props) {
   const query = await searchParams;
   const { filter, page } = homeQuerySchema.parse(query);
   const viewer = await getViewer();
-  return <HomeView signedIn={Boolean(viewer)} isAdmin={Boolean(viewer?.isAdmin)} filter={filter} page={page} notice={query.notice} />;
+  return (
+    <HomeView
+      signedIn={Boolean(viewer)}
+      isAdmin={Boolean(viewer?.isAdmin)}
+      filter={filter}
+      page={page}
+      notice={query.notice}
+    />
+  );
 }

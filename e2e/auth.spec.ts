@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import { createCampaign, createUser, expect, loginAs, test } from "./fixtures";
 
 const main = (page: import("@playwright/test").Page) => page.getByRole("main");
-const accountBar = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Account" });
+const accountBar = (page: import("@playwright/test").Page) =>
+  page.getByRole("navigation", { name: "Account" });
 
 test("sign up → dashboard → logout → sign in → wrong password", async ({ page }) => {
   const id = crypto.randomBytes(4).toString("hex");
@@ -40,8 +41,14 @@ test("sign up → dashboard → logout → sign in → wrong password", async ({
   await expect(main(page).getByText("N", { exact: true })).toBeVisible(); // avatar initial
   await expect(main(page).getByRole("heading", { name: "Your Active Pacts" })).toBeVisible();
   await expect(main(page).getByText("You haven't created any pacts yet")).toBeVisible();
-  await expect(main(page).getByRole("link", { name: "Create Your First Pact" })).toHaveAttribute("href", "/create-campaign");
-  await expect(main(page).getByRole("link", { name: "Create New Pact" })).toHaveAttribute("href", "/create-campaign");
+  await expect(main(page).getByRole("link", { name: "Create Your First Pact" })).toHaveAttribute(
+    "href",
+    "/create-campaign",
+  );
+  await expect(main(page).getByRole("link", { name: "Create New Pact" })).toHaveAttribute(
+    "href",
+    "/create-campaign",
+  );
   await expect(accountBar(page)).toContainText(email);
   await expect(accountBar(page).getByRole("link", { name: "Profile" })).toHaveAttribute("href", "/profile");
   await expect(accountBar(page).getByRole("link", { name: "Admin" })).toHaveCount(0);
@@ -86,8 +93,17 @@ test("sign up → dashboard → logout → sign in → wrong password", async ({
 
 test("the dashboard lists the user's pacts newest first; admins get the Admin link", async ({ page }) => {
   const organiser = await createUser({ name: null, isAdmin: true });
-  const older = await createCampaign({ creator: organiser, title: "Older rooftop concert", goal: 40, ticketPriceCents: 1250 });
-  const newer = await createCampaign({ creator: organiser, title: "Newer pending workshop", approvalStatus: "pending" });
+  const older = await createCampaign({
+    creator: organiser,
+    title: "Older rooftop concert",
+    goal: 40,
+    ticketPriceCents: 1250,
+  });
+  const newer = await createCampaign({
+    creator: organiser,
+    title: "Newer pending workshop",
+    approvalStatus: "pending",
+  });
   await createCampaign({ title: "Someone else's picnic" });
 
   await loginAs(page, organiser);
@@ -112,7 +128,10 @@ test("the dashboard lists the user's pacts newest first; admins get the Admin li
   expect(newer.id).not.toBe(older.id);
 });
 
-test("signing out ends the session everywhere: a copy of the cookie taken before is signed out too", async ({ page, browser }) => {
+test("signing out ends the session everywhere: a copy of the cookie taken before is signed out too", async ({
+  page,
+  browser,
+}) => {
   const id = crypto.randomBytes(4).toString("hex");
   const email = `copy-${id}@example.test`;
   const password = "amber-lantern-73";
@@ -144,7 +163,9 @@ test("signing out ends the session everywhere: a copy of the cookie taken before
   expect(await home.text()).toContain("Sign In");
   await other.goto(`/campaign/${event.id}`);
   await other.getByRole("button", { name: "Commit", exact: true }).click();
-  await expect(other.getByRole("region", { name: "Commit" }).getByRole("alert")).toContainText("Please sign in to commit to this event");
+  await expect(other.getByRole("region", { name: "Commit" }).getByRole("alert")).toContainText(
+    "Please sign in to commit to this event",
+  );
   await expect(other.getByRole("navigation", { name: "Account" })).toHaveCount(0);
   await copy.close();
 

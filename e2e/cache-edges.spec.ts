@@ -10,7 +10,9 @@ import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtur
 const HEADERS: Record<string, string> = {
   "Next-Action": "0".repeat(42),
   RSC: "1",
-  "Next-Router-State-Tree": encodeURIComponent(JSON.stringify(["", { children: ["__PAGE__", {}] }, null, null, true])),
+  "Next-Router-State-Tree": encodeURIComponent(
+    JSON.stringify(["", { children: ["__PAGE__", {}] }, null, null, true]),
+  ),
   "Next-Router-Prefetch": "1",
   "x-middleware-subrequest": "proxy:proxy:proxy:proxy:proxy",
   "x-middleware-rewrite": "/v/campaign/x",
@@ -18,8 +20,14 @@ const HEADERS: Record<string, string> = {
 };
 const EXTENSIONS = ["", ".png", ".jpg", ".svg", ".ico", ".txt", ".xml", ".ics", ".csv"];
 
-test("/v/… answers 404 from outside for every combination of framework headers and excluded extensions", async ({ playwright, baseURL }) => {
-  const organizer = await createUser({ name: "Edge Organizer", email: `edge-org-${Date.now()}@example.test` });
+test("/v/… answers 404 from outside for every combination of framework headers and excluded extensions", async ({
+  playwright,
+  baseURL,
+}) => {
+  const organizer = await createUser({
+    name: "Edge Organizer",
+    email: `edge-org-${Date.now()}@example.test`,
+  });
   const event = await createCampaign({ creator: organizer, attendeesAnonymous: false });
   // Even a correctly signed path (the e2e server's secret is known here) is refused from outside.
   const signed = (v: string) =>
@@ -40,9 +48,15 @@ test("/v/… answers 404 from outside for every combination of framework headers
         for (const method of headers["Next-Action"] ? ["GET", "POST"] : ["GET"]) {
           const url = `/v/campaign/${event.id}/${v}${ext}`;
           jobs.push(async () => {
-            const res = await ctx.fetch(url, { method, headers, data: method === "POST" ? "[]" : undefined, maxRedirects: 0 });
+            const res = await ctx.fetch(url, {
+              method,
+              headers,
+              data: method === "POST" ? "[]" : undefined,
+              maxRedirects: 0,
+            });
             const body = await res.text();
-            if (res.status() !== 404 || body.includes(organizer.email)) failures.push(`${method} ${url} ${JSON.stringify(Object.keys(headers))} → ${res.status()}`);
+            if (res.status() !== 404 || body.includes(organizer.email))
+              failures.push(`${method} ${url} ${JSON.stringify(Object.keys(headers))} → ${res.status()}`);
           });
         }
       }
@@ -56,9 +70,11 @@ test("/v/… answers 404 from outside for every combination of framework headers
     });
   }
   let i = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (i < jobs.length) await jobs[i++]();
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (i < jobs.length) await jobs[i++]();
+    }),
+  );
   expect(failures, failures.slice(0, 10).join("\n")).toEqual([]);
   expect(jobs.length).toBeGreaterThan(1000);
   await ctx.dispose();
@@ -66,7 +82,10 @@ test("/v/… answers 404 from outside for every combination of framework headers
 
 const scriptSrc = (csp: string | undefined) => /script-src ([^;]*)/.exec(csp ?? "")?.[1] ?? "";
 
-test("cached copies carry a nonce of their own, the same on every hit and new with each version; no script is blocked", async ({ page, browser }) => {
+test("cached copies carry a nonce of their own, the same on every hit and new with each version; no script is blocked", async ({
+  page,
+  browser,
+}) => {
   const t = Date.now().toString(36);
   const event = await createCampaign({ title: `Nonce check ${t}`, attendeesAnonymous: false });
   const visitor = await browser.newContext();
@@ -83,10 +102,15 @@ test("cached copies carry a nonce of their own, the same on every hit and new wi
     for (const tag of scripts) expect(tag, tag).toContain(`nonce="${nonce}"`);
   }
   // a change is a new version: a new nonce
-  await sql().query(`UPDATE "Campaign" SET title = $2 WHERE id = $1`, [event.id, `Nonce check ${t} (renamed)`]);
+  await sql().query(`UPDATE "Campaign" SET title = $2 WHERE id = $1`, [
+    event.id,
+    `Nonce check ${t} (renamed)`,
+  ]);
   const changed = await visitor.request.get(`/campaign/${event.id}`);
   expect(await changed.text()).toContain("(renamed)");
-  expect(/'nonce-([^']+)'/.exec(scriptSrc(changed.headers()["content-security-policy"]))?.[1]).not.toBe(nonce);
+  expect(/'nonce-([^']+)'/.exec(scriptSrc(changed.headers()["content-security-policy"]))?.[1]).not.toBe(
+    nonce,
+  );
 
   // In the browser, as a visitor (the visitors' copy) and as a member (the members' copy): the page
   // hydrates (the Share button works) and the console reports no CSP violation.
@@ -109,7 +133,9 @@ test("cached copies carry a nonce of their own, the same on every hit and new wi
   await visitor.close();
 });
 
-test("the static roadmap is served as a copy with a nonce of its own, not 'unsafe-inline', and no script is blocked", async ({ page }) => {
+test("the static roadmap is served as a copy with a nonce of its own, not 'unsafe-inline', and no script is blocked", async ({
+  page,
+}) => {
   const violations: string[] = [];
   page.on("console", (m) => {
     if (/Content Security Policy|Content-Security-Policy/i.test(m.text())) violations.push(m.text());

@@ -5,7 +5,10 @@ import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtur
 // by the data's version in Postgres (lib/cache/visitor-version.ts); a commit, a comment or an
 // approval must show on the very next request, never after a timer.
 
-test("a visitor's cached event page shows a new commit and a new comment on the next request", async ({ page, browser }) => {
+test("a visitor's cached event page shows a new commit and a new comment on the next request", async ({
+  page,
+  browser,
+}) => {
   const t = Date.now().toString(36);
   const event = await createCampaign({ title: `Cache check ${t}`, goal: 10, attendeesAnonymous: false });
   const visitor = await (await browser.newContext()).newPage();
@@ -19,11 +22,16 @@ test("a visitor's cached event page shows a new commit and a new comment on the 
   await loginAs(page, backer);
   await page.goto(`/campaign/${event.id}`);
   await page.getByRole("button", { name: "Commit", exact: true }).click();
-  await page.getByRole("dialog", { name: "Confirm Your Commitment" }).getByRole("button", { name: "Yes, I'm In!" }).click();
+  await page
+    .getByRole("dialog", { name: "Confirm Your Commitment" })
+    .getByRole("button", { name: "Yes, I'm In!" })
+    .click();
   await expect(page.getByRole("dialog", { name: "You're Committed!" })).toBeVisible();
 
   await visitor.reload();
-  await expect(visitor.getByRole("region", { name: "Commitments" }).getByText(`Cache Backer ${t}`)).toBeVisible();
+  await expect(
+    visitor.getByRole("region", { name: "Commitments" }).getByText(`Cache Backer ${t}`),
+  ).toBeVisible();
 
   await page.goto(`/campaign/${event.id}`);
   await page.getByLabel("Add a comment").fill(`Fresh comment ${t}`);
@@ -36,7 +44,10 @@ test("a visitor's cached event page shows a new commit and a new comment on the 
   await visitor.close();
 });
 
-test("signed-in non-admins share one cached home that still shows an approval at once; admins get their own", async ({ page, browser }) => {
+test("signed-in non-admins share one cached home that still shows an approval at once; admins get their own", async ({
+  page,
+  browser,
+}) => {
   const t = Date.now().toString(36);
   const member = await createUser({ name: `Member ${t}` });
   await loginAs(page, member);
@@ -88,26 +99,40 @@ test("the long lists show the newest entries first and load older ones on demand
   const m = EVENT_COMMITMENTS_LIMIT + 3;
   for (let i = 1; i <= m; i++) {
     const u = await createUser({ name: `Backer ${i} ${t}` });
-    await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - $4::int * interval '1 minute')`, [`pm${i}${t}`, event.id, u.id, m - i]);
+    await sql().query(
+      `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - $4::int * interval '1 minute')`,
+      [`pm${i}${t}`, event.id, u.id, m - i],
+    );
   }
   await page.reload();
   const list = page.getByRole("region", { name: "Commitments" });
-  await expect(list.getByRole("button", { name: /^Commitment details: / })).toHaveCount(EVENT_COMMITMENTS_LIMIT);
+  await expect(list.getByRole("button", { name: /^Commitment details: / })).toHaveCount(
+    EVENT_COMMITMENTS_LIMIT,
+  );
   await list.getByRole("button", { name: "Show more (3 more)" }).click();
   await expect(list.getByRole("button", { name: /^Commitment details: / })).toHaveCount(m);
   await expect(list.getByText("Anonymous Attendee #1", { exact: true })).toBeVisible();
   await expect(list.getByRole("button", { name: /^Show more/ })).toHaveCount(0);
 });
 
-test("members whose own entries are not on the page share cached copies made for them; /v/ is not reachable from outside", async ({ page, browser }) => {
+test("members whose own entries are not on the page share cached copies made for them; /v/ is not reachable from outside", async ({
+  page,
+  browser,
+}) => {
   const t = Date.now().toString(36);
   const organiser = await createUser({ name: `Organiser ${t}`, email: `organiser-${t}@example.test` });
   const event = await createCampaign({ title: `Member copy ${t}`, goal: 100, creator: organiser });
   const early = await createUser({ name: `Early Backer ${t}` });
-  await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - interval '2 days')`, [`pe${t}`, event.id, early.id]);
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - interval '2 days')`,
+    [`pe${t}`, event.id, early.id],
+  );
   for (let i = 0; i <= EVENT_COMMITMENTS_LIMIT; i++) {
     const u = await createUser({ name: `Later Backer ${i} ${t}` });
-    await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - $4 * interval '1 minute')`, [`pl${i}${t}`, event.id, u.id, 30 - i]);
+    await sql().query(
+      `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - $4 * interval '1 minute')`,
+      [`pl${i}${t}`, event.id, u.id, 30 - i],
+    );
   }
 
   // committed, not listed: the committed members' copy — "You're Committed" and the organiser's email

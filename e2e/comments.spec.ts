@@ -3,7 +3,9 @@ import { createCampaign, createUser, expect, loginAs, test } from "./fixtures";
 
 const tag = () => crypto.randomBytes(4).toString("hex");
 
-test("a signed-in user posts a comment: Post disabled while blank, live counter, trimmed, newest first, rendered as text", async ({ page }) => {
+test("a signed-in user posts a comment: Post disabled while blank, live counter, trimmed, newest first, rendered as text", async ({
+  page,
+}) => {
   const t = tag();
   const user = await createUser({ name: `Cora Commenter ${t}` });
   const campaign = await createCampaign({ attendeesAnonymous: false, title: `Comment picnic ${t}` });
@@ -47,7 +49,10 @@ test("visitors see a sign-in prompt instead of the form", async ({ page }) => {
   await expect(page).toHaveURL(/\/profile$/);
 });
 
-test("the organiser deletes a comment; other users get no delete button", async ({ page: first, browser }) => {
+test("the organiser deletes a comment; other users get no delete button", async ({
+  page: first,
+  browser,
+}) => {
   let page = first;
   const t = tag();
   const creator = await createUser({ name: "Organiser" });
@@ -66,14 +71,21 @@ test("the organiser deletes a comment; other users get no delete button", async 
   await loginAs(page, creator);
   await page.goto(`/campaign/${campaign.id}`);
   page.once("dialog", (d) => d.accept());
-  await page.getByRole("listitem").filter({ hasText: `Please delete me ${t}` }).getByRole("button", { name: "Delete" }).click();
+  await page
+    .getByRole("listitem")
+    .filter({ hasText: `Please delete me ${t}` })
+    .getByRole("button", { name: "Delete" })
+    .click();
   await expect(page.getByText(`Please delete me ${t}`)).toHaveCount(0);
   await page.reload();
   await expect(page.getByText(`Please delete me ${t}`)).toHaveCount(0);
   await expect(page.getByText("No comments yet.")).toBeVisible();
 });
 
-test("on a pending event the creator sees why the form is missing; an admin can comment", async ({ page: first, browser }) => {
+test("on a pending event the creator sees why the form is missing; an admin can comment", async ({
+  page: first,
+  browser,
+}) => {
   let page = first;
   const creator = await createUser({ name: "Organiser" });
   const campaign = await createCampaign({ creator, approvalStatus: "pending" });

@@ -5,17 +5,29 @@ async function pledge(campaignId: string, user: TestUser, opts: { cents?: number
   let pm: string | null = null;
   if (opts.card) {
     pm = `pm_demo_${Math.random().toString(16).slice(2, 14)}${Math.random().toString(16).slice(2, 14)}`;
-    await sql().query(`INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior) VALUES ($1,$2,'visa','4242',12,2030,'ok')`, [
-      pm,
-      user.id,
-    ]);
+    await sql().query(
+      `INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior) VALUES ($1,$2,'visa','4242',12,2030,'ok')`,
+      [pm, user.id],
+    );
   }
   await sql().query(
     `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", "paymentMethodId", "cardBrand", "cardLast4")
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-    [`p${Math.random().toString(36).slice(2, 14)}`, campaignId, user.id, user.name ?? user.email, opts.cents ?? 0, pm, pm ? "visa" : null, pm ? "4242" : null],
+    [
+      `p${Math.random().toString(36).slice(2, 14)}`,
+      campaignId,
+      user.id,
+      user.name ?? user.email,
+      opts.cents ?? 0,
+      pm,
+      pm ? "visa" : null,
+      pm ? "4242" : null,
+    ],
   );
-  await sql().query(`UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`, [campaignId]);
+  await sql().query(
+    `UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`,
+    [campaignId],
+  );
 }
 
 async function fillCard(page: import("@playwright/test").Page, number: string) {
@@ -57,7 +69,10 @@ test("free event to its threshold: Event Confirmed!, then Commit is disabled", a
   await expect(page.getByRole("button", { name: "You're Committed" })).toBeDisabled();
   await expect(page.getByText("You have already committed to this event")).toBeVisible();
   // Free at the threshold: confirmed at once, every pledge verified.
-  const { rows } = await sql().query(`SELECT status::text, "chargeType"::text FROM "Campaign" WHERE id = $1`, [event.id]);
+  const { rows } = await sql().query(
+    `SELECT status::text, "chargeType"::text FROM "Campaign" WHERE id = $1`,
+    [event.id],
+  );
   expect(rows[0]).toEqual({ status: "charged", chargeType: "free" });
   await expect(page.getByText("VERIFIED")).toHaveCount(2);
 
@@ -70,7 +85,9 @@ test("free event to its threshold: Event Confirmed!, then Commit is disabled", a
   await expect(page.getByText("This event is confirmed and all attendees have been charged.")).toBeVisible();
 });
 
-test("paid event: the declined card is refused inline, 4242 saves and the pledge is recorded", async ({ page }) => {
+test("paid event: the declined card is refused inline, 4242 saves and the pledge is recorded", async ({
+  page,
+}) => {
   const event = await createCampaign({ title: "Paid cooking class", goal: 5, ticketPriceCents: 2500 });
   const me = await createUser({ name: "Card Holder" });
   await loginAs(page, me);
@@ -87,7 +104,10 @@ test("paid event: the declined card is refused inline, 4242 saves and the pledge
   await expect(payment).toContainText("Demo payments");
   await fillCard(page, "4000 0000 0000 0002");
   await expect(payment.getByRole("alert")).toHaveText("Your card was declined.");
-  const { rows: none } = await sql().query(`SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1`, [event.id]);
+  const { rows: none } = await sql().query(
+    `SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1`,
+    [event.id],
+  );
   expect(none[0].n).toBe(0);
 
   await fillCard(page, "4242 4242 4242 4242");
@@ -101,7 +121,10 @@ test("paid event: the declined card is refused inline, 4242 saves and the pledge
   const list = page.getByRole("region", { name: "Commitments" });
   await expect(list).toContainText("Card Holder");
   await expect(list).toContainText("PENDING");
-  const { rows } = await sql().query(`SELECT "amountCents", "cardLast4", "paymentMethodId" FROM "Pledge" WHERE "campaignId" = $1`, [event.id]);
+  const { rows } = await sql().query(
+    `SELECT "amountCents", "cardLast4", "paymentMethodId" FROM "Pledge" WHERE "campaignId" = $1`,
+    [event.id],
+  );
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({ amountCents: 2500, cardLast4: "4242" });
 
@@ -113,7 +136,9 @@ test("paid event: the declined card is refused inline, 4242 saves and the pledge
   await expect(details).toContainText("Not specified");
 });
 
-test("paid event: one more person needed reads singular, hidden attendees stay anonymous", async ({ page }) => {
+test("paid event: one more person needed reads singular, hidden attendees stay anonymous", async ({
+  page,
+}) => {
   const event = await createCampaign({ title: "Paid singular event", goal: 3, ticketPriceCents: 1000 });
   await pledge(event.id, await createUser({ name: "Secret Sam" }), { cents: 1000, card: true });
   const me = await createUser({ name: "Second Backer" });
@@ -129,7 +154,9 @@ test("paid event: one more person needed reads singular, hidden attendees stay a
   await expect(page.getByRole("dialog", { name: "You're Committed!" })).toContainText("1 more person needed");
 });
 
-test("paid event reaching its threshold: Event Confirmed!, and the charging job charges the card once", async ({ page }) => {
+test("paid event reaching its threshold: Event Confirmed!, and the charging job charges the card once", async ({
+  page,
+}) => {
   const event = await createCampaign({ title: "Paid threshold dinner", goal: 2, ticketPriceCents: 3000 });
   await pledge(event.id, await createUser({ name: "First Diner" }), { cents: 3000, card: true });
   await loginAs(page, await createUser({ name: "Second Diner" }));
@@ -142,9 +169,16 @@ test("paid event reaching its threshold: Event Confirmed!, and the charging job 
   await expect(result).toContainText("$30.00 each");
   await expect(result).toContainText("Check your email");
   await expect
-    .poll(async () => (await sql().query(`SELECT status::text FROM "Campaign" WHERE id = $1`, [event.id])).rows[0].status, { timeout: 30_000 })
+    .poll(
+      async () =>
+        (await sql().query(`SELECT status::text FROM "Campaign" WHERE id = $1`, [event.id])).rows[0].status,
+      { timeout: 30_000 },
+    )
     .toBe("charged");
-  const { rows } = await sql().query(`SELECT charged, "chargeType"::text, "chargeAttempts" FROM "Pledge" WHERE "campaignId" = $1`, [event.id]);
+  const { rows } = await sql().query(
+    `SELECT charged, "chargeType"::text, "chargeAttempts" FROM "Pledge" WHERE "campaignId" = $1`,
+    [event.id],
+  );
   expect(rows).toEqual([
     { charged: true, chargeType: "paid", chargeAttempts: 1 },
     { charged: true, chargeType: "paid", chargeAttempts: 1 },
@@ -157,13 +191,17 @@ test("paid event reaching its threshold: Event Confirmed!, and the charging job 
 test("payment setup failing to start shows the SPEC message with the error", async ({ page }) => {
   const event = await createCampaign({ title: "Paid init failure", goal: 5, ticketPriceCents: 1000 });
   await loginAs(page, await createUser());
-  await page.route("**/api/create-setup-intent", (route) => route.fulfill({ status: 503, body: "provider down" }));
+  await page.route("**/api/create-setup-intent", (route) =>
+    route.fulfill({ status: 503, body: "provider down" }),
+  );
   await page.goto(`/campaign/${event.id}`);
   await page.getByRole("button", { name: "Commit", exact: true }).click();
   await page.getByRole("button", { name: "Yes, I'm In!" }).click();
   await expect(page.getByRole("dialog", { name: "Save Payment Method" }).getByRole("alert")).toHaveText(
     "Failed to initialize payment. Please try again. Error: 503 provider down",
   );
-  const { rows } = await sql().query(`SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1`, [event.id]);
+  const { rows } = await sql().query(`SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1`, [
+    event.id,
+  ]);
   expect(rows[0].n).toBe(0);
 });

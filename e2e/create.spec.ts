@@ -15,14 +15,21 @@ test("signed-out visitors are sent home", async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("step 1 shows the SPEC messages on Next and clears a message when its field is edited", async ({ page }) => {
+test("step 1 shows the SPEC messages on Next and clears a message when its field is edited", async ({
+  page,
+}) => {
   const user = await createUser();
   await loginAs(page, user);
   await page.goto("/create-campaign");
   await expect(page.getByText("Step 1: Event Details")).toBeVisible();
 
   await page.getByRole("button", { name: "Next", exact: true }).click();
-  for (const msg of ["Campaign title is required", "Campaign description is required", "Goal amount is required", "Deadline is required"]) {
+  for (const msg of [
+    "Campaign title is required",
+    "Campaign description is required",
+    "Goal amount is required",
+    "Deadline is required",
+  ]) {
     await expect(page.getByText(msg)).toBeVisible();
   }
 
@@ -56,7 +63,9 @@ test("drafts: empty refusal, save, load into the form, delete with confirmation"
   await expect(page.getByText("Please fill in some content before saving as draft.")).toBeVisible();
 
   await page.getByLabel("Title").fill("Draft picnic by the river");
-  await page.getByLabel("Description").fill("A long description of the picnic that goes on and on about sandwiches and the river bank.");
+  await page
+    .getByLabel("Description")
+    .fill("A long description of the picnic that goes on and on about sandwiches and the river bank.");
   await page.getByLabel(/Goal/).fill("15");
   await page.getByRole("button", { name: "Save Draft" }).click();
   await expect(page.getByText("Draft saved successfully!")).toBeVisible();
@@ -65,7 +74,9 @@ test("drafts: empty refusal, save, load into the form, delete with confirmation"
   const panel = page.getByRole("complementary", { name: /Your Drafts/ });
   await expect(panel.getByText("Draft picnic by the river")).toBeVisible();
   // 80-character snippet
-  await expect(panel.getByText("A long description of the picnic that goes on and on about sandwiches and the ri...")).toBeVisible();
+  await expect(
+    panel.getByText("A long description of the picnic that goes on and on about sandwiches and the ri..."),
+  ).toBeVisible();
   await expect(panel.getByText(/Goal: 15/)).toBeVisible();
   await expect(page.getByLabel("Title")).toHaveValue("");
 
@@ -81,11 +92,16 @@ test("drafts: empty refusal, save, load into the form, delete with confirmation"
   await panel.getByRole("button", { name: /Delete draft/ }).click();
   await expect(panel.getByText("Draft picnic by the river")).toHaveCount(0);
   expect(confirmText).toBe("Are you sure you want to delete this draft?");
-  const { rows } = await sql().query(`SELECT count(*)::int AS n FROM "CampaignDraft" WHERE "creatorId" = $1`, [user.id]);
+  const { rows } = await sql().query(
+    `SELECT count(*)::int AS n FROM "CampaignDraft" WHERE "creatorId" = $1`,
+    [user.id],
+  );
   expect(rows[0].n).toBe(0);
 });
 
-test("creating an event lands on its page with the pending notice; it is stored pending, in cents", async ({ page }) => {
+test("creating an event lands on its page with the pending notice; it is stored pending, in cents", async ({
+  page,
+}) => {
   const user = await createUser();
   await loginAs(page, user);
   await page.goto("/create-campaign");

@@ -15,14 +15,26 @@ async function pageAs(browser: Browser, user: TestUser) {
 }
 
 async function pledge(campaignId: string, userId: string) {
-  await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor) VALUES ($1, $2, $3, 'x')`, [`pl${crypto.randomBytes(10).toString("hex")}`, campaignId, userId]);
-  await sql().query(`UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`, [campaignId]);
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor) VALUES ($1, $2, $3, 'x')`,
+    [`pl${crypto.randomBytes(10).toString("hex")}`, campaignId, userId],
+  );
+  await sql().query(
+    `UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`,
+    [campaignId],
+  );
 }
 
 /** RFC 5545: CRLF lines, folded at 75 octets; returns the VEVENT's properties. */
 function parseIcs(text: string) {
   expect(text.startsWith("BEGIN:VCALENDAR\r\n")).toBe(true);
-  const lines = text.trimEnd().split("\r\n").reduce<string[]>((acc, l) => (l.startsWith(" ") ? (acc[acc.length - 1] += l.slice(1)) : acc.push(l), acc), []);
+  const lines = text
+    .trimEnd()
+    .split("\r\n")
+    .reduce<string[]>(
+      (acc, l) => (l.startsWith(" ") ? (acc[acc.length - 1] += l.slice(1)) : acc.push(l), acc),
+      [],
+    );
   const props: Record<string, string> = {};
   let inEvent = false;
   for (const l of lines) {
@@ -34,12 +46,18 @@ function parseIcs(text: string) {
   return props;
 }
 
-test("the organiser posts an update: it shows on the event page and each committer's email is listed at /admin/emails", async ({ page: first, browser }) => {
+test("the organiser posts an update: it shows on the event page and each committer's email is listed at /admin/emails", async ({
+  page: first,
+  browser,
+}) => {
   let page = first;
   const t = tag();
   const creator = await createUser({ name: "Organiser" });
   const campaign = await createCampaign({ creator, title: `Update picnic ${t}` });
-  const backers = [await createUser({ email: `upd-a-${t}@example.test` }), await createUser({ email: `upd-b-${t}@example.test` })];
+  const backers = [
+    await createUser({ email: `upd-a-${t}@example.test` }),
+    await createUser({ email: `upd-b-${t}@example.test` }),
+  ];
   for (const b of backers) await pledge(campaign.id, b.id);
 
   await loginAs(page, creator);
@@ -47,7 +65,9 @@ test("the organiser posts an update: it shows on the event page and each committ
   await page.getByLabel("Post an update to everyone who committed").fill(`Bring sunscreen ${t}`);
   await page.getByRole("button", { name: "Post update" }).click();
   await expect(page.getByText("Update posted and emailed to 2 committers.")).toBeVisible();
-  await expect(page.getByRole("region", { name: "Updates from the organizer" }).getByText(`Bring sunscreen ${t}`)).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Updates from the organizer" }).getByText(`Bring sunscreen ${t}`),
+  ).toBeVisible();
 
   // Visitors see the update, not the form.
   const visitor = await (await browser.newContext()).newPage();
@@ -64,9 +84,14 @@ test("the organiser posts an update: it shows on the event page and each committ
   await page.goto(`/admin/emails?to=${encodeURIComponent(`-${t}@example.test`)}`);
   await expect(page.getByRole("heading", { name: "Emails" })).toBeVisible();
   // (Their commit confirmations are listed too; the update is one email per committer.)
-  const updateEmails = page.getByRole("listitem").filter({ hasText: `Update from the organiser of "Update picnic ${t}"` });
+  const updateEmails = page
+    .getByRole("listitem")
+    .filter({ hasText: `Update from the organiser of "Update picnic ${t}"` });
   await expect(updateEmails).toHaveCount(2);
-  expect((await updateEmails.getByTestId("email-to").allTextContents()).sort()).toEqual([`To: upd-a-${t}@example.test`, `To: upd-b-${t}@example.test`]);
+  expect((await updateEmails.getByTestId("email-to").allTextContents()).sort()).toEqual([
+    `To: upd-a-${t}@example.test`,
+    `To: upd-b-${t}@example.test`,
+  ]);
   await updateEmails.first().getByTestId("email-subject").click();
   await expect(page.getByText(`Bring sunscreen ${t}`).first()).toBeVisible();
 });
@@ -86,7 +111,9 @@ test("add to calendar downloads a valid .ics; the flyer shows a QR code to the e
   expect((await page.request.get(`/campaign/${pending.id}/calendar.ics`)).status()).toBe(404);
 
   await page.goto(`/campaign/${campaign.id}`);
-  await expect(page.getByTestId("pace")).toHaveText(/^Needs 10 more in \d+ days?; at the current pace it won't tip\.$/);
+  await expect(page.getByTestId("pace")).toHaveText(
+    /^Needs 10 more in \d+ days?; at the current pace it won't tip\.$/,
+  );
   await page.getByRole("link", { name: "Printable flyer" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(campaign.title);
   const qr = page.getByRole("img", { name: /QR code linking to .*\/campaign\// });
@@ -105,17 +132,26 @@ test("the Open Graph image is a PNG for approved events", async ({ page }) => {
   expect((await res.body()).subarray(1, 4).toString()).toBe("PNG");
 });
 
-test("threshold reached through the commit flow: each attendee's confirmation (and commit email) appears in /admin/emails", async ({ page: first, browser }) => {
+test("threshold reached through the commit flow: each attendee's confirmation (and commit email) appears in /admin/emails", async ({
+  page: first,
+  browser,
+}) => {
   let page = first;
   test.setTimeout(240_000);
   const t = tag();
   const event = await createCampaign({ title: `Threshold party ${t}`, goal: 2 });
-  const attendees = [await createUser({ email: `tip-1-${t}@example.test` }), await createUser({ email: `tip-2-${t}@example.test` })];
+  const attendees = [
+    await createUser({ email: `tip-1-${t}@example.test` }),
+    await createUser({ email: `tip-2-${t}@example.test` }),
+  ];
   for (const a of attendees) {
     page = await pageAs(browser, a);
     await page.goto(`/campaign/${event.id}`);
     await page.getByRole("button", { name: "Commit", exact: true }).click();
-    await page.getByRole("dialog", { name: "Confirm Your Commitment" }).getByRole("button", { name: "Yes, I'm In!" }).click();
+    await page
+      .getByRole("dialog", { name: "Confirm Your Commitment" })
+      .getByRole("button", { name: "Yes, I'm In!" })
+      .click();
     await expect(page.getByRole("dialog", { name: /You're Committed!|Event Confirmed!/ })).toBeVisible();
   }
 
@@ -124,12 +160,26 @@ test("threshold reached through the commit flow: each attendee's confirmation (a
   // The email job runs every minute (and on demand): poll until both confirmations are listed.
   await expect(async () => {
     await page.goto(`/admin/emails?to=${encodeURIComponent(`-${t}@example.test`)}`);
-    const rows = await page.getByRole("listitem").filter({ hasText: confirmed }).getByTestId("email-to").allTextContents();
+    const rows = await page
+      .getByRole("listitem")
+      .filter({ hasText: confirmed })
+      .getByTestId("email-to")
+      .allTextContents();
     expect(rows.sort()).toEqual(attendees.map((a) => `To: ${a.email}`).sort());
   }).toPass({ timeout: 200_000, intervals: [5_000] });
   for (const a of attendees) {
-    await expect(page.getByRole("listitem").filter({ hasText: `To: ${a.email}` }).filter({ hasText: `You're committed to "Threshold party ${t}"` })).toHaveCount(1);
+    await expect(
+      page
+        .getByRole("listitem")
+        .filter({ hasText: `To: ${a.email}` })
+        .filter({ hasText: `You're committed to "Threshold party ${t}"` }),
+    ).toHaveCount(1);
   }
-  await page.getByRole("listitem").filter({ hasText: confirmed }).first().getByTestId("email-subject").click();
+  await page
+    .getByRole("listitem")
+    .filter({ hasText: confirmed })
+    .first()
+    .getByTestId("email-subject")
+    .click();
   await expect(page.getByText("This event is free: nothing was charged.").first()).toBeVisible();
 });

@@ -1,8 +1,14 @@
 import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtures";
 
 test("the home filter control is visible and reflected in the URL", async ({ page }) => {
-  const soon = await createCampaign({ title: `Ending soon ${Date.now()}`, deadline: new Date(Date.now() + 2 * 86400_000) });
-  const later = await createCampaign({ title: `Far away ${Date.now()}`, deadline: new Date(Date.now() + 60 * 86400_000) });
+  const soon = await createCampaign({
+    title: `Ending soon ${Date.now()}`,
+    deadline: new Date(Date.now() + 2 * 86400_000),
+  });
+  const later = await createCampaign({
+    title: `Far away ${Date.now()}`,
+    deadline: new Date(Date.now() + 60 * 86400_000),
+  });
   await page.goto("/");
   const filters = page.getByRole("navigation", { name: "Filter events" });
   await expect(filters.getByRole("link", { name: "All" })).toHaveAttribute("aria-current", "page");
@@ -13,15 +19,28 @@ test("the home filter control is visible and reflected in the URL", async ({ pag
   await expect(filters.getByRole("link", { name: "Ending soon" })).toHaveAttribute("aria-current", "page");
 });
 
-test("the event page shows details, countdown, price box and hides the organizer's email from strangers", async ({ page }) => {
+test("the event page shows details, countdown, price box and hides the organizer's email from strangers", async ({
+  page,
+}) => {
   const organiser = await createUser({ name: "Org" });
-  const event = await createCampaign({ title: `Detail page ${Date.now()}`, ticketPriceCents: 1500, goal: 4, creator: organiser });
-  await sql().query(`UPDATE "Campaign" SET "logisticalDetails" = 'Meet at the north gate.', "committedCount" = 6 WHERE id = $1`, [event.id]);
+  const event = await createCampaign({
+    title: `Detail page ${Date.now()}`,
+    ticketPriceCents: 1500,
+    goal: 4,
+    creator: organiser,
+  });
+  await sql().query(
+    `UPDATE "Campaign" SET "logisticalDetails" = 'Meet at the north gate.', "committedCount" = 6 WHERE id = $1`,
+    [event.id],
+  );
   await page.goto(`/campaign/${event.id}`);
   await expect(page).toHaveTitle(new RegExp(event.title));
   await expect(page.getByRole("link", { name: /Back to events/ })).toBeVisible();
   await expect(page.getByText("Meet at the north gate.")).toBeVisible();
-  await expect(page.getByRole("progressbar", { name: "Progress toward the goal" })).toHaveAttribute("aria-valuenow", "100");
+  await expect(page.getByRole("progressbar", { name: "Progress toward the goal" })).toHaveAttribute(
+    "aria-valuenow",
+    "100",
+  );
   await expect(page.getByRole("timer")).toContainText("Days");
   await expect(page.getByText(/only be charged \$15\.00 if the minimum/)).toBeVisible();
   const aside = page.getByRole("complementary", { name: "Tickets and organizer" });
@@ -36,7 +55,10 @@ test("the event page shows details, countdown, price box and hides the organizer
 });
 
 test("a past deadline shows Campaign ended; a free event says FREE", async ({ page }) => {
-  const event = await createCampaign({ title: `Ended ${Date.now()}`, deadline: new Date(Date.now() - 3600_000) });
+  const event = await createCampaign({
+    title: `Ended ${Date.now()}`,
+    deadline: new Date(Date.now() - 3600_000),
+  });
   await page.goto(`/campaign/${event.id}`);
   await expect(page.getByRole("timer")).toHaveText("Campaign ended");
   await expect(page.getByText("FREE", { exact: true })).toBeVisible();

@@ -27,12 +27,10 @@ export async function createUser(opts: Partial<Omit<TestUser, "id">> = {}): Prom
     name: opts.name === undefined ? "Test User" : opts.name,
     isAdmin: opts.isAdmin ?? false,
   };
-  await sql().query(`INSERT INTO "User" (id, email, name, "isAdmin", "updatedAt") VALUES ($1, $2, $3, $4, now())`, [
-    user.id,
-    user.email,
-    user.name,
-    user.isAdmin,
-  ]);
+  await sql().query(
+    `INSERT INTO "User" (id, email, name, "isAdmin", "updatedAt") VALUES ($1, $2, $3, $4, now())`,
+    [user.id, user.email, user.name, user.isAdmin],
+  );
   return user;
 }
 
@@ -82,7 +80,14 @@ export async function loginAs(page: Page, user: TestUser) {
   const token = await encode({ token: { sub: user.id, email: user.email, name: user.name }, secret });
   const url = new URL(base.info().project.use.baseURL ?? `http://localhost:${process.env.E2E_PORT || 3100}`);
   await page.context().addCookies([
-    { name: "next-auth.session-token", value: token, domain: url.hostname, path: "/", httpOnly: true, sameSite: "Lax" },
+    {
+      name: "next-auth.session-token",
+      value: token,
+      domain: url.hostname,
+      path: "/",
+      httpOnly: true,
+      sameSite: "Lax",
+    },
   ]);
 }
 
@@ -92,19 +97,30 @@ export async function loginAs(page: Page, user: TestUser) {
  * server-reference manifest), so specs can call every action over HTTP as a browser would.
  */
 export function serverActions(): Map<string, { id: string; page: string }> {
-  const manifest = JSON.parse(fs.readFileSync(path.join(process.env.NEXT_DIST_DIR || ".next", "server", "server-reference-manifest.json"), "utf8")) as {
+  const manifest = JSON.parse(
+    fs.readFileSync(
+      path.join(process.env.NEXT_DIST_DIR || ".next", "server", "server-reference-manifest.json"),
+      "utf8",
+    ),
+  ) as {
     node: Record<string, { workers: Record<string, unknown>; filename?: string; exportedName?: string }>;
   };
   const out = new Map<string, { id: string; page: string }>();
   for (const [id, entry] of Object.entries(manifest.node)) {
     const page = Object.keys(entry.workers).find((w) => !w.startsWith("app/v/"));
-    if (entry.filename && entry.exportedName && page) out.set(`${entry.filename}#${entry.exportedName}`, { id, page });
+    if (entry.filename && entry.exportedName && page)
+      out.set(`${entry.filename}#${entry.exportedName}`, { id, page });
   }
   return out;
 }
 
 /** A worker route ("app/campaign/[campaignId]/page") as the URL to post its actions to. */
 export const actionPageUrl = (worker: string, ids: { campaignId: string; pledgeId: string }) =>
-  "/" + worker.replace(/^app\/?/, "").replace(/\/?page$/, "").replace("[campaignId]", ids.campaignId).replace("[pledgeId]", ids.pledgeId);
+  "/" +
+  worker
+    .replace(/^app\/?/, "")
+    .replace(/\/?page$/, "")
+    .replace("[campaignId]", ids.campaignId)
+    .replace("[pledgeId]", ids.pledgeId);
 
 export const test = base;

@@ -14,13 +14,19 @@ async function awayFromSweeper() {
 async function pledgeWithCard(campaignId: string, name: string, cents: number) {
   const user = await createUser({ name });
   const pm = `pm_demo_${Math.random().toString(16).slice(2, 14)}${Math.random().toString(16).slice(2, 14)}`;
-  await sql().query(`INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior) VALUES ($1,$2,'visa','4242',12,2030,'ok')`, [pm, user.id]);
+  await sql().query(
+    `INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior) VALUES ($1,$2,'visa','4242',12,2030,'ok')`,
+    [pm, user.id],
+  );
   await sql().query(
     `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", "paymentMethodId", "cardBrand", "cardLast4")
      VALUES ($1,$2,$3,$4,$5,$6,'visa','4242')`,
     [`p${Math.random().toString(36).slice(2, 14)}`, campaignId, user.id, name, cents, pm],
   );
-  await sql().query(`UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`, [campaignId]);
+  await sql().query(
+    `UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`,
+    [campaignId],
+  );
   return user;
 }
 
@@ -32,10 +38,17 @@ test("creator: stats, empty state, commitments newest first, CSV export", async 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Manage empty event");
   await expect(page.getByText("No pledges yet. Share your campaign to get started!")).toBeVisible();
 
-  const event = await createCampaign({ title: "Manage busy event", creator, goal: 4, ticketPriceCents: 1500 });
+  const event = await createCampaign({
+    title: "Manage busy event",
+    creator,
+    goal: 4,
+    ticketPriceCents: 1500,
+  });
   await pledgeWithCard(event.id, "Older Backer", 1500);
   await pledgeWithCard(event.id, "Newer Backer", 1500);
-  await sql().query(`UPDATE "Pledge" SET "createdAt" = now() - interval '1 hour' WHERE contributor = 'Older Backer'`);
+  await sql().query(
+    `UPDATE "Pledge" SET "createdAt" = now() - interval '1 hour' WHERE contributor = 'Older Backer'`,
+  );
   await page.goto(`/campaign/${event.id}/manage`);
   await expect(page.getByText("Total Commitments")).toBeVisible();
   await expect(page.getByText("50%")).toBeVisible();
@@ -57,10 +70,18 @@ test("creator: stats, empty state, commitments newest first, CSV export", async 
   expect(text).toContain('"15.00"');
 });
 
-test("creator: manual charge names the attendees and the price, then reports the result", async ({ page }) => {
+test("creator: manual charge names the attendees and the price, then reports the result", async ({
+  page,
+}) => {
   await awayFromSweeper();
   const creator = await createUser({ name: "Charging Chris" });
-  const event = await createCampaign({ title: "Manage funded event", creator, goal: 2, ticketPriceCents: 1200, status: "funded" });
+  const event = await createCampaign({
+    title: "Manage funded event",
+    creator,
+    goal: 2,
+    ticketPriceCents: 1200,
+    status: "funded",
+  });
   await pledgeWithCard(event.id, "Payer One", 1200);
   await pledgeWithCard(event.id, "Payer Two", 1200);
   await loginAs(page, creator);
@@ -71,14 +92,29 @@ test("creator: manual charge names the attendees and the price, then reports the
   await dialog.getByRole("button", { name: "Charge now" }).click();
   await expect(page.getByText(/Successfully charged \d+ attendees\. 0 failed\./)).toBeVisible();
   // The job may have raced the button to some of them; either way both end charged, once.
-  await expect.poll(async () => (await sql().query(`SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1 AND charged`, [event.id])).rows[0].n).toBe(2);
+  await expect
+    .poll(
+      async () =>
+        (
+          await sql().query(`SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1 AND charged`, [
+            event.id,
+          ])
+        ).rows[0].n,
+    )
+    .toBe(2);
   await page.reload();
   await expect(page.getByText("Charged", { exact: true })).toHaveCount(2);
 });
 
-test("another user, an admin and a visitor are sent home with the notice; the CSV is refused", async ({ page }) => {
+test("another user, an admin and a visitor are sent home with the notice; the CSV is refused", async ({
+  page,
+}) => {
   const event = await createCampaign({ title: "Manage forbidden event" });
-  for (const who of [await createUser({ name: "Nosy Neighbour" }), await createUser({ name: "Admin Ada", isAdmin: true }), null]) {
+  for (const who of [
+    await createUser({ name: "Nosy Neighbour" }),
+    await createUser({ name: "Admin Ada", isAdmin: true }),
+    null,
+  ]) {
     await page.context().clearCookies();
     if (who) await loginAs(page, who);
     await page.goto(`/campaign/${event.id}/manage`);

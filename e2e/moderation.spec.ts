@@ -1,6 +1,9 @@
 import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtures";
 
-test("an admin approves a pending event from its home card and visitors then see it", async ({ page, browser }) => {
+test("an admin approves a pending event from its home card and visitors then see it", async ({
+  page,
+  browser,
+}) => {
   const admin = await createUser({ isAdmin: true });
   const event = await createCampaign({ title: `Card moderation ${Date.now()}`, approvalStatus: "pending" });
   await loginAs(page, admin);
@@ -11,9 +14,14 @@ test("an admin approves a pending event from its home card and visitors then see
   await expect(card.getByText("PENDING", { exact: true })).toHaveCount(0);
   await expect(card.getByRole("button", { name: /^Reject/ })).toBeVisible();
 
-  const { rows } = await sql().query(`SELECT "approvalStatus", "approvalUpdatedById" FROM "Campaign" WHERE id = $1`, [event.id]);
+  const { rows } = await sql().query(
+    `SELECT "approvalStatus", "approvalUpdatedById" FROM "Campaign" WHERE id = $1`,
+    [event.id],
+  );
   expect(rows[0]).toEqual({ approvalStatus: "approved", approvalUpdatedById: admin.id });
-  const log = await sql().query(`SELECT "actorId", "toStatus" FROM "ModerationLog" WHERE "campaignId" = $1`, [event.id]);
+  const log = await sql().query(`SELECT "actorId", "toStatus" FROM "ModerationLog" WHERE "campaignId" = $1`, [
+    event.id,
+  ]);
   expect(log.rows).toEqual([{ actorId: admin.id, toStatus: "approved" }]);
 
   const visitor = await browser.newPage();
@@ -25,21 +33,37 @@ test("an admin approves a pending event from its home card and visitors then see
 
 test("the admin dashboard rejects, re-approves and deletes test events", async ({ page }) => {
   const admin = await createUser({ isAdmin: true });
-  const event = await createCampaign({ title: `Dashboard moderation ${Date.now()}`, approvalStatus: "pending" });
+  const event = await createCampaign({
+    title: `Dashboard moderation ${Date.now()}`,
+    approvalStatus: "pending",
+  });
   const testEvent = await createCampaign({ title: `Disposable test ${Date.now()}`, isTest: true });
   const backer = await createUser();
-  await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor) VALUES ($1, $2, $3, 'x')`, [`p${Date.now()}`, testEvent.id, backer.id]);
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor) VALUES ($1, $2, $3, 'x')`,
+    [`p${Date.now()}`, testEvent.id, backer.id],
+  );
   await loginAs(page, admin);
   await page.goto("/admin");
-  for (const label of ["Pending", "Approved", "Rejected", "Test Events"]) await expect(page.getByText(label, { exact: true }).first()).toBeVisible();
+  for (const label of ["Pending", "Approved", "Rejected", "Test Events"])
+    await expect(page.getByText(label, { exact: true }).first()).toBeVisible();
 
   const pending = page.getByRole("region", { name: /Pending Approval/ });
-  await pending.getByRole("listitem").filter({ hasText: event.title }).getByRole("button", { name: /^Reject/ }).click();
+  await pending
+    .getByRole("listitem")
+    .filter({ hasText: event.title })
+    .getByRole("button", { name: /^Reject/ })
+    .click();
   const rejected = page.getByRole("region", { name: /^Rejected/ });
   const row = rejected.getByRole("listitem").filter({ hasText: event.title });
   await expect(row).toBeVisible();
   await row.getByRole("button", { name: /^Re-approve/ }).click();
-  await expect(page.getByRole("region", { name: /^Approved/ }).getByRole("listitem").filter({ hasText: event.title })).toBeVisible();
+  await expect(
+    page
+      .getByRole("region", { name: /^Approved/ })
+      .getByRole("listitem")
+      .filter({ hasText: event.title }),
+  ).toBeVisible();
   await expect(row).toHaveCount(0);
 
   await page.getByRole("button", { name: "Delete All" }).click();
@@ -49,7 +73,9 @@ test("the admin dashboard rejects, re-approves and deletes test events", async (
   await expect(page.getByText(/Successfully deleted \d+ test event\(s\)\./)).toBeVisible();
   const { rows } = await sql().query(`SELECT count(*)::int AS n FROM "Campaign" WHERE "isTest"`);
   expect(rows[0].n).toBe(0);
-  const pledges = await sql().query(`SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1`, [testEvent.id]);
+  const pledges = await sql().query(`SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1`, [
+    testEvent.id,
+  ]);
   expect(pledges.rows[0].n).toBe(0);
 
   await page.getByRole("button", { name: "Delete All" }).click();

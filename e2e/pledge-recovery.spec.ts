@@ -3,7 +3,12 @@ import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtur
 /** A confirmed paid event where `backer`'s off-session charge was declined. */
 async function failedPledge() {
   const backer = await createUser({ name: "Declined Dana" });
-  const event = await createCampaign({ title: "Recovery test event", goal: 1, ticketPriceCents: 3000, status: "charged" });
+  const event = await createCampaign({
+    title: "Recovery test event",
+    goal: 1,
+    ticketPriceCents: 3000,
+    status: "charged",
+  });
   const pledgeId = `p${Math.random().toString(36).slice(2, 14)}`;
   await sql().query(
     `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", "paymentMethodId", "cardBrand", "cardLast4",
@@ -35,9 +40,21 @@ test("the backer of a declined charge updates the card and pays on-session", asy
 
   await fillCard(page, "4242 4242 4242 4242");
   await expect(page.getByText("Paid on")).toBeVisible();
-  const { rows } = await sql().query(`SELECT "chargeStatus", charged, verified, "cardLast4", "chargeAttempts" FROM "Pledge" WHERE id = $1`, [pledgeId]);
-  expect(rows[0]).toEqual({ chargeStatus: "succeeded", charged: true, verified: true, cardLast4: "4242", chargeAttempts: 3 });
-  const intents = await sql().query(`SELECT count(*)::int AS n FROM "DemoPaymentIntent" WHERE metadata->>'pledgeId' = $1 AND status = 'succeeded'`, [pledgeId]);
+  const { rows } = await sql().query(
+    `SELECT "chargeStatus", charged, verified, "cardLast4", "chargeAttempts" FROM "Pledge" WHERE id = $1`,
+    [pledgeId],
+  );
+  expect(rows[0]).toEqual({
+    chargeStatus: "succeeded",
+    charged: true,
+    verified: true,
+    cardLast4: "4242",
+    chargeAttempts: 3,
+  });
+  const intents = await sql().query(
+    `SELECT count(*)::int AS n FROM "DemoPaymentIntent" WHERE metadata->>'pledgeId' = $1 AND status = 'succeeded'`,
+    [pledgeId],
+  );
   expect(intents.rows[0].n).toBe(1);
 });
 

@@ -2,7 +2,16 @@ import crypto from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import { encode } from "next-auth/jwt";
 import { PAGES, REGISTRY } from "../tests/security/registry";
-import { actionPageUrl, createCampaign, createUser, expect, serverActions, sql, test, type TestUser } from "./fixtures";
+import {
+  actionPageUrl,
+  createCampaign,
+  createUser,
+  expect,
+  serverActions,
+  sql,
+  test,
+  type TestUser,
+} from "./fixtures";
 
 /**
  * The response-level privacy matrix (issue 13): for each role (visitor, another signed-in user, a
@@ -19,14 +28,49 @@ import { actionPageUrl, createCampaign, createUser, expect, serverActions, sql, 
 
 const SECRET = process.env.E2E_NEXTAUTH_SECRET || "e2e-secret-not-for-production";
 
-type Setting = { name: string; anonymous: boolean; revelation: "never" | "onStart" | "immediate"; past: boolean; status: string; revealed: boolean };
+type Setting = {
+  name: string;
+  anonymous: boolean;
+  revelation: "never" | "onStart" | "immediate";
+  past: boolean;
+  status: string;
+  revealed: boolean;
+};
 const SETTINGS: Setting[] = [
   { name: "open", anonymous: false, revelation: "never", past: false, status: "pending", revealed: true },
   { name: "never", anonymous: true, revelation: "never", past: false, status: "pending", revealed: false },
-  { name: "onStart-before", anonymous: true, revelation: "onStart", past: false, status: "pending", revealed: false },
-  { name: "onStart-after", anonymous: true, revelation: "onStart", past: true, status: "charged", revealed: true },
-  { name: "immediate-before", anonymous: true, revelation: "immediate", past: false, status: "pending", revealed: false },
-  { name: "immediate-after", anonymous: true, revelation: "immediate", past: false, status: "charged", revealed: true },
+  {
+    name: "onStart-before",
+    anonymous: true,
+    revelation: "onStart",
+    past: false,
+    status: "pending",
+    revealed: false,
+  },
+  {
+    name: "onStart-after",
+    anonymous: true,
+    revelation: "onStart",
+    past: true,
+    status: "charged",
+    revealed: true,
+  },
+  {
+    name: "immediate-before",
+    anonymous: true,
+    revelation: "immediate",
+    past: false,
+    status: "pending",
+    revealed: false,
+  },
+  {
+    name: "immediate-after",
+    anonymous: true,
+    revelation: "immediate",
+    past: false,
+    status: "charged",
+    revealed: true,
+  },
 ];
 type Role = "visitor" | "user" | "backer" | "creator" | "admin";
 const ROLES: Role[] = ["visitor", "user", "backer", "creator", "admin"];
@@ -43,13 +87,10 @@ async function pledgeOf(campaignId: string, user: TestUser, minutesAgo: number) 
 }
 async function commentOf(campaignId: string, user: TestUser, minutesAgo: number) {
   const id = rid("cm");
-  await sql().query(`INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt") VALUES ($1, $2, $3, $4, now() - $5::int * interval '1 minute')`, [
-    id,
-    campaignId,
-    user.id,
-    `a comment ${id.slice(-4)}`,
-    minutesAgo,
-  ]);
+  await sql().query(
+    `INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt") VALUES ($1, $2, $3, $4, now() - $5::int * interval '1 minute')`,
+    [id, campaignId, user.id, `a comment ${id.slice(-4)}`, minutesAgo],
+  );
   return id;
 }
 
@@ -60,7 +101,10 @@ async function cookieFor(user: TestUser | null) {
 
 const READ_ACTIONS = new Set(["loadMoreCommentsAction", "loadMoreCommitmentsAction"]);
 
-test("no response of any page, route handler or server action carries a hidden identity", async ({ playwright, baseURL }) => {
+test("no response of any page, route handler or server action carries a hidden identity", async ({
+  playwright,
+  baseURL,
+}) => {
   test.setTimeout(300_000);
   const t = crypto.randomBytes(3).toString("hex");
   const organizer = await createUser({ name: `Olga Organizer ${t}`, email: `olga-${t}@example.test` });
@@ -68,9 +112,20 @@ test("no response of any page, route handler or server action carries a hidden i
   const unnamed = await createUser({ name: null, email: `quiet-${t}@example.test` });
   const other = await createUser({ name: `Oscar Other ${t}`, email: `oscar-${t}@example.test` });
   const admin = await createUser({ name: `Ada Admin ${t}`, email: `ada-${t}@example.test`, isAdmin: true });
-  const people: Record<Role, TestUser | null> = { visitor: null, user: other, backer: named, creator: organizer, admin };
+  const people: Record<Role, TestUser | null> = {
+    visitor: null,
+    user: other,
+    backer: named,
+    creator: organizer,
+    admin,
+  };
 
-  type Fixture = { setting: Setting; campaignId: string; pledges: Record<string, string>; comments: Record<string, string> };
+  type Fixture = {
+    setting: Setting;
+    campaignId: string;
+    pledges: Record<string, string>;
+    comments: Record<string, string>;
+  };
   const fixtures: Fixture[] = [];
   for (const setting of SETTINGS) {
     const { id } = await createCampaign({
@@ -82,8 +137,14 @@ test("no response of any page, route handler or server action carries a hidden i
       status: setting.status,
       deadline: new Date(Date.now() + (setting.past ? -1 : 7) * 86400_000),
     });
-    const pledges = { [named.id]: await pledgeOf(id, named, 30), [unnamed.id]: await pledgeOf(id, unnamed, 20) };
-    const comments = { [named.id]: await commentOf(id, named, 15), [unnamed.id]: await commentOf(id, unnamed, 10) };
+    const pledges = {
+      [named.id]: await pledgeOf(id, named, 30),
+      [unnamed.id]: await pledgeOf(id, unnamed, 20),
+    };
+    const comments = {
+      [named.id]: await commentOf(id, named, 15),
+      [unnamed.id]: await commentOf(id, unnamed, 10),
+    };
     await sql().query(`UPDATE "Campaign" SET "committedCount" = 2, "pledgeCount" = 2 WHERE id = $1`, [id]);
     fixtures.push({ setting, campaignId: id, pledges, comments });
   }
@@ -108,8 +169,19 @@ test("no response of any page, route handler or server action carries a hidden i
   }
 
   const actions = serverActions();
-  const requests: { role: Role; f: Fixture; what: string; run: (ctx: APIRequestContext) => Promise<{ status: number; text: string; headers: Record<string, string> }> }[] = [];
-  const asResult = async (res: Awaited<ReturnType<APIRequestContext["get"]>>) => ({ status: res.status(), text: (await res.body()).toString("latin1"), headers: res.headers() });
+  const requests: {
+    role: Role;
+    f: Fixture;
+    what: string;
+    run: (
+      ctx: APIRequestContext,
+    ) => Promise<{ status: number; text: string; headers: Record<string, string> }>;
+  }[] = [];
+  const asResult = async (res: Awaited<ReturnType<APIRequestContext["get"]>>) => ({
+    status: res.status(),
+    text: (await res.body()).toString("latin1"),
+    headers: res.headers(),
+  });
 
   for (const f of fixtures) {
     const ids = { campaignId: f.campaignId, pledgeId: f.pledges[named.id] };
@@ -117,25 +189,51 @@ test("no response of any page, route handler or server action carries a hidden i
       for (const page of PAGES) {
         if (!page.path) continue;
         const url = page.path(ids);
-        requests.push({ role, f, what: `GET ${url}`, run: async (ctx) => asResult(await ctx.get(url, { maxRedirects: 0 })) });
+        requests.push({
+          role,
+          f,
+          what: `GET ${url}`,
+          run: async (ctx) => asResult(await ctx.get(url, { maxRedirects: 0 })),
+        });
         if (!page.file.endsWith("opengraph-image.tsx")) {
-          requests.push({ role, f, what: `GET ${url} (RSC)`, run: async (ctx) => asResult(await ctx.get(url, { headers: { RSC: "1" }, maxRedirects: 0 })) });
+          requests.push({
+            role,
+            f,
+            what: `GET ${url} (RSC)`,
+            run: async (ctx) => asResult(await ctx.get(url, { headers: { RSC: "1" }, maxRedirects: 0 })),
+          });
         }
       }
       for (const entry of REGISTRY) {
         if (entry.kind === "route") {
-          const url = "/" + entry.file.replace(/^app\//, "").replace(/\/route\.ts$/, "").replace("[campaignId]", f.campaignId).replace("[...nextauth]", "session");
+          const url =
+            "/" +
+            entry.file
+              .replace(/^app\//, "")
+              .replace(/\/route\.ts$/, "")
+              .replace("[campaignId]", f.campaignId)
+              .replace("[...nextauth]", "session");
           const body = { campaignId: f.campaignId };
           requests.push({
             role,
             f,
             what: `${entry.name} ${url}`,
-            run: async (ctx) => asResult(entry.name === "GET" ? await ctx.get(url, { maxRedirects: 0 }) : await ctx.post(url, { data: body, headers: { origin: baseURL! }, maxRedirects: 0 })),
+            run: async (ctx) =>
+              asResult(
+                entry.name === "GET"
+                  ? await ctx.get(url, { maxRedirects: 0 })
+                  : await ctx.post(url, { data: body, headers: { origin: baseURL! }, maxRedirects: 0 }),
+              ),
           });
         } else {
           const found = actions.get(`${entry.file}#${entry.name}`);
-          expect(found, `server action ${entry.file}#${entry.name} is not in the build's manifest`).toBeTruthy();
-          const args = READ_ACTIONS.has(entry.name) ? [{ campaignId: f.campaignId, offset: 0 }] : [{ campaignId: f.campaignId, refusedOnPurpose: true, text: "" }];
+          expect(
+            found,
+            `server action ${entry.file}#${entry.name} is not in the build's manifest`,
+          ).toBeTruthy();
+          const args = READ_ACTIONS.has(entry.name)
+            ? [{ campaignId: f.campaignId, offset: 0 }]
+            : [{ campaignId: f.campaignId, refusedOnPurpose: true, text: "" }];
           const url = actionPageUrl(found!.page, ids);
           requests.push({
             role,
@@ -144,7 +242,12 @@ test("no response of any page, route handler or server action carries a hidden i
             run: async (ctx) =>
               asResult(
                 await ctx.post(url, {
-                  headers: { "Next-Action": found!.id, "Content-Type": "text/plain;charset=UTF-8", Accept: "text/x-component", origin: baseURL! },
+                  headers: {
+                    "Next-Action": found!.id,
+                    "Content-Type": "text/plain;charset=UTF-8",
+                    Accept: "text/x-component",
+                    origin: baseURL!,
+                  },
                   data: JSON.stringify(args),
                   maxRedirects: 0,
                 }),
@@ -158,7 +261,10 @@ test("no response of any page, route handler or server action carries a hidden i
   const contexts = new Map<Role, APIRequestContext>();
   for (const role of ROLES) {
     const cookie = await cookieFor(people[role]);
-    contexts.set(role, await playwright.request.newContext({ baseURL, extraHTTPHeaders: cookie ? { cookie } : {} }));
+    contexts.set(
+      role,
+      await playwright.request.newContext({ baseURL, extraHTTPHeaders: cookie ? { cookie } : {} }),
+    );
   }
 
   const leaks: string[] = [];
@@ -178,7 +284,10 @@ test("no response of any page, route handler or server action carries a hidden i
         }
         for (const secret of forbidden(r.role, r.f)) {
           // an id the request itself carries (its own URL, echoed in a redirect or 404) tells the asker nothing new
-          if (secret && scanned.includes(secret) && !r.what.includes(secret)) leaks.push(`${r.f.setting.name} as ${r.role}: ${r.what} (${res.status}) contains ${JSON.stringify(secret)}`);
+          if (secret && scanned.includes(secret) && !r.what.includes(secret))
+            leaks.push(
+              `${r.f.setting.name} as ${r.role}: ${r.what} (${res.status}) contains ${JSON.stringify(secret)}`,
+            );
         }
       }
     }),
@@ -193,7 +302,9 @@ test("no response of any page, route handler or server action carries a hidden i
   expect(seen).toMatchObject({ pages: revealed, actions: revealed });
 });
 
-test("the matrix's check can fail: a visible person's name is found where the page shows it", async ({ request }) => {
+test("the matrix's check can fail: a visible person's name is found where the page shows it", async ({
+  request,
+}) => {
   const t = crypto.randomBytes(3).toString("hex");
   const backer = await createUser({ name: `Visible Vera ${t}` });
   const { id } = await createCampaign({ attendeesAnonymous: false, title: `Open list ${t}` });

@@ -11,24 +11,22 @@ import { createCampaign, createUser, expect, loginAs, sql, test, type TestUser }
 const tag = () => crypto.randomBytes(4).toString("hex");
 
 async function pledge(campaignId: string, user: TestUser) {
-  await sql().query(`INSERT INTO "Pledge" (id, "campaignId", "userId", contributor) VALUES ($1, $2, $3, $4)`, [
-    `pl${crypto.randomBytes(10).toString("hex")}`,
-    campaignId,
-    user.id,
-    user.name ?? user.email,
-  ]);
-  await sql().query(`UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`, [campaignId]);
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor) VALUES ($1, $2, $3, $4)`,
+    [`pl${crypto.randomBytes(10).toString("hex")}`, campaignId, user.id, user.name ?? user.email],
+  );
+  await sql().query(
+    `UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`,
+    [campaignId],
+  );
 }
 
 /** A comment `minutesAgo` minutes old: times stored to the millisecond can tie, and a tie is numbered by user id. */
 async function comment(campaignId: string, user: TestUser, text: string, minutesAgo: number) {
-  await sql().query(`INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt") VALUES ($1, $2, $3, $4, now() - $5::int * interval '1 minute')`, [
-    `cm${crypto.randomBytes(10).toString("hex")}`,
-    campaignId,
-    user.id,
-    text,
-    minutesAgo,
-  ]);
+  await sql().query(
+    `INSERT INTO "Comment" (id, "campaignId", "authorId", text, "createdAt") VALUES ($1, $2, $3, $4, now() - $5::int * interval '1 minute')`,
+    [`cm${crypto.randomBytes(10).toString("hex")}`, campaignId, user.id, text, minutesAgo],
+  );
 }
 
 async function fetchBoth(page: Page, campaignId: string): Promise<{ html: string; rsc: string }> {
@@ -41,12 +39,22 @@ async function fetchBoth(page: Page, campaignId: string): Promise<{ html: string
   return { html: await htmlRes.text(), rsc: await rscRes.text() };
 }
 
-async function scenario(opts: { attendeesAnonymous: boolean; identityRevelationType: "never" | "onStart" | "immediate"; deadline?: Date; goal?: number }) {
+async function scenario(opts: {
+  attendeesAnonymous: boolean;
+  identityRevelationType: "never" | "onStart" | "immediate";
+  deadline?: Date;
+  goal?: number;
+}) {
   const t = tag();
   const creator = await createUser({ name: `Olga Organiser ${t}`, email: `olga.${t}@example.test` });
   const hidden = await createUser({ name: `Hannah Hidden ${t}`, email: `hannah.${t}@example.test` });
   const emailOnly = await createUser({ name: null, email: `emailonly.${t}@example.test` });
-  const campaign = await createCampaign({ creator, title: `Privacy picnic ${t}`, goal: opts.goal ?? 10, ...opts });
+  const campaign = await createCampaign({
+    creator,
+    title: `Privacy picnic ${t}`,
+    goal: opts.goal ?? 10,
+    ...opts,
+  });
   await pledge(campaign.id, hidden);
   await pledge(campaign.id, emailOnly);
   await comment(campaign.id, hidden, `Looking forward to it ${t}`, 2);
@@ -58,7 +66,9 @@ async function scenario(opts: { attendeesAnonymous: boolean; identityRevelationT
 const traces = (u: TestUser) => [u.name, u.email, u.id].filter(Boolean) as string[];
 
 test.describe("anonymous attendees (revelation: never)", () => {
-  test("a visitor and another signed-in user receive no hidden name, email or user id in the HTML or RSC payload", async ({ page }) => {
+  test("a visitor and another signed-in user receive no hidden name, email or user id in the HTML or RSC payload", async ({
+    page,
+  }) => {
     const s = await scenario({ attendeesAnonymous: true, identityRevelationType: "never" });
     const other = await createUser({ name: `Oscar Other ${s.t}` });
 
@@ -71,7 +81,8 @@ test.describe("anonymous attendees (revelation: never)", () => {
         expect(body).toContain(`Looking forward to it ${s.t}`);
         expect(body).toContain("Anonymous Commenter #1");
         expect(body).toContain("Anonymous Commenter #2");
-        for (const secret of [...traces(s.hidden), ...traces(s.emailOnly)]) expect(body, `leaked ${secret}`).not.toContain(secret);
+        for (const secret of [...traces(s.hidden), ...traces(s.emailOnly)])
+          expect(body, `leaked ${secret}`).not.toContain(secret);
       }
       // The organiser's email is only for the creator, admins and committed users (DESIGN §1).
       expect(html).not.toContain(s.creator.email);
@@ -111,7 +122,9 @@ test.describe("anonymous attendees (revelation: never)", () => {
 });
 
 test.describe("when identities are public", () => {
-  test("anonymity off: a visitor sees names (display name, else a number — never the email)", async ({ page }) => {
+  test("anonymity off: a visitor sees names (display name, else a number — never the email)", async ({
+    page,
+  }) => {
     // (was: "display name, else email" — DESIGN §1 "public names", issue 13 item 3)
     const s = await scenario({ attendeesAnonymous: false, identityRevelationType: "never" });
     const { html, rsc } = await fetchBoth(page, s.campaign.id);
@@ -126,9 +139,14 @@ test.describe("when identities are public", () => {
 
   test("onStart: hidden before the deadline, revealed after it", async ({ page }) => {
     const before = await scenario({ attendeesAnonymous: true, identityRevelationType: "onStart" });
-    const after = await scenario({ attendeesAnonymous: true, identityRevelationType: "onStart", deadline: new Date(Date.now() - 3600_000) });
+    const after = await scenario({
+      attendeesAnonymous: true,
+      identityRevelationType: "onStart",
+      deadline: new Date(Date.now() - 3600_000),
+    });
     const b = await fetchBoth(page, before.campaign.id);
-    for (const body of [b.html, b.rsc]) for (const secret of traces(before.hidden)) expect(body).not.toContain(secret);
+    for (const body of [b.html, b.rsc])
+      for (const secret of traces(before.hidden)) expect(body).not.toContain(secret);
     const a = await fetchBoth(page, after.campaign.id);
     for (const body of [a.html, a.rsc]) expect(body).toContain(after.hidden.name!);
   });
@@ -137,7 +155,8 @@ test.describe("when identities are public", () => {
     const below = await scenario({ attendeesAnonymous: true, identityRevelationType: "immediate", goal: 3 });
     const met = await scenario({ attendeesAnonymous: true, identityRevelationType: "immediate", goal: 2 });
     const b = await fetchBoth(page, below.campaign.id);
-    for (const body of [b.html, b.rsc]) for (const secret of traces(below.hidden)) expect(body).not.toContain(secret);
+    for (const body of [b.html, b.rsc])
+      for (const secret of traces(below.hidden)) expect(body).not.toContain(secret);
     const m = await fetchBoth(page, met.campaign.id);
     for (const body of [m.html, m.rsc]) expect(body).toContain(met.hidden.name!);
   });

@@ -27,7 +27,10 @@ const BODIES: { name: string; body: string | Buffer; type?: string }[] = [
   { name: "huge", body: "x".repeat(1024 * 1024 + 10) },
 ];
 
-test("every route handler and server action answers raw hostile bodies below 500", async ({ playwright, baseURL }) => {
+test("every route handler and server action answers raw hostile bodies below 500", async ({
+  playwright,
+  baseURL,
+}) => {
   test.setTimeout(240_000);
   const organizer = await createUser({ name: "Raw Organizer" });
   const { id: campaignId } = await createCampaign({ creator: organizer });
@@ -36,7 +39,10 @@ test("every route handler and server action answers raw hostile bodies below 500
   const failures: string[] = [];
   let count = 0;
   for (const signedIn of [false, true]) {
-    const ctx = await playwright.request.newContext({ baseURL, extraHTTPHeaders: signedIn ? { cookie } : {} });
+    const ctx = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: signedIn ? { cookie } : {},
+    });
     const jobs: (() => Promise<void>)[] = [];
     const check = (what: string, run: () => Promise<{ status: () => number }>) =>
       jobs.push(async () => {
@@ -46,11 +52,24 @@ test("every route handler and server action answers raw hostile bodies below 500
       });
     for (const entry of REGISTRY) {
       if (entry.kind === "route") {
-        const url = "/" + entry.file.replace(/^app\//, "").replace(/\/route\.ts$/, "").replace("[campaignId]", campaignId).replace("[...nextauth]", "callback/credentials");
+        const url =
+          "/" +
+          entry.file
+            .replace(/^app\//, "")
+            .replace(/\/route\.ts$/, "")
+            .replace("[campaignId]", campaignId)
+            .replace("[...nextauth]", "callback/credentials");
         for (const b of BODIES) {
           for (const origin of [baseURL!, "https://evil.example"]) {
-            check(`${entry.name === "GET" ? "POST (to a GET route)" : entry.name} ${url} ${b.name} from ${origin}`, () =>
-              ctx.fetch(url, { method: "POST", data: b.body, headers: { "content-type": b.type ?? "application/json", origin }, maxRedirects: 0 }),
+            check(
+              `${entry.name === "GET" ? "POST (to a GET route)" : entry.name} ${url} ${b.name} from ${origin}`,
+              () =>
+                ctx.fetch(url, {
+                  method: "POST",
+                  data: b.body,
+                  headers: { "content-type": b.type ?? "application/json", origin },
+                  maxRedirects: 0,
+                }),
             );
           }
         }
@@ -64,17 +83,29 @@ test("every route handler and server action answers raw hostile bodies below 500
               ctx.fetch(url, {
                 method: "POST",
                 data: b.body,
-                headers: { "Next-Action": found!.id, "content-type": b.type ?? "text/plain;charset=UTF-8", origin },
+                headers: {
+                  "Next-Action": found!.id,
+                  "content-type": b.type ?? "text/plain;charset=UTF-8",
+                  origin,
+                },
                 maxRedirects: 0,
               }),
             );
           }
         }
-        check(`action ${entry.name} with a made-up id`, () => ctx.fetch(url, { method: "POST", data: "[]", headers: { "Next-Action": "f".repeat(42), origin: baseURL! }, maxRedirects: 0 }));
+        check(`action ${entry.name} with a made-up id`, () =>
+          ctx.fetch(url, {
+            method: "POST",
+            data: "[]",
+            headers: { "Next-Action": "f".repeat(42), origin: baseURL! },
+            maxRedirects: 0,
+          }),
+        );
       }
     }
     for (const method of ["TRACE", "PUT", "DELETE", "PATCH", "OPTIONS"]) {
-      for (const url of ["/", "/api/health", `/campaign/${campaignId}`, "/api/check-and-charge"]) check(`${method} ${url}`, () => ctx.fetch(url, { method, maxRedirects: 0 }));
+      for (const url of ["/", "/api/health", `/campaign/${campaignId}`, "/api/check-and-charge"])
+        check(`${method} ${url}`, () => ctx.fetch(url, { method, maxRedirects: 0 }));
     }
     let next = 0;
     await Promise.all(
@@ -88,14 +119,34 @@ test("every route handler and server action answers raw hostile bodies below 500
   expect(count).toBeGreaterThan(1000);
 });
 
-test("the front server's answers a client sees: TRACE 405, an oversized body 413, a cross-origin action 403", async ({ request, baseURL }) => {
+test("the front server's answers a client sees: TRACE 405, an oversized body 413, a cross-origin action 403", async ({
+  request,
+  baseURL,
+}) => {
   const trace = await request.fetch("/", { method: "TRACE" });
   expect(trace.status()).toBe(405);
-  const big = await request.post("/api/check-and-charge", { data: "x".repeat(70 * 1024), headers: { "content-type": "application/json" } });
+  const big = await request.post("/api/check-and-charge", {
+    data: "x".repeat(70 * 1024),
+    headers: { "content-type": "application/json" },
+  });
   expect(big.status()).toBe(413);
-  expect((await big.json()).error.message).toBe("The request body is too large: an API request may send at most 64 kB.");
-  const cross = await request.post("/", { data: "[]", headers: { "Next-Action": "f".repeat(42), origin: "https://evil.example", "content-type": "text/plain" } });
-  expect([cross.status(), (await cross.json()).error.message]).toEqual([403, "Cross-origin requests are not allowed."]);
-  const notArray = await request.post("/", { data: '{"a":1}', headers: { "Next-Action": "f".repeat(42), origin: baseURL!, "content-type": "text/plain" } });
-  expect([notArray.status(), (await notArray.json()).error.message]).toEqual([400, "A server action's arguments must be sent as a JSON array."]);
+  expect((await big.json()).error.message).toBe(
+    "The request body is too large: an API request may send at most 64 kB.",
+  );
+  const cross = await request.post("/", {
+    data: "[]",
+    headers: { "Next-Action": "f".repeat(42), origin: "https://evil.example", "content-type": "text/plain" },
+  });
+  expect([cross.status(), (await cross.json()).error.message]).toEqual([
+    403,
+    "Cross-origin requests are not allowed.",
+  ]);
+  const notArray = await request.post("/", {
+    data: '{"a":1}',
+    headers: { "Next-Action": "f".repeat(42), origin: baseURL!, "content-type": "text/plain" },
+  });
+  expect([notArray.status(), (await notArray.json()).error.message]).toEqual([
+    400,
+    "A server action's arguments must be sent as a JSON array.",
+  ]);
 });

@@ -1,6 +1,15 @@
 import { expect, test } from "./fixtures";
 
-const STEPS = ["Welcome", "What's a Pact", "Pactfund the Infrastructure", "Refund Bonus Magic", "Coordinate the Move", "Stake Your Commitment", "Watch the Cascade", "Your Complete Pact"];
+const STEPS = [
+  "Welcome",
+  "What's a Pact",
+  "Pactfund the Infrastructure",
+  "Refund Bonus Magic",
+  "Coordinate the Move",
+  "Stake Your Commitment",
+  "Watch the Cascade",
+  "Your Complete Pact",
+];
 
 test("the tutorial walks through eight steps with a working calculator and cascade", async ({ page }) => {
   await page.goto("/");
@@ -32,7 +41,9 @@ test("the tutorial walks through eight steps with a working calculator and casca
   await expect(dialog).toHaveCount(0);
 });
 
-test("the tutorial closes on Escape, outside click and the close button, and keeps focus inside", async ({ page }) => {
+test("the tutorial closes on Escape, outside click and the close button, and keeps focus inside", async ({
+  page,
+}) => {
   await page.goto("/");
   const open = page.getByRole("button", { name: "Learn How Pactions Work" });
   await open.click();

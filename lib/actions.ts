@@ -1,12 +1,17 @@
 import "server-only";
 import type { z } from "zod";
-import { AppError, INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
+import {
+  AppError,
+  INVALID_TEXT_MESSAGE,
+  isAppError,
+  isDatabaseUnavailable,
+  isInvalidText,
+} from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
 
 /** What every server action returns: data, or a user-facing message (and per-field messages). */
 export type ActionResult<T = undefined> =
-  | { ok: true; data: T }
-  | { ok: false; error: string; fieldErrors?: Record<string, string> };
+  { ok: true; data: T } | { ok: false; error: string; fieldErrors?: Record<string, string> };
 
 /** Parses untrusted action input with a zod schema; field messages keyed by the first path segment. */
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
@@ -31,10 +36,17 @@ export async function runAction<T>(fallback: string, fn: () => Promise<T>): Prom
     return { ok: true, data: await fn() };
   } catch (err) {
     if (isAppError(err)) return { ok: false, error: err.message, fieldErrors: err.fieldErrors };
-    if (isDatabaseUnavailable(err)) return { ok: false, error: "The service is temporarily unavailable. Please try again in a moment." };
+    if (isDatabaseUnavailable(err))
+      return { ok: false, error: "The service is temporarily unavailable. Please try again in a moment." };
     if (isInvalidText(err)) return { ok: false, error: INVALID_TEXT_MESSAGE };
     // Next's redirect()/notFound() work by throwing: let them through.
-    if (err && typeof err === "object" && "digest" in err && String((err as { digest: unknown }).digest).startsWith("NEXT_")) throw err;
+    if (
+      err &&
+      typeof err === "object" &&
+      "digest" in err &&
+      String((err as { digest: unknown }).digest).startsWith("NEXT_")
+    )
+      throw err;
     logUnexpected("[action] unexpected error", err);
     return { ok: false, error: fallback };
   }

@@ -48,8 +48,10 @@ export function env(): Env {
 }
 
 export const googleEnabled = () => Boolean(env().GOOGLE_CLIENT_ID && env().GOOGLE_CLIENT_SECRET);
-export const stripeEnabled = () => Boolean(env().STRIPE_SECRET_KEY && env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY);
-export const appUrl = () => (env().APP_URL || env().NEXTAUTH_URL || "http://localhost:3000").replace(/\/$/, "");
+export const stripeEnabled = () =>
+  Boolean(env().STRIPE_SECRET_KEY && env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY);
+export const appUrl = () =>
+  (env().APP_URL || env().NEXTAUTH_URL || "http://localhost:3000").replace(/\/$/, "");
 export const adminEmails = () =>
   new Set(
     (env().ADMIN_EMAILS ?? "")

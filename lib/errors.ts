@@ -40,7 +40,8 @@ export function isDatabaseUnavailable(e: unknown): boolean {
 }
 
 /** Shown when text cannot be stored (PostgreSQL refuses NUL bytes and invalid UTF-8 in text columns). */
-export const INVALID_TEXT_MESSAGE = "The request contains characters that cannot be stored. Please remove them and try again.";
+export const INVALID_TEXT_MESSAGE =
+  "The request contains characters that cannot be stored. Please remove them and try again.";
 
 /**
  * True when PostgreSQL refused a value's bytes (22021 invalid byte sequence, e.g. "\u0000";

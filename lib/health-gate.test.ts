@@ -30,7 +30,9 @@ describe("database gate (proxy.ts answers 503 pages while Postgres is unreachabl
 
   it("checks at most once per interval however many requests ask", async () => {
     expect(await databaseReachable()).toBe(true); // the gate's pool exists
-    const pool = (globalThis as unknown as { __pactnexusDbGate: { pool: { query: (sql: string) => Promise<unknown> } } }).__pactnexusDbGate.pool;
+    const pool = (
+      globalThis as unknown as { __pactnexusDbGate: { pool: { query: (sql: string) => Promise<unknown> } } }
+    ).__pactnexusDbGate.pool;
     const query = vi.spyOn(pool, "query");
     await sleep(550);
     const answers = await Promise.all(Array.from({ length: 50 }, () => databaseReachable()));

@@ -19,7 +19,13 @@ const OK_TTL_MS = 500;
 const DOWN_TTL_MS = 250;
 const PING_TIMEOUT_MS = 3_000;
 
-type GateState = { ok: boolean; checkedAt: number; pending: Promise<boolean> | null; pool: pg.Pool | null; url: string | null };
+type GateState = {
+  ok: boolean;
+  checkedAt: number;
+  pending: Promise<boolean> | null;
+  pool: pg.Pool | null;
+  url: string | null;
+};
 
 const holder = globalThis as unknown as { __pactnexusDbGate?: GateState };
 
@@ -31,7 +37,13 @@ function gateState(): GateState {
 function poolFor(s: GateState, url: string): pg.Pool {
   if (!s.pool || s.url !== url) {
     void s.pool?.end().catch(() => {});
-    const pool = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 30_000, connectionTimeoutMillis: PING_TIMEOUT_MS, query_timeout: PING_TIMEOUT_MS });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      idleTimeoutMillis: 30_000,
+      connectionTimeoutMillis: PING_TIMEOUT_MS,
+      query_timeout: PING_TIMEOUT_MS,
+    });
     // An idle connection killed by a database restart must not crash the process.
     pool.on("error", () => {});
     s.pool = pool;
@@ -44,7 +56,8 @@ function poolFor(s: GateState, url: string): pg.Pool {
  * Only a refused or broken connection means "down". A ping that is merely slow (a saturated CPU
  * under load) is not an outage: answering 503 then would turn load into errors.
  */
-const OUTAGE = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EPIPE|57P01|57P02|57P03|08006|08001|08004|Connection terminated|the database system is (starting up|shutting down)/i;
+const OUTAGE =
+  /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EPIPE|57P01|57P02|57P03|08006|08001|08004|Connection terminated|the database system is (starting up|shutting down)/i;
 
 async function ping(s: GateState): Promise<boolean> {
   const url = process.env.DATABASE_URL;
@@ -63,7 +76,10 @@ export function databaseReachable(): Promise<boolean> | boolean {
   const s = gateState();
   if (Date.now() - s.checkedAt < (s.ok ? OK_TTL_MS : DOWN_TTL_MS)) return s.ok;
   s.pending ??= ping(s).then((ok) => {
-    if (ok !== s.ok) console.warn(ok ? "[db] the database is reachable again" : "[db] the database is unreachable: pages answer 503");
+    if (ok !== s.ok)
+      console.warn(
+        ok ? "[db] the database is reachable again" : "[db] the database is unreachable: pages answer 503",
+      );
     s.ok = ok;
     s.checkedAt = Date.now();
     s.pending = null;

@@ -1,6 +1,12 @@
 import "server-only";
 import type { z } from "zod";
-import { AppError, INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
+import {
+  AppError,
+  INVALID_TEXT_MESSAGE,
+  isAppError,
+  isDatabaseUnavailable,
+  isInvalidText,
+} from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
 
 /**
@@ -27,17 +33,29 @@ export async function parseJson<T extends z.ZodType>(req: Request, schema: T): P
 
 export function errorResponse(err: unknown): Response {
   if (isAppError(err)) {
-    return Response.json({ error: { code: err.code, message: err.message, fieldErrors: err.fieldErrors } }, { status: err.status });
+    return Response.json(
+      { error: { code: err.code, message: err.message, fieldErrors: err.fieldErrors } },
+      { status: err.status },
+    );
   }
   if (isDatabaseUnavailable(err)) {
     return Response.json(
-      { error: { code: "UNAVAILABLE", message: "The service is temporarily unavailable. Please try again in a moment." } },
+      {
+        error: {
+          code: "UNAVAILABLE",
+          message: "The service is temporarily unavailable. Please try again in a moment.",
+        },
+      },
       { status: 503, headers: { "Retry-After": "5" } },
     );
   }
-  if (isInvalidText(err)) return Response.json({ error: { code: "BAD_REQUEST", message: INVALID_TEXT_MESSAGE } }, { status: 400 });
+  if (isInvalidText(err))
+    return Response.json({ error: { code: "BAD_REQUEST", message: INVALID_TEXT_MESSAGE } }, { status: 400 });
   logUnexpected("[api] unexpected error", err);
-  return Response.json({ error: { code: "INTERNAL", message: "Something went wrong. Please try again." } }, { status: 500 });
+  return Response.json(
+    { error: { code: "INTERNAL", message: "Something went wrong. Please try again." } },
+    { status: 500 },
+  );
 }
 
 export const CROSS_ORIGIN_MESSAGE = "Cross-origin requests are not allowed.";
@@ -65,7 +83,8 @@ export function requireSameOrigin(req: Request): void {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return;
   const origin = req.headers.get("origin");
   if (origin === null) {
-    if (req.headers.get("sec-fetch-site") === "cross-site") throw new AppError("FORBIDDEN", CROSS_ORIGIN_MESSAGE);
+    if (req.headers.get("sec-fetch-site") === "cross-site")
+      throw new AppError("FORBIDDEN", CROSS_ORIGIN_MESSAGE);
     return;
   }
   const originHost = origin === "null" ? null : hostOf(origin);

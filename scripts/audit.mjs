@@ -6,7 +6,10 @@
 // and passes, so CI still runs on machines that only reach a package mirror.
 import { spawnSync } from "node:child_process";
 
-const run = spawnSync("npm", ["audit", "--omit=dev", "--json"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+const run = spawnSync("npm", ["audit", "--omit=dev", "--json"], {
+  encoding: "utf8",
+  maxBuffer: 64 * 1024 * 1024,
+});
 let report;
 try {
   report = JSON.parse(run.stdout || "{}");
@@ -25,8 +28,12 @@ if (counts) {
     console.log(`npm audit --omit=dev: ${summary}`);
     for (const [name, v] of Object.entries(report.vulnerabilities ?? {})) {
       if (v.severity === "high" || v.severity === "critical") {
-        const via = (v.via ?? []).map((x) => (typeof x === "string" ? x : `${x.title} (${x.url})`)).join("; ");
-        console.log(`  ${v.severity.padEnd(8)} ${name} ${v.range ?? ""} — ${via}${v.fixAvailable ? " [fix available]" : ""}`);
+        const via = (v.via ?? [])
+          .map((x) => (typeof x === "string" ? x : `${x.title} (${x.url})`))
+          .join("; ");
+        console.log(
+          `  ${v.severity.padEnd(8)} ${name} ${v.range ?? ""} — ${via}${v.fixAvailable ? " [fix available]" : ""}`,
+        );
       }
     }
     process.exit(1);
@@ -35,9 +42,12 @@ if (counts) {
   process.exit(0);
 }
 
-const why = report?.message ?? report?.error?.summary ?? (run.stderr || "").trim().split("\n").pop() ?? "unknown error";
+const why =
+  report?.message ?? report?.error?.summary ?? (run.stderr || "").trim().split("\n").pop() ?? "unknown error";
 if (process.env.AUDIT_REQUIRED === "true") {
   console.error(`npm audit --omit=dev could not run: ${why}`);
   process.exit(1);
 }
-console.warn(`WARNING: npm audit --omit=dev could not reach the advisory service (${why}); result unknown. Set AUDIT_REQUIRED=true to fail instead.`);
+console.warn(
+  `WARNING: npm audit --omit=dev could not reach the advisory service (${why}); result unknown. Set AUDIT_REQUIRED=true to fail instead.`,
+);

@@ -10,8 +10,32 @@ const file = new URL("../package-lock.json", import.meta.url);
 const lock = JSON.parse(fs.readFileSync(file, "utf8"));
 const packages = lock.packages;
 
-const OS = ["darwin", "win32", "linux", "android", "freebsd", "openbsd", "netbsd", "sunos", "aix", "openharmony", "wasi"];
-const CPU = ["arm64", "x64", "ia32", "arm", "ppc64", "s390x", "riscv64", "loong64", "mips64el", "wasm32", "universal"];
+const OS = [
+  "darwin",
+  "win32",
+  "linux",
+  "android",
+  "freebsd",
+  "openbsd",
+  "netbsd",
+  "sunos",
+  "aix",
+  "openharmony",
+  "wasi",
+];
+const CPU = [
+  "arm64",
+  "x64",
+  "ia32",
+  "arm",
+  "ppc64",
+  "s390x",
+  "riscv64",
+  "loong64",
+  "mips64el",
+  "wasm32",
+  "universal",
+];
 
 function platformOf(name) {
   const parts = name.split("/").pop().split("-");
@@ -39,6 +63,12 @@ for (const [location, pkg] of Object.entries(packages)) {
   }
 }
 // npm sorts package entries by path; keep that order.
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+);
 fs.writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(added ? `Added ${added} platform stub(s) to package-lock.json.` : "package-lock.json already lists every platform package.");
+console.log(
+  added
+    ? `Added ${added} platform stub(s) to package-lock.json.`
+    : "package-lock.json already lists every platform package.",
+);

@@ -14,11 +14,17 @@ try {
     if (command === "apply") {
       const applied = await applyMigrations(url);
       console.log(
-        applied.length ? `Applied ${applied.length} migration(s): ${applied.join(", ")}` : "Database is up to date.",
+        applied.length
+          ? `Applied ${applied.length} migration(s): ${applied.join(", ")}`
+          : "Database is up to date.",
       );
     } else if (command === "new") {
       const dir = await createMigration(url, name ?? "", { empty });
-      console.log(dir ? `Wrote ${path.relative(process.cwd(), dir)}/migration.sql` : "Nothing to migrate: the schema matches the migrations.");
+      console.log(
+        dir
+          ? `Wrote ${path.relative(process.cwd(), dir)}/migration.sql`
+          : "Nothing to migrate: the schema matches the migrations.",
+      );
     } else {
       throw new Error("Usage: migrate.mjs apply | new <name> [--empty]");
     }

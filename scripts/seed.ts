@@ -24,25 +24,187 @@ type EventSeed = {
 };
 
 const EVENTS: EventSeed[] = [
-  { title: "Sunrise Yoga in Riverside Park", description: "An hour of gentle flow yoga as the sun comes up over the river. All levels welcome; bring a mat and water. We only book the instructor if 15 of us commit.", logisticalDetails: "Meet at the north lawn by the boathouse, 6:15 am.", goal: 15, priceCents: 1200, days: 5, pledges: 11, ageDays: 9 },
-  { title: "Community Garden Build Day", description: "Help turn the empty lot on Elm Street into raised vegetable beds. Tools and lunch provided by the neighbourhood association once 25 volunteers commit.", goal: 25, priceCents: 0, days: 21, pledges: 9, ageDays: 8 },
-  { title: "Indie Film Night: Local Shorts", description: "A screening of eight short films by local filmmakers, followed by a Q&A. The cinema rents the screen to us only if 60 tickets are committed in advance.", logisticalDetails: "Roxy Cinema, screen 2. Doors 7:00 pm.", goal: 60, priceCents: 900, days: 30, pledges: 58, ageDays: 7 },
-  { title: "Beginner Pottery Workshop", description: "Two hours at the wheel with a professional potter. Clay, glazing and firing included; you take home two pieces. Runs with a minimum of 8 people.", goal: 8, priceCents: 4500, days: 18, pledges: 0, ageDays: 6 },
-  { title: "Neighbourhood Beach Cleanup", description: "Let's clear the shoreline before summer. The council lends gloves, bags and a skip if at least 20 people sign up. Kids welcome with an adult.", goal: 20, priceCents: 0, days: -2, pledges: 20, confirmed: true, ageDays: 20 },
-  { title: "Board Game Marathon", description: "Twelve hours of strategy games, from Catan to Twilight Imperium. The café closes for us if 30 players commit; the fee covers the room and snacks.", goal: 30, priceCents: 1500, days: 12, pledges: 17, ageDays: 5 },
-  { title: "Group Hike: Eagle Ridge Trail", description: "A guided 14 km hike with 600 m of climbing and lunch at the summit. A certified guide leads the group once 12 hikers commit.", logisticalDetails: "Carpool from the central station at 7:30 am.", goal: 12, priceCents: 2000, days: 9, pledges: 4, ageDays: 4 },
-  { title: "Open-Air Jazz Quartet", description: "A summer evening concert in the old town square. The quartet plays if 100 people commit to a ticket; otherwise nobody pays a cent.", goal: 100, priceCents: 1800, days: 45, pledges: 37, ageDays: 4 },
-  { title: "Coding Dojo for Kids", description: "A Saturday morning of Scratch and Python puzzles for ages 9 to 14, run by volunteer engineers. We need 10 families to book the library room.", goal: 10, priceCents: 0, days: 14, pledges: 3, ageDays: 3 },
-  { title: "Bulk Order: Local Honey", description: "The Hillside apiary sells at wholesale price if we order together: one 1 kg jar per person, delivered to the community centre. Needs 40 orders.", goal: 40, priceCents: 1100, days: 10, pledges: 39, ageDays: 3 },
-  { title: "Street Tree Planting", description: "The city plants a tree on our street for every resident who commits to watering it through its first summer. The programme needs 18 households.", goal: 18, priceCents: 0, days: 60, pledges: 6, ageDays: 2, anonymous: false },
-  { title: "Salsa Night with Live Band", description: "An evening of salsa with a 30-minute beginners' lesson and a live band. The venue needs 50 dancers committed to open the hall.", goal: 50, priceCents: 2500, days: 25, pledges: 22, ageDays: 2 },
-  { title: "Repair Café: Fix Your Gadgets", description: "Bring broken toasters, lamps and bikes; volunteer fixers help you repair them. We need 15 participants to justify the tool rental.", goal: 15, priceCents: 0, days: 4, pledges: 14, ageDays: 1 },
-  { title: "Charity 5K Fun Run", description: "A relaxed 5 km run around the lake raising money for the food bank. The course permit needs at least 40 runners committed in advance.", goal: 40, priceCents: 1000, days: 35, pledges: 0, approval: "pending", ageDays: 0 },
-  { title: "Free Crypto Giveaway Party", description: "Come and get free coins at our launch party, everybody wins big money guaranteed, sign up now and tell all your friends.", goal: 500, priceCents: 0, days: 20, pledges: 0, approval: "rejected", ageDays: 1 },
-  { title: "Test event: checkout dry run", description: "Internal test of the commit and charge flow. Safe to delete from the admin dashboard.", goal: 2, priceCents: 500, days: 3, pledges: 0, isTest: true, ageDays: 0 },
+  {
+    title: "Sunrise Yoga in Riverside Park",
+    description:
+      "An hour of gentle flow yoga as the sun comes up over the river. All levels welcome; bring a mat and water. We only book the instructor if 15 of us commit.",
+    logisticalDetails: "Meet at the north lawn by the boathouse, 6:15 am.",
+    goal: 15,
+    priceCents: 1200,
+    days: 5,
+    pledges: 11,
+    ageDays: 9,
+  },
+  {
+    title: "Community Garden Build Day",
+    description:
+      "Help turn the empty lot on Elm Street into raised vegetable beds. Tools and lunch provided by the neighbourhood association once 25 volunteers commit.",
+    goal: 25,
+    priceCents: 0,
+    days: 21,
+    pledges: 9,
+    ageDays: 8,
+  },
+  {
+    title: "Indie Film Night: Local Shorts",
+    description:
+      "A screening of eight short films by local filmmakers, followed by a Q&A. The cinema rents the screen to us only if 60 tickets are committed in advance.",
+    logisticalDetails: "Roxy Cinema, screen 2. Doors 7:00 pm.",
+    goal: 60,
+    priceCents: 900,
+    days: 30,
+    pledges: 58,
+    ageDays: 7,
+  },
+  {
+    title: "Beginner Pottery Workshop",
+    description:
+      "Two hours at the wheel with a professional potter. Clay, glazing and firing included; you take home two pieces. Runs with a minimum of 8 people.",
+    goal: 8,
+    priceCents: 4500,
+    days: 18,
+    pledges: 0,
+    ageDays: 6,
+  },
+  {
+    title: "Neighbourhood Beach Cleanup",
+    description:
+      "Let's clear the shoreline before summer. The council lends gloves, bags and a skip if at least 20 people sign up. Kids welcome with an adult.",
+    goal: 20,
+    priceCents: 0,
+    days: -2,
+    pledges: 20,
+    confirmed: true,
+    ageDays: 20,
+  },
+  {
+    title: "Board Game Marathon",
+    description:
+      "Twelve hours of strategy games, from Catan to Twilight Imperium. The café closes for us if 30 players commit; the fee covers the room and snacks.",
+    goal: 30,
+    priceCents: 1500,
+    days: 12,
+    pledges: 17,
+    ageDays: 5,
+  },
+  {
+    title: "Group Hike: Eagle Ridge Trail",
+    description:
+      "A guided 14 km hike with 600 m of climbing and lunch at the summit. A certified guide leads the group once 12 hikers commit.",
+    logisticalDetails: "Carpool from the central station at 7:30 am.",
+    goal: 12,
+    priceCents: 2000,
+    days: 9,
+    pledges: 4,
+    ageDays: 4,
+  },
+  {
+    title: "Open-Air Jazz Quartet",
+    description:
+      "A summer evening concert in the old town square. The quartet plays if 100 people commit to a ticket; otherwise nobody pays a cent.",
+    goal: 100,
+    priceCents: 1800,
+    days: 45,
+    pledges: 37,
+    ageDays: 4,
+  },
+  {
+    title: "Coding Dojo for Kids",
+    description:
+      "A Saturday morning of Scratch and Python puzzles for ages 9 to 14, run by volunteer engineers. We need 10 families to book the library room.",
+    goal: 10,
+    priceCents: 0,
+    days: 14,
+    pledges: 3,
+    ageDays: 3,
+  },
+  {
+    title: "Bulk Order: Local Honey",
+    description:
+      "The Hillside apiary sells at wholesale price if we order together: one 1 kg jar per person, delivered to the community centre. Needs 40 orders.",
+    goal: 40,
+    priceCents: 1100,
+    days: 10,
+    pledges: 39,
+    ageDays: 3,
+  },
+  {
+    title: "Street Tree Planting",
+    description:
+      "The city plants a tree on our street for every resident who commits to watering it through its first summer. The programme needs 18 households.",
+    goal: 18,
+    priceCents: 0,
+    days: 60,
+    pledges: 6,
+    ageDays: 2,
+    anonymous: false,
+  },
+  {
+    title: "Salsa Night with Live Band",
+    description:
+      "An evening of salsa with a 30-minute beginners' lesson and a live band. The venue needs 50 dancers committed to open the hall.",
+    goal: 50,
+    priceCents: 2500,
+    days: 25,
+    pledges: 22,
+    ageDays: 2,
+  },
+  {
+    title: "Repair Café: Fix Your Gadgets",
+    description:
+      "Bring broken toasters, lamps and bikes; volunteer fixers help you repair them. We need 15 participants to justify the tool rental.",
+    goal: 15,
+    priceCents: 0,
+    days: 4,
+    pledges: 14,
+    ageDays: 1,
+  },
+  {
+    title: "Charity 5K Fun Run",
+    description:
+      "A relaxed 5 km run around the lake raising money for the food bank. The course permit needs at least 40 runners committed in advance.",
+    goal: 40,
+    priceCents: 1000,
+    days: 35,
+    pledges: 0,
+    approval: "pending",
+    ageDays: 0,
+  },
+  {
+    title: "Free Crypto Giveaway Party",
+    description:
+      "Come and get free coins at our launch party, everybody wins big money guaranteed, sign up now and tell all your friends.",
+    goal: 500,
+    priceCents: 0,
+    days: 20,
+    pledges: 0,
+    approval: "rejected",
+    ageDays: 1,
+  },
+  {
+    title: "Test event: checkout dry run",
+    description: "Internal test of the commit and charge flow. Safe to delete from the admin dashboard.",
+    goal: 2,
+    priceCents: 500,
+    days: 3,
+    pledges: 0,
+    isTest: true,
+    ageDays: 0,
+  },
 ];
 
-const BACKER_NAMES = ["Alice Park", "Ben Okafor", "Chloe Martin", "Diego Alvarez", "Emma Schultz", "Farah Haddad", "George Lin", "Hana Sato", "Ivan Petrov", "Julia Rossi"];
+const BACKER_NAMES = [
+  "Alice Park",
+  "Ben Okafor",
+  "Chloe Martin",
+  "Diego Alvarez",
+  "Emma Schultz",
+  "Farah Haddad",
+  "George Lin",
+  "Hana Sato",
+  "Ivan Petrov",
+  "Julia Rossi",
+];
 
 async function main() {
   if ((await db.user.count()) > 0) {
@@ -50,13 +212,32 @@ async function main() {
     return;
   }
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  const admin = await db.user.create({ data: { email: "admin@pactnexus.demo", name: "Ada Admin", passwordHash, isAdmin: true, emailVerified: new Date() } });
-  const organiser = await db.user.create({ data: { email: "organiser@pactnexus.demo", name: "Olivia Organiser", passwordHash, emailVerified: new Date() } });
+  const admin = await db.user.create({
+    data: {
+      email: "admin@pactnexus.demo",
+      name: "Ada Admin",
+      passwordHash,
+      isAdmin: true,
+      emailVerified: new Date(),
+    },
+  });
+  const organiser = await db.user.create({
+    data: {
+      email: "organiser@pactnexus.demo",
+      name: "Olivia Organiser",
+      passwordHash,
+      emailVerified: new Date(),
+    },
+  });
   const backers = [];
   for (let i = 0; i < 60; i++) {
     const named = BACKER_NAMES[i];
-    const email = named ? `${named.split(" ")[0].toLowerCase()}@pactnexus.demo` : `backer${i + 1}@pactnexus.demo`;
-    backers.push(await db.user.create({ data: { email, name: named ?? null, passwordHash, emailVerified: new Date() } }));
+    const email = named
+      ? `${named.split(" ")[0].toLowerCase()}@pactnexus.demo`
+      : `backer${i + 1}@pactnexus.demo`;
+    backers.push(
+      await db.user.create({ data: { email, name: named ?? null, passwordHash, emailVerified: new Date() } }),
+    );
   }
   const now = Date.now();
 
@@ -100,7 +281,15 @@ async function main() {
       if (paid) {
         paymentMethodId = `pm_demo_seed_${campaign.id}_${p}`;
         await db.demoPaymentMethod.create({
-          data: { id: paymentMethodId, userId: backer.id, brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, behavior: "ok" },
+          data: {
+            id: paymentMethodId,
+            userId: backer.id,
+            brand: "visa",
+            last4: "4242",
+            expMonth: 12,
+            expYear: 2030,
+            behavior: "ok",
+          },
         });
       }
       await db.pledge.create({
@@ -115,16 +304,31 @@ async function main() {
           cardBrand: paid ? "visa" : null,
           cardLast4: paid ? "4242" : null,
           ...(e.confirmed
-            ? { charged: true, verified: true, chargedAt: confirmedAt, chargeType: paid ? "paid" : "free", chargeStatus: "succeeded" }
+            ? {
+                charged: true,
+                verified: true,
+                chargedAt: confirmedAt,
+                chargeType: paid ? "paid" : "free",
+                chargeStatus: "succeeded",
+              }
             : {}),
         },
       });
     }
     if (e.pledges > 2) {
-      const lines = ["Count me in — this is exactly what the neighbourhood needs.", "Can I bring a friend who hasn't signed up yet?", "Shared it with my running club, a few more should join today!"];
+      const lines = [
+        "Count me in — this is exactly what the neighbourhood needs.",
+        "Can I bring a friend who hasn't signed up yet?",
+        "Shared it with my running club, a few more should join today!",
+      ];
       for (let c = 0; c < Math.min(3, e.pledges); c++) {
         await db.comment.create({
-          data: { campaignId: campaign.id, authorId: backers[(c + index * 7) % backers.length].id, text: lines[c], createdAt: new Date(createdAt.getTime() + (c + 1) * HOUR) },
+          data: {
+            campaignId: campaign.id,
+            authorId: backers[(c + index * 7) % backers.length].id,
+            text: lines[c],
+            createdAt: new Date(createdAt.getTime() + (c + 1) * HOUR),
+          },
         });
       }
     }

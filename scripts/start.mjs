@@ -73,7 +73,8 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 
 function run(cmd, args, env) {
   const r = spawnSync(cmd, args, { stdio: "inherit", env });
-  if (r.status !== 0) throw new Fatal(`${[path.basename(cmd), ...args].join(" ")} failed (exit ${r.status ?? r.signal}).`);
+  if (r.status !== 0)
+    throw new Fatal(`${[path.basename(cmd), ...args].join(" ")} failed (exit ${r.status ?? r.signal}).`);
 }
 
 async function checkDatabase(url) {
@@ -90,7 +91,9 @@ async function checkDatabase(url) {
         return "the configured host";
       }
     })();
-    throw new Fatal(`Cannot reach the database at ${host} given by DATABASE_URL (${err.code || err.message}).`);
+    throw new Fatal(
+      `Cannot reach the database at ${host} given by DATABASE_URL (${err.code || err.message}).`,
+    );
   } finally {
     await client.end().catch(() => {});
   }
@@ -110,17 +113,22 @@ async function isEmpty(url) {
 function nextAuthSecret(external) {
   if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
   if (external && !dev) {
-    throw new Fatal("NEXTAUTH_SECRET must be set when DATABASE_URL points at your own database (production).");
+    throw new Fatal(
+      "NEXTAUTH_SECRET must be set when DATABASE_URL points at your own database (production).",
+    );
   }
   const file = path.join(dataDir(), "nextauth-secret");
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
+  if (!fs.existsSync(file))
+    fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
   return fs.readFileSync(file, "utf8").trim();
 }
 
 async function main() {
   if (!(await isPortFree(port, "0.0.0.0"))) {
-    throw new Fatal(`Port ${port} is already in use. Stop the program using it, or choose another port: PORT=3001 npm start`);
+    throw new Fatal(
+      `Port ${port} is already in use. Stop the program using it, or choose another port: PORT=3001 npm start`,
+    );
   }
 
   const external = Boolean(process.env.DATABASE_URL);
@@ -129,32 +137,57 @@ async function main() {
     await checkDatabase(url);
   } else {
     say(`starting the embedded PostgreSQL (data in ${path.relative(root, dataDir()) || "."}/pg)...`);
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir(), "pg"), port: Number(process.env.PG_PORT || 54329) });
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(dataDir(), "pg"),
+      port: Number(process.env.PG_PORT || 54329),
+    });
     await ensureDatabase(embedded.url(), DEFAULT_DB);
     url = embedded.url(DEFAULT_DB);
   }
 
-  const env = { ...process.env, DATABASE_URL: url, NEXTAUTH_SECRET: nextAuthSecret(external), PORT: String(port) };
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    NEXTAUTH_SECRET: nextAuthSecret(external),
+    PORT: String(port),
+  };
   env.NEXTAUTH_URL ||= `http://localhost:${port}`;
   env.NEXT_TELEMETRY_DISABLED = "1";
 
-  run(process.execPath, ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], env);
+  run(
+    process.execPath,
+    ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"],
+    env,
+  );
 
   if (process.env.SEED_DEMO !== "false" && (await isEmpty(url))) {
     say("seeding demo data...");
-    run(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "--conditions=react-server", "scripts/seed.ts"], env);
+    run(
+      process.execPath,
+      [path.join(root, "node_modules/tsx/dist/cli.mjs"), "--conditions=react-server", "scripts/seed.ts"],
+      env,
+    );
   }
 
   const nextBin = path.join(root, "node_modules/next/dist/bin/next");
   // START_SKIP_BUILD=true: serve the existing build even if sources changed since (several instances
   // sharing one build directory must never rebuild it under each other).
-  if (!dev && process.env.START_SKIP_BUILD === "true" && !fs.existsSync(path.join(root, distDir, "BUILD_ID"))) {
-    throw new Fatal(`START_SKIP_BUILD is set but there is no build in ${distDir}: run \`npm run build\` first.`);
+  if (
+    !dev &&
+    process.env.START_SKIP_BUILD === "true" &&
+    !fs.existsSync(path.join(root, distDir, "BUILD_ID"))
+  ) {
+    throw new Fatal(
+      `START_SKIP_BUILD is set but there is no build in ${distDir}: run \`npm run build\` first.`,
+    );
   }
   if (!dev && process.env.START_SKIP_BUILD !== "true") {
     const hash = buildHash(root);
     const stamp = path.join(root, distDir, ".pactnexus-build-hash");
-    const built = fs.existsSync(path.join(root, distDir, "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === hash;
+    const built =
+      fs.existsSync(path.join(root, distDir, "BUILD_ID")) &&
+      fs.existsSync(stamp) &&
+      fs.readFileSync(stamp, "utf8") === hash;
     if (!built) {
       say("building the app (first start or sources changed)...");
       run(process.execPath, [nextBin, "build"], { ...env, NODE_ENV: "production" });
@@ -179,17 +212,33 @@ async function main() {
   // the machine's memory and lets garbage pile up to gigabytes before collecting it; live data of
   // the server stays well under this. SERVER_HEAP_MB overrides; NODE_OPTIONS may set its own.
   const heapMb = Number(process.env.SERVER_HEAP_MB || 160);
-  const heapArgs = dev || /max-old-space-size/.test(process.env.NODE_OPTIONS || "") ? [] : [`--max-old-space-size=${heapMb}`];
-  child = spawn(process.execPath, [...heapArgs, nextBin, dev ? "dev" : "start", "-p", String(nextPort), ...(dev ? [] : ["-H", "localhost"])], {
-    stdio: "inherit",
-    env: dev ? env : { ...env, NODE_ENV: "production" },
-  });
+  const heapArgs =
+    dev || /max-old-space-size/.test(process.env.NODE_OPTIONS || "")
+      ? []
+      : [`--max-old-space-size=${heapMb}`];
+  child = spawn(
+    process.execPath,
+    [
+      ...heapArgs,
+      nextBin,
+      dev ? "dev" : "start",
+      "-p",
+      String(nextPort),
+      ...(dev ? [] : ["-H", "localhost"]),
+    ],
+    {
+      stdio: "inherit",
+      env: dev ? env : { ...env, NODE_ENV: "production" },
+    },
+  );
   child.on("exit", (code, signal) => {
     if (!stopping) stopAll(code ?? (signal ? 1 : 0));
   });
 }
 
 main().catch(async (err) => {
-  console.error(`[pactnexus] ${err instanceof Fatal || err instanceof EmbeddedDbUnreachable ? err.message : err?.stack || err}`);
+  console.error(
+    `[pactnexus] ${err instanceof Fatal || err instanceof EmbeddedDbUnreachable ? err.message : err?.stack || err}`,
+  );
   await stopAll(1);
 });

@@ -52,7 +52,8 @@ async function main(argv: string[]): Promise<string> {
     process.env.DATABASE_URL = url;
     try {
       const { email, changed } = await setAdminByEmail(parsed.data, !revoke);
-      if (revoke) return changed ? `${email} is no longer an admin.` : `${email} was not an admin; nothing changed.`;
+      if (revoke)
+        return changed ? `${email} is no longer an admin.` : `${email} was not an admin; nothing changed.`;
       return changed ? `${email} is now an admin.` : `${email} is already an admin; nothing changed.`;
     } finally {
       await disconnectDb();

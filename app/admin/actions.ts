@@ -7,7 +7,10 @@ import { deleteTestCampaigns, setApprovalStatus } from "@/lib/campaigns/service"
 import { APPROVAL_ERROR, DELETE_TEST_ERROR } from "@/lib/campaigns/messages";
 
 /** Approve, reject or re-approve a campaign (admins only; checked in lib/campaigns/service). */
-export async function setApprovalStatusAction(campaignId: string, approvalStatus: "approved" | "rejected"): Promise<ActionResult<{ approvalStatus: string }>> {
+export async function setApprovalStatusAction(
+  campaignId: string,
+  approvalStatus: "approved" | "rejected",
+): Promise<ActionResult<{ approvalStatus: string }>> {
   return runAction(APPROVAL_ERROR, async () => {
     const updated = await setApprovalStatus(await getViewer(), { campaignId, approvalStatus });
     revalidatePath("/");

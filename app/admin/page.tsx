@@ -36,18 +36,38 @@ export default async function AdminPage() {
           </div>
         ))}
       </dl>
-      <section aria-labelledby="test-events" className="flex flex-col gap-3 rounded-xl border border-red-200 bg-red-50/50 p-5 sm:flex-row sm:items-start sm:justify-between">
+      <section
+        aria-labelledby="test-events"
+        className="flex flex-col gap-3 rounded-xl border border-red-200 bg-red-50/50 p-5 sm:flex-row sm:items-start sm:justify-between"
+      >
         <div>
           <h2 id="test-events" className="font-semibold text-slate-900">
             Test events
           </h2>
-          <p className="text-sm text-slate-600">Delete every event marked as a test, with its commitments and comments.</p>
+          <p className="text-sm text-slate-600">
+            Delete every event marked as a test, with its commitments and comments.
+          </p>
         </div>
         <DeleteTestEvents count={data.counts.test} />
       </section>
-      <AdminCampaignList title="Pending Approval" campaigns={data.pending} total={data.counts.pending} limit={ADMIN_SECTION_LIMIT} />
-      <AdminCampaignList title="Approved" campaigns={data.approved} total={data.counts.approved} limit={ADMIN_SECTION_LIMIT} />
-      <AdminCampaignList title="Rejected" campaigns={data.rejected} total={data.counts.rejected} limit={ADMIN_SECTION_LIMIT} />
+      <AdminCampaignList
+        title="Pending Approval"
+        campaigns={data.pending}
+        total={data.counts.pending}
+        limit={ADMIN_SECTION_LIMIT}
+      />
+      <AdminCampaignList
+        title="Approved"
+        campaigns={data.approved}
+        total={data.counts.approved}
+        limit={ADMIN_SECTION_LIMIT}
+      />
+      <AdminCampaignList
+        title="Rejected"
+        campaigns={data.rejected}
+        total={data.counts.rejected}
+        limit={ADMIN_SECTION_LIMIT}
+      />
     </div>
   );
 }

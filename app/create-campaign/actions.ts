@@ -8,10 +8,15 @@ import { deleteDraft, saveDraft } from "@/lib/drafts/service";
 import { CREATE_ERROR, DRAFT_DELETE_ERROR, DRAFT_SAVE_ERROR } from "@/lib/campaigns/messages";
 
 /** Create an event from the form (validated again by the shared schema in lib/campaigns). */
-export async function createCampaignAction(input: unknown, draftId?: string | null): Promise<ActionResult<{ id: string }>> {
+export async function createCampaignAction(
+  input: unknown,
+  draftId?: string | null,
+): Promise<ActionResult<{ id: string }>> {
   return runAction(CREATE_ERROR, async () => {
     const viewer = await getViewer();
-    const campaign = await createCampaign(viewer, input, { draftId: typeof draftId === "string" ? draftId : null });
+    const campaign = await createCampaign(viewer, input, {
+      draftId: typeof draftId === "string" ? draftId : null,
+    });
     // Pending events appear on the home page for admins and on the creator's profile.
     revalidatePath("/");
     revalidatePath("/admin");

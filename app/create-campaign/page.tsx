@@ -5,7 +5,10 @@ import { listDrafts } from "@/lib/drafts/queries";
 import { CreateEventForm } from "@/components/create/create-event-form";
 import { toDraftView } from "@/components/create/draft-view";
 
-export const metadata: Metadata = { title: "Create Event", description: "Create an event that only happens when enough people commit." };
+export const metadata: Metadata = {
+  title: "Create Event",
+  description: "Create an event that only happens when enough people commit.",
+};
 
 export default async function CreateCampaignPage() {
   const viewer = await getViewer();
@@ -14,7 +17,9 @@ export default async function CreateCampaignPage() {
   return (
     <div className="mx-auto max-w-6xl px-4 py-6 sm:py-10">
       <h1 className="text-3xl font-bold text-slate-900">Create Event</h1>
-      <p className="mt-1 text-slate-600">Set a minimum number of attendees and a deadline. Nobody pays unless the minimum is met.</p>
+      <p className="mt-1 text-slate-600">
+        Set a minimum number of attendees and a deadline. Nobody pays unless the minimum is met.
+      </p>
       <CreateEventForm drafts={drafts} />
     </div>
   );

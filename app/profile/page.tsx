@@ -22,17 +22,28 @@ function oauthErrorText(code: string | undefined): string | undefined {
   return code === GOOGLE_UNVERIFIED_ERROR ? AUTH_TEXT.googleUnverified : AUTH_TEXT.oauthFailed;
 }
 
-export default async function ProfilePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ProfilePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const viewer = await getViewer();
   if (!viewer) {
     const { error } = searchSchema.parse(await searchParams);
     return (
       <div className="px-4 py-10 sm:py-16">
-        <SignInCard googleEnabled={googleEnabled()} initialError={oauthErrorText(error)} signUpAction={signUpAction} />
+        <SignInCard
+          googleEnabled={googleEnabled()}
+          initialError={oauthErrorText(error)}
+          signUpAction={signUpAction}
+        />
       </div>
     );
   }
-  const [pacts, confirmed] = await Promise.all([listCampaignsByCreator(viewer.id), isEmailConfirmed(viewer.id)]);
+  const [pacts, confirmed] = await Promise.all([
+    listCampaignsByCreator(viewer.id),
+    isEmailConfirmed(viewer.id),
+  ]);
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:py-10">
       {!confirmed && <EmailConfirmationNotice resendAction={resendConfirmationAction} />}

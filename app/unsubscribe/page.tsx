@@ -20,16 +20,24 @@ export default async function UnsubscribePage({ searchParams }: Props) {
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-2xl font-bold text-slate-900">Email preferences</h1>
         {sp.done ? (
-          <p className="mt-3 text-slate-700">You are unsubscribed. You will still get emails about your commitments and payments.</p>
+          <p className="mt-3 text-slate-700">
+            You are unsubscribed. You will still get emails about your commitments and payments.
+          </p>
         ) : sp.invalid || !valid ? (
-          <p className="mt-3 text-slate-700">This unsubscribe link is not valid. Please use the link from your latest email.</p>
+          <p className="mt-3 text-slate-700">
+            This unsubscribe link is not valid. Please use the link from your latest email.
+          </p>
         ) : (
           <form action={unsubscribeAction} className="mt-3 space-y-4">
             <p className="text-slate-700">
-              Stop reminders, organiser updates and commitment digests? Emails about your commitments and payments still arrive.
+              Stop reminders, organiser updates and commitment digests? Emails about your commitments and
+              payments still arrive.
             </p>
             <input type="hidden" name="token" value={token} />
-            <button type="submit" className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+            <button
+              type="submit"
+              className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            >
               Unsubscribe
             </button>
           </form>

@@ -13,5 +13,7 @@ export async function confirmEmailAction(formData: FormData): Promise<void> {
 
 /** "Resend confirmation email" on the profile. */
 export async function resendConfirmationAction(): Promise<ActionResult<{ message: string }>> {
-  return runAction("Could not send the email. Please try again.", async () => ({ message: await resendEmailConfirmation(await getViewer()) }));
+  return runAction("Could not send the email. Please try again.", async () => ({
+    message: await resendEmailConfirmation(await getViewer()),
+  }));
 }

@@ -28,12 +28,18 @@ export default async function VerifyEmailPage({ searchParams }: Props) {
           <form action={confirmEmailAction} className="mt-3 space-y-4">
             <p className="text-slate-700">Confirm that this email address is yours.</p>
             <input type="hidden" name="token" value={token} />
-            <button type="submit" className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+            <button
+              type="submit"
+              className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            >
               Confirm my email
             </button>
           </form>
         )}
-        <Link href="/profile" className="mt-6 inline-block text-sm font-semibold text-brand-700 hover:underline">
+        <Link
+          href="/profile"
+          className="mt-6 inline-block text-sm font-semibold text-brand-700 hover:underline"
+        >
           Go to your profile
         </Link>
       </div>

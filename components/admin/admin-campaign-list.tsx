@@ -4,7 +4,17 @@ import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
 import type { CampaignCard } from "@/lib/campaigns/queries";
 import { formatDate } from "@/lib/format";
 
-export function AdminCampaignList({ title, campaigns, total, limit }: { title: string; campaigns: CampaignCard[]; total: number; limit: number }) {
+export function AdminCampaignList({
+  title,
+  campaigns,
+  total,
+  limit,
+}: {
+  title: string;
+  campaigns: CampaignCard[];
+  total: number;
+  limit: number;
+}) {
   const id = `section-${title.toLowerCase().replace(/\W+/g, "-")}`;
   return (
     <section aria-labelledby={id} className="space-y-3">
@@ -12,7 +22,9 @@ export function AdminCampaignList({ title, campaigns, total, limit }: { title: s
         {title} <span className="text-base font-medium text-slate-500">({total})</span>
       </h2>
       {campaigns.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-500">No campaigns yet.</p>
+        <p className="rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-500">
+          No campaigns yet.
+        </p>
       ) : (
         <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
           {campaigns.map((c) => (
@@ -24,12 +36,20 @@ export function AdminCampaignList({ title, campaigns, total, limit }: { title: s
                 </div>
                 <p className="mt-0.5 line-clamp-1 text-sm break-words text-slate-600">{c.description}</p>
                 <p className="mt-1 text-xs text-slate-500">
-                  Goal: {c.goal} attendees · {c.committedCount} committed · Created {formatDate(c.createdAt)} · Deadline {formatDate(c.deadline)}
+                  Goal: {c.goal} attendees · {c.committedCount} committed · Created {formatDate(c.createdAt)}{" "}
+                  · Deadline {formatDate(c.deadline)}
                 </p>
               </div>
               <div className="flex shrink-0 flex-wrap items-start gap-2">
-                <ApprovalButtons campaignId={c.id} approvalStatus={c.approvalStatus} campaignTitle={c.title} />
-                <Link href={`/campaign/${c.id}`} className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold text-slate-700 hover:bg-slate-50">
+                <ApprovalButtons
+                  campaignId={c.id}
+                  approvalStatus={c.approvalStatus}
+                  campaignTitle={c.title}
+                />
+                <Link
+                  href={`/campaign/${c.id}`}
+                  className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold text-slate-700 hover:bg-slate-50"
+                >
                   View Campaign
                 </Link>
               </div>

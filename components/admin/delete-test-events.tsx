@@ -41,22 +41,29 @@ export function DeleteTestEvents({ count }: { count: number }) {
     });
   };
 
-  const tone = { ok: "bg-emerald-50 text-emerald-800", error: "bg-red-50 text-red-700", info: "bg-slate-100 text-slate-700" };
+  const tone = {
+    ok: "bg-emerald-50 text-emerald-800",
+    error: "bg-red-50 text-red-700",
+    info: "bg-slate-100 text-slate-700",
+  };
   return (
     <div className="space-y-3">
       <Button variant="danger" onClick={start} disabled={busy}>
         Delete All
       </Button>
       {message && (
-        <p role={message.tone === "error" ? "alert" : "status"} className={`rounded-lg px-3 py-2 text-sm ${tone[message.tone]}`}>
+        <p
+          role={message.tone === "error" ? "alert" : "status"}
+          className={`rounded-lg px-3 py-2 text-sm ${tone[message.tone]}`}
+        >
           {message.text}
         </p>
       )}
       {confirming && (
         <Modal title="Delete all test events?" onClose={close} size="sm" dismissible={!busy}>
           <p className="text-slate-700">
-            This permanently deletes {count === 1 ? "the 1 test event" : `all ${count} test events`} together with their commitments and
-            comments. This cannot be undone.
+            This permanently deletes {count === 1 ? "the 1 test event" : `all ${count} test events`} together
+            with their commitments and comments. This cannot be undone.
           </p>
           <div className="mt-6 flex justify-end gap-3">
             <Button variant="secondary" onClick={close} disabled={busy}>

@@ -4,13 +4,23 @@ import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions";
 
 /** On the profile while the address is unconfirmed: what it means, and a button to send the link again. */
-export function EmailConfirmationNotice({ resendAction }: { resendAction: () => Promise<ActionResult<{ message: string }>> }) {
+export function EmailConfirmationNotice({
+  resendAction,
+}: {
+  resendAction: () => Promise<ActionResult<{ message: string }>>;
+}) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, start] = useTransition();
   return (
-    <div role="region" aria-label="Email confirmation" className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
+    <div
+      role="region"
+      aria-label="Email confirmation"
+      className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900"
+    >
       <p className="font-semibold">Please confirm your email address.</p>
-      <p className="mt-1">We sent you a link when you signed up. Follow it to confirm that this address is yours.</p>
+      <p className="mt-1">
+        We sent you a link when you signed up. Follow it to confirm that this address is yours.
+      </p>
       <button
         type="button"
         disabled={busy}
@@ -18,7 +28,14 @@ export function EmailConfirmationNotice({ resendAction }: { resendAction: () => 
         onClick={() =>
           start(async () => {
             const res = await resendAction().catch(() => null);
-            setMessage(res?.ok ? { ok: true, text: res.data.message } : { ok: false, text: res && !res.ok ? res.error : "Could not send the email. Please try again." });
+            setMessage(
+              res?.ok
+                ? { ok: true, text: res.data.message }
+                : {
+                    ok: false,
+                    text: res && !res.ok ? res.error : "Could not send the email. Please try again.",
+                  },
+            );
           })
         }
       >

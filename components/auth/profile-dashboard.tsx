@@ -10,7 +10,13 @@ import { statusLabel } from "@/lib/campaigns/display";
 import { formatCents, formatDate, plural } from "@/lib/format";
 
 const statusTone = (status: string) =>
-  status === "charged" || status === "funded" ? "green" : status === "charging" ? "amber" : status === "pending" ? "brand" : "slate";
+  status === "charged" || status === "funded"
+    ? "green"
+    : status === "charging"
+      ? "amber"
+      : status === "pending"
+        ? "brand"
+        : "slate";
 
 /** SPEC §2 signed-in profile: the Profile Dashboard and "Your Active Pacts". */
 export function ProfileDashboard({ viewer, pacts }: { viewer: Viewer; pacts: CreatorPact[] }) {
@@ -50,7 +56,9 @@ export function ProfileDashboard({ viewer, pacts }: { viewer: Viewer; pacts: Cre
         {pacts.length === 0 ? (
           <div className="mt-4 rounded-xl border border-dashed border-slate-300 bg-white p-10 text-center">
             <p className="text-lg font-semibold text-slate-800">You haven&apos;t created any pacts yet</p>
-            <p className="mt-1 text-sm text-slate-600">Set a goal and a deadline; nobody pays unless enough people commit.</p>
+            <p className="mt-1 text-sm text-slate-600">
+              Set a goal and a deadline; nobody pays unless enough people commit.
+            </p>
             <ButtonLink href="/create-campaign" className="mt-5">
               Create Your First Pact
             </ButtonLink>
@@ -72,7 +80,9 @@ export function ProfileDashboard({ viewer, pacts }: { viewer: Viewer; pacts: Cre
 function PactCard({ pact }: { pact: CreatorPact }) {
   const crowdfund = pact.pactType === "crowdfund";
   const free = !crowdfund && pact.ticketPriceCents === 0;
-  const progress = crowdfund ? { value: pact.raisedCents, max: pact.goalCents } : { value: pact.committedCount, max: pact.goal };
+  const progress = crowdfund
+    ? { value: pact.raisedCents, max: pact.goalCents }
+    : { value: pact.committedCount, max: pact.goal };
   return (
     <Link
       href={`/campaign/${pact.id}`}

@@ -8,7 +8,14 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/actions";
-import { AUTH_TEXT, fieldErrorsOf, NAME_MAX, PASSWORD_MAX, signInSchema, signUpSchema } from "@/lib/auth/schema";
+import {
+  AUTH_TEXT,
+  fieldErrorsOf,
+  NAME_MAX,
+  PASSWORD_MAX,
+  signInSchema,
+  signUpSchema,
+} from "@/lib/auth/schema";
 
 type Mode = "signIn" | "signUp";
 
@@ -56,7 +63,9 @@ export function SignInCard({
     e.preventDefault();
     if (busy) return;
     setError(undefined);
-    const parsed = signingUp ? signUpSchema.safeParse({ email, password, name }) : signInSchema.safeParse({ email, password });
+    const parsed = signingUp
+      ? signUpSchema.safeParse({ email, password, name })
+      : signInSchema.safeParse({ email, password });
     if (!parsed.success) {
       setFieldErrors(fieldErrorsOf(parsed.error));
       return;
@@ -67,7 +76,8 @@ export function SignInCard({
       if (signingUp) {
         const created = await signUpAction({ email, password, name });
         if (!created.ok) {
-          if (created.fieldErrors && Object.keys(created.fieldErrors).length) setFieldErrors(created.fieldErrors);
+          if (created.fieldErrors && Object.keys(created.fieldErrors).length)
+            setFieldErrors(created.fieldErrors);
           else setError(created.error);
           return;
         }
@@ -90,11 +100,16 @@ export function SignInCard({
     <Card className="mx-auto w-full max-w-md p-6 sm:p-8">
       <h2 className="text-2xl font-bold text-slate-900">{signingUp ? "Sign Up" : "Sign In"}</h2>
       <p className="mt-1 text-sm text-slate-600">
-        {signingUp ? "Create an account to start and join pacts." : "Sign in to commit to events and manage your pacts."}
+        {signingUp
+          ? "Create an account to start and join pacts."
+          : "Sign in to commit to events and manage your pacts."}
       </p>
 
       {error && (
-        <p role="alert" className="mt-5 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+        <p
+          role="alert"
+          className="mt-5 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
+        >
           {error}
         </p>
       )}
@@ -114,7 +129,10 @@ export function SignInCard({
             <GoogleMark />
             Continue with Google
           </Button>
-          <div className="my-6 flex items-center gap-3 text-xs font-medium uppercase tracking-wide text-slate-400" aria-hidden>
+          <div
+            className="my-6 flex items-center gap-3 text-xs font-medium uppercase tracking-wide text-slate-400"
+            aria-hidden
+          >
             <span className="h-px flex-1 bg-slate-200" />
             or
             <span className="h-px flex-1 bg-slate-200" />
@@ -176,7 +194,12 @@ export function SignInCard({
       </form>
 
       <p className="mt-5 text-center text-sm">
-        <button type="button" onClick={switchMode} disabled={busy} className="font-semibold text-brand-700 hover:underline disabled:opacity-50">
+        <button
+          type="button"
+          onClick={switchMode}
+          disabled={busy}
+          className="font-semibold text-brand-700 hover:underline disabled:opacity-50"
+        >
           {signingUp ? "Already have an account? Sign In" : "Need an account? Sign Up"}
         </button>
       </p>
@@ -187,10 +210,22 @@ export function SignInCard({
 function GoogleMark() {
   return (
     <svg aria-hidden viewBox="0 0 48 48" className="h-5 w-5">
-      <path fill="#EA4335" d="M24 9.5c3.5 0 6.6 1.2 9.1 3.6l6.8-6.8C35.8 2.4 30.3 0 24 0 14.6 0 6.6 5.4 2.7 13.3l7.9 6.2C12.5 13.6 17.8 9.5 24 9.5z" />
-      <path fill="#4285F4" d="M46.5 24.5c0-1.6-.1-3.1-.4-4.5H24v9h12.7c-.6 3-2.3 5.5-4.8 7.2l7.7 6c4.5-4.2 6.9-10.3 6.9-17.7z" />
-      <path fill="#FBBC05" d="M10.6 28.5c-.5-1.4-.8-2.9-.8-4.5s.3-3.1.8-4.5l-7.9-6.2C1 16.6 0 20.2 0 24s1 7.4 2.7 10.7l7.9-6.2z" />
-      <path fill="#34A853" d="M24 48c6.5 0 11.9-2.1 15.9-5.8l-7.7-6c-2.1 1.4-4.9 2.3-8.2 2.3-6.2 0-11.5-4.1-13.4-9.8l-7.9 6.2C6.6 42.6 14.6 48 24 48z" />
+      <path
+        fill="#EA4335"
+        d="M24 9.5c3.5 0 6.6 1.2 9.1 3.6l6.8-6.8C35.8 2.4 30.3 0 24 0 14.6 0 6.6 5.4 2.7 13.3l7.9 6.2C12.5 13.6 17.8 9.5 24 9.5z"
+      />
+      <path
+        fill="#4285F4"
+        d="M46.5 24.5c0-1.6-.1-3.1-.4-4.5H24v9h12.7c-.6 3-2.3 5.5-4.8 7.2l7.7 6c4.5-4.2 6.9-10.3 6.9-17.7z"
+      />
+      <path
+        fill="#FBBC05"
+        d="M10.6 28.5c-.5-1.4-.8-2.9-.8-4.5s.3-3.1.8-4.5l-7.9-6.2C1 16.6 0 20.2 0 24s1 7.4 2.7 10.7l7.9-6.2z"
+      />
+      <path
+        fill="#34A853"
+        d="M24 48c6.5 0 11.9-2.1 15.9-5.8l-7.7-6c-2.1 1.4-4.9 2.3-8.2 2.3-6.2 0-11.5-4.1-13.4-9.8l-7.9 6.2C6.6 42.6 14.6 48 24 48z"
+      />
     </svg>
   );
 }

@@ -9,7 +9,10 @@ const label = { pending: "Pending approval", approved: "Approved", rejected: "Re
 export function AdminApprovalPanel({ campaign }: { campaign: CampaignView }) {
   if (!campaign.viewer?.isAdmin) return null;
   return (
-    <section aria-labelledby="admin-approval" className="rounded-xl border border-purple-200 bg-purple-50 p-4">
+    <section
+      aria-labelledby="admin-approval"
+      className="rounded-xl border border-purple-200 bg-purple-50 p-4"
+    >
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <h2 id="admin-approval" className="font-semibold text-purple-900">

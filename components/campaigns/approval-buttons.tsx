@@ -43,12 +43,28 @@ export function ApprovalButtons({
     <div className="space-y-2">
       <div className="flex flex-wrap gap-2">
         {approvalStatus !== "approved" && (
-          <Button size={size} variant="success" disabled={pending} onClick={act("approved")} aria-label={campaignTitle ? `${approvalStatus === "rejected" ? "Re-approve" : "Approve"}${suffix}` : undefined}>
+          <Button
+            size={size}
+            variant="success"
+            disabled={pending}
+            onClick={act("approved")}
+            aria-label={
+              campaignTitle
+                ? `${approvalStatus === "rejected" ? "Re-approve" : "Approve"}${suffix}`
+                : undefined
+            }
+          >
             {approvalStatus === "rejected" ? "Re-approve" : "Approve"}
           </Button>
         )}
         {approvalStatus !== "rejected" && (
-          <Button size={size} variant="danger" disabled={pending} onClick={act("rejected")} aria-label={campaignTitle ? `Reject${suffix}` : undefined}>
+          <Button
+            size={size}
+            variant="danger"
+            disabled={pending}
+            onClick={act("rejected")}
+            aria-label={campaignTitle ? `Reject${suffix}` : undefined}
+          >
             Reject
           </Button>
         )}

@@ -8,8 +8,8 @@ export function ApprovalNotice({ campaign }: { campaign: CampaignView }) {
       <div role="status" className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-amber-900">
         <p className="font-semibold">Pending approval</p>
         <p className="text-sm">
-          This event is waiting for an admin to approve it. Only you and the admins can see it until then; it will appear on
-          the home page once approved.
+          This event is waiting for an admin to approve it. Only you and the admins can see it until then; it
+          will appear on the home page once approved.
         </p>
       </div>
     );

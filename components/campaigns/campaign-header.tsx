@@ -7,7 +7,10 @@ export function CampaignHeader({ campaign }: { campaign: CampaignView }) {
   const privileged = Boolean(campaign.viewer && (campaign.viewer.isAdmin || campaign.viewer.isCreator));
   return (
     <header className="space-y-3">
-      <Link href="/" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+      <Link
+        href="/"
+        className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+      >
         <span aria-hidden>←</span> Back to events
       </Link>
       <div className="flex flex-wrap items-center gap-2">

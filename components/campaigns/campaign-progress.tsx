@@ -13,7 +13,10 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
   return (
     <Card className="space-y-5">
       {campaign.status === "charged" && (
-        <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-emerald-900">
+        <div
+          role="status"
+          className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-emerald-900"
+        >
           <p className="font-semibold">Event Confirmed!</p>
           <p className="text-sm">
             {crowdfund
@@ -31,7 +34,8 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
             {crowdfund ? formatCents(campaign.raisedCents) : campaign.committedCount}
             <span className="text-base font-medium text-slate-500">
               {" "}
-              / {crowdfund ? formatCents(campaign.goal * 100) : plural(campaign.goal, "attendee", "attendees")}
+              /{" "}
+              {crowdfund ? formatCents(campaign.goal * 100) : plural(campaign.goal, "attendee", "attendees")}
             </span>
           </dd>
         </div>

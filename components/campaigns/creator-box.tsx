@@ -10,7 +10,9 @@ export function CreatorBox({ campaign }: { campaign: CampaignView }) {
   return (
     <Card>
       <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Organizer</h2>
-      <p className="mt-1 font-semibold break-all text-slate-900">{campaign.creatorEmail ?? "Event organizer"}</p>
+      <p className="mt-1 font-semibold break-all text-slate-900">
+        {campaign.creatorEmail ?? "Event organizer"}
+      </p>
       <dl className="mt-3 space-y-1 text-sm text-slate-600">
         <div className="flex justify-between gap-3">
           <dt>Created</dt>
@@ -19,7 +21,11 @@ export function CreatorBox({ campaign }: { campaign: CampaignView }) {
         <div className="flex justify-between gap-3">
           <dt>Payment method</dt>
           <dd className="text-right break-all">
-            {handle && campaign.paymentType ? `${PAYMENT_TYPE_LABELS[campaign.paymentType]} ${handle}` : isPaidEvent(campaign) ? "Card" : "Not required"}
+            {handle && campaign.paymentType
+              ? `${PAYMENT_TYPE_LABELS[campaign.paymentType]} ${handle}`
+              : isPaidEvent(campaign)
+                ? "Card"
+                : "Not required"}
           </dd>
         </div>
       </dl>

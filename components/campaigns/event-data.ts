@@ -13,11 +13,21 @@ import { getShareInfo } from "@/lib/sharing/queries";
  * the page renders in one pass instead of streaming in a dozen pieces (issue 8: less work per
  * signed-in render). The sections call the same functions, so each also works on its own.
  */
-export const eventCommitPanel = cache((campaignId: string, viewer: Viewer | null) => getCommitPanel(campaignId, viewer));
-export const eventCommitments = cache((campaignId: string, viewer: Viewer | null) => listEventCommitments(campaignId, viewer));
-export const eventComments = cache((campaignId: string, viewer: Viewer | null, nowMs: number) => getCommentsView(campaignId, viewer, new Date(nowMs)));
-export const eventUpdates = cache((campaignId: string, viewer: Viewer | null) => getUpdatesView(campaignId, viewer));
-export const eventShareInfo = cache((campaignId: string, viewer: Viewer | null) => getShareInfo(campaignId, viewer));
+export const eventCommitPanel = cache((campaignId: string, viewer: Viewer | null) =>
+  getCommitPanel(campaignId, viewer),
+);
+export const eventCommitments = cache((campaignId: string, viewer: Viewer | null) =>
+  listEventCommitments(campaignId, viewer),
+);
+export const eventComments = cache((campaignId: string, viewer: Viewer | null, nowMs: number) =>
+  getCommentsView(campaignId, viewer, new Date(nowMs)),
+);
+export const eventUpdates = cache((campaignId: string, viewer: Viewer | null) =>
+  getUpdatesView(campaignId, viewer),
+);
+export const eventShareInfo = cache((campaignId: string, viewer: Viewer | null) =>
+  getShareInfo(campaignId, viewer),
+);
 
 export async function loadEventPage(campaignId: string, viewer: Viewer | null, nowMs: number): Promise<void> {
   await Promise.all([

@@ -7,14 +7,24 @@ import { appUrl } from "@/lib/env";
 export async function campaignMetadata(campaignId: string, viewer: Viewer | null): Promise<Metadata> {
   const campaign = await getCampaignForViewer(campaignId, viewer);
   if (!campaign) return { title: "Campaign not found" };
-  const description = campaign.description.length > 200 ? `${campaign.description.slice(0, 197)}...` : campaign.description;
+  const description =
+    campaign.description.length > 200 ? `${campaign.description.slice(0, 197)}...` : campaign.description;
   return {
     title: campaign.title,
     description,
     // The server-drawn preview (app/campaign/[campaignId]/opengraph-image.tsx), named explicitly so
     // the cached visitor copy (app/v/campaign) — the one crawlers get — carries it too.
-    openGraph: { title: campaign.title, description, type: "website", images: [{ url: `${appUrl()}/campaign/${campaign.id}/opengraph-image`, width: 1200, height: 630 }] },
-    twitter: { card: "summary_large_image", title: campaign.title, description, images: [`${appUrl()}/campaign/${campaign.id}/opengraph-image`] },
+    openGraph: {
+      title: campaign.title,
+      description,
+      type: "website",
+      images: [{ url: `${appUrl()}/campaign/${campaign.id}/opengraph-image`, width: 1200, height: 630 }],
+    },
+    twitter: {
+      card: "summary_large_image",
+      title: campaign.title,
+      description,
+      images: [`${appUrl()}/campaign/${campaign.id}/opengraph-image`],
+    },
   };
 }
-

@@ -21,7 +21,15 @@ import { EventCommitments } from "@/components/commit/event-commitments";
  * cached visitor page (app/v/campaign/...). A server component composed of section components;
  * other features plug in where marked: the commit panel beside the ticket price, comments at the end.
  */
-export function EventPageView({ campaign, viewer, now }: { campaign: CampaignView; viewer: Viewer | null; now: number }) {
+export function EventPageView({
+  campaign,
+  viewer,
+  now,
+}: {
+  campaign: CampaignView;
+  viewer: Viewer | null;
+  now: number;
+}) {
   return (
     <div className="mx-auto max-w-6xl space-y-6 px-4 py-6 sm:py-10">
       <CampaignHeader campaign={campaign} />
@@ -47,7 +55,11 @@ export function EventPageView({ campaign, viewer, now }: { campaign: CampaignVie
         <div className="space-y-6 lg:col-span-2">
           <LogisticalDetails details={campaign.logisticalDetails} />
           <UpdatesSection campaign={campaign} />
-          <EventCommitments campaignId={campaign.id} viewer={viewer} crowdfund={campaign.pactType === "crowdfund"} />
+          <EventCommitments
+            campaignId={campaign.id}
+            viewer={viewer}
+            crowdfund={campaign.pactType === "crowdfund"}
+          />
         </div>
       </div>
 

@@ -14,7 +14,9 @@ export function TicketPriceBox({ campaign }: { campaign: CampaignView }) {
           {`Pledge any amount with a saved card. You'll only be charged your pledge if the ${formatCents(campaign.goal * 100)} goal is met by the deadline. Otherwise nobody pays.`}
         </p>
         {campaign.refundBonusPercentage > 0 && (
-          <p className="mt-2 text-sm text-slate-600">Backers receive {campaign.refundBonusPercentage}% back if the goal is not met.</p>
+          <p className="mt-2 text-sm text-slate-600">
+            Backers receive {campaign.refundBonusPercentage}% back if the goal is not met.
+          </p>
         )}
       </Card>
     );

@@ -7,7 +7,15 @@ import { Modal } from "@/components/ui/modal";
 import { cancelCampaignAction } from "@/app/campaign/[campaignId]/cancel-actions";
 
 /** The organiser's "Cancel event" button with its confirmation (the server checks who may cancel). */
-export function CancelEvent({ campaignId, confirmed, committers }: { campaignId: string; confirmed: boolean; committers: number }) {
+export function CancelEvent({
+  campaignId,
+  confirmed,
+  committers,
+}: {
+  campaignId: string;
+  confirmed: boolean;
+  committers: number;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -41,7 +49,8 @@ export function CancelEvent({ campaignId, confirmed, committers }: { campaignId:
                 : "Nobody has been charged: nobody will be, and saved cards are released."}
             </p>
             <p>
-              {committers === 1 ? "The 1 person" : `All ${committers} people`} who committed will be emailed. This cannot be undone.
+              {committers === 1 ? "The 1 person" : `All ${committers} people`} who committed will be emailed.
+              This cannot be undone.
             </p>
             {error && (
               <p role="alert" className="text-red-600">

@@ -65,7 +65,11 @@ export function CommentForm({ campaignId }: { campaignId: string }) {
         aria-describedby={`${id}-count${error ? ` ${id}-error` : ""}`}
       />
       <div className="mt-2 flex flex-wrap items-center gap-3">
-        <span id={`${id}-count`} aria-live="polite" className={`text-xs ${over ? "text-red-600" : "text-slate-500"}`}>
+        <span
+          id={`${id}-count`}
+          aria-live="polite"
+          className={`text-xs ${over ? "text-red-600" : "text-slate-500"}`}
+        >
           {length}/{COMMENT_MAX}
         </span>
         <Button type="submit" size="sm" className="ml-auto" disabled={blank || over || pending}>

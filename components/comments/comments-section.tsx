@@ -50,7 +50,13 @@ export async function CommentsSection({ campaign, now }: { campaign: { id: strin
           ))}
         </ul>
       )}
-      <MoreComments key={`${comments[0]?.key ?? ""}-${total}`} campaignId={campaignId} shown={comments.length} total={total} canDelete={view.canDelete} />
+      <MoreComments
+        key={`${comments[0]?.key ?? ""}-${total}`}
+        campaignId={campaignId}
+        shown={comments.length}
+        total={total}
+        canDelete={view.canDelete}
+      />
     </section>
   );
 }

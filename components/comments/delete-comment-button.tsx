@@ -4,7 +4,13 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { deleteCommentAction } from "@/app/campaign/[campaignId]/comment-actions";
 
-export function DeleteCommentButton({ commentId, onDeleted }: { commentId: string; onDeleted?: (id: string) => void }) {
+export function DeleteCommentButton({
+  commentId,
+  onDeleted,
+}: {
+  commentId: string;
+  onDeleted?: (id: string) => void;
+}) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);

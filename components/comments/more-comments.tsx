@@ -12,7 +12,17 @@ const LOAD_FAILED = "Could not load more comments. Please try again.";
  * "Show more comments": the page renders the newest comments on the server; older ones are asked
  * for a page at a time (the server applies the same privacy rules) and appended here.
  */
-export function MoreComments({ campaignId, shown, total, canDelete }: { campaignId: string; shown: number; total: number; canDelete: boolean }) {
+export function MoreComments({
+  campaignId,
+  shown,
+  total,
+  canDelete,
+}: {
+  campaignId: string;
+  shown: number;
+  total: number;
+  canDelete: boolean;
+}) {
   const [more, setMore] = useState<PresentedComment[]>([]);
   const [latestTotal, setLatestTotal] = useState(total);
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +52,12 @@ export function MoreComments({ campaignId, shown, total, canDelete }: { campaign
       {more.length > 0 && (
         <ul className="mt-3 space-y-3" aria-label="Older comments">
           {more.map((c) => (
-            <CommentItem key={c.key} comment={c} canDelete={canDelete} onDeleted={(id) => setMore((prev) => prev.filter((x) => x.id !== id))} />
+            <CommentItem
+              key={c.key}
+              comment={c}
+              canDelete={canDelete}
+              onDeleted={(id) => setMore((prev) => prev.filter((x) => x.id !== id))}
+            />
           ))}
         </ul>
       )}

@@ -65,7 +65,11 @@ export default function CommitFlow({
     async (paymentMethodId?: string, resuming = false) => {
       setSaving(true);
       setError(null);
-      const res = await commitToCampaignAction({ campaignId: panel.campaignId, paymentMethodId, amount: panel.crowdfund ? amount : undefined }).catch(() => null);
+      const res = await commitToCampaignAction({
+        campaignId: panel.campaignId,
+        paymentMethodId,
+        amount: panel.crowdfund ? amount : undefined,
+      }).catch(() => null);
       setSaving(false);
       if (!res) {
         if (resuming) onExit(COMMIT_MESSAGES.saveFailed);
@@ -147,11 +151,13 @@ export default function CommitFlow({
           <div className="space-y-4 text-slate-700">
             {panel.lateCommit ? (
               <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200">
-                This event has already reached its threshold and is confirmed. The organiser keeps accepting commitments.
+                This event has already reached its threshold and is confirmed. The organiser keeps accepting
+                commitments.
               </p>
             ) : (
               <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-                This event only happens if at least {panel.goal} {panel.crowdfund ? "dollars are pledged" : "people commit"} by the deadline.
+                This event only happens if at least {panel.goal}{" "}
+                {panel.crowdfund ? "dollars are pledged" : "people commit"} by the deadline.
               </p>
             )}
             <p>
@@ -205,18 +211,29 @@ export default function CommitFlow({
           <div className="space-y-4">
             <div className="rounded-lg bg-slate-800 px-4 py-3">
               <p className="text-sm text-slate-400">{panel.crowdfund ? "Your pledge" : "Ticket price"}</p>
-              <p className="text-2xl font-bold text-white">{panel.crowdfund ? formatCents(crowdfundAmountSchema.safeParse(amount).data ?? 0) : priceText}</p>
-              <p className="mt-1 text-xs text-slate-400">Your card is saved now and charged only if the event reaches its goal.</p>
+              <p className="text-2xl font-bold text-white">
+                {panel.crowdfund ? formatCents(crowdfundAmountSchema.safeParse(amount).data ?? 0) : priceText}
+              </p>
+              <p className="mt-1 text-xs text-slate-400">
+                Your card is saved now and charged only if the event reaches its goal.
+              </p>
             </div>
             {initError && (
               <p role="alert" className="rounded-lg bg-red-500/15 px-3 py-2 text-sm text-red-300">
                 {initError}
               </p>
             )}
-            {!initError && !clientSecret && <p className="py-6 text-center text-sm text-slate-400">Preparing secure payment...</p>}
+            {!initError && !clientSecret && (
+              <p className="py-6 text-center text-sm text-slate-400">Preparing secure payment...</p>
+            )}
             {clientSecret &&
               (paymentsMode === "stripe" && publishableKey ? (
-                <StripeCardForm clientSecret={clientSecret} publishableKey={publishableKey} onSaved={(pm) => void save(pm)} busy={saving} />
+                <StripeCardForm
+                  clientSecret={clientSecret}
+                  publishableKey={publishableKey}
+                  onSaved={(pm) => void save(pm)}
+                  busy={saving}
+                />
               ) : (
                 <DemoCardForm clientSecret={clientSecret} onSaved={(pm) => void save(pm)} busy={saving} />
               ))}
@@ -242,7 +259,8 @@ export default function CommitFlow({
 }
 
 /** SPEC §8: threshold met → "Event Confirmed!"; if charging could not be started → "Commitment Recorded!". */
-const resultTitle = (r: CommitResult) => (!r.thresholdMet ? "You're Committed!" : r.chargingQueued ? "Event Confirmed!" : "Commitment Recorded!");
+const resultTitle = (r: CommitResult) =>
+  !r.thresholdMet ? "You're Committed!" : r.chargingQueued ? "Event Confirmed!" : "Commitment Recorded!";
 
 function ResultBody({ result, priceText }: { result: CommitResult; priceText: string }) {
   const [copied, setCopied] = useState(false);
@@ -252,8 +270,19 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
   if (result.thresholdMet) {
     return (
       <div className="space-y-3 text-slate-700">
-        <span aria-hidden className="flex h-12 w-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600">
-          <svg viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
+        <span
+          aria-hidden
+          className="flex h-12 w-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600"
+        >
+          <svg
+            viewBox="0 0 24 24"
+            className="h-7 w-7"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2.5"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          >
             <path d="M5 12.5l4.5 4.5L19 7.5" />
           </svg>
         </span>
@@ -263,10 +292,12 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
               ? "This event is already confirmed, and you're in!"
               : `This event is already confirmed, and you're in! Your card is being charged ${result.unit === "dollars" ? "your pledge" : priceText} now.`
             : result.free
-            ? `The threshold of ${result.goal} has been reached! This free event is confirmed.`
-            : `The threshold of ${result.goal} has been reached! All attendees are being charged ${result.unit === "dollars" ? "their pledge" : `${priceText} each`} automatically.`}
+              ? `The threshold of ${result.goal} has been reached! This free event is confirmed.`
+              : `The threshold of ${result.goal} has been reached! All attendees are being charged ${result.unit === "dollars" ? "their pledge" : `${priceText} each`} automatically.`}
         </p>
-        <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-800">Check your email for confirmation details.</p>
+        <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-800">
+          Check your email for confirmation details.
+        </p>
       </div>
     );
   }
@@ -284,9 +315,14 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
   };
   return (
     <div className="space-y-3 text-slate-700">
-      <p>Your commitment has been recorded. {result.free ? "" : "Your card will be charged only if the event reaches its goal."}</p>
+      <p>
+        Your commitment has been recorded.{" "}
+        {result.free ? "" : "Your card will be charged only if the event reaches its goal."}
+      </p>
       <p className="text-lg font-semibold text-slate-900">
-        {result.unit === "dollars" ? `${formatCents(result.remaining * 100)} more needed` : peopleNeeded(result.remaining)}
+        {result.unit === "dollars"
+          ? `${formatCents(result.remaining * 100)} more needed`
+          : peopleNeeded(result.remaining)}
       </p>
       <div className="rounded-lg bg-slate-50 px-3 py-3 text-sm">
         <p>Share this event with friends to help reach the goal!</p>

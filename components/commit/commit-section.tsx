@@ -38,10 +38,20 @@ const BLOCK_TEXT: Record<Exclude<CommitBlock, "signedOut">, (p: CommitPanel) => 
  * which carries no identities. The server action re-checks everything under a row lock; this
  * component only mirrors its answers.
  */
-export function CommitSection({ panel, paymentsMode, publishableKey }: { panel: CommitPanel; paymentsMode: "stripe" | "demo"; publishableKey: string | null }) {
+export function CommitSection({
+  panel,
+  paymentsMode,
+  publishableKey,
+}: {
+  panel: CommitPanel;
+  paymentsMode: "stripe" | "demo";
+  publishableKey: string | null;
+}) {
   const [flow, setFlow] = useState<"closed" | "open" | "resume">("closed");
   const [signInPrompt, setSignInPrompt] = useState(false);
-  const [amount, setAmount] = useState(panel.crowdfund ? String(Math.max(1, panel.ticketPriceCents / 100)) : "");
+  const [amount, setAmount] = useState(
+    panel.crowdfund ? String(Math.max(1, panel.ticketPriceCents / 100)) : "",
+  );
   const [error, setError] = useState<string | null>(null);
 
   // Back from a bank's authentication page (Stripe redirect): CommitFlow finishes the commit.
@@ -71,12 +81,22 @@ export function CommitSection({ panel, paymentsMode, publishableKey }: { panel: 
 
   return (
     <section aria-label="Commit" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <Button size="lg" className="w-full" disabled={Boolean(blocked)} onClick={onCommitClick} onPointerEnter={prefetch} onFocus={prefetch}>
+      <Button
+        size="lg"
+        className="w-full"
+        disabled={Boolean(blocked)}
+        onClick={onCommitClick}
+        onPointerEnter={prefetch}
+        onFocus={prefetch}
+      >
         {panel.alreadyCommitted ? "You're Committed" : "Commit"}
       </Button>
       {blocked && <p className="mt-3 text-center text-sm text-slate-600">{BLOCK_TEXT[blocked](panel)}</p>}
       {signInPrompt && (
-        <div role="alert" className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+        <div
+          role="alert"
+          className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200"
+        >
           {COMMIT_MESSAGES.signedOut}.{" "}
           <Link href="/profile" className="font-semibold underline">
             Sign in

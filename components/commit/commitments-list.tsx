@@ -19,7 +19,17 @@ function amountText(c: PublicCommitment, crowdfund: boolean) {
  * Commitments, newest first, with a details modal per commitment (SPEC §2). The page sends the
  * newest few; "Show more" asks the server for the next ones (privacy applied there, as on the page).
  */
-export function CommitmentsList({ campaignId, items: first, total: firstTotal, crowdfund }: { campaignId: string; items: PublicCommitment[]; total: number; crowdfund: boolean }) {
+export function CommitmentsList({
+  campaignId,
+  items: first,
+  total: firstTotal,
+  crowdfund,
+}: {
+  campaignId: string;
+  items: PublicCommitment[];
+  total: number;
+  crowdfund: boolean;
+}) {
   const [open, setOpen] = useState<PublicCommitment | null>(null);
   const [more, setMore] = useState<PublicCommitment[]>([]);
   const [total, setTotal] = useState(firstTotal);
@@ -44,7 +54,10 @@ export function CommitmentsList({ campaignId, items: first, total: firstTotal, c
     });
   }
   return (
-    <section aria-labelledby="commitments-heading" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+    <section
+      aria-labelledby="commitments-heading"
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
       <div className="flex items-baseline justify-between gap-3">
         <h2 id="commitments-heading" className="text-lg font-bold text-slate-900">
           Commitments
@@ -80,7 +93,9 @@ export function CommitmentsList({ campaignId, items: first, total: firstTotal, c
                     <span className="sm:hidden"> · {amountText(c, crowdfund)}</span>
                   </span>
                 </span>
-                <span className="hidden text-sm font-semibold text-slate-700 sm:inline">{amountText(c, crowdfund)}</span>
+                <span className="hidden text-sm font-semibold text-slate-700 sm:inline">
+                  {amountText(c, crowdfund)}
+                </span>
                 <Badge tone={c.verified ? "green" : "amber"}>{c.verified ? "VERIFIED" : "PENDING"}</Badge>
               </button>
             </li>
@@ -88,7 +103,13 @@ export function CommitmentsList({ campaignId, items: first, total: firstTotal, c
         </ul>
       )}
       {remaining > 0 && (
-        <LoadMore label={`Show more (${remaining} more)`} pending={pending} error={error} onClick={loadMore} className="text-sm font-semibold text-brand-700 hover:underline" />
+        <LoadMore
+          label={`Show more (${remaining} more)`}
+          pending={pending}
+          error={error}
+          onClick={loadMore}
+          className="text-sm font-semibold text-brand-700 hover:underline"
+        />
       )}
 
       {open && (

@@ -10,5 +10,11 @@ export async function EventCommit({ campaignId, viewer }: { campaignId: string; 
   const panel = await eventCommitPanel(campaignId, viewer);
   if (!panel) return null;
   const mode = paymentsMode();
-  return <CommitSection panel={panel} paymentsMode={mode} publishableKey={mode === "stripe" ? (env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY ?? null) : null} />;
+  return (
+    <CommitSection
+      panel={panel}
+      paymentsMode={mode}
+      publishableKey={mode === "stripe" ? (env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY ?? null) : null}
+    />
+  );
 }

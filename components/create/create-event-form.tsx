@@ -20,7 +20,13 @@ import {
   fieldErrorsOf,
   type CampaignFormValues,
 } from "@/lib/campaigns/schema";
-import { CREATE_ERROR, DRAFT_DELETE_CONFIRM, DRAFT_DELETE_ERROR, DRAFT_SAVE_ERROR, DRAFT_SAVED } from "@/lib/campaigns/messages";
+import {
+  CREATE_ERROR,
+  DRAFT_DELETE_CONFIRM,
+  DRAFT_DELETE_ERROR,
+  DRAFT_SAVE_ERROR,
+  DRAFT_SAVED,
+} from "@/lib/campaigns/messages";
 
 type Errors = Partial<Record<keyof CampaignFormValues | "_", string>>;
 const STEPS = ["Event Details", "Additional Settings"] as const;
@@ -102,7 +108,8 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
           router.push(`/campaign/${result.data.id}`);
           return;
         }
-        if (result.fieldErrors && Object.keys(result.fieldErrors).some((k) => k !== "_")) showErrors(result.fieldErrors);
+        if (result.fieldErrors && Object.keys(result.fieldErrors).some((k) => k !== "_"))
+          showErrors(result.fieldErrors);
         setNotice({ tone: "error", text: result.error || CREATE_ERROR });
       } catch {
         setNotice({ tone: "error", text: CREATE_ERROR });
@@ -181,10 +188,18 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
   return (
     <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_20rem]">
       <div className="order-2 lg:order-1">
-        <form onSubmit={submit} noValidate className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8">
+        <form
+          onSubmit={submit}
+          noValidate
+          className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
+        >
           <ol aria-label="Steps" className="mb-6 flex gap-2">
             {STEPS.map((name, i) => (
-              <li key={name} aria-current={i === step ? "step" : undefined} className="flex flex-1 flex-col gap-2">
+              <li
+                key={name}
+                aria-current={i === step ? "step" : undefined}
+                className="flex flex-1 flex-col gap-2"
+              >
                 <span className={`h-1.5 rounded-full ${i <= step ? "bg-brand-600" : "bg-slate-200"}`} />
                 <span className={`text-sm font-semibold ${i === step ? "text-brand-700" : "text-slate-500"}`}>
                   Step {i + 1}: {name}
@@ -197,20 +212,75 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
             <fieldset className="space-y-5">
               <legend className="mb-4 text-xl font-bold text-slate-900">Event Details</legend>
               <Field id="title" label="Title" error={err("title")} hint={`5 to ${TITLE_MAX} characters`}>
-                <Input id="title" value={values.title} onChange={(e) => set("title", e.target.value)} invalid={!!err("title")} maxLength={TITLE_MAX + 20} placeholder="Board game night at the library" />
+                <Input
+                  id="title"
+                  value={values.title}
+                  onChange={(e) => set("title", e.target.value)}
+                  invalid={!!err("title")}
+                  maxLength={TITLE_MAX + 20}
+                  placeholder="Board game night at the library"
+                />
               </Field>
-              <Field id="description" label="Description" error={err("description")} hint={`20 to ${DESCRIPTION_MAX} characters`}>
-                <Textarea id="description" rows={5} value={values.description} onChange={(e) => set("description", e.target.value)} invalid={!!err("description")} placeholder="What is it, who is it for, and why does it need a minimum number of people?" />
+              <Field
+                id="description"
+                label="Description"
+                error={err("description")}
+                hint={`20 to ${DESCRIPTION_MAX} characters`}
+              >
+                <Textarea
+                  id="description"
+                  rows={5}
+                  value={values.description}
+                  onChange={(e) => set("description", e.target.value)}
+                  invalid={!!err("description")}
+                  placeholder="What is it, who is it for, and why does it need a minimum number of people?"
+                />
               </Field>
               <div className="grid gap-5 sm:grid-cols-2">
-                <Field id="goal" label="Goal (minimum attendees)" error={err("goal")} hint={`1 to ${GOAL_MAX.toLocaleString("en-US")} people`}>
-                  <Input id="goal" type="number" inputMode="numeric" min={1} max={GOAL_MAX} step={1} value={values.goal} onChange={(e) => set("goal", e.target.value)} invalid={!!err("goal")} />
+                <Field
+                  id="goal"
+                  label="Goal (minimum attendees)"
+                  error={err("goal")}
+                  hint={`1 to ${GOAL_MAX.toLocaleString("en-US")} people`}
+                >
+                  <Input
+                    id="goal"
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    max={GOAL_MAX}
+                    step={1}
+                    value={values.goal}
+                    onChange={(e) => set("goal", e.target.value)}
+                    invalid={!!err("goal")}
+                  />
                 </Field>
-                <Field id="ticketPrice" label="Ticket Price ($)" error={err("ticketPrice")} hint="0 for a free event">
-                  <Input id="ticketPrice" type="number" inputMode="decimal" min={0} max={TICKET_PRICE_MAX_DOLLARS} step={0.01} value={values.ticketPrice} onChange={(e) => set("ticketPrice", e.target.value)} invalid={!!err("ticketPrice")} placeholder="0.00" />
+                <Field
+                  id="ticketPrice"
+                  label="Ticket Price ($)"
+                  error={err("ticketPrice")}
+                  hint="0 for a free event"
+                >
+                  <Input
+                    id="ticketPrice"
+                    type="number"
+                    inputMode="decimal"
+                    min={0}
+                    max={TICKET_PRICE_MAX_DOLLARS}
+                    step={0.01}
+                    value={values.ticketPrice}
+                    onChange={(e) => set("ticketPrice", e.target.value)}
+                    invalid={!!err("ticketPrice")}
+                    placeholder="0.00"
+                  />
                 </Field>
               </div>
-              <Field id="deadline" label="Deadline" error={err("deadline")} hint="Between 24 hours and 1 year from now">
+              <Field
+                id="deadline"
+                label="Deadline"
+                error={err("deadline")}
+                hint="Between 24 hours and 1 year from now"
+              >
                 <Input
                   id="deadline"
                   type="datetime-local"
@@ -222,8 +292,19 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
                   invalid={!!err("deadline")}
                 />
               </Field>
-              <Field id="logisticalDetails" label="Logistical Details (optional)" error={err("logisticalDetails")} hint={`Where, when, what to bring. Up to ${LOGISTICS_MAX} characters`}>
-                <Textarea id="logisticalDetails" rows={3} value={values.logisticalDetails} onChange={(e) => set("logisticalDetails", e.target.value)} invalid={!!err("logisticalDetails")} />
+              <Field
+                id="logisticalDetails"
+                label="Logistical Details (optional)"
+                error={err("logisticalDetails")}
+                hint={`Where, when, what to bring. Up to ${LOGISTICS_MAX} characters`}
+              >
+                <Textarea
+                  id="logisticalDetails"
+                  rows={3}
+                  value={values.logisticalDetails}
+                  onChange={(e) => set("logisticalDetails", e.target.value)}
+                  invalid={!!err("logisticalDetails")}
+                />
               </Field>
             </fieldset>
           ) : (
@@ -231,7 +312,10 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
           )}
 
           {notice && (
-            <p role={notice.tone === "error" ? "alert" : "status"} className={`mt-6 rounded-lg px-4 py-3 text-sm ${notice.tone === "error" ? "bg-red-50 text-red-700" : "bg-emerald-50 text-emerald-800"}`}>
+            <p
+              role={notice.tone === "error" ? "alert" : "status"}
+              className={`mt-6 rounded-lg px-4 py-3 text-sm ${notice.tone === "error" ? "bg-red-50 text-red-700" : "bg-emerald-50 text-emerald-800"}`}
+            >
               {notice.text}
             </p>
           )}
@@ -239,7 +323,12 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
           <div className="mt-8 flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
             <div>
               {step === 1 && (
-                <Button variant="secondary" onClick={() => setStep(0)} disabled={busy} className="w-full sm:w-auto">
+                <Button
+                  variant="secondary"
+                  onClick={() => setStep(0)}
+                  disabled={busy}
+                  className="w-full sm:w-auto"
+                >
                   Back
                 </Button>
               )}
@@ -262,16 +351,40 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
         </form>
       </div>
       <div className="order-1 lg:order-2">
-        <DraftsPanel drafts={drafts} activeId={draftId} busy={busy} onLoad={loadDraft} onDelete={removeDraft} />
+        <DraftsPanel
+          drafts={drafts}
+          activeId={draftId}
+          busy={busy}
+          onLoad={loadDraft}
+          onDelete={removeDraft}
+        />
       </div>
     </div>
   );
 }
 
-function Toggle({ id, label, description, checked, onChange }: { id: string; label: string; description?: string; checked: boolean; onChange: (v: boolean) => void }) {
+function Toggle({
+  id,
+  label,
+  description,
+  checked,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  description?: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+}) {
   return (
     <div className="flex items-start gap-3">
-      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} className="mt-1 h-5 w-5 rounded border-slate-300 accent-brand-600" />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        className="mt-1 h-5 w-5 rounded border-slate-300 accent-brand-600"
+      />
       <label htmlFor={id} className="text-sm">
         <span className="block font-semibold text-slate-800">{label}</span>
         {description && <span className="text-slate-600">{description}</span>}
@@ -301,11 +414,25 @@ function SettingsStep({
           {(
             [
               ["paction", "Paction", "Counts participants: the event happens when enough people commit."],
-              ["crowdfund", "Crowdfund", "Counts dollars raised; backers pay you through your payment handle."],
+              [
+                "crowdfund",
+                "Crowdfund",
+                "Counts dollars raised; backers pay you through your payment handle.",
+              ],
             ] as const
           ).map(([value, label, text]) => (
-            <label key={value} className={`cursor-pointer rounded-lg border p-3 ${values.pactType === value ? "border-brand-600 bg-brand-50" : "border-slate-300"}`}>
-              <input type="radio" name="pactType" value={value} checked={values.pactType === value} onChange={() => set("pactType", value)} className="mr-2 accent-brand-600" />
+            <label
+              key={value}
+              className={`cursor-pointer rounded-lg border p-3 ${values.pactType === value ? "border-brand-600 bg-brand-50" : "border-slate-300"}`}
+            >
+              <input
+                type="radio"
+                name="pactType"
+                value={value}
+                checked={values.pactType === value}
+                onChange={() => set("pactType", value)}
+                className="mr-2 accent-brand-600"
+              />
               <span className="font-semibold">{label}</span>
               <span className="mt-1 block text-xs text-slate-600">{text}</span>
             </label>
@@ -316,15 +443,31 @@ function SettingsStep({
       {values.pactType === "crowdfund" && (
         <div className="grid gap-5 rounded-lg bg-slate-50 p-4 sm:grid-cols-2">
           <Field id="paymentType" label="Payment type" error={err("paymentType")}>
-            <select id="paymentType" className={inputClass} value={values.paymentType} onChange={(e) => set("paymentType", e.target.value as CampaignFormValues["paymentType"])} aria-invalid={!!err("paymentType") || undefined}>
+            <select
+              id="paymentType"
+              className={inputClass}
+              value={values.paymentType}
+              onChange={(e) => set("paymentType", e.target.value as CampaignFormValues["paymentType"])}
+              aria-invalid={!!err("paymentType") || undefined}
+            >
               <option value="">Choose…</option>
               <option value="venmo">Venmo</option>
               <option value="paypal">PayPal</option>
               <option value="other">Other</option>
             </select>
           </Field>
-          <Field id="paymentMethod" label="Payment handle" error={err("paymentMethod")} hint={values.paymentType === "venmo" ? "Your Venmo username" : "Where backers send money"}>
-            <Input id="paymentMethod" value={values.paymentMethod} onChange={(e) => set("paymentMethod", e.target.value)} invalid={!!err("paymentMethod")} />
+          <Field
+            id="paymentMethod"
+            label="Payment handle"
+            error={err("paymentMethod")}
+            hint={values.paymentType === "venmo" ? "Your Venmo username" : "Where backers send money"}
+          >
+            <Input
+              id="paymentMethod"
+              value={values.paymentMethod}
+              onChange={(e) => set("paymentMethod", e.target.value)}
+              invalid={!!err("paymentMethod")}
+            />
           </Field>
         </div>
       )}
@@ -339,7 +482,14 @@ function SettingsStep({
         />
         {values.attendeesAnonymous ? (
           <Field id="identityRevelationType" label="Reveal identities">
-            <select id="identityRevelationType" className={inputClass} value={values.identityRevelationType} onChange={(e) => set("identityRevelationType", e.target.value as CampaignFormValues["identityRevelationType"])}>
+            <select
+              id="identityRevelationType"
+              className={inputClass}
+              value={values.identityRevelationType}
+              onChange={(e) =>
+                set("identityRevelationType", e.target.value as CampaignFormValues["identityRevelationType"])
+              }
+            >
               <option value="never">Never</option>
               <option value="onStart">When the event starts (at the deadline)</option>
               <option value="immediate">As soon as the threshold is met</option>
@@ -351,10 +501,25 @@ function SettingsStep({
       </div>
 
       <div className="space-y-3 rounded-lg border border-slate-200 p-4">
-        <Toggle id="refundBonusEnabled" label="Refund bonus" description="Backers receive a bonus back if the goal is not met." checked={values.refundBonusEnabled} onChange={(v) => set("refundBonusEnabled", v)} />
+        <Toggle
+          id="refundBonusEnabled"
+          label="Refund bonus"
+          description="Backers receive a bonus back if the goal is not met."
+          checked={values.refundBonusEnabled}
+          onChange={(v) => set("refundBonusEnabled", v)}
+        />
         {values.refundBonusEnabled && (
           <Field id="refundBonusPercentage" label="Refund bonus (%)" error={err("refundBonusPercentage")}>
-            <Input id="refundBonusPercentage" type="number" min={1} max={100} step={1} value={values.refundBonusPercentage} onChange={(e) => set("refundBonusPercentage", e.target.value)} invalid={!!err("refundBonusPercentage")} />
+            <Input
+              id="refundBonusPercentage"
+              type="number"
+              min={1}
+              max={100}
+              step={1}
+              value={values.refundBonusPercentage}
+              onChange={(e) => set("refundBonusPercentage", e.target.value)}
+              invalid={!!err("refundBonusPercentage")}
+            />
           </Field>
         )}
       </div>
@@ -370,7 +535,13 @@ function SettingsStep({
       </div>
 
       <div className="rounded-lg border border-slate-200 p-4">
-        <Toggle id="isTest" label="Test event" description="Marked TEST and removable by admins from the dashboard." checked={values.isTest} onChange={(v) => set("isTest", v)} />
+        <Toggle
+          id="isTest"
+          label="Test event"
+          description="Marked TEST and removable by admins from the dashboard."
+          checked={values.isTest}
+          onChange={(v) => set("isTest", v)}
+        />
       </div>
     </fieldset>
   );

@@ -12,7 +12,8 @@ export type DraftView = {
   values: CampaignFormValues;
 };
 
-const centsToDollars = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
+const centsToDollars = (cents: number) =>
+  cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2);
 
 export function toDraftView(d: DraftSummary): DraftView {
   return {
@@ -29,13 +30,18 @@ export function toDraftView(d: DraftSummary): DraftView {
       logisticalDetails: d.logisticalDetails ?? "",
       goal: d.goal === null ? "" : String(d.goal),
       // defensive: a date the form cannot show (rows stored before years were checked) starts empty
-      deadline: d.deadline && d.deadline.getUTCFullYear() >= 2000 && d.deadline.getUTCFullYear() <= 9999 ? d.deadline.toISOString() : "",
+      deadline:
+        d.deadline && d.deadline.getUTCFullYear() >= 2000 && d.deadline.getUTCFullYear() <= 9999
+          ? d.deadline.toISOString()
+          : "",
       ticketPrice: d.ticketPriceCents === null ? "" : centsToDollars(d.ticketPriceCents),
       pactType: d.pactType ?? "paction",
       attendeesAnonymous: d.attendeesAnonymous,
       identityRevelationType: d.identityRevelationType ?? "never",
       refundBonusEnabled: d.refundBonusEnabled,
-      refundBonusPercentage: d.refundBonusEnabled ? String(d.refundBonusPercentage) : emptyCampaignForm.refundBonusPercentage,
+      refundBonusPercentage: d.refundBonusEnabled
+        ? String(d.refundBonusPercentage)
+        : emptyCampaignForm.refundBonusPercentage,
       isTest: d.isTest,
       acceptAfterThreshold: d.acceptAfterThreshold,
       paymentType: d.paymentType ?? "",

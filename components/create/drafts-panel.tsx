@@ -42,15 +42,23 @@ export function DraftsPanel({
           {open ? "▲" : "▼"}
         </span>
       </button>
-      <div id="drafts-list" className={`${open ? "block" : "hidden"} border-t border-slate-100 px-5 py-4 lg:block`}>
+      <div
+        id="drafts-list"
+        className={`${open ? "block" : "hidden"} border-t border-slate-100 px-5 py-4 lg:block`}
+      >
         {drafts.length === 0 ? (
           <p className="text-sm text-slate-500">No drafts yet. Use Save Draft to keep your progress.</p>
         ) : (
           <ul className="space-y-3">
             {drafts.map((d) => (
-              <li key={d.id} className={`rounded-lg border p-3 ${d.id === activeId ? "border-brand-500 bg-brand-50" : "border-slate-200"}`}>
+              <li
+                key={d.id}
+                className={`rounded-lg border p-3 ${d.id === activeId ? "border-brand-500 bg-brand-50" : "border-slate-200"}`}
+              >
                 <p className="font-medium break-words text-slate-900">{d.title || "Untitled Draft"}</p>
-                {d.description && <p className="mt-0.5 text-sm break-words text-slate-600">{snippet(d.description)}</p>}
+                {d.description && (
+                  <p className="mt-0.5 text-sm break-words text-slate-600">{snippet(d.description)}</p>
+                )}
                 <p className="mt-1 text-xs text-slate-500">
                   {formatDate(d.updatedAt)}
                   {d.goal !== null && ` · Goal: ${d.goal}`}
@@ -59,7 +67,14 @@ export function DraftsPanel({
                   <Button size="sm" variant="secondary" onClick={() => onLoad(d)} disabled={busy}>
                     Load Draft
                   </Button>
-                  <Button size="sm" variant="ghost" className="text-red-600" onClick={() => onDelete(d)} disabled={busy} aria-label={`Delete draft ${d.title || "Untitled Draft"}`}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    className="text-red-600"
+                    onClick={() => onDelete(d)}
+                    disabled={busy}
+                    aria-label={`Delete draft ${d.title || "Untitled Draft"}`}
+                  >
                     Delete
                   </Button>
                 </div>

@@ -1,7 +1,14 @@
 import { isPaidEvent } from "@/lib/campaigns/pact";
 import { formatDateTime } from "@/lib/format";
 
-type CampaignOutcome = { status: string; goal: number; committedCount: number; deadline: Date; ticketPriceCents: number; pactType?: string | null };
+type CampaignOutcome = {
+  status: string;
+  goal: number;
+  committedCount: number;
+  deadline: Date;
+  ticketPriceCents: number;
+  pactType?: string | null;
+};
 
 /** What happened to an event that is over without taking place: expired at its deadline, or cancelled. */
 export function OutcomeNotice({ campaign }: { campaign: CampaignOutcome }) {
@@ -10,8 +17,11 @@ export function OutcomeNotice({ campaign }: { campaign: CampaignOutcome }) {
       <div role="status" className="rounded-xl border border-slate-300 bg-slate-50 p-4 text-slate-800">
         <p className="font-semibold">This event did not reach its goal.</p>
         <p className="mt-1 text-sm">
-          The deadline passed on {formatDateTime(campaign.deadline)} with {campaign.committedCount} of {campaign.goal} commitments.{" "}
-          {isPaidEvent(campaign) ? "Nobody was charged, and saved cards were released." : "It will not take place."}
+          The deadline passed on {formatDateTime(campaign.deadline)} with {campaign.committedCount} of{" "}
+          {campaign.goal} commitments.{" "}
+          {isPaidEvent(campaign)
+            ? "Nobody was charged, and saved cards were released."
+            : "It will not take place."}
         </p>
       </div>
     );
@@ -21,7 +31,9 @@ export function OutcomeNotice({ campaign }: { campaign: CampaignOutcome }) {
       <div role="status" className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-900">
         <p className="font-semibold">The organiser cancelled this event.</p>
         <p className="mt-1 text-sm">
-          {isPaidEvent(campaign) ? "Anyone who was charged is refunded in full; nobody else will be charged." : "It will not take place."}
+          {isPaidEvent(campaign)
+            ? "Anyone who was charged is refunded in full; nobody else will be charged."
+            : "It will not take place."}
         </p>
       </div>
     );

@@ -8,11 +8,19 @@ const STATUS: Record<OutboxEntry["status"], { label: string; cls: string }> = {
 };
 
 export function OutboxList({ entries, smtp }: { entries: OutboxEntry[]; smtp: boolean }) {
-  if (entries.length === 0) return <p className="rounded-xl border border-slate-200 bg-white p-6 text-center text-slate-500">No emails yet.</p>;
+  if (entries.length === 0)
+    return (
+      <p className="rounded-xl border border-slate-200 bg-white p-6 text-center text-slate-500">
+        No emails yet.
+      </p>
+    );
   return (
     <ul className="space-y-3">
       {entries.map((e) => {
-        const s = e.status === "sent" && !smtp ? { label: "Stored", cls: "bg-slate-100 text-slate-700 ring-slate-200" } : STATUS[e.status];
+        const s =
+          e.status === "sent" && !smtp
+            ? { label: "Stored", cls: "bg-slate-100 text-slate-700 ring-slate-200" }
+            : STATUS[e.status];
         return (
           <li key={e.id} className="rounded-xl border border-slate-200 bg-white shadow-sm">
             <details className="group">
@@ -27,7 +35,9 @@ export function OutboxList({ entries, smtp }: { entries: OutboxEntry[]; smtp: bo
                 </span>
                 <span className="flex items-center gap-3 text-xs text-slate-500">
                   <time dateTime={e.createdAt.toISOString()}>{formatDateTime(e.createdAt)}</time>
-                  <span className={`rounded-full px-2 py-0.5 font-semibold ring-1 ring-inset ${s.cls}`}>{s.label}</span>
+                  <span className={`rounded-full px-2 py-0.5 font-semibold ring-1 ring-inset ${s.cls}`}>
+                    {s.label}
+                  </span>
                   <span aria-hidden className="text-slate-400 transition-transform group-open:rotate-90">
                     ▸
                   </span>
@@ -35,13 +45,19 @@ export function OutboxList({ entries, smtp }: { entries: OutboxEntry[]; smtp: bo
               </summary>
               <div className="border-t border-slate-100 p-4 text-sm">
                 <pre className="whitespace-pre-wrap break-words font-sans text-slate-800">{e.text}</pre>
-                {e.attachmentNames.length > 0 && <p className="mt-3 text-xs text-slate-500">Attachments: {e.attachmentNames.join(", ")}</p>}
+                {e.attachmentNames.length > 0 && (
+                  <p className="mt-3 text-xs text-slate-500">Attachments: {e.attachmentNames.join(", ")}</p>
+                )}
                 {e.lastError && (
                   <p className="mt-3 text-xs text-red-700">
                     Last error after {e.attempts} {e.attempts === 1 ? "attempt" : "attempts"}: {e.lastError}
                   </p>
                 )}
-                {e.sentAt && <p className="mt-1 text-xs text-slate-500">{smtp ? "Sent" : "Stored"} {formatDateTime(e.sentAt)}</p>}
+                {e.sentAt && (
+                  <p className="mt-1 text-xs text-slate-500">
+                    {smtp ? "Sent" : "Stored"} {formatDateTime(e.sentAt)}
+                  </p>
+                )}
               </div>
             </details>
           </li>

@@ -24,14 +24,20 @@ export function CampaignCard({ campaign, isAdmin }: { campaign: HomeCard; isAdmi
             {campaign.ticketPriceCents === 0 ? "Free" : formatCents(campaign.ticketPriceCents)}
           </Badge>
         </div>
-        <h3 className="text-lg font-semibold break-words text-slate-900 group-hover:text-brand-700">{campaign.title}</h3>
+        <h3 className="text-lg font-semibold break-words text-slate-900 group-hover:text-brand-700">
+          {campaign.title}
+        </h3>
         <p className="mt-1 line-clamp-3 text-sm break-words text-slate-600">{campaign.description}</p>
         <div className="mt-auto space-y-2 pt-4">
           <div className="flex justify-between gap-2 text-sm">
             <span className="font-medium text-slate-800">Goal: {campaign.goal} attendees</span>
             <span className="text-slate-600">{campaign.committedCount} committed</span>
           </div>
-          <ProgressBar value={campaign.committedCount} max={campaign.goal} label={`${campaign.title} progress`} />
+          <ProgressBar
+            value={campaign.committedCount}
+            max={campaign.goal}
+            label={`${campaign.title} progress`}
+          />
           <p className="text-xs text-slate-500" suppressHydrationWarning>
             Deadline: {formatDate(campaign.deadline)}
           </p>
@@ -39,7 +45,11 @@ export function CampaignCard({ campaign, isAdmin }: { campaign: HomeCard; isAdmi
       </Link>
       {isAdmin && (
         <div className="mx-5 border-t border-slate-100 pt-3 pb-5">
-          <ApprovalButtons campaignId={campaign.id} approvalStatus={campaign.approvalStatus} campaignTitle={campaign.title} />
+          <ApprovalButtons
+            campaignId={campaign.id}
+            approvalStatus={campaign.approvalStatus}
+            campaignTitle={campaign.title}
+          />
         </div>
       )}
     </article>

@@ -5,7 +5,15 @@ import { Pagination } from "@/components/home/pagination";
 import type { HomePage } from "@/lib/campaigns/queries";
 import type { HomeFilter } from "@/lib/campaigns/schema";
 
-export function CampaignGrid({ result, filter, isAdmin }: { result: HomePage; filter: HomeFilter; isAdmin: boolean }) {
+export function CampaignGrid({
+  result,
+  filter,
+  isAdmin,
+}: {
+  result: HomePage;
+  filter: HomeFilter;
+  isAdmin: boolean;
+}) {
   if (result.campaigns.length === 0) {
     return (
       <div className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white p-10 text-center">

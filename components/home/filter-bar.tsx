@@ -15,7 +15,9 @@ export function FilterBar({ current }: { current: HomeFilter }) {
             aria-current={active ? "page" : undefined}
             scroll={false}
             className={`rounded-full px-3 py-1.5 text-sm font-semibold ring-1 ring-inset transition-colors ${
-              active ? "bg-brand-600 text-white ring-brand-600" : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50"
+              active
+                ? "bg-brand-600 text-white ring-brand-600"
+                : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50"
             }`}
           >
             {HOME_FILTER_LABELS[f]}

@@ -9,9 +9,18 @@ const href = (filter: HomeFilter, page: number) => {
   return s ? `/?${s}` : "/";
 };
 
-export function Pagination({ filter, page, pageCount }: { filter: HomeFilter; page: number; pageCount: number }) {
+export function Pagination({
+  filter,
+  page,
+  pageCount,
+}: {
+  filter: HomeFilter;
+  page: number;
+  pageCount: number;
+}) {
   if (pageCount <= 1) return null;
-  const cls = "rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-50";
+  const cls =
+    "rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-50";
   // The end of the list: shown dimmed (border and text lighter) but still readable (contrast >= 4.5:1).
   const off = "rounded-lg border border-slate-200 bg-white px-4 py-2 text-sm font-semibold text-slate-500";
   return (

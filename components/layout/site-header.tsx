@@ -11,7 +11,10 @@ export function SiteHeader() {
   return (
     <header className="border-b border-slate-200 bg-white">
       <AccountBar />
-      <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-5 gap-y-1 px-4 py-3 sm:justify-start">
+      <nav
+        aria-label="Main"
+        className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-5 gap-y-1 px-4 py-3 sm:justify-start"
+      >
         <Link href="/" className="basis-full text-lg font-bold text-brand-700 sm:mr-auto sm:basis-auto">
           PactNexus
         </Link>

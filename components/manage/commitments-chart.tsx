@@ -47,11 +47,40 @@ export function CommitmentsChart({
           {total} / {goal} {unit}
         </span>
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-label={label} className="mt-3 h-44 w-full sm:h-60">
-        <line x1={pad.l} x2={W - pad.r} y1={y(0)} y2={y(0)} className="stroke-slate-300" strokeWidth="1" vectorEffect="non-scaling-stroke" />
-        <line x1={pad.l} x2={pad.l} y1={pad.t} y2={y(0)} className="stroke-slate-300" strokeWidth="1" vectorEffect="non-scaling-stroke" />
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={label}
+        className="mt-3 h-44 w-full sm:h-60"
+      >
+        <line
+          x1={pad.l}
+          x2={W - pad.r}
+          y1={y(0)}
+          y2={y(0)}
+          className="stroke-slate-300"
+          strokeWidth="1"
+          vectorEffect="non-scaling-stroke"
+        />
+        <line
+          x1={pad.l}
+          x2={pad.l}
+          y1={pad.t}
+          y2={y(0)}
+          className="stroke-slate-300"
+          strokeWidth="1"
+          vectorEffect="non-scaling-stroke"
+        />
         <path d={area} className="fill-brand-100/70" />
-        <path d={d} fill="none" className="stroke-brand-600" strokeWidth="2.5" strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
+        <path
+          d={d}
+          fill="none"
+          className="stroke-brand-600"
+          strokeWidth="2.5"
+          strokeLinejoin="round"
+          vectorEffect="non-scaling-stroke"
+        />
         <line
           x1={pad.l}
           x2={W - pad.r}

@@ -22,9 +22,17 @@ export function HomeNotice({ notice }: { notice: unknown }) {
   if (!message || !open) return null;
   return (
     <div className="mx-auto max-w-6xl px-4 pt-4">
-      <div role="alert" className="flex items-start justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+      <div
+        role="alert"
+        className="flex items-start justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+      >
         <p>{message}</p>
-        <button type="button" onClick={() => setOpen(false)} aria-label="Dismiss" className="-my-1 rounded px-2 text-lg leading-none text-red-700 hover:bg-red-100">
+        <button
+          type="button"
+          onClick={() => setOpen(false)}
+          aria-label="Dismiss"
+          className="-my-1 rounded px-2 text-lg leading-none text-red-700 hover:bg-red-100"
+        >
           ×
         </button>
       </div>

@@ -12,12 +12,22 @@ const CHARGEABLE = new Set(["funded", "charging", "charged"]);
 
 function statusBanner(c: View["campaign"]): { tone: string; title: string; text: string } {
   const remaining = Math.max(0, c.goal - c.committedCount);
-  const unitLeft = c.crowdfund ? `${formatCents(remaining * 100)} more needed` : `${remaining} more ${remaining === 1 ? "person" : "people"} needed`;
+  const unitLeft = c.crowdfund
+    ? `${formatCents(remaining * 100)} more needed`
+    : `${remaining} more ${remaining === 1 ? "person" : "people"} needed`;
   switch (c.status) {
     case "funded":
-      return { tone: "border-brand-200 bg-brand-50 text-brand-900", title: "Threshold reached", text: "Charging of saved cards is queued and runs automatically." };
+      return {
+        tone: "border-brand-200 bg-brand-50 text-brand-900",
+        title: "Threshold reached",
+        text: "Charging of saved cards is queued and runs automatically.",
+      };
     case "charging":
-      return { tone: "border-brand-200 bg-brand-50 text-brand-900", title: "Charging attendees", text: "Saved cards are being charged now." };
+      return {
+        tone: "border-brand-200 bg-brand-50 text-brand-900",
+        title: "Charging attendees",
+        text: "Saved cards are being charged now.",
+      };
     case "charged":
       return {
         tone: "border-emerald-200 bg-emerald-50 text-emerald-900",
@@ -27,11 +37,23 @@ function statusBanner(c: View["campaign"]): { tone: string; title: string; text:
           : "The threshold was reached and this free event is confirmed.",
       };
     case "expired":
-      return { tone: "border-slate-200 bg-slate-50 text-slate-800", title: "Ended below the goal", text: "The deadline passed before the threshold was met. Nobody was charged." };
+      return {
+        tone: "border-slate-200 bg-slate-50 text-slate-800",
+        title: "Ended below the goal",
+        text: "The deadline passed before the threshold was met. Nobody was charged.",
+      };
     case "cancelled":
-      return { tone: "border-slate-200 bg-slate-50 text-slate-800", title: "Cancelled", text: "This event was cancelled. Nobody will be charged." };
+      return {
+        tone: "border-slate-200 bg-slate-50 text-slate-800",
+        title: "Cancelled",
+        text: "This event was cancelled. Nobody will be charged.",
+      };
     default:
-      return { tone: "border-amber-200 bg-amber-50 text-amber-900", title: "Active: collecting commitments", text: `${unitLeft} to reach the goal. Nobody is charged unless it is met.` };
+      return {
+        tone: "border-amber-200 bg-amber-50 text-amber-900",
+        title: "Active: collecting commitments",
+        text: `${unitLeft} to reach the goal. Nobody is charged unless it is met.`,
+      };
   }
 }
 
@@ -67,7 +89,17 @@ function ChargeState({ p }: { p: ManageCommitment }) {
   return <Badge tone={p.verified ? "green" : "amber"}>{p.verified ? "Verified" : "Pending"}</Badge>;
 }
 
-function Stat({ label, value, note, children }: { label: string; value: string; note?: string; children?: React.ReactNode }) {
+function Stat({
+  label,
+  value,
+  note,
+  children,
+}: {
+  label: string;
+  value: string;
+  note?: string;
+  children?: React.ReactNode;
+}) {
   return (
     <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-3 shadow-sm sm:p-5">
       <p className="text-xs font-medium text-slate-500 sm:text-sm">{label}</p>
@@ -98,7 +130,8 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         <h1 className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">{c.title}</h1>
         {c.approvalStatus !== "approved" && (
           <p className="mt-2 text-sm text-amber-800">
-            This event is {c.approvalStatus === "rejected" ? "rejected" : "pending approval"} and is not visible to the public.
+            This event is {c.approvalStatus === "rejected" ? "rejected" : "pending approval"} and is not
+            visible to the public.
           </p>
         )}
       </div>
@@ -109,8 +142,16 @@ export function ManageView({ view, now }: { view: View; now: string }) {
       </div>
 
       <div className="grid grid-cols-3 gap-2 sm:gap-4">
-        <Stat label="Total Commitments" value={c.crowdfund ? formatCents(c.raisedCents) : String(c.committedCount)} note={c.crowdfund ? `${c.pledgeCount} backers` : undefined} />
-        <Stat label="Goal" value={c.crowdfund ? formatCents(c.goal * 100) : String(c.goal)} note={c.crowdfund ? undefined : "attendees"} />
+        <Stat
+          label="Total Commitments"
+          value={c.crowdfund ? formatCents(c.raisedCents) : String(c.committedCount)}
+          note={c.crowdfund ? `${c.pledgeCount} backers` : undefined}
+        />
+        <Stat
+          label="Goal"
+          value={c.crowdfund ? formatCents(c.goal * 100) : String(c.goal)}
+          note={c.crowdfund ? undefined : "attendees"}
+        />
         <Stat label="Progress" value={`${percent}%`}>
           <div className="mt-2">
             <ProgressBar value={c.committedCount} max={c.goal} label="Progress toward the goal" />
@@ -124,7 +165,9 @@ export function ManageView({ view, now }: { view: View; now: string }) {
           <dl className="mt-3 space-y-2 text-sm">
             <div className="flex justify-between gap-4">
               <dt className="text-slate-500">Ticket price</dt>
-              <dd className="font-semibold text-slate-900">{c.ticketPriceCents === 0 ? "FREE" : formatCents(c.ticketPriceCents)}</dd>
+              <dd className="font-semibold text-slate-900">
+                {c.ticketPriceCents === 0 ? "FREE" : formatCents(c.ticketPriceCents)}
+              </dd>
             </div>
             <div className="flex justify-between gap-4">
               <dt className="text-slate-500">Payment method</dt>
@@ -138,29 +181,47 @@ export function ManageView({ view, now }: { view: View; now: string }) {
                 // Stays mounted when the count drops to 0 after a charge, so its result message survives the refresh.
                 <ChargeButton campaignId={c.id} count={view.chargeableCount} priceText={priceText} />
               ) : (
-                <p className="mt-1 text-sm text-slate-600">Charging becomes available once the threshold is met. Nobody is charged before that.</p>
+                <p className="mt-1 text-sm text-slate-600">
+                  Charging becomes available once the threshold is met. Nobody is charged before that.
+                </p>
               )}
               {view.failedCount > 0 && (
                 <p className="mt-2 text-sm text-red-700">
-                  {view.failedCount} {view.failedCount === 1 ? "charge" : "charges"} failed. Those backers were emailed a link to update their card and pay.
+                  {view.failedCount} {view.failedCount === 1 ? "charge" : "charges"} failed. Those backers
+                  were emailed a link to update their card and pay.
                 </p>
               )}
             </div>
           ) : (
-            <p className="mt-4 border-t border-slate-100 pt-4 text-sm text-slate-600">Free event: nobody is charged. It is confirmed as soon as the goal is reached.</p>
+            <p className="mt-4 border-t border-slate-100 pt-4 text-sm text-slate-600">
+              Free event: nobody is charged. It is confirmed as soon as the goal is reached.
+            </p>
           )}
         </Card>
 
         <Card className="border-brand-100 bg-brand-50/40">
           <h2 className="text-lg font-bold text-slate-900">Privacy</h2>
-          <p className="mt-2 text-sm text-slate-700">As the organiser you always see who committed. {revelationText(c)}</p>
-          <p className="mt-2 text-sm text-slate-700">Please use attendee contact details only to organise this event, and do not share them.</p>
+          <p className="mt-2 text-sm text-slate-700">
+            As the organiser you always see who committed. {revelationText(c)}
+          </p>
+          <p className="mt-2 text-sm text-slate-700">
+            Please use attendee contact details only to organise this event, and do not share them.
+          </p>
         </Card>
       </div>
 
-      <CommitmentsChart timeline={view.timeline} goal={c.goal} start={c.createdAt} end={now} unit={c.crowdfund ? "dollars" : "attendees"} />
+      <CommitmentsChart
+        timeline={view.timeline}
+        goal={c.goal}
+        start={c.createdAt}
+        end={now}
+        unit={c.crowdfund ? "dollars" : "attendees"}
+      />
 
-      <section aria-labelledby="manage-commitments" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <section
+        aria-labelledby="manage-commitments"
+        className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+      >
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 id="manage-commitments" className="text-lg font-bold text-slate-900">
             Commitments <span className="font-normal text-slate-500">({view.totalCommitments})</span>
@@ -172,7 +233,9 @@ export function ManageView({ view, now }: { view: View; now: string }) {
           )}
         </div>
         {view.commitments.length === 0 ? (
-          <p className="mt-4 rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center text-slate-600">No pledges yet. Share your campaign to get started!</p>
+          <p className="mt-4 rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center text-slate-600">
+            No pledges yet. Share your campaign to get started!
+          </p>
         ) : (
           <ul className="mt-3 divide-y divide-slate-100" aria-label="Commitments, newest first">
             <li className="hidden grid-cols-[2fr_1fr_1fr_1fr] gap-3 px-2 pb-2 text-xs font-semibold uppercase tracking-wide text-slate-500 sm:grid">
@@ -182,15 +245,24 @@ export function ManageView({ view, now }: { view: View; now: string }) {
               <span className="text-right">Charge</span>
             </li>
             {view.commitments.map((p) => (
-              <li key={p.id} className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 px-2 py-3 sm:grid-cols-[2fr_1fr_1fr_1fr] sm:items-center">
+              <li
+                key={p.id}
+                className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 px-2 py-3 sm:grid-cols-[2fr_1fr_1fr_1fr] sm:items-center"
+              >
                 <span className="min-w-0">
                   <span className="block truncate font-medium text-slate-900">{p.contributor}</span>
-                  {p.email !== p.contributor && <span className="block truncate text-xs text-slate-500">{p.email}</span>}
+                  {p.email !== p.contributor && (
+                    <span className="block truncate text-xs text-slate-500">{p.email}</span>
+                  )}
                 </span>
-                <span className="order-3 text-sm text-slate-600 sm:order-none">{formatDateTime(p.createdAt, "UTC")} UTC</span>
+                <span className="order-3 text-sm text-slate-600 sm:order-none">
+                  {formatDateTime(p.createdAt, "UTC")} UTC
+                </span>
                 <span className="order-4 text-right text-sm font-semibold text-slate-900 sm:order-none">
                   {p.amountCents > 0 ? formatCents(p.amountCents) : "Free"}
-                  {p.cardLast4 && <span className="block text-xs font-normal text-slate-500">{`${p.cardBrand ?? "card"} •••• ${p.cardLast4}`}</span>}
+                  {p.cardLast4 && (
+                    <span className="block text-xs font-normal text-slate-500">{`${p.cardBrand ?? "card"} •••• ${p.cardLast4}`}</span>
+                  )}
                 </span>
                 <span className="order-2 text-right sm:order-none">
                   <ChargeState p={p} />
@@ -201,7 +273,8 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         )}
         {view.totalCommitments > view.commitments.length && (
           <p className="mt-3 text-sm text-slate-500">
-            Showing the newest {view.commitments.length} of {view.totalCommitments}. Export CSV for the full list.
+            Showing the newest {view.commitments.length} of {view.totalCommitments}. Export CSV for the full
+            list.
           </p>
         )}
       </section>

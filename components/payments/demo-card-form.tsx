@@ -48,7 +48,10 @@ export function DemoCardForm({ clientSecret, onSaved, busy }: CardFormProps) {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ clientSecret, cardNumber, expMonth, expYear, cvc }),
       });
-      const body = (await res.json().catch(() => null)) as { setupIntent?: { payment_method?: unknown }; error?: { message?: string } } | null;
+      const body = (await res.json().catch(() => null)) as {
+        setupIntent?: { payment_method?: unknown };
+        error?: { message?: string };
+      } | null;
       const pm = paymentMethodIdOf(body?.setupIntent?.payment_method);
       if (res.ok && pm) {
         onSaved(pm);
@@ -66,7 +69,8 @@ export function DemoCardForm({ clientSecret, onSaved, busy }: CardFormProps) {
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       <p className="rounded-lg border border-amber-400/40 bg-amber-400/10 px-3 py-2 text-sm text-amber-200">
-        <strong className="font-semibold">Demo payments</strong> — no real card is charged. Use 4242 4242 4242 4242 with any future date and any CVC.
+        <strong className="font-semibold">Demo payments</strong> — no real card is charged. Use 4242 4242 4242
+        4242 with any future date and any CVC.
       </p>
       <div className="space-y-1">
         <label htmlFor={`${id}-number`} className="block text-sm font-medium text-slate-300">

@@ -68,7 +68,12 @@ function Inner({ onSaved, busy }: Omit<CardFormProps, "clientSecret">) {
   );
 }
 
-export default function StripeCardForm({ clientSecret, onSaved, busy, publishableKey }: CardFormProps & { publishableKey: string }) {
+export default function StripeCardForm({
+  clientSecret,
+  onSaved,
+  busy,
+  publishableKey,
+}: CardFormProps & { publishableKey: string }) {
   const stripe = useMemo(() => getStripe(publishableKey), [publishableKey]);
   return (
     <Elements
@@ -87,7 +92,10 @@ export default function StripeCardForm({ clientSecret, onSaved, busy, publishabl
  * After a redirect-based authentication Stripe returns to the page with the setup intent's client
  * secret in the query; this reads the saved card from it so the commit can finish.
  */
-export async function paymentMethodFromRedirect(publishableKey: string, clientSecret: string): Promise<string | null> {
+export async function paymentMethodFromRedirect(
+  publishableKey: string,
+  clientSecret: string,
+): Promise<string | null> {
   const stripe = await getStripe(publishableKey);
   if (!stripe) return null;
   const { setupIntent } = await stripe.retrieveSetupIntent(clientSecret);

@@ -12,6 +12,7 @@ export const SAVE_CARD_FALLBACK = "Failed to save payment method";
 /** Stripe returns the payment method as an id or an expanded object. */
 export function paymentMethodIdOf(pm: unknown): string | null {
   if (typeof pm === "string" && pm) return pm;
-  if (pm && typeof pm === "object" && typeof (pm as { id?: unknown }).id === "string") return (pm as { id: string }).id;
+  if (pm && typeof pm === "object" && typeof (pm as { id?: unknown }).id === "string")
+    return (pm as { id: string }).id;
   return null;
 }

@@ -47,9 +47,12 @@ export function RoadmapView() {
   return (
     <div className="mx-auto max-w-4xl px-4 py-8 sm:py-12">
       <p className="text-sm font-bold uppercase tracking-widest text-brand-600">Roadmap</p>
-      <h1 className="mt-2 text-3xl font-extrabold text-slate-900 sm:text-4xl">From events to mutually assured cooperation</h1>
+      <h1 className="mt-2 text-3xl font-extrabold text-slate-900 sm:text-4xl">
+        From events to mutually assured cooperation
+      </h1>
       <p className="mt-3 text-lg text-slate-600">
-        PactNexus starts with events and grows into a general tool for coordination. Seven stages, and one that never ends.
+        PactNexus starts with events and grows into a general tool for coordination. Seven stages, and one
+        that never ends.
       </p>
 
       <ol className="relative mt-10 space-y-6 border-l-2 border-brand-100 pl-6 sm:pl-8">
@@ -63,7 +66,9 @@ export function RoadmapView() {
                 <h2 className="text-lg font-semibold text-slate-900">
                   Stage {i + 1}: {s.name}
                 </h2>
-                <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${i === 0 ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-600"}`}>
+                <span
+                  className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${i === 0 ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-600"}`}
+                >
                   {s.status}
                 </span>
               </div>
@@ -72,7 +77,10 @@ export function RoadmapView() {
           </li>
         ))}
         <li className="relative">
-          <span className="absolute -left-[2.35rem] flex h-8 w-8 items-center justify-center rounded-full bg-gradient-to-br from-brand-700 to-purple-600 text-lg font-bold text-white ring-4 ring-slate-50 sm:-left-[2.85rem]" aria-hidden>
+          <span
+            className="absolute -left-[2.35rem] flex h-8 w-8 items-center justify-center rounded-full bg-gradient-to-br from-brand-700 to-purple-600 text-lg font-bold text-white ring-4 ring-slate-50 sm:-left-[2.85rem]"
+            aria-hidden
+          >
             ∞
           </span>
           <div className="rounded-xl bg-gradient-to-br from-brand-900 to-brand-600 p-6 text-white shadow-sm">

@@ -3,7 +3,15 @@
 import { useState } from "react";
 
 /** Web Share API where the browser has it (phones); otherwise copies the link. */
-export function ShareButton({ url, title, className = "" }: { url: string; title: string; className?: string }) {
+export function ShareButton({
+  url,
+  title,
+  className = "",
+}: {
+  url: string;
+  title: string;
+  className?: string;
+}) {
   const [note, setNote] = useState<string | null>(null);
 
   async function share() {

@@ -11,14 +11,24 @@ export async function SharePanel({ campaign, now }: { campaign: { id: string }; 
   const info = await eventShareInfo(campaign.id, await getViewer());
   if (!info) return null;
   const pace = paceEstimate(
-    { status: info.status, goal: info.goal, progress: shareProgress(info), createdAt: info.createdAt, deadline: info.deadline, crowdfund: info.crowdfund },
+    {
+      status: info.status,
+      goal: info.goal,
+      progress: shareProgress(info),
+      createdAt: info.createdAt,
+      deadline: info.deadline,
+      crowdfund: info.crowdfund,
+    },
     now === undefined ? new Date() : new Date(now),
   );
   return (
     <Card>
       <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Spread the word</h2>
       {pace && (
-        <p className={`mt-2 text-sm font-medium ${pace.willTip ? "text-emerald-700" : "text-amber-800"}`} data-testid="pace">
+        <p
+          className={`mt-2 text-sm font-medium ${pace.willTip ? "text-emerald-700" : "text-amber-800"}`}
+          data-testid="pace"
+        >
           {pace.text}
         </p>
       )}
@@ -31,7 +41,10 @@ export async function SharePanel({ campaign, now }: { campaign: { id: string }; 
         >
           Add to calendar
         </a>
-        <Link href={`/campaign/${info.id}/flyer`} className="rounded-lg px-3 py-2 text-center font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50">
+        <Link
+          href={`/campaign/${info.id}/flyer`}
+          className="rounded-lg px-3 py-2 text-center font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50"
+        >
           Printable flyer
         </Link>
       </div>

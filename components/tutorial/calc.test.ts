@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { CASCADE_VALUES, PLEDGE, STAKE, THRESHOLD, TUTORIAL_STEPS, clampInput, dollars, refundBonus, refundTotal } from "@/components/tutorial/calc";
+import {
+  CASCADE_VALUES,
+  PLEDGE,
+  STAKE,
+  THRESHOLD,
+  TUTORIAL_STEPS,
+  clampInput,
+  dollars,
+  refundBonus,
+  refundTotal,
+} from "@/components/tutorial/calc";
 
 describe("tutorial calculator", () => {
   it("falls back to the defaults for empty or non-numeric input", () => {

@@ -18,7 +18,19 @@ import {
   refundTotal,
 } from "@/components/tutorial/calc";
 
-function NumberInput({ id, label, value, onChange, range }: { id: string; label: string; value: string; onChange: (v: string) => void; range: { min: number; max: number; step: number } }) {
+function NumberInput({
+  id,
+  label,
+  value,
+  onChange,
+  range,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  range: { min: number; max: number; step: number };
+}) {
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-semibold text-slate-800">
@@ -67,7 +79,10 @@ function Cascade() {
       </p>
       <div className="mt-4 flex justify-center gap-1" aria-hidden>
         {CASCADE_VALUES.map((v, i) => (
-          <span key={v} className={`h-1.5 w-6 rounded-full ${i <= index ? "bg-emerald-400" : "bg-white/20"}`} />
+          <span
+            key={v}
+            className={`h-1.5 w-6 rounded-full ${i <= index ? "bg-emerald-400" : "bg-white/20"}`}
+          />
         ))}
       </div>
     </div>
@@ -87,19 +102,22 @@ export function TutorialModal({ onClose }: { onClose: () => void }) {
   const body = [
     <div key="welcome" className="space-y-3">
       <p>
-        PactNexus is a nexus for pacts: agreements that only take effect when enough people join. This short tour shows the
-        two kinds of pact with a few numbers you can play with.
+        PactNexus is a nexus for pacts: agreements that only take effect when enough people join. This short
+        tour shows the two kinds of pact with a few numbers you can play with.
       </p>
-      <p className="text-sm text-slate-600">Everything here is illustrative and uses play money. Nothing is saved or charged.</p>
+      <p className="text-sm text-slate-600">
+        Everything here is illustrative and uses play money. Nothing is saved or charged.
+      </p>
     </div>,
     <div key="what" className="space-y-3">
       <p>
-        A <strong>pact</strong> is a conditional promise: &ldquo;I&rsquo;ll do it if enough others do too.&rdquo; Nobody is exposed
-        until the threshold is met, so joining early is safe.
+        A <strong>pact</strong> is a conditional promise: &ldquo;I&rsquo;ll do it if enough others do
+        too.&rdquo; Nobody is exposed until the threshold is met, so joining early is safe.
       </p>
       <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
         <li>
-          <strong>Pactfunding</strong>: an assurance contract for money, with a refund bonus if the goal fails.
+          <strong>Pactfunding</strong>: an assurance contract for money, with a refund bonus if the goal
+          fails.
         </li>
         <li>
           <strong>Paction</strong>: coordinated action with personal thresholds and stakes.
@@ -108,18 +126,26 @@ export function TutorialModal({ onClose }: { onClose: () => void }) {
     </div>,
     <div key="fund" className="space-y-4">
       <p>
-        Imagine a city pactfunding new infrastructure with a goal of <strong>{dollars(INFRASTRUCTURE_GOAL)}</strong>. You pledge an
-        amount; it is only collected if the whole goal is reached.
+        Imagine a city pactfunding new infrastructure with a goal of{" "}
+        <strong>{dollars(INFRASTRUCTURE_GOAL)}</strong>. You pledge an amount; it is only collected if the
+        whole goal is reached.
       </p>
-      <NumberInput id="tutorial-pledge" label="Your pledge" value={pledgeText} onChange={setPledgeText} range={PLEDGE} />
+      <NumberInput
+        id="tutorial-pledge"
+        label="Your pledge"
+        value={pledgeText}
+        onChange={setPledgeText}
+        range={PLEDGE}
+      />
       <p className="text-sm text-slate-700">
         Your {dollars(pledge)} is {((pledge / INFRASTRUCTURE_GOAL) * 100).toFixed(4)}% of the goal.
       </p>
     </div>,
     <div key="bonus" className="space-y-3">
       <p>
-        If the goal is <em>not</em> met, you don&rsquo;t just get your money back: you get <strong>110%</strong>. The organiser pays a{" "}
-        {REFUND_BONUS_PERCENT}% refund bonus ($100 per $1,000, rounded down) for the risk of failing.
+        If the goal is <em>not</em> met, you don&rsquo;t just get your money back: you get{" "}
+        <strong>110%</strong>. The organiser pays a {REFUND_BONUS_PERCENT}% refund bonus ($100 per $1,000,
+        rounded down) for the risk of failing.
       </p>
       <dl className="grid grid-cols-3 gap-2 text-center">
         <div className="rounded-lg bg-slate-100 p-3">
@@ -135,10 +161,15 @@ export function TutorialModal({ onClose }: { onClose: () => void }) {
           <dd className="font-bold text-brand-700">{dollars(refundTotal(pledge))}</dd>
         </div>
       </dl>
-      <p className="text-sm text-slate-600">Either the project happens, or you come out ahead. Pledging is the winning move.</p>
+      <p className="text-sm text-slate-600">
+        Either the project happens, or you come out ahead. Pledging is the winning move.
+      </p>
     </div>,
     <div key="coordinate" className="space-y-4">
-      <p>Now a paction: people agree to move together (switch apps, join a union, show up) only once enough others commit.</p>
+      <p>
+        Now a paction: people agree to move together (switch apps, join a union, show up) only once enough
+        others commit.
+      </p>
       <div className="space-y-1">
         <label htmlFor="tutorial-threshold" className="block text-sm font-semibold text-slate-800">
           Your personal threshold: {threshold.toLocaleString("en-US")} people
@@ -158,13 +189,25 @@ export function TutorialModal({ onClose }: { onClose: () => void }) {
           <span>{THRESHOLD.max.toLocaleString("en-US")}</span>
         </div>
       </div>
-      <p className="text-sm text-slate-700">You act only when at least {threshold.toLocaleString("en-US")} people have committed.</p>
+      <p className="text-sm text-slate-700">
+        You act only when at least {threshold.toLocaleString("en-US")} people have committed.
+      </p>
     </div>,
     <div key="stake" className="space-y-4">
-      <p>To show you mean it, you put up a stake. It is forfeited only if the threshold is met and you don&rsquo;t follow through.</p>
-      <NumberInput id="tutorial-stake" label="Your stake" value={stakeText} onChange={setStakeText} range={STAKE} />
+      <p>
+        To show you mean it, you put up a stake. It is forfeited only if the threshold is met and you
+        don&rsquo;t follow through.
+      </p>
+      <NumberInput
+        id="tutorial-stake"
+        label="Your stake"
+        value={stakeText}
+        onChange={setStakeText}
+        range={STAKE}
+      />
       <p className="text-sm text-slate-700">
-        Stake {dollars(stake)}: kept safe if fewer than {threshold.toLocaleString("en-US")} join, lost only if you back out after they do.
+        Stake {dollars(stake)}: kept safe if fewer than {threshold.toLocaleString("en-US")} join, lost only if
+        you back out after they do.
       </p>
     </div>,
     <div key="cascade" className="space-y-4">
@@ -191,7 +234,9 @@ export function TutorialModal({ onClose }: { onClose: () => void }) {
           <strong>{dollars(stake)}</strong>
         </li>
       </ul>
-      <p className="text-sm text-slate-600">Ready? Create an event and let the threshold do the convincing.</p>
+      <p className="text-sm text-slate-600">
+        Ready? Create an event and let the threshold do the convincing.
+      </p>
     </div>,
   ];
 
@@ -209,7 +254,10 @@ export function TutorialModal({ onClose }: { onClose: () => void }) {
         aria-valuetext={`Step ${step + 1} of ${TUTORIAL_STEPS.length}`}
         className="mb-5 h-1.5 w-full overflow-hidden rounded-full bg-slate-200"
       >
-        <div className="h-full bg-brand-600 transition-all" style={{ width: `${((step + 1) / TUTORIAL_STEPS.length) * 100}%` }} />
+        <div
+          className="h-full bg-brand-600 transition-all"
+          style={{ width: `${((step + 1) / TUTORIAL_STEPS.length) * 100}%` }}
+        />
       </div>
       <div className="min-h-56 text-slate-800">{body[step]}</div>
       <div className="mt-6 flex items-center justify-between gap-3">
@@ -218,7 +266,10 @@ export function TutorialModal({ onClose }: { onClose: () => void }) {
         </Button>
         <div className="flex gap-1.5" aria-label={`Step ${step + 1} of ${TUTORIAL_STEPS.length}`} role="img">
           {TUTORIAL_STEPS.map((name, i) => (
-            <span key={name} className={`h-2 w-2 rounded-full ${i === step ? "bg-brand-600" : i < step ? "bg-brand-300 bg-brand-500/50" : "bg-slate-300"}`} />
+            <span
+              key={name}
+              className={`h-2 w-2 rounded-full ${i === step ? "bg-brand-600" : i < step ? "bg-brand-300 bg-brand-500/50" : "bg-slate-300"}`}
+            />
           ))}
         </div>
         {step < last ? (

@@ -11,7 +11,9 @@ const tones: Record<Tone, string> = {
 
 export function Badge({ tone = "slate", children }: { tone?: Tone; children: React.ReactNode }) {
   return (
-    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ring-inset ${tones[tone]}`}>
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold uppercase tracking-wide ring-1 ring-inset ${tones[tone]}`}
+    >
       {children}
     </span>
   );

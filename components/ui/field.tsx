@@ -34,9 +34,23 @@ export function Field({
 }
 
 export function Input({ invalid, ...props }: ComponentProps<"input"> & { invalid?: boolean }) {
-  return <input className={inputClass} aria-invalid={invalid || undefined} aria-describedby={invalid ? `${props.id}-error` : undefined} {...props} />;
+  return (
+    <input
+      className={inputClass}
+      aria-invalid={invalid || undefined}
+      aria-describedby={invalid ? `${props.id}-error` : undefined}
+      {...props}
+    />
+  );
 }
 
 export function Textarea({ invalid, ...props }: ComponentProps<"textarea"> & { invalid?: boolean }) {
-  return <textarea className={inputClass} aria-invalid={invalid || undefined} aria-describedby={invalid ? `${props.id}-error` : undefined} {...props} />;
+  return (
+    <textarea
+      className={inputClass}
+      aria-invalid={invalid || undefined}
+      aria-describedby={invalid ? `${props.id}-error` : undefined}
+      {...props}
+    />
+  );
 }

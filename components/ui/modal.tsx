@@ -29,7 +29,9 @@ export function Modal({
     const el = panel.current;
     const focusables = () =>
       Array.from(
-        el?.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select, textarea, iframe, [tabindex]:not([tabindex="-1"])') ?? [],
+        el?.querySelectorAll<HTMLElement>(
+          'a[href], button:not([disabled]), input:not([disabled]), select, textarea, iframe, [tabindex]:not([tabindex="-1"])',
+        ) ?? [],
       );
     (focusables()[0] ?? el)?.focus();
     const onKey = (e: KeyboardEvent) => {

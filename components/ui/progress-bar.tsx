@@ -12,7 +12,10 @@ export function ProgressBar({ value, max, label }: { value: number; max: number;
       aria-label={label ?? "Progress"}
       className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
     >
-      <div className={`h-full rounded-full ${pct >= 100 ? "bg-emerald-500" : "bg-brand-600"}`} style={{ width: `${pct}%` }} />
+      <div
+        className={`h-full rounded-full ${pct >= 100 ? "bg-emerald-500" : "bg-brand-600"}`}
+        style={{ width: `${pct}%` }}
+      />
     </div>
   );
 }

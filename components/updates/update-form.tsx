@@ -10,7 +10,15 @@ import { UPDATE_MAX } from "@/lib/updates/limits";
 // The shared zod schema (and zod) is fetched when the organiser starts writing, not with the page.
 const loadSchema = () => import("@/lib/updates/schema").then((m) => m.updateTextSchema);
 
-export function UpdateForm({ campaignId, remainingToday, committers }: { campaignId: string; remainingToday: number; committers: number }) {
+export function UpdateForm({
+  campaignId,
+  remainingToday,
+  committers,
+}: {
+  campaignId: string;
+  remainingToday: number;
+  committers: number;
+}) {
   const id = useId();
   const router = useRouter();
   const [text, setText] = useState("");
@@ -24,13 +32,22 @@ export function UpdateForm({ campaignId, remainingToday, committers }: { campaig
       try {
         const parsed = (await loadSchema()).safeParse(text);
         if (!parsed.success) {
-          setMessage({ ok: false, text: parsed.error.issues[0]?.message ?? "Error posting update. Please try again." });
+          setMessage({
+            ok: false,
+            text: parsed.error.issues[0]?.message ?? "Error posting update. Please try again.",
+          });
           return;
         }
         const r = await postUpdateAction({ campaignId, text: parsed.data });
         if (!r.ok) return setMessage({ ok: false, text: r.error });
         setText("");
-        setMessage({ ok: true, text: r.data.emailed === 1 ? "Update posted and emailed to 1 committer." : `Update posted and emailed to ${r.data.emailed} committers.` });
+        setMessage({
+          ok: true,
+          text:
+            r.data.emailed === 1
+              ? "Update posted and emailed to 1 committer."
+              : `Update posted and emailed to ${r.data.emailed} committers.`,
+        });
         router.refresh();
       } catch {
         setMessage({ ok: false, text: "Error posting update. Please try again." });
@@ -58,14 +75,23 @@ export function UpdateForm({ campaignId, remainingToday, committers }: { campaig
       />
       <div className="flex flex-wrap items-center gap-3">
         <span className="text-xs text-slate-500">
-          {text.length}/{UPDATE_MAX} · {remainingToday} of 3 left today · goes to {committers} {committers === 1 ? "committer" : "committers"}
+          {text.length}/{UPDATE_MAX} · {remainingToday} of 3 left today · goes to {committers}{" "}
+          {committers === 1 ? "committer" : "committers"}
         </span>
-        <Button type="submit" size="sm" className="ml-auto" disabled={blank || pending || remainingToday === 0}>
+        <Button
+          type="submit"
+          size="sm"
+          className="ml-auto"
+          disabled={blank || pending || remainingToday === 0}
+        >
           {pending ? "Posting…" : "Post update"}
         </Button>
       </div>
       {message && (
-        <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-emerald-700" : "text-red-600"}`}>
+        <p
+          role={message.ok ? "status" : "alert"}
+          className={`text-sm ${message.ok ? "text-emerald-700" : "text-red-600"}`}
+        >
           {message.text}
         </p>
       )}

@@ -8,13 +8,20 @@ export async function UpdatesSection({ campaign }: { campaign: { id: string } })
   const view = await eventUpdates(campaign.id, await getViewer());
   if (!view || (view.updates.length === 0 && !view.canPost)) return null;
   return (
-    <section aria-labelledby="updates-heading" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+    <section
+      aria-labelledby="updates-heading"
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
       <h2 id="updates-heading" className="text-lg font-bold text-slate-900">
         Updates from the organizer
       </h2>
       {view.canPost && (
         <div className="mt-3">
-          <UpdateForm campaignId={campaign.id} remainingToday={view.remainingToday} committers={view.committers} />
+          <UpdateForm
+            campaignId={campaign.id}
+            remainingToday={view.remainingToday}
+            committers={view.committers}
+          />
         </div>
       )}
       {view.updates.length === 0 ? (

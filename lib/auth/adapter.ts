@@ -79,7 +79,10 @@ export function pactNexusAdapter(): Adapter {
       });
     },
 
-    async unlinkAccount({ provider, providerAccountId }: Pick<AdapterAccount, "provider" | "providerAccountId">) {
+    async unlinkAccount({
+      provider,
+      providerAccountId,
+    }: Pick<AdapterAccount, "provider" | "providerAccountId">) {
       await db.account.delete({ where: { provider_providerAccountId: { provider, providerAccountId } } });
     },
   };

@@ -11,5 +11,8 @@ import { adminEmails } from "@/lib/env";
  */
 export async function applyAdminEmails(user: { id: string; email: string }): Promise<void> {
   if (!adminEmails().has(normalizeEmail(user.email))) return;
-  await db.user.updateMany({ where: { id: user.id, isAdmin: false, emailVerified: { not: null } }, data: { isAdmin: true } });
+  await db.user.updateMany({
+    where: { id: user.id, isAdmin: false, emailVerified: { not: null } },
+    data: { isAdmin: true },
+  });
 }

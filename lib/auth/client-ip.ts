@@ -6,7 +6,8 @@ type HeaderSource = { get(name: string): string | null } | Record<string, string
 export const CLIENT_IP_HEADER = "x-pactnexus-client-ip";
 
 function header(h: HeaderSource, name: string): string | undefined {
-  if (typeof (h as { get?: unknown }).get === "function") return (h as { get(n: string): string | null }).get(name) ?? undefined;
+  if (typeof (h as { get?: unknown }).get === "function")
+    return (h as { get(n: string): string | null }).get(name) ?? undefined;
   const v = (h as Record<string, string | string[] | undefined>)[name];
   return Array.isArray(v) ? v[0] : v;
 }

@@ -22,7 +22,8 @@ export const RESEND_LIMIT = { limit: 3, windowMs: 60 * 60_000 };
 
 export const CONFIRM_TEXT = {
   confirmed: "Your email address is confirmed.",
-  invalid: "This confirmation link is not valid or has expired. Sign in and send a new one from your profile.",
+  invalid:
+    "This confirmation link is not valid or has expired. Sign in and send a new one from your profile.",
   alreadyConfirmed: "Your email address is already confirmed.",
   sent: "We sent a confirmation link to your email address.",
 } as const;
@@ -30,12 +31,26 @@ export const CONFIRM_TEXT = {
 const identifier = (userId: string) => `${CONFIRM_EMAIL_KEY}${userId}`;
 const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
-export const confirmationTokenSchema = z.string().trim().min(20).max(200).regex(/^[A-Za-z0-9_-]+$/);
+export const confirmationTokenSchema = z
+  .string()
+  .trim()
+  .min(20)
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]+$/);
 
 /** Stores a new confirmation token for the user and queues its email, in the caller's transaction; returns the token (the link's secret). */
-export async function queueEmailConfirmation(tx: Prisma.TransactionClient, user: { id: string; email: string }): Promise<string> {
+export async function queueEmailConfirmation(
+  tx: Prisma.TransactionClient,
+  user: { id: string; email: string },
+): Promise<string> {
   const token = crypto.randomBytes(32).toString("base64url");
-  await tx.verificationToken.create({ data: { identifier: identifier(user.id), token: hash(token), expires: new Date(Date.now() + CONFIRMATION_TTL_MS) } });
+  await tx.verificationToken.create({
+    data: {
+      identifier: identifier(user.id),
+      token: hash(token),
+      expires: new Date(Date.now() + CONFIRMATION_TTL_MS),
+    },
+  });
   const url = `${appUrl()}/verify-email?token=${token}`;
   await queueEmail(tx, {
     dedupeKey: `${CONFIRM_EMAIL_KEY}${user.id}:${hash(token).slice(0, 16)}`,
@@ -43,7 +58,10 @@ export async function queueEmailConfirmation(tx: Prisma.TransactionClient, user:
     subject: "Confirm your email address for PactNexus",
     ...renderEmail({
       heading: "Confirm your email address",
-      paragraphs: ["Please confirm that this address is yours. The link works once and expires in 24 hours.", "If you did not create a PactNexus account, ignore this email."],
+      paragraphs: [
+        "Please confirm that this address is yours. The link works once and expires in 24 hours.",
+        "If you did not create a PactNexus account, ignore this email.",
+      ],
       action: { label: "Confirm my email", url },
     }),
   });
@@ -54,7 +72,10 @@ export async function queueEmailConfirmation(tx: Prisma.TransactionClient, user:
 export async function isValidConfirmationToken(token: unknown): Promise<boolean> {
   const parsed = confirmationTokenSchema.safeParse(token);
   if (!parsed.success) return false;
-  const row = await db.verificationToken.findUnique({ where: { token: hash(parsed.data) }, select: { identifier: true, expires: true } });
+  const row = await db.verificationToken.findUnique({
+    where: { token: hash(parsed.data) },
+    select: { identifier: true, expires: true },
+  });
   return Boolean(row && row.identifier.startsWith(CONFIRM_EMAIL_KEY) && row.expires.getTime() > Date.now());
 }
 
@@ -69,7 +90,11 @@ export async function confirmEmail(token: unknown): Promise<boolean> {
     const row = rows[0];
     if (!row || row.expires.getTime() <= Date.now()) return null;
     const userId = row.identifier.slice(CONFIRM_EMAIL_KEY.length);
-    const updated = await tx.user.updateManyAndReturn({ where: { id: userId }, data: { emailVerified: new Date() }, select: { id: true, email: true } });
+    const updated = await tx.user.updateManyAndReturn({
+      where: { id: userId },
+      data: { emailVerified: new Date() },
+      select: { id: true, email: true },
+    });
     await tx.verificationToken.deleteMany({ where: { identifier: row.identifier } });
     return updated[0] ?? null;
   });
@@ -81,10 +106,16 @@ export async function confirmEmail(token: unknown): Promise<boolean> {
 /** "Resend confirmation email" on the profile: the signed-in user, a few times an hour. */
 export async function resendEmailConfirmation(viewer: { id: string } | null): Promise<string> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
-  const user = await db.user.findUnique({ where: { id: viewer.id }, select: { id: true, email: true, emailVerified: true } });
+  const user = await db.user.findUnique({
+    where: { id: viewer.id },
+    select: { id: true, email: true, emailVerified: true },
+  });
   if (!user) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   if (user.emailVerified) return CONFIRM_TEXT.alreadyConfirmed;
-  await consume({ key: `confirm-email:resend:${user.id}`, ...RESEND_LIMIT }, (ms) => `Too many confirmation emails. Please try again in ${minutesText(ms)}.`);
+  await consume(
+    { key: `confirm-email:resend:${user.id}`, ...RESEND_LIMIT },
+    (ms) => `Too many confirmation emails. Please try again in ${minutesText(ms)}.`,
+  );
   await db.$transaction((tx) => queueEmailConfirmation(tx, user));
   await kickEmailSender();
   return CONFIRM_TEXT.sent;

@@ -6,7 +6,13 @@ import GoogleProvider from "next-auth/providers/google";
 import { pactNexusAdapter } from "@/lib/auth/adapter";
 import { clientIp } from "@/lib/auth/client-ip";
 import { oauthSignInAllowed } from "@/lib/auth/policy";
-import { AUTH_TEXT, isReservedDisplayName, looksLikeEmail, NAME_MAX, normalizeEmail } from "@/lib/auth/schema";
+import {
+  AUTH_TEXT,
+  isReservedDisplayName,
+  looksLikeEmail,
+  NAME_MAX,
+  normalizeEmail,
+} from "@/lib/auth/schema";
 import { googleVerifiedEmail, secureJoinedAccount, verifyPasswordSignIn } from "@/lib/auth/service";
 import { env, googleEnabled } from "@/lib/env";
 import { INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
@@ -20,7 +26,8 @@ import { endAllSessions } from "@/lib/auth/service";
  */
 function signInErrorMessage(err: unknown): string {
   if (isAppError(err)) return err.message;
-  if (isDatabaseUnavailable(err)) return "The service is temporarily unavailable. Please try again in a moment.";
+  if (isDatabaseUnavailable(err))
+    return "The service is temporarily unavailable. Please try again in a moment.";
   if (isInvalidText(err)) return INVALID_TEXT_MESSAGE;
   logUnexpected("[auth] unexpected sign-in error", err);
   return AUTH_TEXT.fallback;
@@ -39,7 +46,10 @@ export function authOptions(): NextAuthOptions {
     CredentialsProvider({
       id: "credentials",
       name: "Email and password",
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
       async authorize(credentials, req) {
         try {
           const user = await verifyPasswordSignIn(credentials ?? {}, { ip: clientIp(req?.headers ?? {}) });
@@ -128,7 +138,8 @@ export function authOptions(): NextAuthOptions {
       async signIn({ user, account }) {
         // credentials sign-ins apply ADMIN_EMAILS in verifyPasswordSignIn. A Google sign-in is only
         // let through for a Google-verified email (callbacks.signIn), so the address is verified.
-        if (account?.type === "oauth" && user.id && user.email) await googleVerifiedEmail({ id: user.id, email: user.email });
+        if (account?.type === "oauth" && user.id && user.email)
+          await googleVerifiedEmail({ id: user.id, email: user.email });
       },
       // Google joined an existing account with the same (Google-verified) address. When that
       // account's email was never confirmed, whoever registered it may not be its owner: its

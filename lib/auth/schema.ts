@@ -33,7 +33,8 @@ export const AUTH_TEXT = {
 } as const;
 
 export const tooManyAttemptsText = (minutes: string) => `Too many attempts. Try again in ${minutes}.`;
-export const tooManySignUpsText = (minutes: string) => `Too many accounts created from this network. Try again in ${minutes}.`;
+export const tooManySignUpsText = (minutes: string) =>
+  `Too many accounts created from this network. Try again in ${minutes}.`;
 
 /** Stored form of an email: trimmed and lower-cased, so another case is the same account. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();

@@ -1,6 +1,13 @@
 import "server-only";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
-import { AUTH_TEXT, normalizeEmail, signInSchema, signUpSchema, tooManyAttemptsText, tooManySignUpsText } from "@/lib/auth/schema";
+import {
+  AUTH_TEXT,
+  normalizeEmail,
+  signInSchema,
+  signUpSchema,
+  tooManyAttemptsText,
+  tooManySignUpsText,
+} from "@/lib/auth/schema";
 import { db, Prisma } from "@/lib/db";
 import { applyAdminEmails } from "@/lib/auth/admins";
 import { queueEmailConfirmation } from "@/lib/auth/email-confirmation";
@@ -58,7 +65,8 @@ async function bookAttempt(email: string, ip: string | null): Promise<bigint[]> 
     }
     if (retryAfterMs >= 0) throw new AppError("RATE_LIMITED", tooManyAttemptsText(minutesText(retryAfterMs)));
     const ids: bigint[] = [];
-    for (const key of keys) ids.push((await tx.rateLimitHit.create({ data: { key }, select: { id: true } })).id);
+    for (const key of keys)
+      ids.push((await tx.rateLimitHit.create({ data: { key }, select: { id: true } })).id);
     return ids;
   });
 }
@@ -73,13 +81,20 @@ export { applyAdminEmails };
  * Email/password sign-in with SPEC §8 texts. Throttled per email and per IP (bookAttempt);
  * a refused attempt never reaches the password check.
  */
-export async function verifyPasswordSignIn(input: unknown, ctx: RequestContext = { ip: null }): Promise<SessionUser> {
+export async function verifyPasswordSignIn(
+  input: unknown,
+  ctx: RequestContext = { ip: null },
+): Promise<SessionUser> {
   const { email, password } = parseInput(signInSchema, input);
   const booking = await bookAttempt(email, ctx.ip);
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } });
+  const user = await db.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, passwordHash: true },
+  });
   if (!user) throw new AppError("UNAUTHENTICATED", AUTH_TEXT.noAccount);
   if (!user.passwordHash) throw new AppError("UNAUTHENTICATED", AUTH_TEXT.googleOnly);
-  if (!(await verifyPassword(user.passwordHash, password))) throw new AppError("UNAUTHENTICATED", AUTH_TEXT.incorrectPassword);
+  if (!(await verifyPassword(user.passwordHash, password)))
+    throw new AppError("UNAUTHENTICATED", AUTH_TEXT.incorrectPassword);
   await releaseAttempt(booking);
   await applyAdminEmails(user);
   return { id: user.id, email: user.email, name: user.name };
@@ -103,7 +118,10 @@ export async function signUp(input: unknown, ctx: RequestContext = { ip: null })
   try {
     // The address is unconfirmed until its owner follows the emailed link (no admin before that).
     const user = await db.$transaction(async (tx) => {
-      const created = await tx.user.create({ data: { email, name, passwordHash }, select: { id: true, email: true, name: true } });
+      const created = await tx.user.create({
+        data: { email, name, passwordHash },
+        select: { id: true, email: true, name: true },
+      });
       await queueEmailConfirmation(tx, created);
       return created;
     });
@@ -119,10 +137,14 @@ export async function signUp(input: unknown, ctx: RequestContext = { ip: null })
 }
 
 const isUniqueViolation = (e: unknown) =>
-  (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") || /23505|Unique constraint/i.test(String((e as Error)?.message));
+  (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") ||
+  /23505|Unique constraint/i.test(String((e as Error)?.message));
 
 /** Grants (or with `isAdmin: false` revokes) admin for an existing account: `npm run user:admin`. */
-export async function setAdminByEmail(emailInput: string, isAdmin: boolean): Promise<{ email: string; changed: boolean }> {
+export async function setAdminByEmail(
+  emailInput: string,
+  isAdmin: boolean,
+): Promise<{ email: string; changed: boolean }> {
   const email = normalizeEmail(emailInput);
   const user = await db.user.findUnique({ where: { email }, select: { id: true, isAdmin: true } });
   if (!user) throw new AppError("NOT_FOUND", `No user with the email ${email}. They must sign up first.`);
@@ -159,6 +181,9 @@ export async function secureJoinedAccount(userId: string): Promise<void> {
 
 /** A Google sign-in: the address is verified (callbacks.signIn refuses unverified ones); then ADMIN_EMAILS applies. */
 export async function googleVerifiedEmail(user: { id: string; email: string }): Promise<void> {
-  await db.user.updateMany({ where: { id: user.id, emailVerified: null }, data: { emailVerified: new Date() } });
+  await db.user.updateMany({
+    where: { id: user.id, emailVerified: null },
+    data: { emailVerified: new Date() },
+  });
   await applyAdminEmails(user);
 }

@@ -7,7 +7,8 @@ import { decode } from "next-auth/jwt";
  * Session cookies are Secure (and carry the __Secure- name prefix) when the app's public URL is
  * https, i.e. in production; plain http (localhost, the e2e server) cannot store Secure cookies.
  */
-export const secureCookies = () => (process.env.NEXTAUTH_URL || process.env.APP_URL || "").trim().toLowerCase().startsWith("https://");
+export const secureCookies = () =>
+  (process.env.NEXTAUTH_URL || process.env.APP_URL || "").trim().toLowerCase().startsWith("https://");
 
 /** The session cookie: never readable by scripts, not sent on cross-site subrequests or POSTs. */
 export function sessionCookie(secure = secureCookies()) {
@@ -17,7 +18,10 @@ export function sessionCookie(secure = secureCookies()) {
   };
 }
 
-type CookieReader = { get(name: string): { value: string } | undefined; getAll(): Array<{ name: string; value: string }> };
+type CookieReader = {
+  get(name: string): { value: string } | undefined;
+  getAll(): Array<{ name: string; value: string }>;
+};
 
 /** What a valid session cookie says: the user, and the session version current when they signed in. */
 export type SessionClaims = { userId: string; version: number };
@@ -39,7 +43,10 @@ export async function sessionClaims(cookies: CookieReader): Promise<SessionClaim
   const name = sessionCookie().name;
   let token = cookies.get(name)?.value;
   if (!token) {
-    const index = (cookieName: string) => (cookieName.startsWith(`${name}.`) && /^\d+$/.test(cookieName.slice(name.length + 1)) ? Number(cookieName.slice(name.length + 1)) : -1);
+    const index = (cookieName: string) =>
+      cookieName.startsWith(`${name}.`) && /^\d+$/.test(cookieName.slice(name.length + 1))
+        ? Number(cookieName.slice(name.length + 1))
+        : -1;
     const chunks = cookies
       .getAll()
       .filter((c) => index(c.name) >= 0)

@@ -12,7 +12,10 @@ export type Viewer = { id: string; email: string; name: string | null; isAdmin: 
  * request, so a revoked admin loses access at once, not when the JWT expires.
  */
 
-const visitorRender = cache((): { on: boolean; member: { committed: boolean } | null } => ({ on: false, member: null }));
+const visitorRender = cache((): { on: boolean; member: { committed: boolean } | null } => ({
+  on: false,
+  member: null,
+}));
 
 /**
  * The stand-in viewer of a cached member copy of an event page (lib/cache/visitor-version.ts

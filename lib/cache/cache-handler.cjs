@@ -43,7 +43,10 @@ module.exports = class PactNexusCacheHandler {
     if (data == null) return;
     const size = sizeOf(data);
     if (size > MAX_BYTES / 4) return; // never let one entry evict most of the cache
-    entries.set(key, { entry: { value: data, lastModified: Date.now(), tags: (ctx && ctx.tags) || [] }, size });
+    entries.set(key, {
+      entry: { value: data, lastModified: Date.now(), tags: (ctx && ctx.tags) || [] },
+      size,
+    });
     total += size;
     for (const [k, v] of entries) {
       if (total <= MAX_BYTES) break;

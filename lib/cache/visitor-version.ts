@@ -24,7 +24,12 @@ function pool(): pg.Pool | null {
   const url = process.env.DATABASE_URL;
   if (!url) return null;
   if (!g.__pnVersionPool || g.__pnVersionUrl !== url) {
-    g.__pnVersionPool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 2_000, idleTimeoutMillis: 30_000 });
+    g.__pnVersionPool = new pg.Pool({
+      connectionString: url,
+      max: 4,
+      connectionTimeoutMillis: 2_000,
+      idleTimeoutMillis: 30_000,
+    });
     g.__pnVersionPool.on("error", () => {}); // a dropped idle connection is replaced on the next query
     g.__pnVersionUrl = url;
   }
@@ -33,7 +38,8 @@ function pool(): pg.Pool | null {
 
 const bucket = (now: number) => Math.floor(now / BUCKET_MS).toString(36);
 
-const listVersion = (v: Date | null, now: number) => `${v ? new Date(v).getTime().toString(36) : "0"}-${bucket(now)}`;
+const listVersion = (v: Date | null, now: number) =>
+  `${v ? new Date(v).getTime().toString(36) : "0"}-${bucket(now)}`;
 
 /** An event page's version: its row's last change, the time bucket, and whether its deadline has passed. */
 const eventVersion = (row: { updatedAt: Date; deadline: Date }, now: number) =>
@@ -43,7 +49,10 @@ const eventVersion = (row: { updatedAt: Date; deadline: Date }, now: number) =>
 export async function homeVersion(now = Date.now()): Promise<string | null> {
   const p = pool();
   if (!p) return null;
-  const { rows } = await p.query<{ v: Date | null }>({ name: "pn_home_version", text: `SELECT max("updatedAt") AS v FROM "Campaign"` });
+  const { rows } = await p.query<{ v: Date | null }>({
+    name: "pn_home_version",
+    text: `SELECT max("updatedAt") AS v FROM "Campaign"`,
+  });
   return listVersion(rows[0]?.v ?? null, now);
 }
 
@@ -99,10 +108,21 @@ export const MEMBER_EVENT = { member: "~m", committed: "~c" } as const;
  * (admin, organiser, unknown user or event, a session signed out since, or one of their pledges or comments among the newest
  * the page lists — there they see themselves, not "Anonymous"). One query.
  */
-export async function memberCampaignVersion(id: string, session: SessionClaims, now = Date.now()): Promise<string | null> {
+export async function memberCampaignVersion(
+  id: string,
+  session: SessionClaims,
+  now = Date.now(),
+): Promise<string | null> {
   const p = pool();
   if (!p || !/^[a-z0-9]{10,40}$/i.test(id) || !/^[A-Za-z0-9_-]{1,64}$/.test(session.userId)) return null;
-  const { rows } = await p.query<{ updatedAt: Date; deadline: Date; creator: boolean; admin: boolean; committed: boolean; listed: boolean }>({
+  const { rows } = await p.query<{
+    updatedAt: Date;
+    deadline: Date;
+    creator: boolean;
+    admin: boolean;
+    committed: boolean;
+    listed: boolean;
+  }>({
     name: "pn_member_campaign_version",
     text: `SELECT c."updatedAt", c.deadline, c."creatorId" = u.id AS creator, u."isAdmin" AS admin,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id) AS committed,

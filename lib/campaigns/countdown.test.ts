@@ -3,22 +3,47 @@ import { countdownParts, formatTimeLeft } from "@/lib/campaigns/countdown";
 
 const now = new Date("2026-11-21T10:00:00Z");
 const plus = (ms: number) => new Date(now.getTime() + ms);
-const S = 1000, M = 60 * S, H = 60 * M, D = 24 * H;
+const S = 1000,
+  M = 60 * S,
+  H = 60 * M,
+  D = 24 * H;
 
 describe("countdownParts", () => {
   it("splits the remaining time into days, hours, minutes and seconds", () => {
-    expect(countdownParts(plus(2 * D + 3 * H + 4 * M + 5 * S), now)).toEqual({ ended: false, days: 2, hours: 3, minutes: 4, seconds: 5 });
+    expect(countdownParts(plus(2 * D + 3 * H + 4 * M + 5 * S), now)).toEqual({
+      ended: false,
+      days: 2,
+      hours: 3,
+      minutes: 4,
+      seconds: 5,
+    });
   });
   it("floors partial seconds", () => {
-    expect(countdownParts(plus(59 * S + 999), now)).toEqual({ ended: false, days: 0, hours: 0, minutes: 0, seconds: 59 });
+    expect(countdownParts(plus(59 * S + 999), now)).toEqual({
+      ended: false,
+      days: 0,
+      hours: 0,
+      minutes: 0,
+      seconds: 59,
+    });
   });
   it("has ended exactly at and after the deadline", () => {
     expect(countdownParts(now, now).ended).toBe(true);
-    expect(countdownParts(plus(-5 * M), now)).toEqual({ ended: true, days: 0, hours: 0, minutes: 0, seconds: 0 });
+    expect(countdownParts(plus(-5 * M), now)).toEqual({
+      ended: true,
+      days: 0,
+      hours: 0,
+      minutes: 0,
+      seconds: 0,
+    });
     expect(countdownParts(plus(1), now).ended).toBe(false);
   });
   it("accepts ISO strings (as sent to the client)", () => {
-    expect(countdownParts(plus(D).toISOString(), now.getTime())).toMatchObject({ days: 1, hours: 0, minutes: 0 });
+    expect(countdownParts(plus(D).toISOString(), now.getTime())).toMatchObject({
+      days: 1,
+      hours: 0,
+      minutes: 0,
+    });
   });
 });
 

@@ -1,9 +1,18 @@
 /** Countdown maths shared by the server render and the ticking client component (SPEC §2, §9: 1 s tick). */
 export const COUNTDOWN_TICK_MS = 1000;
 
-export type CountdownParts = { ended: boolean; days: number; hours: number; minutes: number; seconds: number };
+export type CountdownParts = {
+  ended: boolean;
+  days: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+};
 
-export function countdownParts(deadline: Date | string | number, now: Date | number = Date.now()): CountdownParts {
+export function countdownParts(
+  deadline: Date | string | number,
+  now: Date | number = Date.now(),
+): CountdownParts {
   const ms = new Date(deadline).getTime() - new Date(now).getTime();
   if (!(ms > 0)) return { ended: true, days: 0, hours: 0, minutes: 0, seconds: 0 };
   const totalSeconds = Math.floor(ms / 1000);

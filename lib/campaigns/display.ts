@@ -12,7 +12,11 @@ export const STATUS_LABELS: Record<string, string> = {
 
 export const statusLabel = (status: string) => STATUS_LABELS[status] ?? "Active";
 
-export const PAYMENT_TYPE_LABELS: Record<string, string> = { venmo: "Venmo", paypal: "PayPal", other: "Other" };
+export const PAYMENT_TYPE_LABELS: Record<string, string> = {
+  venmo: "Venmo",
+  paypal: "PayPal",
+  other: "Other",
+};
 
 /** Venmo handles are shown with an @ prefix (SPEC §2). */
 export function paymentHandle(type: string | null, method: string | null): string | null {
@@ -24,7 +28,18 @@ export function paymentHandle(type: string | null, method: string | null): strin
 export const isCrowdfund = (c: { pactType: string | null }) => c.pactType === "crowdfund";
 
 /** What a card shows; the description only as far as three clamped lines can show it. */
-export type HomeCard = Pick<CampaignCard, "id" | "title" | "description" | "goal" | "committedCount" | "deadline" | "approvalStatus" | "isTest" | "ticketPriceCents">;
+export type HomeCard = Pick<
+  CampaignCard,
+  | "id"
+  | "title"
+  | "description"
+  | "goal"
+  | "committedCount"
+  | "deadline"
+  | "approvalStatus"
+  | "isTest"
+  | "ticketPriceCents"
+>;
 
 /** The longest description start a card can show in its three lines (the page sends no more). */
 export const CARD_DESCRIPTION_MAX = 320;
@@ -32,7 +47,12 @@ export const CARD_DESCRIPTION_MAX = 320;
 export const homeCard = (c: CampaignCard): HomeCard => ({
   id: c.id,
   title: c.title,
-  description: c.description.length > CARD_DESCRIPTION_MAX ? `${Array.from(c.description).slice(0, CARD_DESCRIPTION_MAX - 1).join("")}…` : c.description,
+  description:
+    c.description.length > CARD_DESCRIPTION_MAX
+      ? `${Array.from(c.description)
+          .slice(0, CARD_DESCRIPTION_MAX - 1)
+          .join("")}…`
+      : c.description,
   goal: c.goal,
   committedCount: c.committedCount,
   deadline: c.deadline,

@@ -14,8 +14,10 @@ describe("home filters", () => {
     expect(matchesHomeFilter({ status: "funded", deadline: days(3) }, "active", now)).toBe(false);
   });
   it("funded: threshold reached (funded, charging, charged)", () => {
-    for (const status of ["funded", "charging", "charged"]) expect(matchesHomeFilter({ status, deadline: days(3) }, "funded", now)).toBe(true);
-    for (const status of ["pending", "expired", "cancelled"]) expect(matchesHomeFilter({ status, deadline: days(3) }, "funded", now)).toBe(false);
+    for (const status of ["funded", "charging", "charged"])
+      expect(matchesHomeFilter({ status, deadline: days(3) }, "funded", now)).toBe(true);
+    for (const status of ["pending", "expired", "cancelled"])
+      expect(matchesHomeFilter({ status, deadline: days(3) }, "funded", now)).toBe(false);
   });
   it("ending: deadline in the future and within 7 days", () => {
     expect(matchesHomeFilter({ status: "pending", deadline: days(0.01) }, "ending", now)).toBe(true);

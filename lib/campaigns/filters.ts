@@ -7,7 +7,11 @@ import { ENDING_SOON_MS, type HomeFilter } from "@/lib/campaigns/schema";
  */
 export const FUNDED_STATUSES = ["funded", "charging", "charged"] as const;
 
-export function matchesHomeFilter(c: { status: string; deadline: Date }, filter: HomeFilter, now: Date): boolean {
+export function matchesHomeFilter(
+  c: { status: string; deadline: Date },
+  filter: HomeFilter,
+  now: Date,
+): boolean {
   const t = c.deadline.getTime();
   switch (filter) {
     case "active":

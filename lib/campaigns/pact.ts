@@ -18,7 +18,8 @@ export const isPaidEvent = (c: PactKind) => isCrowdfund(c) || c.ticketPriceCents
 export const isFreeEvent = (c: PactKind) => !isPaidEvent(c);
 
 /** What charging one pledge takes: the crowdfund pledge's own amount, else the ticket price. */
-export const pledgeChargeCents = (c: PactKind, pledge: { amountCents: number }) => (isCrowdfund(c) ? pledge.amountCents : c.ticketPriceCents);
+export const pledgeChargeCents = (c: PactKind, pledge: { amountCents: number }) =>
+  isCrowdfund(c) ? pledge.amountCents : c.ticketPriceCents;
 
 /** $1: a crowdfund pledge counts whole dollars toward the goal. */
 export const CROWDFUND_MIN_CENTS = 100;

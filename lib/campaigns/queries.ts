@@ -53,7 +53,13 @@ export async function listHomeCampaigns({
   isAdmin = false,
   now = new Date(),
   pageSize = HOME_PAGE_SIZE,
-}: { filter?: HomeFilter; page?: number; isAdmin?: boolean; now?: Date; pageSize?: number } = {}): Promise<HomePage> {
+}: {
+  filter?: HomeFilter;
+  page?: number;
+  isAdmin?: boolean;
+  now?: Date;
+  pageSize?: number;
+} = {}): Promise<HomePage> {
   const where = {
     ...(isAdmin ? {} : { approvalStatus: "approved" as const }),
     ...homeTypeWhere,
@@ -169,7 +175,10 @@ export const getCampaignDetail = cache(async (id: string): Promise<CampaignDetai
 export const hasCommitted = cache(async (campaignId: string, userId: string): Promise<boolean> => {
   const member = memberHasCommitted(userId); // the stand-in viewer of a cached member copy
   if (member !== null) return member;
-  const pledge = await db.pledge.findUnique({ where: { campaignId_userId: { campaignId, userId } }, select: { id: true } });
+  const pledge = await db.pledge.findUnique({
+    where: { campaignId_userId: { campaignId, userId } },
+    select: { id: true },
+  });
   return pledge !== null;
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createCampaignSchema, draftSchema, emptyCampaignForm, fieldErrorsOf, homeQuerySchema, type CampaignFormValues } from "@/lib/campaigns/schema";
+import {
+  createCampaignSchema,
+  draftSchema,
+  emptyCampaignForm,
+  fieldErrorsOf,
+  homeQuerySchema,
+  type CampaignFormValues,
+} from "@/lib/campaigns/schema";
 
 const NOW = new Date("2026-11-21T12:00:00Z").getTime();
 const H = 3600_000;
@@ -72,7 +79,9 @@ describe("logistical details", () => {
   it("is optional, at most 2000 characters", () => {
     expect(errors({ logisticalDetails: "" }).logisticalDetails).toBeUndefined();
     expect(errors({ logisticalDetails: "x".repeat(2000) }).logisticalDetails).toBeUndefined();
-    expect(errors({ logisticalDetails: "x".repeat(2001) }).logisticalDetails).toBe("Logistical details must be less than 2000 characters");
+    expect(errors({ logisticalDetails: "x".repeat(2001) }).logisticalDetails).toBe(
+      "Logistical details must be less than 2000 characters",
+    );
   });
 });
 
@@ -124,20 +133,41 @@ describe("ticket price", () => {
 
 describe("additional settings", () => {
   it("reveals identities immediately when anonymity is off", () => {
-    expect(schema.parse({ ...valid, attendeesAnonymous: false, identityRevelationType: "never" }).identityRevelationType).toBe("immediate");
-    expect(schema.parse({ ...valid, attendeesAnonymous: true, identityRevelationType: "onStart" }).identityRevelationType).toBe("onStart");
+    expect(
+      schema.parse({ ...valid, attendeesAnonymous: false, identityRevelationType: "never" })
+        .identityRevelationType,
+    ).toBe("immediate");
+    expect(
+      schema.parse({ ...valid, attendeesAnonymous: true, identityRevelationType: "onStart" })
+        .identityRevelationType,
+    ).toBe("onStart");
   });
   it("keeps the refund bonus only when enabled, 1..100", () => {
-    expect(schema.parse({ ...valid, refundBonusEnabled: false, refundBonusPercentage: "30" }).refundBonusPercentage).toBe(0);
-    expect(schema.parse({ ...valid, refundBonusEnabled: true, refundBonusPercentage: "10" }).refundBonusPercentage).toBe(10);
-    expect(errors({ refundBonusEnabled: true, refundBonusPercentage: "0" }).refundBonusPercentage).toMatch(/Refund bonus/);
-    expect(errors({ refundBonusEnabled: true, refundBonusPercentage: "101" }).refundBonusPercentage).toMatch(/Refund bonus/);
+    expect(
+      schema.parse({ ...valid, refundBonusEnabled: false, refundBonusPercentage: "30" })
+        .refundBonusPercentage,
+    ).toBe(0);
+    expect(
+      schema.parse({ ...valid, refundBonusEnabled: true, refundBonusPercentage: "10" }).refundBonusPercentage,
+    ).toBe(10);
+    expect(errors({ refundBonusEnabled: true, refundBonusPercentage: "0" }).refundBonusPercentage).toMatch(
+      /Refund bonus/,
+    );
+    expect(errors({ refundBonusEnabled: true, refundBonusPercentage: "101" }).refundBonusPercentage).toMatch(
+      /Refund bonus/,
+    );
   });
   it("requires payment instructions for a crowdfund and drops them for a paction", () => {
     expect(errors({ pactType: "crowdfund" }).paymentType).toBe("Please choose a payment type");
-    expect(errors({ pactType: "crowdfund", paymentType: "venmo" }).paymentMethod).toBe("Payment handle is required");
-    expect(schema.parse({ ...valid, pactType: "crowdfund", paymentType: "venmo", paymentMethod: "@sam" })).toMatchObject({ paymentType: "venmo", paymentMethod: "sam" });
-    expect(schema.parse({ ...valid, pactType: "paction", paymentType: "venmo", paymentMethod: "sam" })).toMatchObject({ paymentType: null, paymentMethod: null });
+    expect(errors({ pactType: "crowdfund", paymentType: "venmo" }).paymentMethod).toBe(
+      "Payment handle is required",
+    );
+    expect(
+      schema.parse({ ...valid, pactType: "crowdfund", paymentType: "venmo", paymentMethod: "@sam" }),
+    ).toMatchObject({ paymentType: "venmo", paymentMethod: "sam" });
+    expect(
+      schema.parse({ ...valid, pactType: "paction", paymentType: "venmo", paymentMethod: "sam" }),
+    ).toMatchObject({ paymentType: null, paymentMethod: null });
   });
   it("rejects unknown enum values", () => {
     expect(schema.safeParse({ ...valid, pactType: "pyramid" }).success).toBe(false);
@@ -152,10 +182,18 @@ describe("draft schema", () => {
     expect(r.error?.issues[0].message).toBe("Please fill in some content before saving as draft.");
     expect(draftSchema.safeParse({ ...emptyCampaignForm, title: "  " }).success).toBe(false);
   });
-  it.each([{ title: "A" }, { description: "x" }, { goal: "3" }, { deadline: "2027-01-01T00:00:00Z" }])("saves with only %j", (only) => {
-    expect(draftSchema.safeParse({ ...emptyCampaignForm, ...only }).success).toBe(true);
-  });
-  it.each(["+010000-01-01T00:00:00Z", "0000-06-01T00:00:00Z", "-000001-01-01T00:00:00Z", "1970-01-01T00:00:00Z"])(
+  it.each([{ title: "A" }, { description: "x" }, { goal: "3" }, { deadline: "2027-01-01T00:00:00Z" }])(
+    "saves with only %j",
+    (only) => {
+      expect(draftSchema.safeParse({ ...emptyCampaignForm, ...only }).success).toBe(true);
+    },
+  );
+  it.each([
+    "+010000-01-01T00:00:00Z",
+    "0000-06-01T00:00:00Z",
+    "-000001-01-01T00:00:00Z",
+    "1970-01-01T00:00:00Z",
+  ])(
     "refuses the deadline %s with a message (a year the form cannot show made the draft page fail)",
     (deadline) => {
       const r = draftSchema.safeParse({ ...emptyCampaignForm, title: "x", deadline });
@@ -166,7 +204,9 @@ describe("draft schema", () => {
   it("still checks the values it is given", () => {
     expect(draftSchema.safeParse({ ...emptyCampaignForm, title: "x", goal: "0" }).success).toBe(false);
     expect(draftSchema.safeParse({ ...emptyCampaignForm, title: "x".repeat(101) }).success).toBe(false);
-    expect(draftSchema.parse({ ...emptyCampaignForm, title: "x", ticketPrice: "2.5" }).ticketPriceCents).toBe(250);
+    expect(draftSchema.parse({ ...emptyCampaignForm, title: "x", ticketPrice: "2.5" }).ticketPriceCents).toBe(
+      250,
+    );
   });
 });
 
@@ -175,6 +215,9 @@ describe("home query", () => {
     expect(homeQuerySchema.parse({})).toEqual({ filter: "all", page: 1 });
     expect(homeQuerySchema.parse({ filter: "ending", page: "3" })).toEqual({ filter: "ending", page: 3 });
     expect(homeQuerySchema.parse({ filter: "nope", page: "-2" })).toEqual({ filter: "all", page: 1 });
-    expect(homeQuerySchema.parse({ filter: ["active", "x"], page: "abc" })).toEqual({ filter: "all", page: 1 });
+    expect(homeQuerySchema.parse({ filter: ["active", "x"], page: "abc" })).toEqual({
+      filter: "all",
+      page: 1,
+    });
   });
 });

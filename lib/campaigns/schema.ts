@@ -26,7 +26,14 @@ export const REVELATION_TYPES = ["never", "onStart", "immediate"] as const;
 export const PAYMENT_TYPES = ["venmo", "paypal", "other"] as const;
 
 /** Fields on step 1 ("Event Details"); the rest are on step 2 ("Additional Settings"). */
-export const STEP1_FIELDS = ["title", "description", "goal", "deadline", "ticketPrice", "logisticalDetails"] as const;
+export const STEP1_FIELDS = [
+  "title",
+  "description",
+  "goal",
+  "deadline",
+  "ticketPrice",
+  "logisticalDetails",
+] as const;
 
 /** The form's values as the client holds them (text inputs are strings; deadline is an ISO instant or ""). */
 export type CampaignFormValues = {
@@ -98,7 +105,9 @@ const description = text.pipe(
 );
 
 const logisticalDetails = optionalText.pipe(
-  z.string().max(LOGISTICS_MAX, { error: `Logistical details must be less than ${LOGISTICS_MAX} characters` }),
+  z
+    .string()
+    .max(LOGISTICS_MAX, { error: `Logistical details must be less than ${LOGISTICS_MAX} characters` }),
 );
 
 /** Goal: a whole number of people, 1..10,000. */
@@ -115,7 +124,8 @@ export function parseGoal(raw: string, ctx: z.RefinementCtx): number {
 export function parseTicketPrice(raw: string, ctx: z.RefinementCtx): number {
   if (raw === "") return 0;
   const clean = raw.replace(/^\$/, "");
-  if (!/^-?\d*(\.\d*)?$/.test(clean) || !/\d/.test(clean)) return fail(ctx, "Ticket price must be a valid number");
+  if (!/^-?\d*(\.\d*)?$/.test(clean) || !/\d/.test(clean))
+    return fail(ctx, "Ticket price must be a valid number");
   const n = Number(clean);
   if (n < 0) return fail(ctx, "Ticket price cannot be negative");
   if (n > TICKET_PRICE_MAX_DOLLARS) return fail(ctx, "Ticket price cannot exceed $10,000");
@@ -149,7 +159,11 @@ const deadline = (now: () => number) =>
     return d;
   });
 
-const bool = (fallback: boolean) => z.boolean().optional().transform((v) => v ?? fallback);
+const bool = (fallback: boolean) =>
+  z
+    .boolean()
+    .optional()
+    .transform((v) => v ?? fallback);
 
 /**
  * The create-event schema, shared by the form (messages on each step) and the server action.
@@ -164,33 +178,58 @@ export function createCampaignSchema(now: () => number = Date.now) {
       goal,
       deadline: deadline(now),
       ticketPrice,
-      pactType: z.enum(PACT_TYPES).optional().transform((v) => v ?? "paction"),
+      pactType: z
+        .enum(PACT_TYPES)
+        .optional()
+        .transform((v) => v ?? "paction"),
       attendeesAnonymous: bool(true),
-      identityRevelationType: z.enum(REVELATION_TYPES).optional().transform((v) => v ?? "never"),
+      identityRevelationType: z
+        .enum(REVELATION_TYPES)
+        .optional()
+        .transform((v) => v ?? "never"),
       refundBonusEnabled: bool(false),
       refundBonusPercentage: optionalText,
       isTest: bool(false),
       acceptAfterThreshold: bool(false),
       paymentType: z.union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()]).optional(),
-      paymentMethod: optionalText.pipe(z.string().max(PAYMENT_HANDLE_MAX, { error: `Payment handle must be less than ${PAYMENT_HANDLE_MAX} characters` })),
+      paymentMethod: optionalText.pipe(
+        z.string().max(PAYMENT_HANDLE_MAX, {
+          error: `Payment handle must be less than ${PAYMENT_HANDLE_MAX} characters`,
+        }),
+      ),
     })
     .transform((v, ctx) => {
       let refundBonusPercentage = 0;
       if (v.refundBonusEnabled) {
         const n = Number(v.refundBonusPercentage);
         if (!/^\d+$/.test(v.refundBonusPercentage) || n < 1 || n > REFUND_BONUS_MAX) {
-          ctx.issues.push({ code: "custom", message: `Refund bonus must be a whole number from 1 to ${REFUND_BONUS_MAX}`, path: ["refundBonusPercentage"], input: v.refundBonusPercentage });
+          ctx.issues.push({
+            code: "custom",
+            message: `Refund bonus must be a whole number from 1 to ${REFUND_BONUS_MAX}`,
+            path: ["refundBonusPercentage"],
+            input: v.refundBonusPercentage,
+          });
           return z.NEVER;
         }
         refundBonusPercentage = n;
       }
       const crowdfund = v.pactType === "crowdfund";
       if (crowdfund && !v.paymentType) {
-        ctx.issues.push({ code: "custom", message: "Please choose a payment type", path: ["paymentType"], input: v.paymentType });
+        ctx.issues.push({
+          code: "custom",
+          message: "Please choose a payment type",
+          path: ["paymentType"],
+          input: v.paymentType,
+        });
         return z.NEVER;
       }
       if (crowdfund && !v.paymentMethod) {
-        ctx.issues.push({ code: "custom", message: "Payment handle is required", path: ["paymentMethod"], input: v.paymentMethod });
+        ctx.issues.push({
+          code: "custom",
+          message: "Payment handle is required",
+          path: ["paymentMethod"],
+          input: v.paymentMethod,
+        });
         return z.NEVER;
       }
       return {
@@ -233,8 +272,14 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
 export const draftSchema = z
   .object({
     id: z.string().trim().min(1).max(40).optional().nullable(),
-    title: optionalText.pipe(z.string().max(TITLE_MAX, { error: `Title must be less than ${TITLE_MAX} characters` })),
-    description: optionalText.pipe(z.string().max(DESCRIPTION_MAX, { error: `Description must be less than ${DESCRIPTION_MAX} characters` })),
+    title: optionalText.pipe(
+      z.string().max(TITLE_MAX, { error: `Title must be less than ${TITLE_MAX} characters` }),
+    ),
+    description: optionalText.pipe(
+      z
+        .string()
+        .max(DESCRIPTION_MAX, { error: `Description must be less than ${DESCRIPTION_MAX} characters` }),
+    ),
     logisticalDetails,
     goal: optionalText.transform((raw, ctx) => (raw === "" ? null : parseGoal(raw, ctx))),
     deadline: optionalText.transform((raw, ctx) => {
@@ -252,7 +297,10 @@ export const draftSchema = z
     }),
     isTest: bool(false),
     acceptAfterThreshold: bool(false),
-    paymentType: z.union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()]).optional().transform((v) => v || null),
+    paymentType: z
+      .union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()])
+      .optional()
+      .transform((v) => v || null),
     paymentMethod: optionalText.pipe(z.string().max(PAYMENT_HANDLE_MAX)),
   })
   .transform((v, ctx) => {

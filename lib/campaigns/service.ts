@@ -21,7 +21,10 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
   if (!canModerate(actor)) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
   const { campaignId, approvalStatus } = parseInput(approvalInputSchema, input);
   const result = await db.$transaction(async (tx) => {
-    const current = await tx.campaign.findUnique({ where: { id: campaignId }, select: { approvalStatus: true } });
+    const current = await tx.campaign.findUnique({
+      where: { id: campaignId },
+      select: { approvalStatus: true },
+    });
     if (!current) throw new AppError("NOT_FOUND", "Campaign not found");
     const now = new Date();
     const updated = await tx.campaign.update({
@@ -30,7 +33,13 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
       select: { id: true, approvalStatus: true, approvalUpdatedAt: true, approvalUpdatedById: true },
     });
     const log = await tx.moderationLog.create({
-      data: { campaignId, actorId: actor.id, fromStatus: current.approvalStatus, toStatus: approvalStatus, createdAt: now },
+      data: {
+        campaignId,
+        actorId: actor.id,
+        fromStatus: current.approvalStatus,
+        toStatus: approvalStatus,
+        createdAt: now,
+      },
       select: { id: true },
     });
     // The organiser's approved/rejected email, in the outbox in this same transaction.
@@ -46,10 +55,17 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
  * stored pending approval with the price in cents. When it was started from a draft the creator
  * owns, that draft is removed in the same transaction.
  */
-export async function createCampaign(creator: Viewer | null, input: unknown, opts: { draftId?: string | null; now?: () => number } = {}) {
+export async function createCampaign(
+  creator: Viewer | null,
+  input: unknown,
+  opts: { draftId?: string | null; now?: () => number } = {},
+) {
   if (!creator) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   const data = parseInput(createCampaignSchema(opts.now), input);
-  await consume({ key: `create-campaign:${creator.id}`, ...CREATE_LIMIT }, (ms) => `You have created many events recently. Please try again in ${minutesText(ms)}.`);
+  await consume(
+    { key: `create-campaign:${creator.id}`, ...CREATE_LIMIT },
+    (ms) => `You have created many events recently. Please try again in ${minutesText(ms)}.`,
+  );
   return db.$transaction(async (tx) => {
     const campaign = await tx.campaign.create({
       data: {
@@ -61,7 +77,8 @@ export async function createCampaign(creator: Viewer | null, input: unknown, opt
       },
       select: { id: true },
     });
-    if (opts.draftId) await tx.campaignDraft.deleteMany({ where: { id: opts.draftId, creatorId: creator.id } });
+    if (opts.draftId)
+      await tx.campaignDraft.deleteMany({ where: { id: opts.draftId, creatorId: creator.id } });
     return campaign;
   });
 }
@@ -74,7 +91,9 @@ export async function deleteTestCampaigns(actor: Viewer | null): Promise<number>
   if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   if (!canModerate(actor)) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
   return db.$transaction(async (tx) => {
-    const ids = (await tx.campaign.findMany({ where: { isTest: true }, select: { id: true } })).map((c) => c.id);
+    const ids = (await tx.campaign.findMany({ where: { isTest: true }, select: { id: true } })).map(
+      (c) => c.id,
+    );
     if (ids.length === 0) return 0;
     await tx.comment.deleteMany({ where: { campaignId: { in: ids } } });
     await tx.pledge.deleteMany({ where: { campaignId: { in: ids } } });

@@ -30,22 +30,49 @@ export async function cancelCampaign(
   const now = opts.now ?? new Date();
 
   const emailed = await db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+    const rows = await tx.$queryRaw<
+      { id: string }[]
+    >`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
     const c = rows.length
       ? await tx.campaign.findUnique({
           where: { id: campaignId },
-          select: { id: true, title: true, description: true, deadline: true, goal: true, committedCount: true, ticketPriceCents: true, pactType: true, status: true, creatorId: true, approvalStatus: true },
+          select: {
+            id: true,
+            title: true,
+            description: true,
+            deadline: true,
+            goal: true,
+            committedCount: true,
+            ticketPriceCents: true,
+            pactType: true,
+            status: true,
+            creatorId: true,
+            approvalStatus: true,
+          },
         })
       : null;
     if (!c || !canViewCampaign(viewer, c)) throw new AppError("NOT_FOUND", "Campaign not found.");
-    if (!canCancelCampaign(viewer, c)) throw new AppError("FORBIDDEN", "Only the organiser can cancel this event.");
+    if (!canCancelCampaign(viewer, c))
+      throw new AppError("FORBIDDEN", "Only the organiser can cancel this event.");
     if (!isCancellable(c.status)) {
-      throw new AppError("CONFLICT", c.status === "cancelled" ? "This event is already cancelled." : "This event has already ended.");
+      throw new AppError(
+        "CONFLICT",
+        c.status === "cancelled" ? "This event is already cancelled." : "This event has already ended.",
+      );
     }
-    await tx.campaign.update({ where: { id: c.id }, data: { status: "cancelled", cancelledAt: now, lastStatusUpdate: now } });
+    await tx.campaign.update({
+      where: { id: c.id },
+      data: { status: "cancelled", cancelledAt: now, lastStatusUpdate: now },
+    });
     const pledges = await tx.pledge.findMany({
       where: { campaignId },
-      select: { userId: true, amountCents: true, chargeStatus: true, paymentMethodId: true, user: { select: { email: true, name: true } } },
+      select: {
+        userId: true,
+        amountCents: true,
+        chargeStatus: true,
+        paymentMethodId: true,
+        user: { select: { email: true, name: true } },
+      },
     });
     const chargingStarted = c.status !== "pending";
     return queueEmails(
@@ -70,7 +97,11 @@ export async function cancelCampaign(
  * Refunds every succeeded, not yet refunded charge of cancelled events (one event, or all of them
  * for the sweeper). Returns how many refunds this call recorded.
  */
-export async function refundCancelledPledges(campaignId?: string, gateway: PaymentGateway = getGateway(), take = 200): Promise<number> {
+export async function refundCancelledPledges(
+  campaignId?: string,
+  gateway: PaymentGateway = getGateway(),
+  take = 200,
+): Promise<number> {
   const pledges = await db.pledge.findMany({
     where: {
       chargeStatus: "succeeded",
@@ -91,7 +122,9 @@ export async function refundCancelledPledges(campaignId?: string, gateway: Payme
       });
       refunded += count;
     } catch (err) {
-      console.warn(`[cancellation] refund of pledge ${p.id} failed, the sweeper retries: ${(err as Error)?.message}`);
+      console.warn(
+        `[cancellation] refund of pledge ${p.id} failed, the sweeper retries: ${(err as Error)?.message}`,
+      );
     }
   }
   return refunded;

@@ -25,7 +25,8 @@ export async function onChargeFailed(pledgeId: string): Promise<void> {
     },
   });
   if (!pledge || (pledge.chargeStatus !== "failed" && pledge.chargeStatus !== "requires_action")) return;
-  const amount = pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents;
+  const amount =
+    pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents;
   const link = `${appUrl()}/pledges/${pledge.id}/pay`;
   const reason =
     pledge.chargeStatus === "requires_action"

@@ -1,5 +1,8 @@
 /** Who may trigger the manual charge of a campaign (SPEC §6: the creator; admins too). */
-export function canChargeManually(viewer: { id: string; isAdmin: boolean } | null, campaign: { creatorId: string }): boolean {
+export function canChargeManually(
+  viewer: { id: string; isAdmin: boolean } | null,
+  campaign: { creatorId: string },
+): boolean {
   return Boolean(viewer && (viewer.isAdmin || viewer.id === campaign.creatorId));
 }
 

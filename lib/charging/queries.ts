@@ -18,15 +18,30 @@ export type ChargeSummary = {
 /** Whose rows a summary may list: every pledge's, one user's own, or none. */
 export type ChargeRowsAudience = { all: true } | { userId: string } | null;
 
-export async function getChargeSummary(campaignId: string, audience: ChargeRowsAudience): Promise<ChargeSummary> {
+export async function getChargeSummary(
+  campaignId: string,
+  audience: ChargeRowsAudience,
+): Promise<ChargeSummary> {
   const pledges = await db.pledge.findMany({
-    where: { campaignId, chargeStatus: { in: ["succeeded", "failed", "requires_action"] }, OR: [{ chargeType: null }, { chargeType: "paid" }] },
-    select: { id: true, userId: true, chargeStatus: true, paymentIntentId: true, chargeFailureCode: true, chargeFailureMessage: true },
+    where: {
+      campaignId,
+      chargeStatus: { in: ["succeeded", "failed", "requires_action"] },
+      OR: [{ chargeType: null }, { chargeType: "paid" }],
+    },
+    select: {
+      id: true,
+      userId: true,
+      chargeStatus: true,
+      paymentIntentId: true,
+      chargeFailureCode: true,
+      chargeFailureMessage: true,
+    },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   const succeeded = pledges.filter((p) => p.chargeStatus === "succeeded" && p.paymentIntentId);
   const notSucceeded = pledges.filter((p) => p.chargeStatus !== "succeeded");
-  const listed = (p: { userId: string }) => audience !== null && ("all" in audience || audience.userId === p.userId);
+  const listed = (p: { userId: string }) =>
+    audience !== null && ("all" in audience || audience.userId === p.userId);
   const successful = succeeded
     .filter(listed)
     .map((p) => ({ pledgeId: p.id, userId: p.userId, paymentIntentId: p.paymentIntentId as string }));

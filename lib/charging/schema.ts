@@ -19,4 +19,6 @@ export const payPledgeSchema = z.object({
   pledgeId: z.string().trim().min(1, "pledgeId is required").max(64),
   paymentMethodId: z.string().trim().min(1, "Please save a card first.").max(255),
 });
-export const confirmPledgePaymentSchema = z.object({ pledgeId: z.string().trim().min(1, "pledgeId is required").max(64) });
+export const confirmPledgePaymentSchema = z.object({
+  pledgeId: z.string().trim().min(1, "pledgeId is required").max(64),
+});

@@ -39,7 +39,14 @@ type ClaimedPledge = {
   prevClaimedAt: Date | null;
   prevAttempts: number;
 };
-type CampaignForCharge = { id: string; status: string; goal: number; ticketPriceCents: number; pactType: string | null; deadline: Date };
+type CampaignForCharge = {
+  id: string;
+  status: string;
+  goal: number;
+  ticketPriceCents: number;
+  pactType: string | null;
+  deadline: Date;
+};
 
 export type RunResult = ChargeSummary;
 export type RunOptions = {
@@ -84,7 +91,9 @@ export async function fundIfThresholdMet(campaignId: string): Promise<string | n
   const current = await db.campaign.findUnique({ where: { id: campaignId }, select: { status: true } });
   if (!current || current.status !== "pending") return current?.status ?? null;
   return db.$transaction(async (tx) => {
-    const [c] = await tx.$queryRaw<{ status: string; goal: number; ticketPriceCents: number; pactType: string | null; deadline: Date }[]>`
+    const [c] = await tx.$queryRaw<
+      { status: string; goal: number; ticketPriceCents: number; pactType: string | null; deadline: Date }[]
+    >`
       SELECT "status"::text AS "status", "goal", "ticketPriceCents", "pactType"::text AS "pactType", "deadline"
       FROM "Campaign" WHERE "id" = ${campaignId} FOR UPDATE`;
     if (!c) return null;
@@ -92,9 +101,14 @@ export async function fundIfThresholdMet(campaignId: string): Promise<string | n
     const [counts] = await tx.$queryRaw<{ all: number; withCard: number; cents: number }[]>`
       SELECT count(*)::int AS "all", count("paymentMethodId")::int AS "withCard", COALESCE(sum("amountCents"), 0)::float8 AS "cents"
       FROM "Pledge" WHERE "campaignId" = ${campaignId}`;
-    const met = isCrowdfund(c) ? counts.cents >= c.goal * 100 : (isFree(c) ? counts.all : counts.withCard) >= c.goal;
+    const met = isCrowdfund(c)
+      ? counts.cents >= c.goal * 100
+      : (isFree(c) ? counts.all : counts.withCard) >= c.goal;
     if (!met) return c.status;
-    await tx.campaign.update({ where: { id: campaignId }, data: { status: "funded", fundedAt: new Date(), lastStatusUpdate: new Date() } });
+    await tx.campaign.update({
+      where: { id: campaignId },
+      data: { status: "funded", fundedAt: new Date(), lastStatusUpdate: new Date() },
+    });
     return "funded";
   });
 }
@@ -109,12 +123,25 @@ async function confirmFree(campaignId: string) {
   await db.$transaction(async (tx) => {
     const moved = await tx.campaign.updateMany({
       where: { id: campaignId, status: { in: ["funded", "charging"] } },
-      data: { status: "charged", chargedAt: now, chargeType: "free", totalChargedCents: 0, lastStatusUpdate: now },
+      data: {
+        status: "charged",
+        chargedAt: now,
+        chargeType: "free",
+        totalChargedCents: 0,
+        lastStatusUpdate: now,
+      },
     });
     if (moved.count === 0) return;
     await tx.pledge.updateMany({
       where: { campaignId, charged: false },
-      data: { charged: true, verified: true, chargedAt: now, chargeType: "free", chargeStatus: "succeeded", paymentIntentId: null },
+      data: {
+        charged: true,
+        verified: true,
+        chargedAt: now,
+        chargeType: "free",
+        chargeStatus: "succeeded",
+        paymentIntentId: null,
+      },
     });
     const confirmed = await tx.pledge.count({ where: { campaignId, charged: true, chargeType: "free" } });
     await tx.campaign.update({ where: { id: campaignId }, data: { totalCharged: confirmed } });
@@ -142,7 +169,13 @@ export const MANUAL_CHARGE_LIMIT = { limit: 3, windowMs: 60_000 };
  * The backer's provider customer comes along, so the charge needs no lookup of its own, and the
  * pledge's state before the claim, so a claim not charged can be given back (`giveBackClaims`).
  */
-async function claimBatch(campaignId: string, staleAfterMs: number, runStart: Date, retryFailed: boolean, limit: number): Promise<ClaimedPledge[]> {
+async function claimBatch(
+  campaignId: string,
+  staleAfterMs: number,
+  runStart: Date,
+  retryFailed: boolean,
+  limit: number,
+): Promise<ClaimedPledge[]> {
   // New charges only while the campaign is confirmed (not cancelled or expired meanwhile). A stale
   // claim is still re-driven: with its original idempotency key it can only learn the outcome of a
   // charge already made, which then gets recorded (and refunded if the event was cancelled).
@@ -170,7 +203,9 @@ async function claimBatch(campaignId: string, staleAfterMs: number, runStart: Da
     RETURNING p."id", p."userId", p."paymentMethodId", p."amountCents", p."chargeAttempts", p."createdAt", u."stripeCustomerId" AS "customerId",
       p."chargeClaimedAt" AS "claimedAt", next."prevStatus", next."prevClaimedAt", next."prevAttempts"`;
   // In the order they were committed (RETURNING keeps none).
-  return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }
 
 /**
@@ -181,7 +216,8 @@ async function claimBatch(campaignId: string, staleAfterMs: number, runStart: Da
 async function giveBackClaims(claims: ClaimedPledge[]): Promise<void> {
   if (claims.length === 0) return;
   const values = claims.map(
-    (c) => Prisma.sql`(${c.id}::text, ${c.chargeAttempts}::int, ${c.claimedAt}::timestamptz, ${c.prevStatus}::text, ${c.prevClaimedAt}::timestamptz, ${c.prevAttempts}::int)`,
+    (c) =>
+      Prisma.sql`(${c.id}::text, ${c.chargeAttempts}::int, ${c.claimedAt}::timestamptz, ${c.prevStatus}::text, ${c.prevClaimedAt}::timestamptz, ${c.prevAttempts}::int)`,
   );
   await db.$executeRaw`
     UPDATE "Pledge" AS p SET
@@ -205,7 +241,12 @@ const LIVE_FRESH_MS = 50;
  * whatever the pledge's state (except already succeeded/refunded); a failure only on a pledge this
  * run still holds (`processing`), so a late failure never overwrites a success.
  */
-export async function recordChargeResult(pledgeId: string, amountCents: number, result: ChargeResult, opts: { notify?: boolean } = {}): Promise<boolean> {
+export async function recordChargeResult(
+  pledgeId: string,
+  amountCents: number,
+  result: ChargeResult,
+  opts: { notify?: boolean } = {},
+): Promise<boolean> {
   if (result.status === "succeeded") {
     // The backer's "Event Confirmed!" email is derived from the charged pledge by the email job
     // (lib/email/derived.ts, same dedupe key), so this hot path stays one short statement.
@@ -243,9 +284,13 @@ export async function recordChargeResult(pledgeId: string, amountCents: number, 
  * success is recorded whatever the pledge's state, except already succeeded/refunded). Returns how
  * many pledges it changed.
  */
-async function recordSuccesses(items: { pledgeId: string; amountCents: number; paymentIntentId: string }[]): Promise<number> {
+async function recordSuccesses(
+  items: { pledgeId: string; amountCents: number; paymentIntentId: string }[],
+): Promise<number> {
   if (items.length === 0) return 0;
-  const values = items.map((i) => Prisma.sql`(${i.pledgeId}::text, ${i.paymentIntentId}::text, ${i.amountCents}::int)`);
+  const values = items.map(
+    (i) => Prisma.sql`(${i.pledgeId}::text, ${i.paymentIntentId}::text, ${i.amountCents}::int)`,
+  );
   return db.$executeRaw`
     UPDATE "Pledge" AS p SET
       "chargeStatus" = 'succeeded', "charged" = true, "verified" = true, "chargedAt" = now(), "chargeType" = 'paid',
@@ -283,7 +328,10 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
     await confirmFree(campaignId);
     return;
   }
-  await db.campaign.updateMany({ where: { id: campaignId, status: "funded" }, data: { status: "charging", lastStatusUpdate: new Date() } });
+  await db.campaign.updateMany({
+    where: { id: campaignId, status: "funded" },
+    data: { status: "charging", lastStatusUpdate: new Date() },
+  });
   const gateway = opts.gateway ?? getGateway();
   const concurrency = Math.max(1, opts.concurrency ?? env().CHARGE_CONCURRENCY);
   const staleAfterMs = Math.max(0, Math.floor(opts.staleAfterMs ?? STALE_CLAIM_MS));
@@ -384,7 +432,9 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
       } catch (err) {
         // The charges happened but could not be recorded (database trouble): the claims stay, and
         // the re-drive replays the same idempotency keys and records the provider's original answers.
-        console.warn(`[charging] ${batch.length} charge result(s) not recorded, will be re-driven: ${(err as Error).message}`);
+        console.warn(
+          `[charging] ${batch.length} charge result(s) not recorded, will be re-driven: ${(err as Error).message}`,
+        );
         counts.unknown += batch.length;
       }
     }
@@ -402,7 +452,9 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
           if (changed) counts.failed++;
         },
         (err) => {
-          console.warn(`[charging] pledge ${p.id}: result not recorded, will be re-driven: ${(err as Error).message}`);
+          console.warn(
+            `[charging] pledge ${p.id}: result not recorded, will be re-driven: ${(err as Error).message}`,
+          );
           counts.unknown++;
         },
       ),
@@ -427,7 +479,12 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
       }
       const amountCents = chargeAmount(campaign, p);
       if (amountCents <= 0) {
-        record(p, 0, { status: "failed", code: "invalid_amount", message: "There is nothing to charge for this pledge.", retryable: false });
+        record(p, 0, {
+          status: "failed",
+          code: "invalid_amount",
+          message: "There is nothing to charge for this pledge.",
+          retryable: false,
+        });
         continue;
       }
       let result: ChargeResult;
@@ -444,7 +501,9 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
       } catch (err) {
         // Unknown outcome (network, provider down): keep the claim; once it is stale a later run
         // (the sweeper) re-drives it with the same idempotency key.
-        console.warn(`[charging] pledge ${p.id} attempt ${p.chargeAttempts}: outcome unknown, will retry: ${(err as Error).message}`);
+        console.warn(
+          `[charging] pledge ${p.id} attempt ${p.chargeAttempts}: outcome unknown, will retry: ${(err as Error).message}`,
+        );
         counts.unknown++;
         continue;
       }
@@ -461,7 +520,9 @@ async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunC
     await giveBackClaims(notCharged);
   } catch (err) {
     // They stay claimed; once stale, a later run takes them (same attempt: nothing was sent).
-    console.warn(`[charging] ${notCharged.length} claim(s) not given back, a later run will take them: ${(err as Error).message}`);
+    console.warn(
+      `[charging] ${notCharged.length} claim(s) not given back, a later run will take them: ${(err as Error).message}`,
+    );
   }
   while (recording.size > 0) await Promise.all([...recording]);
   const failedLane = lanes.find((l) => l.status === "rejected");
@@ -489,20 +550,39 @@ export const CHECK_AND_CHARGE_LIMIT = { limit: 20, windowMs: 60_000 };
  * reports the campaign's charge state: SPEC's four keys for everyone, the per-pledge rows only to
  * the organizer and admins (a backer: their own pledge's). A settled event is only read.
  */
-export async function checkAndCharge(campaignId: string, viewer: Viewer | null, clientAddress: string | null = null): Promise<RunResult> {
-  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true, approvalStatus: true } });
-  const visible = campaign && (campaign.approvalStatus === "approved" || viewer?.isAdmin || viewer?.id === campaign.creatorId);
+export async function checkAndCharge(
+  campaignId: string,
+  viewer: Viewer | null,
+  clientAddress: string | null = null,
+): Promise<RunResult> {
+  const campaign = await db.campaign.findUnique({
+    where: { id: campaignId },
+    select: { creatorId: true, approvalStatus: true },
+  });
+  const visible =
+    campaign &&
+    (campaign.approvalStatus === "approved" || viewer?.isAdmin || viewer?.id === campaign.creatorId);
   if (!visible) throw new AppError("NOT_FOUND", "Campaign not found");
-  await consume({ key: `check-and-charge:${clientAddress ?? "unknown"}:${campaignId}`, ...CHECK_AND_CHARGE_LIMIT }, (ms) =>
-    `Too many requests for this event. Please try again in ${secondsText(ms)}.`,
+  await consume(
+    { key: `check-and-charge:${clientAddress ?? "unknown"}:${campaignId}`, ...CHECK_AND_CHARGE_LIMIT },
+    (ms) => `Too many requests for this event. Please try again in ${secondsText(ms)}.`,
   );
-  const audience = seesAllIdentities(viewer, campaign) ? ({ all: true } as const) : viewer ? { userId: viewer.id } : null;
+  const audience = seesAllIdentities(viewer, campaign)
+    ? ({ all: true } as const)
+    : viewer
+      ? { userId: viewer.id }
+      : null;
   const status = await fundIfThresholdMet(campaignId);
-  if (!status || status === "charged" || !(CHARGEABLE_STATUSES as readonly string[]).includes(status)) return getChargeSummary(campaignId, audience);
+  if (!status || status === "charged" || !(CHARGEABLE_STATUSES as readonly string[]).includes(status))
+    return getChargeSummary(campaignId, audience);
   // A big event takes longer to charge than a request should last: the job finishes what this
   // request does not get to (queuing twice is harmless).
   await requestCharging(campaignId);
-  await chargeCampaign(campaignId, { timeBudgetMs: HTTP_TIME_BUDGET_MS }, { charged: 0, failed: 0, unknown: 0 });
+  await chargeCampaign(
+    campaignId,
+    { timeBudgetMs: HTTP_TIME_BUDGET_MS },
+    { charged: 0, failed: 0, unknown: 0 },
+  );
   return getChargeSummary(campaignId, audience);
 }
 
@@ -511,15 +591,24 @@ export async function checkAndCharge(campaignId: string, viewer: Viewer | null, 
  * including earlier soft declines; hard declines wait for the backer's new card. Returns what this
  * call charged and what failed.
  */
-export async function chargeOutstanding(campaignId: string, viewer: Viewer | null, opts: Omit<RunOptions, "retryFailed"> = {}): Promise<{ totalCharged: number; totalFailed: number }> {
+export async function chargeOutstanding(
+  campaignId: string,
+  viewer: Viewer | null,
+  opts: Omit<RunOptions, "retryFailed"> = {},
+): Promise<{ totalCharged: number; totalFailed: number }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true } });
   // An unknown event and someone else's event get the same answer (SPEC §6), so ids cannot be probed.
   if (!campaign || !canChargeManually(viewer, campaign)) throw new AppError("NOT_FOUND", MANAGE_NOT_FOUND);
-  await consume({ key: `manual-charge:${campaignId}`, ...MANUAL_CHARGE_LIMIT }, (ms) => `Charging was just run for this event. Please try again in ${secondsText(ms)}.`);
+  await consume(
+    { key: `manual-charge:${campaignId}`, ...MANUAL_CHARGE_LIMIT },
+    (ms) => `Charging was just run for this event. Please try again in ${secondsText(ms)}.`,
+  );
   const status = await fundIfThresholdMet(campaignId);
-  if (status === "cancelled") throw new AppError("CONFLICT", "This event was cancelled, so nobody can be charged.");
-  if (status === "expired") throw new AppError("CONFLICT", "This event ended without reaching its goal, so nobody can be charged.");
+  if (status === "cancelled")
+    throw new AppError("CONFLICT", "This event was cancelled, so nobody can be charged.");
+  if (status === "expired")
+    throw new AppError("CONFLICT", "This event ended without reaching its goal, so nobody can be charged.");
   if (!status || !(CHARGEABLE_STATUSES as readonly string[]).includes(status)) {
     throw new AppError("CONFLICT", "This event has not reached its goal yet, so nobody can be charged.");
   }
@@ -555,8 +644,10 @@ const RECOVERABLE = ["failed", "requires_action"] as const;
  * charged (issue 14: a payment taken after a cancellation was refunded a minute later).
  */
 export function paymentClosedReason(campaignStatus: string): string | null {
-  if (campaignStatus === "cancelled") return "This event was cancelled, so there is nothing to pay. Nobody will be charged.";
-  if (campaignStatus === "expired") return "This event did not reach its goal, so there is nothing to pay. Nobody will be charged.";
+  if (campaignStatus === "cancelled")
+    return "This event was cancelled, so there is nothing to pay. Nobody will be charged.";
+  if (campaignStatus === "expired")
+    return "This event did not reach its goal, so there is nothing to pay. Nobody will be charged.";
   return null;
 }
 
@@ -585,9 +676,13 @@ async function ownedPledge(viewer: Viewer, pledgeId: string) {
  * key); with Stripe, a card that needs authentication returns a client secret for the browser to
  * complete with Stripe.js, then `confirmPledgePayment` records the result.
  */
-export async function payPledgeOnSession(viewer: Viewer & { email: string }, input: { pledgeId: string; paymentMethodId: string }): Promise<PayPledgeResult> {
+export async function payPledgeOnSession(
+  viewer: Viewer & { email: string },
+  input: { pledgeId: string; paymentMethodId: string },
+): Promise<PayPledgeResult> {
   const pledge = await ownedPledge(viewer, input.pledgeId);
-  if (pledge.chargeStatus === "succeeded") throw new AppError("CONFLICT", "This commitment has already been paid.");
+  if (pledge.chargeStatus === "succeeded")
+    throw new AppError("CONFLICT", "This commitment has already been paid.");
   const closed = paymentClosedReason(pledge.campaign.status);
   if (closed) throw new AppError("CONFLICT", closed);
   if (!(RECOVERABLE as readonly string[]).includes(pledge.chargeStatus)) {
@@ -602,7 +697,8 @@ export async function payPledgeOnSession(viewer: Viewer & { email: string }, inp
       AND EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = "Pledge"."campaignId" AND c."status" IN ('funded', 'charging', 'charged'))
     RETURNING "chargeAttempts"`;
   if (!claimed[0]) throw new AppError("CONFLICT", "A payment for this commitment is already in progress.");
-  const amountCents = pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents;
+  const amountCents =
+    pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents;
   const result = await gateway.chargeOnSession({
     pledgeId: pledge.id,
     campaignId: pledge.campaignId,
@@ -632,11 +728,20 @@ export async function confirmPledgePayment(viewer: Viewer, pledgeId: string): Pr
     throw new AppError("CONFLICT", "There is no payment waiting for authentication.");
   }
   const { result, metadata } = await getGateway().retrieveIntent(pledge.paymentIntentId);
-  if (metadata.pledgeId && metadata.pledgeId !== pledge.id) throw new AppError("CONFLICT", "That payment belongs to another commitment.");
+  if (metadata.pledgeId && metadata.pledgeId !== pledge.id)
+    throw new AppError("CONFLICT", "That payment belongs to another commitment.");
   if (result.status === "succeeded") {
-    await recordChargeResult(pledge.id, pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents, result);
+    await recordChargeResult(
+      pledge.id,
+      pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents,
+      result,
+    );
     await finalizeIfDone(pledge.campaignId);
     return { status: "succeeded" };
   }
-  return { status: "failed", message: result.status === "failed" ? result.message : "Authentication was not completed. Please try again." };
+  return {
+    status: "failed",
+    message:
+      result.status === "failed" ? result.message : "Authentication was not completed. Please try again.",
+  };
 }

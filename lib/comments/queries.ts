@@ -13,7 +13,12 @@ import { COMMENTS_SHOWN } from "@/lib/campaigns/page-sizes";
 
 export { COMMENTS_SHOWN };
 
-export type PresentedComment = PresentedIdentity & { id: string; text: string; createdAt: Date; isOrganizer: boolean };
+export type PresentedComment = PresentedIdentity & {
+  id: string;
+  text: string;
+  createdAt: Date;
+  isOrganizer: boolean;
+};
 
 export type CommentsView = {
   comments: PresentedComment[];
@@ -39,28 +44,39 @@ export async function getCommentsView(
   if (!campaign || !canViewCampaign(viewer, campaign)) return null;
 
   // The page, its authors and the total in one statement (one round trip, one snapshot).
-  const found = await db.$queryRaw<Array<{ id: string; text: string; createdAt: Date; authorId: string; commenterNumber: number | null; name: string | null; email: string; total: number }>>`
+  const found = await db.$queryRaw<
+    Array<{
+      id: string;
+      text: string;
+      createdAt: Date;
+      authorId: string;
+      commenterNumber: number | null;
+      name: string | null;
+      email: string;
+      total: number;
+    }>
+  >`
     SELECT c.id, c.text, c."createdAt", c."authorId", c."commenterNumber", u.name, u.email,
            (SELECT count(*) FROM "Comment" WHERE "campaignId" = ${campaignId})::int AS total
     FROM "Comment" c JOIN "User" u ON u.id = c."authorId"
     WHERE c."campaignId" = ${campaignId}
     ORDER BY c."createdAt" DESC, c.id DESC
     LIMIT ${limit} OFFSET ${offset}`;
-  const rows = found.map(({ name, email, total: _total, commenterNumber: _n, ...r }) => ({ ...r, author: { name, email } }));
+  const rows = found.map(({ name, email, total: _total, commenterNumber: _n, ...r }) => ({
+    ...r,
+    author: { name, email },
+  }));
   const total = found[0]?.total ?? (offset === 0 ? 0 : await db.comment.count({ where: { campaignId } }));
   // "Commenter #n" is stored with each comment (a trigger numbers a new author), never renumbered
-  const numbers = new Map(found.filter((r) => r.commenterNumber !== null).map((r) => [r.authorId, r.commenterNumber!]));
+  const numbers = new Map(
+    found.filter((r) => r.commenterNumber !== null).map((r) => [r.authorId, r.commenterNumber!]),
+  );
 
   const committed = viewer ? await hasCommitted(campaignId, viewer.id) : false;
   const privacyCampaign: PrivacyCampaign = { ...campaign, pactType: campaign.pactType ?? null };
-  const comments = presentComments(
-    viewer,
-    privacyCampaign,
-    rows,
-    numbers,
-    now,
-    { seesOrganizer: canSeeCreatorEmail(viewer, campaign, committed) },
-  );
+  const comments = presentComments(viewer, privacyCampaign, rows, numbers, now, {
+    seesOrganizer: canSeeCreatorEmail(viewer, campaign, committed),
+  });
   return {
     comments,
     total,
@@ -75,7 +91,10 @@ export async function getCommentsView(
  * "Show more comments": the next comments after the first `offset`, presented for `viewer` exactly
  * as on the page (same privacy rules, same numbering). A missing or hidden event is "not found".
  */
-export async function listMoreComments(viewer: PrivacyViewer, input: unknown): Promise<{ comments: PresentedComment[]; total: number; canDelete: boolean }> {
+export async function listMoreComments(
+  viewer: PrivacyViewer,
+  input: unknown,
+): Promise<{ comments: PresentedComment[]; total: number; canDelete: boolean }> {
   const { campaignId, offset } = parseInput(moreCommentsSchema, input);
   const view = await getCommentsView(campaignId, viewer, new Date(), { offset });
   if (!view) throw new AppError("NOT_FOUND", "Campaign not found");

@@ -22,7 +22,11 @@ export type DeleteCommentInput = z.infer<typeof deleteCommentSchema>;
 /** "Show more comments": the next page after the `offset` comments already shown (newest first). */
 export const moreCommentsSchema = z.object({
   campaignId: idSchema,
-  offset: z.number({ error: "Invalid page." }).int("Invalid page.").min(0, "Invalid page.").max(1_000_000, "Invalid page."),
+  offset: z
+    .number({ error: "Invalid page." })
+    .int("Invalid page.")
+    .min(0, "Invalid page.")
+    .max(1_000_000, "Invalid page."),
 });
 
 /** Per-user posting limit (DESIGN: rate limits live in Postgres, shared by every instance). */

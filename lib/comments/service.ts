@@ -13,23 +13,35 @@ const NOT_FOUND = "Campaign not found.";
  * approved (for whom such an event does not exist). Rate-limited per user. Returns the campaign id
  * so the caller can revalidate the page.
  */
-export async function createComment(viewer: PrivacyViewer, input: unknown): Promise<{ id: string; campaignId: string }> {
+export async function createComment(
+  viewer: PrivacyViewer,
+  input: unknown,
+): Promise<{ id: string; campaignId: string }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in to comment.");
   const parsed = createCommentSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new AppError("BAD_REQUEST", issue?.message ?? "Invalid comment.", { [String(issue?.path[0] ?? "text")]: issue?.message ?? "" });
+    throw new AppError("BAD_REQUEST", issue?.message ?? "Invalid comment.", {
+      [String(issue?.path[0] ?? "text")]: issue?.message ?? "",
+    });
   }
   const { campaignId, text } = parsed.data;
-  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true, approvalStatus: true } });
+  const campaign = await db.campaign.findUnique({
+    where: { id: campaignId },
+    select: { creatorId: true, approvalStatus: true },
+  });
   if (!campaign || !canViewCampaign(viewer, campaign)) throw new AppError("NOT_FOUND", NOT_FOUND);
-  if (!canComment(viewer, campaign)) throw new AppError("FORBIDDEN", "Comments open once the event is approved.");
+  if (!canComment(viewer, campaign))
+    throw new AppError("FORBIDDEN", "Comments open once the event is approved.");
 
   await consume(
     { key: `comment:user:${viewer.id}`, ...COMMENT_RATE_LIMIT },
     (ms) => `You're commenting too quickly. Please wait ${secondsText(ms)} and try again.`,
   );
-  const comment = await db.comment.create({ data: { campaignId, authorId: viewer.id, text }, select: { id: true } });
+  const comment = await db.comment.create({
+    data: { campaignId, authorId: viewer.id, text },
+    select: { id: true },
+  });
   return { id: comment.id, campaignId };
 }
 
@@ -42,8 +54,10 @@ export async function deleteComment(viewer: PrivacyViewer, input: unknown): Prom
     where: { id: parsed.data.commentId },
     select: { id: true, campaignId: true, campaign: { select: { creatorId: true, approvalStatus: true } } },
   });
-  if (!comment || !canViewCampaign(viewer, comment.campaign)) throw new AppError("NOT_FOUND", "Comment not found.");
-  if (!canDeleteComment(viewer, comment.campaign)) throw new AppError("FORBIDDEN", "Only the organiser or an admin can delete comments.");
+  if (!comment || !canViewCampaign(viewer, comment.campaign))
+    throw new AppError("NOT_FOUND", "Comment not found.");
+  if (!canDeleteComment(viewer, comment.campaign))
+    throw new AppError("FORBIDDEN", "Only the organiser or an admin can delete comments.");
   // deleteMany: a concurrent delete of the same comment is not an error.
   await db.comment.deleteMany({ where: { id: comment.id } });
   return { campaignId: comment.campaignId };

@@ -50,12 +50,22 @@ export async function expireCampaign(campaignId: string, now = new Date()): Prom
     const c = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: campaignSelect });
     // A pending event at its threshold is the charging path's business, not the deadline's.
     if (thresholdMet(c)) return false;
-    await tx.campaign.update({ where: { id: campaignId }, data: { status: "expired", lastStatusUpdate: now } });
-    const pledges = await tx.pledge.findMany({ where: { campaignId }, select: { userId: true, user: { select: { email: true, name: true } } } });
+    await tx.campaign.update({
+      where: { id: campaignId },
+      data: { status: "expired", lastStatusUpdate: now },
+    });
+    const pledges = await tx.pledge.findMany({
+      where: { campaignId },
+      select: { userId: true, user: { select: { email: true, name: true } } },
+    });
     const ec: EmailCampaign = c;
-    const emails = pledges.map((p) => expiredEmail(ec, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"));
+    const emails = pledges.map((p) =>
+      expiredEmail(ec, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"),
+    );
     if (c.approvalStatus === "approved" || pledges.length > 0) {
-      emails.push(expiredEmail(ec, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, "organiser"));
+      emails.push(
+        expiredEmail(ec, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, "organiser"),
+      );
     }
     await queueEmails(tx, emails);
     return true;
@@ -69,7 +79,11 @@ export async function expireCampaign(campaignId: string, now = new Date()): Prom
  */
 export async function releaseSavedCards(take = 200): Promise<number> {
   const pledges = await db.pledge.findMany({
-    where: { paymentMethodId: { not: null }, chargeStatus: "none", campaign: { status: { in: ["expired", "cancelled"] } } },
+    where: {
+      paymentMethodId: { not: null },
+      chargeStatus: "none",
+      campaign: { status: { in: ["expired", "cancelled"] } },
+    },
     take,
     select: { id: true, userId: true, paymentMethodId: true },
   });
@@ -78,7 +92,11 @@ export async function releaseSavedCards(take = 200): Promise<number> {
     const pm = p.paymentMethodId!;
     if (paymentsMode() === "stripe") {
       const stillNeeded = await db.pledge.count({
-        where: { id: { not: p.id }, paymentMethodId: pm, campaign: { status: { in: ["pending", "funded", "charging", "charged"] } } },
+        where: {
+          id: { not: p.id },
+          paymentMethodId: pm,
+          campaign: { status: { in: ["pending", "funded", "charging", "charged"] } },
+        },
       });
       if (stillNeeded === 0) {
         try {
@@ -87,13 +105,18 @@ export async function releaseSavedCards(take = 200): Promise<number> {
           // Already detached or gone (Stripe answers 400/404): released all the same. Otherwise retry later.
           const status = (err as { statusCode?: number })?.statusCode;
           if (status !== 400 && status !== 404) {
-            console.warn(`[deadlines] detaching a card of pledge ${p.id} failed, will retry: ${(err as Error)?.message}`);
+            console.warn(
+              `[deadlines] detaching a card of pledge ${p.id} failed, will retry: ${(err as Error)?.message}`,
+            );
             continue;
           }
         }
       }
     }
-    const { count } = await db.pledge.updateMany({ where: { id: p.id, paymentMethodId: pm, chargeStatus: "none" }, data: { paymentMethodId: null } });
+    const { count } = await db.pledge.updateMany({
+      where: { id: p.id, paymentMethodId: pm, chargeStatus: "none" },
+      data: { paymentMethodId: null },
+    });
     released += count;
   }
   return released;
@@ -129,8 +152,17 @@ export async function sendDeadlineReminders(now = new Date(), take = 200): Promi
         where: { campaignId: c.id, user: { emailOptOut: false } },
         select: { userId: true, user: { select: { email: true, name: true } } },
       });
-      const emails = pledges.map((p) => deadlineReminderEmail(c, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"));
-      if (!c.creator.emailOptOut) emails.push(deadlineReminderEmail(c, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, "organiser"));
+      const emails = pledges.map((p) =>
+        deadlineReminderEmail(c, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"),
+      );
+      if (!c.creator.emailOptOut)
+        emails.push(
+          deadlineReminderEmail(
+            c,
+            { userId: c.creatorId, email: c.creator.email, name: c.creator.name },
+            "organiser",
+          ),
+        );
       await queueEmails(tx, emails);
       return true;
     });
@@ -140,7 +172,9 @@ export async function sendDeadlineReminders(now = new Date(), take = 200): Promi
 }
 
 /** One run of the deadline job. */
-export async function runDeadlines(now = new Date()): Promise<{ expired: number; released: number; reminded: number }> {
+export async function runDeadlines(
+  now = new Date(),
+): Promise<{ expired: number; released: number; reminded: number }> {
   let expired = 0;
   for (const id of await listDueCampaigns(now)) if (await expireCampaign(id, now)) expired++;
   const released = await releaseSavedCards();

@@ -16,7 +16,10 @@ export const DRAFT_SAVE_LIMIT = { limit: 120, windowMs: 3600_000 } as const;
 export async function saveDraft(owner: Viewer | null, input: unknown): Promise<{ id: string }> {
   if (!owner) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   const { id, ...data } = parseInput(draftSchema, input);
-  await consume({ key: `save-draft:${owner.id}`, ...DRAFT_SAVE_LIMIT }, (ms) => `Too many drafts saved. Please try again in ${minutesText(ms)}.`);
+  await consume(
+    { key: `save-draft:${owner.id}`, ...DRAFT_SAVE_LIMIT },
+    (ms) => `Too many drafts saved. Please try again in ${minutesText(ms)}.`,
+  );
   if (id) {
     const { count } = await db.campaignDraft.updateMany({ where: { id, creatorId: owner.id }, data });
     if (count === 1) return { id };

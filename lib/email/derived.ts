@@ -10,7 +10,11 @@ import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/
  * a cause yields exactly one email whichever path gets there first, and a crash anywhere loses
  * nothing: the cause is durable and the next run finds it.
  */
-export async function queueDerivedEmails(now = new Date(), windowMs = 24 * 3600_000, take = 500): Promise<number> {
+export async function queueDerivedEmails(
+  now = new Date(),
+  windowMs = 24 * 3600_000,
+  take = 500,
+): Promise<number> {
   const since = new Date(now.getTime() - windowMs);
   let queued = 0;
 
@@ -26,7 +30,8 @@ export async function queueDerivedEmails(now = new Date(), windowMs = 24 * 3600_
     WHERE p.charged = true AND p."chargedAt" > ${since} AND c.status IN ('funded', 'charging', 'charged')
       AND NOT EXISTS (SELECT 1 FROM "EmailOutbox" o WHERE o."dedupeKey" = 'confirmed:' || p."campaignId" || ':' || p."userId")
     ORDER BY p."chargedAt" ASC LIMIT ${take}`;
-  for (const p of confirmed) queued += await db.$transaction((tx) => queueConfirmedEmails(tx, p.campaignId, p.id));
+  for (const p of confirmed)
+    queued += await db.$transaction((tx) => queueConfirmedEmails(tx, p.campaignId, p.id));
 
   const decisions = await db.$queryRaw<{ id: string }[]>`
     SELECT m.id FROM "ModerationLog" m JOIN "Campaign" c ON c.id = m."campaignId"

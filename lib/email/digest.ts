@@ -21,7 +21,11 @@ export async function queueOrganiserDigests(now = new Date(), hours = 3): Promis
   for (let h = 1; h <= hours; h++) {
     const from = new Date(currentHour - h * HOUR);
     const to = new Date(currentHour - (h - 1) * HOUR);
-    const groups = await db.pledge.groupBy({ by: ["campaignId"], where: { createdAt: { gte: from, lt: to } }, _count: { _all: true } });
+    const groups = await db.pledge.groupBy({
+      by: ["campaignId"],
+      where: { createdAt: { gte: from, lt: to } },
+      _count: { _all: true },
+    });
     for (const g of groups) {
       const c = await db.campaign.findUnique({
         where: { id: g.campaignId },
@@ -32,7 +36,12 @@ export async function queueOrganiserDigests(now = new Date(), hours = 3): Promis
         },
       });
       if (!c || c.creator.emailOptOut) continue;
-      const email = organiserCommitDigestEmail(c, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, g._count._all, hourKey(from));
+      const email = organiserCommitDigestEmail(
+        c,
+        { userId: c.creatorId, email: c.creator.email, name: c.creator.name },
+        g._count._all,
+        hourKey(from),
+      );
       if (await db.$transaction((tx) => queueEmail(tx, email))) queued++;
     }
   }

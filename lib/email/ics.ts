@@ -23,10 +23,19 @@ export const icsUid = (campaignId: string) => `campaign-${campaignId}@pactnexus`
 
 const SEQUENCE: Record<IcsStatus, number> = { TENTATIVE: 0, CONFIRMED: 1, CANCELLED: 2 };
 
-const utc = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+const utc = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 
 /** RFC 5545 §3.3.11 TEXT escaping. */
-export const icsEscape = (s: string) => s.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r\n|\r|\n/g, "\\n");
+export const icsEscape = (s: string) =>
+  s
+    .replace(/\\/g, "\\\\")
+    .replace(/;/g, "\\;")
+    .replace(/,/g, "\\,")
+    .replace(/\r\n|\r|\n/g, "\\n");
 
 /** RFC 5545 §3.1: lines longer than 75 octets are folded (CRLF + space), never inside a UTF-8 character. */
 export function foldLine(line: string): string {
@@ -74,5 +83,9 @@ export function buildIcs(e: IcsEvent): string {
 
 /** The outbox attachment for an event's calendar file. */
 export function icsAttachment(e: IcsEvent) {
-  return { filename: "event.ics", contentType: "text/calendar; charset=utf-8; method=PUBLISH", content: buildIcs(e) };
+  return {
+    filename: "event.ics",
+    contentType: "text/calendar; charset=utf-8; method=PUBLISH",
+    content: buildIcs(e),
+  };
 }

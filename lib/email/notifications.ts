@@ -1,7 +1,12 @@
 import "server-only";
 import type { Prisma } from "@/lib/db";
 import { queueEmail, queueEmails } from "@/lib/email/service";
-import { commitReceivedEmail, eventConfirmedEmail, moderationEmail, type EmailCampaign } from "@/lib/email/templates";
+import {
+  commitReceivedEmail,
+  eventConfirmedEmail,
+  moderationEmail,
+  type EmailCampaign,
+} from "@/lib/email/templates";
 
 /**
  * One-line hooks for the services that own each cause: call them INSIDE the transaction that
@@ -26,10 +31,24 @@ export const emailCampaignSelect = {
 export async function queueCommitEmail(tx: Tx, pledgeId: string): Promise<boolean> {
   const p = await tx.pledge.findUnique({
     where: { id: pledgeId },
-    select: { id: true, userId: true, amountCents: true, user: { select: { email: true, name: true } }, campaign: { select: emailCampaignSelect } },
+    select: {
+      id: true,
+      userId: true,
+      amountCents: true,
+      user: { select: { email: true, name: true } },
+      campaign: { select: emailCampaignSelect },
+    },
   });
   if (!p) return false;
-  return queueEmail(tx, commitReceivedEmail(p.campaign, { userId: p.userId, email: p.user.email, name: p.user.name }, p.id, p.amountCents));
+  return queueEmail(
+    tx,
+    commitReceivedEmail(
+      p.campaign,
+      { userId: p.userId, email: p.user.email, name: p.user.name },
+      p.id,
+      p.amountCents,
+    ),
+  );
 }
 
 /**
@@ -38,16 +57,34 @@ export async function queueCommitEmail(tx: Tx, pledgeId: string): Promise<boolea
  * recorded as succeeded, or once for a free event: it covers every charged pledge). Returns how
  * many were newly queued.
  */
-export async function queueConfirmedEmails(tx: Tx, campaignId: string, onlyPledgeId?: string): Promise<number> {
-  const c: EmailCampaign | null = await tx.campaign.findUnique({ where: { id: campaignId }, select: emailCampaignSelect });
+export async function queueConfirmedEmails(
+  tx: Tx,
+  campaignId: string,
+  onlyPledgeId?: string,
+): Promise<number> {
+  const c: EmailCampaign | null = await tx.campaign.findUnique({
+    where: { id: campaignId },
+    select: emailCampaignSelect,
+  });
   if (!c) return 0;
   const pledges = await tx.pledge.findMany({
     where: { campaignId, charged: true, ...(onlyPledgeId ? { id: onlyPledgeId } : {}) },
-    select: { userId: true, amountCents: true, chargeType: true, user: { select: { email: true, name: true } } },
+    select: {
+      userId: true,
+      amountCents: true,
+      chargeType: true,
+      user: { select: { email: true, name: true } },
+    },
   });
   return queueEmails(
     tx,
-    pledges.map((p) => eventConfirmedEmail(c, { userId: p.userId, email: p.user.email, name: p.user.name }, p.chargeType === "paid" ? p.amountCents : 0)),
+    pledges.map((p) =>
+      eventConfirmedEmail(
+        c,
+        { userId: p.userId, email: p.user.email, name: p.user.name },
+        p.chargeType === "paid" ? p.amountCents : 0,
+      ),
+    ),
   );
 }
 
@@ -55,9 +92,23 @@ export async function queueConfirmedEmails(tx: Tx, campaignId: string, onlyPledg
 export async function queueModerationEmail(tx: Tx, moderationLogId: string): Promise<boolean> {
   const log = await tx.moderationLog.findUnique({
     where: { id: moderationLogId },
-    select: { id: true, toStatus: true, campaign: { select: { id: true, title: true, creatorId: true, creator: { select: { email: true, name: true } } } } },
+    select: {
+      id: true,
+      toStatus: true,
+      campaign: {
+        select: { id: true, title: true, creatorId: true, creator: { select: { email: true, name: true } } },
+      },
+    },
   });
   if (!log || log.toStatus === "pending") return false;
   const c = log.campaign;
-  return queueEmail(tx, moderationEmail(c, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, log.toStatus, log.id));
+  return queueEmail(
+    tx,
+    moderationEmail(
+      c,
+      { userId: c.creatorId, email: c.creator.email, name: c.creator.name },
+      log.toStatus,
+      log.id,
+    ),
+  );
 }

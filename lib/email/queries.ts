@@ -22,10 +22,20 @@ export type OutboxEntry = {
   attachmentNames: string[];
 };
 
-export type OutboxPage = { entries: OutboxEntry[]; total: number; page: number; pages: number; smtp: boolean; recipient: string };
+export type OutboxPage = {
+  entries: OutboxEntry[];
+  total: number;
+  page: number;
+  pages: number;
+  smtp: boolean;
+  recipient: string;
+};
 
 /** /admin/emails: every stored email, newest first, optionally for one recipient. Admins only. */
-export async function listOutboxForAdmin(viewer: PrivacyViewer, { page = 1, recipient = "" }: { page?: number; recipient?: string } = {}): Promise<OutboxPage> {
+export async function listOutboxForAdmin(
+  viewer: PrivacyViewer,
+  { page = 1, recipient = "" }: { page?: number; recipient?: string } = {},
+): Promise<OutboxPage> {
   if (!viewer?.isAdmin) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
   const q = recipient.trim().toLowerCase().slice(0, 254);
   const where = q ? { toEmail: { contains: q } } : {};
@@ -35,7 +45,19 @@ export async function listOutboxForAdmin(viewer: PrivacyViewer, { page = 1, reci
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       skip: (page - 1) * OUTBOX_PAGE_SIZE,
       take: OUTBOX_PAGE_SIZE,
-      select: { id: true, dedupeKey: true, toEmail: true, subject: true, text: true, status: true, attempts: true, lastError: true, createdAt: true, sentAt: true, attachments: true },
+      select: {
+        id: true,
+        dedupeKey: true,
+        toEmail: true,
+        subject: true,
+        text: true,
+        status: true,
+        attempts: true,
+        lastError: true,
+        createdAt: true,
+        sentAt: true,
+        attachments: true,
+      },
     }),
     db.emailOutbox.count({ where }),
   ]);
@@ -44,7 +66,9 @@ export async function listOutboxForAdmin(viewer: PrivacyViewer, { page = 1, reci
       ...r,
       // DESIGN §1 "emails": confirmation links are never shown here (an admin could confirm any address)
       text: dedupeKey.startsWith(CONFIRM_EMAIL_KEY) ? HIDDEN_LINK_TEXT : r.text,
-      attachmentNames: Array.isArray(attachments) ? attachments.map((a) => String((a as { filename?: unknown })?.filename ?? "attachment")) : [],
+      attachmentNames: Array.isArray(attachments)
+        ? attachments.map((a) => String((a as { filename?: unknown })?.filename ?? "attachment"))
+        : [],
     })),
     total,
     page,

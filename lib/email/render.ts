@@ -29,7 +29,8 @@ export function renderEmail(c: EmailContent): RenderedEmail {
     ...(c.unsubscribeUrl ? [`Unsubscribe from these emails: ${c.unsubscribeUrl}`] : []),
   ].join("\n");
 
-  const p = (s: string) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(s).replace(/\n/g, "<br>")}</p>`;
+  const p = (s: string) =>
+    `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(s).replace(/\n/g, "<br>")}</p>`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(c.heading)}</title></head>
 <body style="margin:0;padding:24px;background:#f8fafc;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#0f172a">
@@ -44,7 +45,9 @@ ${
 }
 </div>
 <p style="max-width:560px;margin:16px auto 0;font-size:12px;color:#64748b;text-align:center">PactNexus — a nexus for pacts. Solving coordination problems through assurance contracts.${
-    c.unsubscribeUrl ? `<br><a href="${escapeHtml(c.unsubscribeUrl)}" style="color:#64748b">Unsubscribe from these emails</a>` : ""
+    c.unsubscribeUrl
+      ? `<br><a href="${escapeHtml(c.unsubscribeUrl)}" style="color:#64748b">Unsubscribe from these emails</a>`
+      : ""
   }</p>
 </body></html>`;
   return { text, html };

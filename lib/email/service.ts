@@ -28,7 +28,14 @@ export async function queueEmail(tx: Tx, email: QueuedEmail): Promise<boolean> {
  */
 export function outboxColumns(email: QueuedEmail) {
   const e = queuedEmailSchema.parse(email);
-  return { dedupeKey: e.dedupeKey, toEmail: e.to, subject: e.subject, text: e.text, html: e.html, attachments: e.attachments ?? null };
+  return {
+    dedupeKey: e.dedupeKey,
+    toEmail: e.to,
+    subject: e.subject,
+    text: e.text,
+    html: e.html,
+    attachments: e.attachments ?? null,
+  };
 }
 
 /** queueEmail for many recipients; returns how many were newly queued. */
@@ -139,16 +146,25 @@ export async function sendPendingEmails({
             html: row.html,
             messageId: `<${row.id}@pactnexus.outbox>`,
             headers: { "X-PactNexus-Dedupe-Key": row.dedupeKey },
-            attachments: Array.isArray(row.attachments) ? (row.attachments as MailTransportAttachment[]) : undefined,
+            attachments: Array.isArray(row.attachments)
+              ? (row.attachments as MailTransportAttachment[])
+              : undefined,
           });
-          await tx.emailOutbox.update({ where: { id }, data: { status: "sent", sentAt: new Date(), attempts: { increment: 1 }, lastError: null } });
+          await tx.emailOutbox.update({
+            where: { id },
+            data: { status: "sent", sentAt: new Date(), attempts: { increment: 1 }, lastError: null },
+          });
           report.sent++;
         } catch (err) {
           const attempts = row.attempts + 1;
           const giveUp = attempts >= MAX_SEND_ATTEMPTS;
           await tx.emailOutbox.update({
             where: { id },
-            data: { attempts, lastError: String((err as Error)?.message ?? err).slice(0, 1000), status: giveUp ? "failed" : "pending" },
+            data: {
+              attempts,
+              lastError: String((err as Error)?.message ?? err).slice(0, 1000),
+              status: giveUp ? "failed" : "pending",
+            },
           });
           if (giveUp) report.failed++;
           else report.retrying++;

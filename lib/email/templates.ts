@@ -29,12 +29,24 @@ export type Recipient = { userId: string; email: string; name?: string | null };
 const campaignUrl = (c: { id: string }) => `${appUrl()}/campaign/${c.id}`;
 const price = (c: EmailCampaign) => (c.ticketPriceCents > 0 ? formatCents(c.ticketPriceCents) : "free");
 const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELLED") =>
-  icsAttachment({ campaignId: c.id, title: c.title, description: `${c.description}\n\n${campaignUrl(c)}`, url: campaignUrl(c), start: c.deadline, status });
+  icsAttachment({
+    campaignId: c.id,
+    title: c.title,
+    description: `${c.description}\n\n${campaignUrl(c)}`,
+    url: campaignUrl(c),
+    start: c.deadline,
+    status,
+  });
 const needed = (c: EmailCampaign) => Math.max(0, c.goal - c.committedCount);
 const when = (d: Date) => `${formatDateTime(d, "UTC")} UTC`;
 
 /** To the backer when they commit; the calendar entry is TENTATIVE until the threshold is met. */
-export function commitReceivedEmail(c: EmailCampaign & { pactType?: string | null }, to: Recipient, pledgeId: string, pledgeCents = 0): QueuedEmail {
+export function commitReceivedEmail(
+  c: EmailCampaign & { pactType?: string | null },
+  to: Recipient,
+  pledgeId: string,
+  pledgeCents = 0,
+): QueuedEmail {
   const charge = isCrowdfund(c)
     ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met by ${when(c.deadline)}. Otherwise nobody pays.`
     : c.ticketPriceCents > 0
@@ -49,7 +61,9 @@ export function commitReceivedEmail(c: EmailCampaign & { pactType?: string | nul
       paragraphs: [
         `Thanks for committing to "${c.title}".`,
         charge,
-        needed(c) > 0 ? `It needs ${plural(needed(c), "more person", "more people")}. Share the event to get there.` : "The goal has been reached!",
+        needed(c) > 0
+          ? `It needs ${plural(needed(c), "more person", "more people")}. Share the event to get there.`
+          : "The goal has been reached!",
         "A tentative calendar entry is attached; it becomes confirmed when the event is.",
       ],
       action: { label: "View the event", url: campaignUrl(c) },
@@ -59,7 +73,11 @@ export function commitReceivedEmail(c: EmailCampaign & { pactType?: string | nul
 }
 
 /** To every attendee when the threshold is met; the same calendar UID, now CONFIRMED. */
-export function eventConfirmedEmail(c: EmailCampaign, to: Recipient, amountChargedCents: number): QueuedEmail {
+export function eventConfirmedEmail(
+  c: EmailCampaign,
+  to: Recipient,
+  amountChargedCents: number,
+): QueuedEmail {
   return {
     dedupeKey: `confirmed:${c.id}:${to.userId}`,
     to: to.email,
@@ -68,7 +86,9 @@ export function eventConfirmedEmail(c: EmailCampaign, to: Recipient, amountCharg
       heading: "Event Confirmed!",
       paragraphs: [
         `"${c.title}" reached its goal of ${plural(c.goal, "attendee", "attendees")}, so it is happening.`,
-        amountChargedCents > 0 ? `You were charged ${formatCents(amountChargedCents)}.` : "This event is free: nothing was charged.",
+        amountChargedCents > 0
+          ? `You were charged ${formatCents(amountChargedCents)}.`
+          : "This event is free: nothing was charged.",
         `It starts ${when(c.deadline)}. The attached calendar entry replaces the tentative one.`,
       ],
       action: { label: "View the event", url: campaignUrl(c) },
@@ -100,7 +120,11 @@ export function expiredEmail(c: EmailCampaign, to: Recipient, role: "backer" | "
 }
 
 /** 48 hours before the deadline, to the organiser and committers of events still below the threshold. */
-export function deadlineReminderEmail(c: EmailCampaign, to: Recipient, role: "backer" | "organiser"): QueuedEmail {
+export function deadlineReminderEmail(
+  c: EmailCampaign,
+  to: Recipient,
+  role: "backer" | "organiser",
+): QueuedEmail {
   const n = needed(c);
   return {
     dedupeKey: `reminder-48h:${c.id}:${to.userId}`,
@@ -121,7 +145,12 @@ export function deadlineReminderEmail(c: EmailCampaign, to: Recipient, role: "ba
 }
 
 /** At most one per hour per event: new commitments to the organiser. `hourKey` names the hour (UTC). */
-export function organiserCommitDigestEmail(c: EmailCampaign, to: Recipient, newCount: number, hourKey: string): QueuedEmail {
+export function organiserCommitDigestEmail(
+  c: EmailCampaign,
+  to: Recipient,
+  newCount: number,
+  hourKey: string,
+): QueuedEmail {
   const n = needed(c);
   return {
     dedupeKey: `commit-digest:${c.id}:${hourKey}:${to.userId}`,
@@ -131,7 +160,9 @@ export function organiserCommitDigestEmail(c: EmailCampaign, to: Recipient, newC
       heading: `${plural(newCount, "new commitment", "new commitments")}`,
       paragraphs: [
         `"${c.title}" now has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} (${price(c)}).`,
-        n > 0 ? `It needs ${plural(n, "more person", "more people")} by ${when(c.deadline)}.` : "The goal has been reached!",
+        n > 0
+          ? `It needs ${plural(n, "more person", "more people")} by ${when(c.deadline)}.`
+          : "The goal has been reached!",
       ],
       action: { label: "Manage the event", url: `${campaignUrl(c)}/manage` },
       unsubscribeUrl: unsubscribeUrl(to.userId),
@@ -140,7 +171,12 @@ export function organiserCommitDigestEmail(c: EmailCampaign, to: Recipient, newC
 }
 
 /** To the organiser when an admin approves or rejects the event. `moderationId` names the decision. */
-export function moderationEmail(c: Pick<EmailCampaign, "id" | "title">, to: Recipient, decision: "approved" | "rejected", moderationId: string): QueuedEmail {
+export function moderationEmail(
+  c: Pick<EmailCampaign, "id" | "title">,
+  to: Recipient,
+  decision: "approved" | "rejected",
+  moderationId: string,
+): QueuedEmail {
   return {
     dedupeKey: `moderation:${moderationId}:${to.userId}`,
     to: to.email,
@@ -157,7 +193,12 @@ export function moderationEmail(c: Pick<EmailCampaign, "id" | "title">, to: Reci
 }
 
 /** An organiser's update to everyone who committed. */
-export function organiserUpdateEmail(c: Pick<EmailCampaign, "id" | "title">, to: Recipient, updateId: string, text: string): QueuedEmail {
+export function organiserUpdateEmail(
+  c: Pick<EmailCampaign, "id" | "title">,
+  to: Recipient,
+  updateId: string,
+  text: string,
+): QueuedEmail {
   return {
     dedupeKey: `update:${updateId}:${to.userId}`,
     to: to.email,
@@ -175,7 +216,12 @@ export function organiserUpdateEmail(c: Pick<EmailCampaign, "id" | "title">, to:
  * To attendees when the organiser cancels. `refundedCents` > 0 when their charge is refunded;
  * `chargeInFlight` when a charge may still complete (it is then refunded automatically).
  */
-export function cancelledEmail(c: EmailCampaign, to: Recipient, refundedCents: number, chargeInFlight = false): QueuedEmail {
+export function cancelledEmail(
+  c: EmailCampaign,
+  to: Recipient,
+  refundedCents: number,
+  chargeInFlight = false,
+): QueuedEmail {
   return {
     dedupeKey: `cancelled:${c.id}:${to.userId}`,
     to: to.email,

@@ -11,11 +11,13 @@ import { appUrl, env } from "@/lib/env";
  */
 const secret = () => env().NEXTAUTH_SECRET || env().DATABASE_URL;
 
-const sign = (userId: string) => crypto.createHmac("sha256", secret()).update(`unsubscribe:${userId}`).digest("base64url");
+const sign = (userId: string) =>
+  crypto.createHmac("sha256", secret()).update(`unsubscribe:${userId}`).digest("base64url");
 
 export const unsubscribeToken = (userId: string) => `${userId}.${sign(userId)}`;
 
-export const unsubscribeUrl = (userId: string) => `${appUrl()}/unsubscribe?token=${encodeURIComponent(unsubscribeToken(userId))}`;
+export const unsubscribeUrl = (userId: string) =>
+  `${appUrl()}/unsubscribe?token=${encodeURIComponent(unsubscribeToken(userId))}`;
 
 export const unsubscribeTokenSchema = z.string().min(3).max(300);
 

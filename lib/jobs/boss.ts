@@ -38,7 +38,11 @@ const created = new Set<string>();
  * Queues a job. With JOBS_ENABLED=false (tests, CLI scripts) nothing is queued: those callers run
  * the work directly, and in the app the periodic sweepers find anything a lost job left behind.
  */
-export async function enqueue(name: string, data: object, options: PgBoss.SendOptions = {}): Promise<string | null> {
+export async function enqueue(
+  name: string,
+  data: object,
+  options: PgBoss.SendOptions = {},
+): Promise<string | null> {
   if (!env().JOBS_ENABLED) return null;
   const boss = await getBoss();
   if (!created.has(name)) {

@@ -6,7 +6,12 @@ import { getBoss } from "@/lib/jobs/boss";
 export async function startWorkers() {
   const boss = await getBoss();
   for (const job of await allJobs()) {
-    await boss.createQueue(job.name, { name: job.name, retryLimit: job.retryLimit ?? 5, retryDelay: 5, retryBackoff: true });
+    await boss.createQueue(job.name, {
+      name: job.name,
+      retryLimit: job.retryLimit ?? 5,
+      retryDelay: 5,
+      retryBackoff: true,
+    });
     const handler = job.handler;
     const workers = job.concurrency ?? 1;
     for (let i = 0; i < workers; i++) {

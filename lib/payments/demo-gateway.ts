@@ -3,8 +3,20 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { db, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { chargeIdempotencyKey, type CardSummary, type ChargeInput, type ChargeResult, type PaymentGateway } from "@/lib/payments/gateway";
-import { CARD_MESSAGES, checkCard, DEMO_BEHAVIOR, DEMO_DECLINED_ON_SAVE, type ConfirmDemoSetupInput } from "@/lib/payments/schema";
+import {
+  chargeIdempotencyKey,
+  type CardSummary,
+  type ChargeInput,
+  type ChargeResult,
+  type PaymentGateway,
+} from "@/lib/payments/gateway";
+import {
+  CARD_MESSAGES,
+  checkCard,
+  DEMO_BEHAVIOR,
+  DEMO_DECLINED_ON_SAVE,
+  type ConfirmDemoSetupInput,
+} from "@/lib/payments/schema";
 
 /**
  * Demo payments (DESIGN §1): behaves like Stripe's test cards without a provider. Only what a real
@@ -19,7 +31,10 @@ function signingSecret(): string {
 }
 
 const sign = (userId: string, nonce: string) =>
-  createHmac("sha256", signingSecret()).update(`demo-setup:${userId}:${nonce}`).digest("base64url").slice(0, 32);
+  createHmac("sha256", signingSecret())
+    .update(`demo-setup:${userId}:${nonce}`)
+    .digest("base64url")
+    .slice(0, 32);
 
 export function createDemoSetupSecret(userId: string): string {
   const nonce = randomBytes(12).toString("hex");
@@ -38,22 +53,38 @@ export function verifyDemoSetupSecret(userId: string, clientSecret: string): str
 
 export type DemoSetupResult =
   | { ok: true; setupIntent: { id: string; status: "succeeded"; payment_method: string } }
-  | { ok: false; status: 400 | 402; error: { type: "card_error" | "invalid_request_error"; code: string; message: string } };
+  | {
+      ok: false;
+      status: 400 | 402;
+      error: { type: "card_error" | "invalid_request_error"; code: string; message: string };
+    };
 
 /** The demo counterpart of stripe.confirmSetup: validates the card like Stripe and saves a token. */
-export async function confirmDemoSetup(userId: string, input: ConfirmDemoSetupInput): Promise<DemoSetupResult> {
+export async function confirmDemoSetup(
+  userId: string,
+  input: ConfirmDemoSetupInput,
+): Promise<DemoSetupResult> {
   const nonce = verifyDemoSetupSecret(userId, input.clientSecret);
   if (!nonce) {
     return {
       ok: false,
       status: 400,
-      error: { type: "invalid_request_error", code: "resource_missing", message: "No such setupintent. Please try again." },
+      error: {
+        type: "invalid_request_error",
+        code: "resource_missing",
+        message: "No such setupintent. Please try again.",
+      },
     };
   }
   const card = checkCard(input);
-  if (!card.ok) return { ok: false, status: 400, error: { type: "card_error", code: card.code, message: card.message } };
+  if (!card.ok)
+    return { ok: false, status: 400, error: { type: "card_error", code: card.code, message: card.message } };
   if (card.number === DEMO_DECLINED_ON_SAVE) {
-    return { ok: false, status: 402, error: { type: "card_error", code: "card_declined", message: CARD_MESSAGES.declined } };
+    return {
+      ok: false,
+      status: 402,
+      error: { type: "card_error", code: "card_declined", message: CARD_MESSAGES.declined },
+    };
   }
   const id = `pm_demo_${nonce}`;
   const setupIntent = { id: `seti_demo_${nonce}`, status: "succeeded" as const, payment_method: id };
@@ -135,9 +166,21 @@ function resultOf(pi: { id: string; status: string; failureCode: string | null }
     };
   }
   if (pi.failureCode === "payment_method_unavailable") {
-    return { status: "failed", code: "payment_method_unavailable", message: "The saved card is no longer available.", paymentIntentId: pi.id, retryable: false };
+    return {
+      status: "failed",
+      code: "payment_method_unavailable",
+      message: "The saved card is no longer available.",
+      paymentIntentId: pi.id,
+      retryable: false,
+    };
   }
-  return { status: "failed", code: pi.failureCode ?? "card_declined", message: CARD_MESSAGES.declined, paymentIntentId: pi.id, retryable: false };
+  return {
+    status: "failed",
+    code: pi.failureCode ?? "card_declined",
+    message: CARD_MESSAGES.declined,
+    paymentIntentId: pi.id,
+    retryable: false,
+  };
 }
 
 export function demoGateway(): PaymentGateway {
@@ -148,19 +191,31 @@ export function demoGateway(): PaymentGateway {
     },
     async getCard(user, paymentMethodId): Promise<CardSummary> {
       const pm = await db.demoPaymentMethod.findUnique({ where: { id: paymentMethodId } });
-      if (!pm || pm.userId !== user.id || pm.detached) throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
-      return { paymentMethodId: pm.id, brand: pm.brand, last4: pm.last4, expMonth: pm.expMonth, expYear: pm.expYear };
+      if (!pm || pm.userId !== user.id || pm.detached)
+        throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
+      return {
+        paymentMethodId: pm.id,
+        brand: pm.brand,
+        last4: pm.last4,
+        expMonth: pm.expMonth,
+        expYear: pm.expYear,
+      };
     },
     charge: (input) => demoCharge(input),
     chargeOnSession: (input) => demoCharge({ ...input, onSession: true }),
     async retrieveIntent(paymentIntentId) {
       const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
       if (!pi) throw new AppError("NOT_FOUND", "No such payment.");
-      return { result: resultOf(pi), clientSecret: null, metadata: (pi.metadata ?? {}) as Record<string, string> };
+      return {
+        result: resultOf(pi),
+        clientSecret: null,
+        metadata: (pi.metadata ?? {}) as Record<string, string>,
+      };
     },
     async refund({ paymentIntentId }) {
       const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
-      if (!pi || pi.status !== "succeeded") throw new AppError("BAD_REQUEST", "That payment cannot be refunded.");
+      if (!pi || pi.status !== "succeeded")
+        throw new AppError("BAD_REQUEST", "That payment cannot be refunded.");
       await db.demoPaymentIntent.update({ where: { id: paymentIntentId }, data: { refunded: true } });
       return { refundId: `re_demo_${paymentIntentId.slice("pi_demo_".length)}` };
     },

@@ -8,7 +8,13 @@ import { stripeGateway } from "@/lib/payments/stripe-gateway";
  * set, otherwise the built-in demo mode. Callers never branch on the mode except for the browser
  * side (Stripe Elements vs the demo card form).
  */
-export type CardSummary = { paymentMethodId: string; brand: string; last4: string; expMonth: number; expYear: number };
+export type CardSummary = {
+  paymentMethodId: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+};
 
 export type ChargeResult =
   | { status: "succeeded"; paymentIntentId: string }
@@ -37,13 +43,16 @@ export interface PaymentGateway {
   /** On-session charge from the recovery page: the backer is present and can authenticate. */
   chargeOnSession(input: ChargeInput): Promise<ChargeResult>;
   /** A payment's current state; `clientSecret` lets the browser finish authentication (Stripe only). */
-  retrieveIntent(paymentIntentId: string): Promise<{ result: ChargeResult; clientSecret: string | null; metadata: Record<string, string> }>;
+  retrieveIntent(
+    paymentIntentId: string,
+  ): Promise<{ result: ChargeResult; clientSecret: string | null; metadata: Record<string, string> }>;
   refund(input: { pledgeId: string; paymentIntentId: string }): Promise<{ refundId: string }>;
   detach(paymentMethodId: string): Promise<void>;
 }
 
 /** Idempotency key of one charge attempt: a retry of the same attempt reuses it. */
-export const chargeIdempotencyKey = (pledgeId: string, attempt: number) => `pledge-${pledgeId}-attempt-${attempt}`;
+export const chargeIdempotencyKey = (pledgeId: string, attempt: number) =>
+  `pledge-${pledgeId}-attempt-${attempt}`;
 
 export function getGateway(): PaymentGateway {
   return stripeEnabled() ? stripeGateway() : demoGateway();

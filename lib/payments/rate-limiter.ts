@@ -54,7 +54,18 @@ function poolFor(key: string, limit: number, windowMs: number): Pool {
   const id = `${process.env.DATABASE_URL}|${key}|${limit}|${windowMs}`;
   let pool = pools.get(id);
   if (!pool) {
-    pool = { key, limit, windowMs, ensured: false, waiters: [], pumping: false, rtt: 0, wake: null, releases: [], flushing: false };
+    pool = {
+      key,
+      limit,
+      windowMs,
+      ensured: false,
+      waiters: [],
+      pumping: false,
+      rtt: 0,
+      wake: null,
+      releases: [],
+      flushing: false,
+    };
     pools.set(id, pool);
   }
   return pool;
@@ -133,14 +144,18 @@ async function flushReleases(pool: Pool) {
     while (pool.releases.length > 0) {
       const batch = pool.releases.splice(0, 500);
       const now = performance.now();
-      const rows = batch.map((r) => Prisma.sql`(${r.slot}::int, ${r.lease}::timestamptz, ${Math.max(0, now - r.endedAt)}::float8)`);
+      const rows = batch.map(
+        (r) => Prisma.sql`(${r.slot}::int, ${r.lease}::timestamptz, ${Math.max(0, now - r.endedAt)}::float8)`,
+      );
       try {
         await db.$executeRaw`
           UPDATE "ProviderRateSlot" AS s SET "usedAt" = clock_timestamp() - v."ago" * interval '1 millisecond'
           FROM (VALUES ${Prisma.join(rows)}) AS v("slot", "lease", "ago")
           WHERE s."key" = ${pool.key} AND s."slot" = v."slot" AND s."usedAt" = v."lease"`;
       } catch (err) {
-        console.warn(`[rate-limiter] ${batch.length} slot release(s) of "${pool.key}" not written; they stay leased: ${(err as Error).message}`);
+        console.warn(
+          `[rate-limiter] ${batch.length} slot release(s) of "${pool.key}" not written; they stay leased: ${(err as Error).message}`,
+        );
       }
       for (const r of batch) r.done();
       pool.wake?.();
@@ -173,7 +188,9 @@ async function pump(pool: Pool) {
       // key from asking in lockstep.
       const known = waitMs !== null && waitMs <= pool.windowMs;
       const early = known ? Math.min(pool.rtt, 50) : 0;
-      const wait = Math.max(1, Math.min(pool.windowMs, Math.ceil((waitMs ?? 20) - early))) + Math.floor(Math.random() * 3);
+      const wait =
+        Math.max(1, Math.min(pool.windowMs, Math.ceil((waitMs ?? 20) - early))) +
+        Math.floor(Math.random() * 3);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, wait);
         if (!known) {

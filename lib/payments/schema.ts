@@ -44,15 +44,33 @@ export function cardBrand(number: string): string {
 }
 
 /** Card-form fields are checked in the order Stripe Elements reports them. */
-export type CardCheck = { ok: true; number: string; brand: string; expMonth: number; expYear: number } | { ok: false; code: string; message: string; field: "cardNumber" | "expiry" | "cvc" };
+export type CardCheck =
+  | { ok: true; number: string; brand: string; expMonth: number; expYear: number }
+  | { ok: false; code: string; message: string; field: "cardNumber" | "expiry" | "cvc" };
 
-export function checkCard(input: { cardNumber: string; expMonth: number | string; expYear: number | string; cvc: string }, now = new Date()): CardCheck {
+export function checkCard(
+  input: { cardNumber: string; expMonth: number | string; expYear: number | string; cvc: string },
+  now = new Date(),
+): CardCheck {
   const number = digitsOnly(String(input.cardNumber ?? ""));
   const brand = cardBrand(number);
   const wantLength = brand === "amex" ? 15 : 16;
-  if (!/^\d*$/.test(number)) return { ok: false, code: "invalid_number", message: CARD_MESSAGES.numberIncorrect, field: "cardNumber" };
-  if (number.length < wantLength) return { ok: false, code: "incomplete_number", message: CARD_MESSAGES.numberIncomplete, field: "cardNumber" };
-  if (number.length > 19 || !luhnValid(number)) return { ok: false, code: "incorrect_number", message: CARD_MESSAGES.numberIncorrect, field: "cardNumber" };
+  if (!/^\d*$/.test(number))
+    return { ok: false, code: "invalid_number", message: CARD_MESSAGES.numberIncorrect, field: "cardNumber" };
+  if (number.length < wantLength)
+    return {
+      ok: false,
+      code: "incomplete_number",
+      message: CARD_MESSAGES.numberIncomplete,
+      field: "cardNumber",
+    };
+  if (number.length > 19 || !luhnValid(number))
+    return {
+      ok: false,
+      code: "incorrect_number",
+      message: CARD_MESSAGES.numberIncorrect,
+      field: "cardNumber",
+    };
   const monthText = String(input.expMonth ?? "").trim();
   const yearText = String(input.expYear ?? "").trim();
   if (!/^\d{1,2}$/.test(monthText) || !/^\d{2}(\d{2})?$/.test(yearText)) {
@@ -60,13 +78,32 @@ export function checkCard(input: { cardNumber: string; expMonth: number | string
   }
   const expMonth = Number(monthText);
   const expYear = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
-  if (expMonth < 1 || expMonth > 12) return { ok: false, code: "invalid_expiry_month", message: CARD_MESSAGES.expiryMonthInvalid, field: "expiry" };
+  if (expMonth < 1 || expMonth > 12)
+    return {
+      ok: false,
+      code: "invalid_expiry_month",
+      message: CARD_MESSAGES.expiryMonthInvalid,
+      field: "expiry",
+    };
   // Card expiry is the end of the month, read in UTC like the provider does.
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth() + 1;
-  if (expYear < year) return { ok: false, code: "invalid_expiry_year_past", message: CARD_MESSAGES.expiryYearPast, field: "expiry" };
-  if (expYear === year && expMonth < month) return { ok: false, code: "expired_card", message: CARD_MESSAGES.expired, field: "expiry" };
-  if (expYear > year + 50) return { ok: false, code: "invalid_expiry_year", message: CARD_MESSAGES.expiryYearInvalid, field: "expiry" };
+  if (expYear < year)
+    return {
+      ok: false,
+      code: "invalid_expiry_year_past",
+      message: CARD_MESSAGES.expiryYearPast,
+      field: "expiry",
+    };
+  if (expYear === year && expMonth < month)
+    return { ok: false, code: "expired_card", message: CARD_MESSAGES.expired, field: "expiry" };
+  if (expYear > year + 50)
+    return {
+      ok: false,
+      code: "invalid_expiry_year",
+      message: CARD_MESSAGES.expiryYearInvalid,
+      field: "expiry",
+    };
   const cvc = String(input.cvc ?? "").trim();
   if (!/^\d+$/.test(cvc) || cvc.length < (brand === "amex" ? 4 : 3) || cvc.length > 4) {
     return { ok: false, code: "incomplete_cvc", message: CARD_MESSAGES.cvcIncomplete, field: "cvc" };

@@ -16,8 +16,12 @@ export async function createSetupIntentForViewer(viewer: Viewer): Promise<{ clie
 }
 
 /** Demo mode only: validates the card like Stripe and saves a token for the viewer. */
-export async function confirmDemoSetupForViewer(viewer: Viewer, input: ConfirmDemoSetupInput): Promise<DemoSetupResult> {
-  if (paymentsMode() !== "demo") throw new AppError("NOT_FOUND", "Demo payments are not enabled on this server.");
+export async function confirmDemoSetupForViewer(
+  viewer: Viewer,
+  input: ConfirmDemoSetupInput,
+): Promise<DemoSetupResult> {
+  if (paymentsMode() !== "demo")
+    throw new AppError("NOT_FOUND", "Demo payments are not enabled on this server.");
   await consume({ key: `demo-card:user:${viewer.id}`, limit: 30, windowMs: 10 * 60_000 }, tooMany);
   return confirmDemoSetup(viewer.id, input);
 }

@@ -3,7 +3,13 @@ import Stripe from "stripe";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { chargeIdempotencyKey, type CardSummary, type ChargeInput, type ChargeResult, type PaymentGateway } from "@/lib/payments/gateway";
+import {
+  chargeIdempotencyKey,
+  type CardSummary,
+  type ChargeInput,
+  type ChargeResult,
+  type PaymentGateway,
+} from "@/lib/payments/gateway";
 import { acquireProviderSlot } from "@/lib/payments/rate-limiter";
 import { isHardDecline } from "@/lib/payments/declines";
 
@@ -77,15 +83,27 @@ export async function callStripe<T>(fn: (client: Stripe) => Promise<T>): Promise
 
 /** The user's Stripe customer, created once; a concurrent second creation is detected and discarded. */
 async function customerFor(user: { id: string; email?: string }): Promise<string> {
-  const row = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { stripeCustomerId: true, email: true } });
+  const row = await db.user.findUniqueOrThrow({
+    where: { id: user.id },
+    select: { stripeCustomerId: true, email: true },
+  });
   if (row.stripeCustomerId) return row.stripeCustomerId;
   const customer = await callStripe((s) =>
-    s.customers.create({ email: row.email, metadata: { userId: user.id } }, { idempotencyKey: `customer-${user.id}` }),
+    s.customers.create(
+      { email: row.email, metadata: { userId: user.id } },
+      { idempotencyKey: `customer-${user.id}` },
+    ),
   );
   // The idempotency key makes concurrent creations return the same customer within 24 h; the
   // conditional update keeps the first stored id if an older one exists.
-  await db.user.updateMany({ where: { id: user.id, stripeCustomerId: null }, data: { stripeCustomerId: customer.id } });
-  const stored = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { stripeCustomerId: true } });
+  await db.user.updateMany({
+    where: { id: user.id, stripeCustomerId: null },
+    data: { stripeCustomerId: customer.id },
+  });
+  const stored = await db.user.findUniqueOrThrow({
+    where: { id: user.id },
+    select: { stripeCustomerId: true },
+  });
   return stored.stripeCustomerId ?? customer.id;
 }
 
@@ -114,9 +132,15 @@ export function mapCardError(err: InstanceType<typeof Stripe.errors.StripeError>
 }
 
 function resultOfIntent(pi: Stripe.PaymentIntent): ChargeResult {
-  if (pi.status === "succeeded" || pi.status === "processing") return { status: "succeeded", paymentIntentId: pi.id };
+  if (pi.status === "succeeded" || pi.status === "processing")
+    return { status: "succeeded", paymentIntentId: pi.id };
   if (pi.status === "requires_action") {
-    return { status: "requires_action", code: "authentication_required", message: "This transaction requires authentication.", paymentIntentId: pi.id };
+    return {
+      status: "requires_action",
+      code: "authentication_required",
+      message: "This transaction requires authentication.",
+      paymentIntentId: pi.id,
+    };
   }
   const last = pi.last_payment_error;
   return {
@@ -139,8 +163,15 @@ async function charge(input: ChargeInput & { onSession?: boolean }): Promise<Cha
           amount: input.amountCents,
           currency: "usd",
           confirm: true,
-          ...(input.onSession ? { automatic_payment_methods: { enabled: true, allow_redirects: "never" as const } } : { off_session: true }),
-          metadata: { pledgeId: input.pledgeId, campaignId: input.campaignId, userId: input.userId, attempt: String(input.attempt) },
+          ...(input.onSession
+            ? { automatic_payment_methods: { enabled: true, allow_redirects: "never" as const } }
+            : { off_session: true }),
+          metadata: {
+            pledgeId: input.pledgeId,
+            campaignId: input.campaignId,
+            userId: input.userId,
+            attempt: String(input.attempt),
+          },
         },
         { idempotencyKey: chargeIdempotencyKey(input.pledgeId, input.attempt) },
       ),
@@ -152,10 +183,24 @@ async function charge(input: ChargeInput & { onSession?: boolean }): Promise<Cha
       // The key was first used with other parameters (an on-session payment from the recovery page
       // re-driven off-session): Stripe will not say what happened. Fail this attempt; if the first
       // request succeeded, its payment_intent.succeeded webhook records it (a success always wins).
-      return { status: "failed", code: "idempotency_conflict", message: "The payment could not be confirmed. Please try again.", retryable: true };
+      return {
+        status: "failed",
+        code: "idempotency_conflict",
+        message: "The payment could not be confirmed. Please try again.",
+        retryable: true,
+      };
     }
-    if (err instanceof Stripe.errors.StripeInvalidRequestError && (err.code === "resource_missing" || err.code === "payment_method_unexpected_state")) {
-      return { status: "failed", code: err.code, message: err.message, paymentIntentId: err.payment_intent?.id, retryable: false };
+    if (
+      err instanceof Stripe.errors.StripeInvalidRequestError &&
+      (err.code === "resource_missing" || err.code === "payment_method_unexpected_state")
+    ) {
+      return {
+        status: "failed",
+        code: err.code,
+        message: err.message,
+        paymentIntentId: err.payment_intent?.id,
+        retryable: false,
+      };
     }
     throw err; // transport or server trouble: the outcome is unknown, the caller keeps the claim
   }
@@ -172,7 +217,10 @@ async function forPerson<T>(call: () => Promise<T>): Promise<T> {
     if (err instanceof AppError) throw err;
     if (err instanceof Stripe.errors.StripeError) {
       console.warn(`[stripe] provider call failed: ${(err as Error).message}`);
-      throw new AppError("UNAVAILABLE", "The payment provider is unavailable right now. Please try again in a moment.");
+      throw new AppError(
+        "UNAVAILABLE",
+        "The payment provider is unavailable right now. Please try again in a moment.",
+      );
     }
     throw err;
   }
@@ -185,9 +233,15 @@ export function stripeGateway(): PaymentGateway {
       forPerson(async () => {
         const customer = await customerFor(user);
         const si = await callStripe((s) =>
-          s.setupIntents.create({ customer, usage: "off_session", automatic_payment_methods: { enabled: true, allow_redirects: "never" }, metadata: { userId: user.id } }),
+          s.setupIntents.create({
+            customer,
+            usage: "off_session",
+            automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+            metadata: { userId: user.id },
+          }),
         );
-        if (!si.client_secret) throw new AppError("UNAVAILABLE", "The payment provider did not return a client secret.");
+        if (!si.client_secret)
+          throw new AppError("UNAVAILABLE", "The payment provider did not return a client secret.");
         return { clientSecret: si.client_secret };
       }),
     async getCard(user, paymentMethodId): Promise<CardSummary> {
@@ -196,14 +250,21 @@ export function stripeGateway(): PaymentGateway {
       try {
         pm = await callStripe((s) => s.paymentMethods.retrieve(paymentMethodId));
       } catch (err) {
-        if (err instanceof Stripe.errors.StripeInvalidRequestError) throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
+        if (err instanceof Stripe.errors.StripeInvalidRequestError)
+          throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
         return forPerson(() => Promise.reject(err));
       }
       const owner = typeof pm.customer === "string" ? pm.customer : pm.customer?.id;
       if (!row?.stripeCustomerId || owner !== row.stripeCustomerId || !pm.card) {
         throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
       }
-      return { paymentMethodId: pm.id, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
+      return {
+        paymentMethodId: pm.id,
+        brand: pm.card.brand,
+        last4: pm.card.last4,
+        expMonth: pm.card.exp_month,
+        expYear: pm.card.exp_year,
+      };
     },
     charge: (input) => charge(input),
     chargeOnSession: (input) => forPerson(() => charge({ ...input, onSession: true })),
@@ -213,7 +274,9 @@ export function stripeGateway(): PaymentGateway {
         return { result: resultOfIntent(pi), clientSecret: pi.client_secret, metadata: pi.metadata ?? {} };
       }),
     async refund({ pledgeId, paymentIntentId }) {
-      const r = await callStripe((s) => s.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey: `refund-${pledgeId}` }));
+      const r = await callStripe((s) =>
+        s.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey: `refund-${pledgeId}` }),
+      );
       return { refundId: r.id };
     },
     async detach(paymentMethodId) {

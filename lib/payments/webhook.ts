@@ -33,7 +33,9 @@ export function verifyStripeEvent(rawBody: string, signature: string | null): St
 /** The event's PaymentIntent, if it carries a usable one. */
 function intentOf(event: Stripe.Event): Stripe.PaymentIntent | null {
   const obj = (event.data as { object?: { id?: unknown; object?: unknown } } | undefined)?.object;
-  return obj && typeof obj.id === "string" && obj.object === "payment_intent" ? (obj as Stripe.PaymentIntent) : null;
+  return obj && typeof obj.id === "string" && obj.object === "payment_intent"
+    ? (obj as Stripe.PaymentIntent)
+    : null;
 }
 
 type Tx = Prisma.TransactionClient;
@@ -42,7 +44,13 @@ type Outcome = { campaignId?: string; failedPledgeId?: string };
 async function findPledge(tx: Tx, pi: Stripe.PaymentIntent) {
   const raw: unknown = pi.metadata?.pledgeId;
   const pledgeId = typeof raw === "string" && raw.length <= 64 ? raw : null;
-  const select = { id: true, campaignId: true, chargeStatus: true, chargeAttempts: true, paymentIntentId: true } as const;
+  const select = {
+    id: true,
+    campaignId: true,
+    chargeStatus: true,
+    chargeAttempts: true,
+    paymentIntentId: true,
+  } as const;
   const byMeta = pledgeId ? await tx.pledge.findUnique({ where: { id: pledgeId }, select }) : null;
   return byMeta ?? (await tx.pledge.findUnique({ where: { paymentIntentId: pi.id }, select }));
 }
@@ -67,24 +75,42 @@ async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outc
   return { campaignId: pledge.campaignId };
 }
 
-async function onIntentUnsuccessful(tx: Tx, pi: Stripe.PaymentIntent, kind: "failed" | "requires_action"): Promise<Outcome> {
+async function onIntentUnsuccessful(
+  tx: Tx,
+  pi: Stripe.PaymentIntent,
+  kind: "failed" | "requires_action",
+): Promise<Outcome> {
   const pledge = await findPledge(tx, pi);
   if (!pledge) return {};
   const attempt = Number(pi.metadata?.attempt);
-  const sameAttempt = Number.isFinite(attempt) ? attempt === pledge.chargeAttempts : pledge.paymentIntentId === pi.id;
+  const sameAttempt = Number.isFinite(attempt)
+    ? attempt === pledge.chargeAttempts
+    : pledge.paymentIntentId === pi.id;
   if (!sameAttempt || pledge.chargeStatus === "succeeded" || pledge.chargeStatus === "refunded") return {};
   const err = pi.last_payment_error;
-  const code = kind === "requires_action" ? "authentication_required" : (err?.decline_code ?? err?.code ?? "card_declined");
+  const code =
+    kind === "requires_action"
+      ? "authentication_required"
+      : (err?.decline_code ?? err?.code ?? "card_declined");
   const { count } = await tx.pledge.updateMany({
-    where: { id: pledge.id, chargeAttempts: pledge.chargeAttempts, chargeStatus: { notIn: ["succeeded", "refunded"] } },
+    where: {
+      id: pledge.id,
+      chargeAttempts: pledge.chargeAttempts,
+      chargeStatus: { notIn: ["succeeded", "refunded"] },
+    },
     data: {
       chargeStatus: kind,
       chargeFailureCode: code,
-      chargeFailureMessage: (err?.message ?? (kind === "requires_action" ? "This transaction requires authentication." : "Your card was declined.")).slice(0, 500),
+      chargeFailureMessage: (
+        err?.message ??
+        (kind === "requires_action" ? "This transaction requires authentication." : "Your card was declined.")
+      ).slice(0, 500),
       paymentIntentId: pi.id,
     },
   });
-  return count > 0 && pledge.chargeStatus !== kind ? { campaignId: pledge.campaignId, failedPledgeId: pledge.id } : { campaignId: pledge.campaignId };
+  return count > 0 && pledge.chargeStatus !== kind
+    ? { campaignId: pledge.campaignId, failedPledgeId: pledge.id }
+    : { campaignId: pledge.campaignId };
 }
 
 /** Handles one verified event once. Returns false when the event id was already handled. */

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { canManageCampaign, commitBlock, isPaidEvent } from "@/lib/pledges/policy";
 
 const now = new Date("2026-11-21T12:00:00Z");
-const open = { creatorId: "creator", status: "pending", approvalStatus: "approved", deadline: new Date("2026-11-22T12:00:00Z") };
+const open = {
+  creatorId: "creator",
+  status: "pending",
+  approvalStatus: "approved",
+  deadline: new Date("2026-11-22T12:00:00Z"),
+};
 const user = { id: "u1", isAdmin: false };
 const admin = { id: "a1", isAdmin: true };
 
@@ -10,7 +15,9 @@ describe("commitBlock", () => {
   it("orders reasons: sign-in, own pledge, approval, status, deadline", () => {
     expect(commitBlock(null, { ...open, status: "charged" }, false, now)).toBe("signedOut");
     expect(commitBlock(user, { ...open, status: "charged" }, true, now)).toBe("alreadyCommitted");
-    expect(commitBlock(user, { ...open, approvalStatus: "pending", status: "charged" }, false, now)).toBe("notApproved");
+    expect(commitBlock(user, { ...open, approvalStatus: "pending", status: "charged" }, false, now)).toBe(
+      "notApproved",
+    );
     expect(commitBlock(user, open, false, now)).toBeNull();
   });
 

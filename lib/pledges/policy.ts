@@ -39,13 +39,21 @@ export const MANAGE_DENIED_MESSAGE = "Campaign not found or you don't have permi
 /** The `?notice=` code the manage page redirects home with; the home page maps it to the text above. */
 export const MANAGE_DENIED_NOTICE = "manage-denied";
 
-export type CommitBlock = keyof Pick<typeof COMMIT_MESSAGES, "signedOut" | "alreadyCommitted" | "notApproved" | "closed" | "ended">;
+export type CommitBlock = keyof Pick<
+  typeof COMMIT_MESSAGES,
+  "signedOut" | "alreadyCommitted" | "notApproved" | "closed" | "ended"
+>;
 
 /**
  * Why `viewer` may not commit now, or null when they may. Order matters for the message shown:
  * sign-in first, then the viewer's own pledge, then the event's state.
  */
-export function commitBlock(viewer: PolicyViewer, c: CommitPolicyCampaign, alreadyCommitted: boolean, now: Date): CommitBlock | null {
+export function commitBlock(
+  viewer: PolicyViewer,
+  c: CommitPolicyCampaign,
+  alreadyCommitted: boolean,
+  now: Date,
+): CommitBlock | null {
   if (!viewer) return "signedOut";
   if (alreadyCommitted) return "alreadyCommitted";
   if (c.approvalStatus !== "approved" && !viewer.isAdmin) return "notApproved";
@@ -55,7 +63,8 @@ export function commitBlock(viewer: PolicyViewer, c: CommitPolicyCampaign, alrea
 }
 
 /** Only the creator manages a campaign (SPEC §6: "manage page for own campaigns only"). */
-export const canManageCampaign = (viewer: PolicyViewer, c: { creatorId: string }) => Boolean(viewer && viewer.id === c.creatorId);
+export const canManageCampaign = (viewer: PolicyViewer, c: { creatorId: string }) =>
+  Boolean(viewer && viewer.id === c.creatorId);
 
 /** A paid event needs a saved card per pledge; free means a ticket price of 0 (SPEC §9). */
 export { isPaidEvent } from "@/lib/campaigns/pact";

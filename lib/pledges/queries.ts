@@ -3,7 +3,13 @@ import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
 import { numberedAttendee, opaqueKey } from "@/lib/privacy/present";
 import { anonymousAttendee, canSeeIdentity, seesAllIdentities } from "@/lib/privacy/rules";
-import { canManageCampaign, commitBlock, isLateCommit, isPaidEvent, type CommitBlock } from "@/lib/pledges/policy";
+import {
+  canManageCampaign,
+  commitBlock,
+  isLateCommit,
+  isPaidEvent,
+  type CommitBlock,
+} from "@/lib/pledges/policy";
 import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
 import { getCampaignDetail, hasCommitted } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
@@ -34,7 +40,11 @@ function visibleTo(viewer: Viewer | null, c: { approvalStatus: string; creatorId
   return c.approvalStatus === "approved" || Boolean(viewer && (viewer.isAdmin || viewer.id === c.creatorId));
 }
 
-export async function getCommitPanel(campaignId: string, viewer: Viewer | null, now = new Date()): Promise<CommitPanel | null> {
+export async function getCommitPanel(
+  campaignId: string,
+  viewer: Viewer | null,
+  now = new Date(),
+): Promise<CommitPanel | null> {
   if (!campaignIdSchema.safeParse(campaignId).success) return null;
   const c = await getCampaignDetail(campaignId);
   if (!c || !visibleTo(viewer, c)) return null;
@@ -84,7 +94,11 @@ export { EVENT_COMMITMENTS_LIMIT };
 export async function listEventCommitments(
   campaignId: string,
   viewer: Viewer | null,
-  { now = new Date(), limit = EVENT_COMMITMENTS_LIMIT, offset = 0 }: { now?: Date; limit?: number; offset?: number } = {},
+  {
+    now = new Date(),
+    limit = EVENT_COMMITMENTS_LIMIT,
+    offset = 0,
+  }: { now?: Date; limit?: number; offset?: number } = {},
 ): Promise<{ items: PublicCommitment[]; total: number }> {
   if (!campaignIdSchema.safeParse(campaignId).success) return { items: [], total: 0 };
   const campaign = await getCampaignDetail(campaignId);
@@ -92,7 +106,19 @@ export async function listEventCommitments(
   // One statement, so one snapshot: the count and the page agree (the numbers match the rows)
   // even while people commit. Served by the (campaignId, createdAt, id) index; no transaction.
   const rows = await db.$queryRaw<
-    Array<{ id: string; userId: string; createdAt: Date; attendeeNumber: number | null; amount: number; amountCents: number; verified: boolean; paymentMethod: string; name: string | null; email: string; total: number }>
+    Array<{
+      id: string;
+      userId: string;
+      createdAt: Date;
+      attendeeNumber: number | null;
+      amount: number;
+      amountCents: number;
+      verified: boolean;
+      paymentMethod: string;
+      name: string | null;
+      email: string;
+      total: number;
+    }>
   >`
     SELECT p.id, p."userId", p."createdAt", p."attendeeNumber", p.amount, p."amountCents", p.verified, p."paymentMethod", u.name, u.email,
            (SELECT count(*) FROM "Pledge" WHERE "campaignId" = ${campaignId})::int AS total
@@ -124,7 +150,10 @@ export async function listEventCommitments(
 }
 
 /** "Show more" on the event page's commitments: the next page after the first `offset`. */
-export async function listMoreCommitments(viewer: Viewer | null, input: unknown): Promise<{ items: PublicCommitment[]; total: number }> {
+export async function listMoreCommitments(
+  viewer: Viewer | null,
+  input: unknown,
+): Promise<{ items: PublicCommitment[]; total: number }> {
   const { campaignId, offset } = parseInput(moreCommitmentsSchema, input);
   return listEventCommitments(campaignId, viewer, { offset });
 }
@@ -222,7 +251,10 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
         charged: false,
         OR: [
           { chargeStatus: "none" },
-          { chargeStatus: "failed", OR: [{ chargeFailureCode: null }, { chargeFailureCode: { notIn: [...HARD_DECLINE_CODES] } }] },
+          {
+            chargeStatus: "failed",
+            OR: [{ chargeFailureCode: null }, { chargeFailureCode: { notIn: [...HARD_DECLINE_CODES] } }],
+          },
         ],
       },
     }),
@@ -305,11 +337,23 @@ async function listManagedPledges(campaignId: string, take?: number): Promise<Ma
 }
 
 /** CSV export of a campaign's commitments (creator only); null when not permitted. */
-export async function getCommitmentsCsv(campaignId: string, viewer: Viewer | null): Promise<{ filename: string; csv: string } | null> {
+export async function getCommitmentsCsv(
+  campaignId: string,
+  viewer: Viewer | null,
+): Promise<{ filename: string; csv: string } | null> {
   const view = await getManageView(campaignId, viewer);
   if (!view) return null;
   const all = await listManagedPledges(campaignId);
-  const header = ["Contributor", "Email", "Committed at (UTC)", "Amount (USD)", "Status", "Charged at (UTC)", "Card", "Failure code"];
+  const header = [
+    "Contributor",
+    "Email",
+    "Committed at (UTC)",
+    "Amount (USD)",
+    "Status",
+    "Charged at (UTC)",
+    "Card",
+    "Failure code",
+  ];
   const lines = all.map((p) =>
     [
       p.contributor,
@@ -324,8 +368,16 @@ export async function getCommitmentsCsv(campaignId: string, viewer: Viewer | nul
       .map(csvCell)
       .join(","),
   );
-  const slug = view.campaign.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "campaign";
-  return { filename: `${slug}-commitments.csv`, csv: [header.map(csvCell).join(","), ...lines].join("\r\n") + "\r\n" };
+  const slug =
+    view.campaign.title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 40) || "campaign";
+  return {
+    filename: `${slug}-commitments.csv`,
+    csv: [header.map(csvCell).join(","), ...lines].join("\r\n") + "\r\n",
+  };
 }
 
 /** One CSV cell: quoted, and a leading formula character neutralised (spreadsheet injection). */
@@ -335,7 +387,9 @@ export function csvCell(value: string): string {
 }
 
 /** The charge state of a pledge in words, shared by the manage page and the CSV. */
-export function chargeStateLabel(p: Pick<ManageCommitment, "charged" | "verified" | "chargeStatus" | "chargeFailureCode">): string {
+export function chargeStateLabel(
+  p: Pick<ManageCommitment, "charged" | "verified" | "chargeStatus" | "chargeFailureCode">,
+): string {
   if (p.chargeStatus === "refunded") return "Refunded";
   if (p.charged) return "Charged";
   if (p.chargeStatus === "processing") return "Charging";

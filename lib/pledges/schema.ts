@@ -56,5 +56,9 @@ export const manageCampaignSchema = z.object({ campaignId: campaignIdSchema });
 /** "Show more" on an event page's commitments: the page after the `offset` already shown. */
 export const moreCommitmentsSchema = z.object({
   campaignId: campaignIdSchema,
-  offset: z.number({ error: "Invalid page." }).int("Invalid page.").min(0, "Invalid page.").max(1_000_000, "Invalid page."),
+  offset: z
+    .number({ error: "Invalid page." })
+    .int("Invalid page.")
+    .min(0, "Invalid page.")
+    .max(1_000_000, "Invalid page."),
 });

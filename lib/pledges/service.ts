@@ -141,7 +141,12 @@ type Pre = { paid: boolean; crowdfund: boolean; card: Card } | null;
  * email, in one statement; `version` is the row version (xmin), which every update of the row moves.
  * With `lock`, the row is locked FOR UPDATE (inside the commit transaction).
  */
-async function readForCommit(client: Prisma.TransactionClient, campaignId: string, viewerId: string, lock: boolean) {
+async function readForCommit(
+  client: Prisma.TransactionClient,
+  campaignId: string,
+  viewerId: string,
+  lock: boolean,
+) {
   const rows = await client.$queryRaw<LockedCampaign[]>`
     SELECT c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
            c.deadline, c."creatorId", c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
@@ -158,7 +163,13 @@ async function readForCommit(client: Prisma.TransactionClient, campaignId: strin
  * not found, own pledge, card, amount, then the event's state), and the counters after the commit.
  * Pure: both write paths below call it with the row they write against.
  */
-function decide(viewer: Viewer, c: LockedCampaign | null, input: ReturnType<typeof parseCommitInput>, pre: Pre, now: Date) {
+function decide(
+  viewer: Viewer,
+  c: LockedCampaign | null,
+  input: ReturnType<typeof parseCommitInput>,
+  pre: Pre,
+  now: Date,
+) {
   if (!c || !visibleTo(viewer, c)) throw fail("notFound", "NOT_FOUND");
   if (c.alreadyCommitted) throw fail("alreadyCommitted", "CONFLICT");
   const paid = isPaidEvent(c);
@@ -173,7 +184,8 @@ function decide(viewer: Viewer, c: LockedCampaign | null, input: ReturnType<type
   let amountCents = c.ticketPriceCents;
   if (crowdfund) {
     const minimum = CROWDFUND_MIN_CENTS; // DESIGN "pact types": the ticket price is not used for crowdfunds
-    if (input.amount === undefined) throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
+    if (input.amount === undefined)
+      throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
     if (input.amount < minimum) {
       const text = `Amount must be at least $${(minimum / 100).toFixed(2)}`;
       throw new AppError("BAD_REQUEST", text, { amount: text });
@@ -195,7 +207,20 @@ function decide(viewer: Viewer, c: LockedCampaign | null, input: ReturnType<type
   // already confirmed; it is charged at once (free: confirmed on arrival; paid: the charging job).
   const late = isLateCommit(c);
   const crossed = !late && progress >= c.goal;
-  return { c, paid, crowdfund, card, amount, pledgeCents, committedCount, raisedCents, progress, late, crossed, confirmed: late && !paid };
+  return {
+    c,
+    paid,
+    crowdfund,
+    card,
+    amount,
+    pledgeCents,
+    committedCount,
+    raisedCents,
+    progress,
+    late,
+    crossed,
+    confirmed: late && !paid,
+  };
 }
 type Decision = ReturnType<typeof decide>;
 
@@ -204,8 +229,22 @@ const parseCommitInput = (raw: unknown) => parseInput(commitInputSchema, raw);
 /** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */
 function commitEmail(viewer: Viewer, d: Decision, pledgeId: string) {
   const { c } = d;
-  const campaign = { id: c.id, title: c.title, description: c.description, deadline: c.deadline, goal: c.goal, committedCount: d.committedCount, ticketPriceCents: c.ticketPriceCents, pactType: c.pactType };
-  return commitReceivedEmail(campaign, { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName }, pledgeId, d.pledgeCents);
+  const campaign = {
+    id: c.id,
+    title: c.title,
+    description: c.description,
+    deadline: c.deadline,
+    goal: c.goal,
+    committedCount: d.committedCount,
+    ticketPriceCents: c.ticketPriceCents,
+    pactType: c.pactType,
+  };
+  return commitReceivedEmail(
+    campaign,
+    { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName },
+    pledgeId,
+    d.pledgeCents,
+  );
 }
 
 function resultOf(d: Decision, pledgeId: string, status: CommitResult["status"]): CommitResult {
@@ -232,7 +271,12 @@ function resultOf(d: Decision, pledgeId: string, status: CommitResult["status"])
  * inserts the pledge, updates the counters and writes the confirmation email to the outbox.
  * Returns null when the row changed meanwhile (the caller decides again on the new row).
  */
-async function commitInOneStatement(viewer: Viewer, d: Decision, version: string, now: Date): Promise<CommitResult | null> {
+async function commitInOneStatement(
+  viewer: Viewer,
+  d: Decision,
+  version: string,
+  now: Date,
+): Promise<CommitResult | null> {
   const pledgeId = newId();
   const e = outboxColumns(commitEmail(viewer, d, pledgeId));
   const { c, card } = d;
@@ -352,7 +396,11 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
  * A commit inside a transaction that locks the campaign row first (the threshold crossing, a late
  * commit, or a row that kept changing): the decision and every write see the row as locked.
  */
-function commitLocked(viewer: Viewer, input: ReturnType<typeof parseCommitInput>, pre: Pre): Promise<CommitResult> {
+function commitLocked(
+  viewer: Viewer,
+  input: ReturnType<typeof parseCommitInput>,
+  pre: Pre,
+): Promise<CommitResult> {
   return db.$transaction(
     async (tx) => {
       const now = new Date();
@@ -386,17 +434,35 @@ function commitLocked(viewer: Viewer, input: ReturnType<typeof parseCommitInput>
         status = c.status === "charged" ? "charged" : "funded";
       } else if (d.crossed && d.paid) {
         status = "funded";
-        await tx.campaign.update({ where: { id: c.id }, data: { status, fundedAt: now, lastStatusUpdate: now }, select: { id: true } });
+        await tx.campaign.update({
+          where: { id: c.id },
+          data: { status, fundedAt: now, lastStatusUpdate: now },
+          select: { id: true },
+        });
       } else if (d.crossed) {
         // Free events have nothing to charge: confirmed at once (DESIGN §1 "free events").
         status = "charged";
         const marked = await tx.pledge.updateMany({
           where: { campaignId: c.id, charged: false },
-          data: { charged: true, verified: true, chargeType: "free", chargedAt: now, paymentIntentId: null, chargeStatus: "succeeded" },
+          data: {
+            charged: true,
+            verified: true,
+            chargeType: "free",
+            chargedAt: now,
+            paymentIntentId: null,
+            chargeStatus: "succeeded",
+          },
         });
         await tx.campaign.update({
           where: { id: c.id },
-          data: { status, fundedAt: now, chargedAt: now, chargeType: "free", totalCharged: { increment: marked.count }, lastStatusUpdate: now },
+          data: {
+            status,
+            fundedAt: now,
+            chargedAt: now,
+            chargeType: "free",
+            totalCharged: { increment: marked.count },
+            lastStatusUpdate: now,
+          },
           select: { id: true },
         });
       }

@@ -84,14 +84,19 @@ export function opaqueKey(rowId: string): string {
  * Numbers people 1..n by their first appearance (earliest time, then id for ties), so the same
  * person keeps the same number on every list of the page and for every viewer.
  */
-export function numberByFirstAppearance(firsts: Iterable<{ userId: string; at: Date; tiebreak: string }>): Map<string, number> {
+export function numberByFirstAppearance(
+  firsts: Iterable<{ userId: string; at: Date; tiebreak: string }>,
+): Map<string, number> {
   const earliest = new Map<string, { at: number; tiebreak: string }>();
   for (const f of firsts) {
     const cur = earliest.get(f.userId);
     const at = f.at.getTime();
-    if (!cur || at < cur.at || (at === cur.at && f.tiebreak < cur.tiebreak)) earliest.set(f.userId, { at, tiebreak: f.tiebreak });
+    if (!cur || at < cur.at || (at === cur.at && f.tiebreak < cur.tiebreak))
+      earliest.set(f.userId, { at, tiebreak: f.tiebreak });
   }
-  const order = [...earliest.entries()].sort(([, a], [, b]) => a.at - b.at || (a.tiebreak < b.tiebreak ? -1 : a.tiebreak > b.tiebreak ? 1 : 0));
+  const order = [...earliest.entries()].sort(
+    ([, a], [, b]) => a.at - b.at || (a.tiebreak < b.tiebreak ? -1 : a.tiebreak > b.tiebreak ? 1 : 0),
+  );
   return new Map(order.map(([userId], i) => [userId, i + 1]));
 }
 
@@ -112,7 +117,12 @@ function identityFor(
   return { key: opaqueKey(person.key), label: labels.hidden, email: null, anonymous: true, isViewer };
 }
 
-export type AttendeeRow = { id: string; userId: string; createdAt: Date; user: { name: string | null; email: string } };
+export type AttendeeRow = {
+  id: string;
+  userId: string;
+  createdAt: Date;
+  user: { name: string | null; email: string };
+};
 
 /**
  * Pledges as `viewer` may see them at `now`. Pass EVERY pledge of the campaign (or at least every
@@ -125,10 +135,18 @@ export function presentAttendees<T extends AttendeeRow>(
   pledges: T[],
   now: Date = new Date(),
 ): Array<WithoutIdentity<T> & PresentedIdentity> {
-  const numbers = numberByFirstAppearance(pledges.map((p) => ({ userId: p.userId, at: p.createdAt, tiebreak: p.id })));
+  const numbers = numberByFirstAppearance(
+    pledges.map((p) => ({ userId: p.userId, at: p.createdAt, tiebreak: p.id })),
+  );
   return pledges.map((p) => {
     const n = numbers.get(p.userId) ?? 0;
-    const identity = identityFor(viewer, campaign, now, { key: p.id, userId: p.userId, name: p.user.name, email: p.user.email }, { hidden: anonymousAttendee(n), unnamed: numberedAttendee(n) });
+    const identity = identityFor(
+      viewer,
+      campaign,
+      now,
+      { key: p.id, userId: p.userId, name: p.user.name, email: p.user.email },
+      { hidden: anonymousAttendee(n), unnamed: numberedAttendee(n) },
+    );
     const row = strip(p) as WithoutIdentity<T> & { id?: string };
     // a hidden row keeps no id another response could tie to a person
     if (identity.anonymous && "id" in row) row.id = identity.key;
@@ -136,7 +154,12 @@ export function presentAttendees<T extends AttendeeRow>(
   });
 }
 
-export type CommentRow = { id: string; authorId: string; createdAt: Date; author: { name: string | null; email: string } };
+export type CommentRow = {
+  id: string;
+  authorId: string;
+  createdAt: Date;
+  author: { name: string | null; email: string };
+};
 
 /** Label of the organiser's comments for viewers who may not know who the organiser is (DESIGN §1). */
 export const ORGANIZER_LABEL = "Event organizer";
@@ -144,12 +167,18 @@ export const ORGANIZER_LABEL = "Event organizer";
 export type PresentedComment<T> = WithoutIdentity<T> & PresentedIdentity & { isOrganizer: boolean };
 
 /** Commenter numbers from every author's first comment time (the organiser takes none). */
-function numberCommenters(firstCommentAt: Array<{ authorId: string; at: Date }>, comments: CommentRow[], isOrganizer: (id: string) => boolean) {
+function numberCommenters(
+  firstCommentAt: Array<{ authorId: string; at: Date }>,
+  comments: CommentRow[],
+  isOrganizer: (id: string) => boolean,
+) {
   const known = new Set(firstCommentAt.map((f) => f.authorId));
   return numberByFirstAppearance(
     [
       ...firstCommentAt.map((f) => ({ userId: f.authorId, at: f.at, tiebreak: f.authorId })),
-      ...comments.filter((c) => !known.has(c.authorId)).map((c) => ({ userId: c.authorId, at: c.createdAt, tiebreak: c.authorId })),
+      ...comments
+        .filter((c) => !known.has(c.authorId))
+        .map((c) => ({ userId: c.authorId, at: c.createdAt, tiebreak: c.authorId })),
     ].filter((f) => !isOrganizer(f.userId)),
   );
 }
@@ -175,20 +204,37 @@ export function presentComments<T extends CommentRow>(
   const isOrganizer = (authorId: string) => authorId === campaign.creatorId;
   // Either every author's first comment time, or the numbers already counted by the database
   // (lib/comments/queries: the same order, for the authors on the page only).
-  const numbers = firstCommentAt instanceof Map ? firstCommentAt : numberCommenters(firstCommentAt as Array<{ authorId: string; at: Date }>, comments, isOrganizer);
+  const numbers =
+    firstCommentAt instanceof Map
+      ? firstCommentAt
+      : numberCommenters(firstCommentAt as Array<{ authorId: string; at: Date }>, comments, isOrganizer);
   const organizerVisible = seesOrganizer || seesAllIdentities(viewer, campaign);
   return comments.map((c) => {
     const person = { key: c.id, userId: c.authorId, name: c.author.name, email: c.author.email };
     if (isOrganizer(c.authorId)) {
       const identity: PresentedIdentity = organizerVisible
-        ? { key: c.id, label: person.name?.trim() || person.email, email: person.email, anonymous: false, isViewer: Boolean(viewer && viewer.id === c.authorId) }
+        ? {
+            key: c.id,
+            label: person.name?.trim() || person.email,
+            email: person.email,
+            anonymous: false,
+            isViewer: Boolean(viewer && viewer.id === c.authorId),
+          }
         : { key: c.id, label: ORGANIZER_LABEL, email: null, anonymous: false, isViewer: false };
       return { ...strip(c), ...identity, isOrganizer: true };
     }
     const n = numbers.get(c.authorId) ?? 0;
-    const identity = identityFor(viewer, campaign, now, person, { hidden: anonymousCommenter(n), unnamed: numberedCommenter(n) });
+    const identity = identityFor(viewer, campaign, now, person, {
+      hidden: anonymousCommenter(n),
+      unnamed: numberedCommenter(n),
+    });
     // a hidden comment keeps no id another response could tie to a person (only those who may
     // delete it need its id, and they see every identity)
-    return { ...strip(c), ...(identity.anonymous ? { id: identity.key } : {}), ...identity, isOrganizer: false };
+    return {
+      ...strip(c),
+      ...(identity.anonymous ? { id: identity.key } : {}),
+      ...identity,
+      isOrganizer: false,
+    };
   });
 }

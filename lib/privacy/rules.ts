@@ -45,7 +45,12 @@ export function identitiesPublic(c: PrivacyCampaign, now: Date): boolean {
 }
 
 /** Whether `viewer` may see the identity of the user `subjectUserId` in campaign `c` at `now`. */
-export function canSeeIdentity(viewer: PrivacyViewer, c: PrivacyCampaign, subjectUserId: string, now: Date): boolean {
+export function canSeeIdentity(
+  viewer: PrivacyViewer,
+  c: PrivacyCampaign,
+  subjectUserId: string,
+  now: Date,
+): boolean {
   if (viewer && (viewer.isAdmin || viewer.id === c.creatorId || viewer.id === subjectUserId)) return true;
   return identitiesPublic(c, now);
 }

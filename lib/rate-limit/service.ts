@@ -11,7 +11,10 @@ export type Limit = { key: string; limit: number; windowMs: number };
 export const rateLimitsDisabled = () => process.env.RATE_LIMIT_DISABLED === "true";
 
 /** Hits for `key` inside the window, and when the oldest of them leaves it. */
-export async function countHits(key: string, windowMs: number): Promise<{ count: number; retryAfterMs: number }> {
+export async function countHits(
+  key: string,
+  windowMs: number,
+): Promise<{ count: number; retryAfterMs: number }> {
   const since = new Date(Date.now() - windowMs);
   const rows = await db.rateLimitHit.findMany({
     where: { key, createdAt: { gt: since } },
@@ -66,7 +69,9 @@ export async function consume(l: Limit, message: (retryAfterMs: number) => strin
 
 /** Deletes hits older than a day (called by a periodic job). */
 export async function pruneHits(olderThanMs = 24 * 3600_000): Promise<number> {
-  const { count } = await db.rateLimitHit.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - olderThanMs) } } });
+  const { count } = await db.rateLimitHit.deleteMany({
+    where: { createdAt: { lt: new Date(Date.now() - olderThanMs) } },
+  });
   return count;
 }
 

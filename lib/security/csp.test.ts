@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buildCsp, isCachedRoute } from "@/lib/security/csp";
 
-const directive = (csp: string, name: string) => csp.split("; ").find((d) => d.startsWith(`${name} `) || d === name);
+const directive = (csp: string, name: string) =>
+  csp.split("; ").find((d) => d.startsWith(`${name} `) || d === name);
 
 describe("Content-Security-Policy", () => {
   it("allows only nonce-carrying scripts on dynamic pages, and never framing", () => {
@@ -18,12 +19,16 @@ describe("Content-Security-Policy", () => {
     expect(directive(csp, "script-src")).toContain("https://js.stripe.com");
     expect(directive(csp, "frame-src")).toContain("https://hooks.stripe.com");
     expect(directive(csp, "connect-src")).toContain("https://api.stripe.com");
-    expect(directive(buildCsp({ nonce: "n", stripe: false, dev: false }), "frame-src")).toBe("frame-src 'none'");
+    expect(directive(buildCsp({ nonce: "n", stripe: false, dev: false }), "frame-src")).toBe(
+      "frame-src 'none'",
+    );
   });
 
   it("uses no nonce on cached routes", () => {
     expect(isCachedRoute("/roadmap")).toBe(true);
     expect(isCachedRoute("/campaign/x")).toBe(false);
-    expect(directive(buildCsp({ stripe: false, dev: false }), "script-src")).toBe("script-src 'self' 'unsafe-inline'");
+    expect(directive(buildCsp({ stripe: false, dev: false }), "script-src")).toBe(
+      "script-src 'self' 'unsafe-inline'",
+    );
   });
 });

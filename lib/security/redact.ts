@@ -6,7 +6,15 @@ import "server-only";
  * Prisma validation errors quote the call's arguments and driver errors may quote connection
  * strings, so the text is scrubbed rather than trusted.
  */
-const SECRET_ENV = ["NEXTAUTH_SECRET", "AUTH_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "GOOGLE_CLIENT_SECRET", "SMTP_URL", "DATABASE_URL"] as const;
+const SECRET_ENV = [
+  "NEXTAUTH_SECRET",
+  "AUTH_SECRET",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "GOOGLE_CLIENT_SECRET",
+  "SMTP_URL",
+  "DATABASE_URL",
+] as const;
 
 const PATTERNS: [RegExp, string][] = [
   // Stripe secret, restricted and webhook keys; publishable keys are public but masked alike
@@ -21,7 +29,10 @@ const PATTERNS: [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, "$1 [redacted]"],
   // cookies and named fields: session-token=..., "password": "...", passwordHash: "..."
   [/((?:__Secure-|__Host-)?next-auth\.[a-z-]+(?:\.\d+)?=)[^;\s"]+/gi, "$1[redacted]"],
-  [/(["']?(?:password|passwordHash|newPassword|token|secret|cvc|cardNumber|clientSecret|access_token|refresh_token|id_token)["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,}]+)/gi, '$1"[redacted]"'],
+  [
+    /(["']?(?:password|passwordHash|newPassword|token|secret|cvc|cardNumber|clientSecret|access_token|refresh_token|id_token)["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,}]+)/gi,
+    '$1"[redacted]"',
+  ],
   // argon2 hashes
   [/\$argon2(id|i|d)\$[^\s"']+/g, "$argon2$1$[redacted]"],
 ];
@@ -40,10 +51,14 @@ export function redactSecrets(text: string): string {
 export function logUnexpected(tag: string, err: unknown): void {
   let text: string;
   if (err instanceof Error) {
-    text = err.stack && err.stack.includes(err.message) ? err.stack : `${err.name}: ${err.message}\n${err.stack ?? ""}`;
+    text =
+      err.stack && err.stack.includes(err.message)
+        ? err.stack
+        : `${err.name}: ${err.message}\n${err.stack ?? ""}`;
     const code = (err as { code?: unknown }).code;
     if (code !== undefined) text += `\ncode: ${String(code)}`;
-    if (err.cause !== undefined) text += `\ncause: ${err.cause instanceof Error ? err.cause.stack ?? err.cause.message : safeJson(err.cause)}`;
+    if (err.cause !== undefined)
+      text += `\ncause: ${err.cause instanceof Error ? (err.cause.stack ?? err.cause.message) : safeJson(err.cause)}`;
   } else {
     text = safeJson(err);
   }

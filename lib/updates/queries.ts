@@ -15,7 +15,11 @@ export type UpdatesView = {
 };
 
 /** The organiser's updates on an event, newest first (the author is always the organiser). Null when the event does not exist for the viewer. */
-export async function getUpdatesView(campaignId: string, viewer: PrivacyViewer, now = new Date()): Promise<UpdatesView | null> {
+export async function getUpdatesView(
+  campaignId: string,
+  viewer: PrivacyViewer,
+  now = new Date(),
+): Promise<UpdatesView | null> {
   const campaign = await getCampaignDetail(campaignId);
   if (!campaign || !canViewCampaign(viewer, campaign)) return null;
   const updates = await db.campaignUpdate.findMany({
@@ -25,6 +29,13 @@ export async function getUpdatesView(campaignId: string, viewer: PrivacyViewer, 
     select: { id: true, text: true, createdAt: true },
   });
   const canPost = canPostUpdate(viewer, campaign);
-  const today = canPost ? updates.filter((u) => u.createdAt.getTime() > now.getTime() - 24 * 3600_000).length : 0;
-  return { updates, canPost, remainingToday: Math.max(0, UPDATES_PER_DAY - today), committers: campaign.pledgeCount };
+  const today = canPost
+    ? updates.filter((u) => u.createdAt.getTime() > now.getTime() - 24 * 3600_000).length
+    : 0;
+  return {
+    updates,
+    canPost,
+    remainingToday: Math.max(0, UPDATES_PER_DAY - today),
+    committers: campaign.pledgeCount,
+  };
 }

@@ -13,31 +13,56 @@ import { postUpdateSchema, UPDATE_LIMIT_REACHED, UPDATES_PER_DAY } from "@/lib/u
  * who has not unsubscribed, in one transaction. At most UPDATES_PER_DAY per event in any 24 hours,
  * counted under the event's row lock so concurrent posts cannot exceed it.
  */
-export async function postUpdate(viewer: PrivacyViewer, input: unknown, now = new Date()): Promise<{ id: string; campaignId: string; emailed: number }> {
+export async function postUpdate(
+  viewer: PrivacyViewer,
+  input: unknown,
+  now = new Date(),
+): Promise<{ id: string; campaignId: string; emailed: number }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   const parsed = postUpdateSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new AppError("BAD_REQUEST", issue?.message ?? "Invalid update.", { [String(issue?.path[0] ?? "text")]: issue?.message ?? "" });
+    throw new AppError("BAD_REQUEST", issue?.message ?? "Invalid update.", {
+      [String(issue?.path[0] ?? "text")]: issue?.message ?? "",
+    });
   }
   const { campaignId, text } = parsed.data;
   const result = await db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+    const rows = await tx.$queryRaw<
+      { id: string }[]
+    >`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
     const campaign = rows.length
-      ? await tx.campaign.findUnique({ where: { id: campaignId }, select: { id: true, title: true, creatorId: true, approvalStatus: true, status: true } })
+      ? await tx.campaign.findUnique({
+          where: { id: campaignId },
+          select: { id: true, title: true, creatorId: true, approvalStatus: true, status: true },
+        })
       : null;
-    if (!campaign || !canViewCampaign(viewer, campaign)) throw new AppError("NOT_FOUND", "Campaign not found.");
-    if (!canPostUpdate(viewer, campaign)) throw new AppError("FORBIDDEN", "Only the organiser can post updates.");
-    const recent = await tx.campaignUpdate.count({ where: { campaignId, createdAt: { gt: new Date(now.getTime() - 24 * 3600_000) } } });
+    if (!campaign || !canViewCampaign(viewer, campaign))
+      throw new AppError("NOT_FOUND", "Campaign not found.");
+    if (!canPostUpdate(viewer, campaign))
+      throw new AppError("FORBIDDEN", "Only the organiser can post updates.");
+    const recent = await tx.campaignUpdate.count({
+      where: { campaignId, createdAt: { gt: new Date(now.getTime() - 24 * 3600_000) } },
+    });
     if (recent >= UPDATES_PER_DAY) throw new AppError("RATE_LIMITED", UPDATE_LIMIT_REACHED);
-    const update = await tx.campaignUpdate.create({ data: { campaignId, authorId: viewer.id, text, createdAt: now }, select: { id: true } });
+    const update = await tx.campaignUpdate.create({
+      data: { campaignId, authorId: viewer.id, text, createdAt: now },
+      select: { id: true },
+    });
     const pledges = await tx.pledge.findMany({
       where: { campaignId, user: { emailOptOut: false } },
       select: { userId: true, user: { select: { email: true, name: true } } },
     });
     const emailed = await queueEmails(
       tx,
-      pledges.map((p) => organiserUpdateEmail(campaign, { userId: p.userId, email: p.user.email, name: p.user.name }, update.id, text)),
+      pledges.map((p) =>
+        organiserUpdateEmail(
+          campaign,
+          { userId: p.userId, email: p.user.email, name: p.user.name },
+          update.id,
+          text,
+        ),
+      ),
     );
     return { id: update.id, campaignId, emailed };
   });

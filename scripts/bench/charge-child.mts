@@ -20,7 +20,9 @@ const { env } = await import("@/lib/env");
 const { runCharging } = await import("@/lib/charging/service");
 
 const run = Date.now().toString(36);
-const creator = await db.user.create({ data: { id: `bs_${run}_creator`, email: `bench-charge-${run}@bench.test`, name: "Bench Charge Organiser" } });
+const creator = await db.user.create({
+  data: { id: `bs_${run}_creator`, email: `bench-charge-${run}@bench.test`, name: "Bench Charge Organiser" },
+});
 const campaign = await db.campaign.create({
   data: {
     title: "Benchmark paid event (charging)",
@@ -71,7 +73,9 @@ for (let i = 0, j = 0; i < arrivals.length; i++) {
   maxInWindow = Math.max(maxInWindow, j - i);
 }
 const executed = [...fake.state.chargesByPledge.entries()].filter(([id]) => id !== "(none)");
-const duplicates = executed.filter(([, list]) => list.filter((c) => c.status === "succeeded").length > 1).length;
+const duplicates = executed.filter(
+  ([, list]) => list.filter((c) => c.status === "succeeded").length > 1,
+).length;
 const succeededAtStripe = executed.filter(([, list]) => list.some((c) => c.status === "succeeded")).length;
 const [row] = await db.$queryRaw<{ succeeded: number; other: number }[]>`
   SELECT count(*) FILTER (WHERE "chargeStatus" = 'succeeded')::int AS succeeded,

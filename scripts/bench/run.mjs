@@ -38,17 +38,28 @@ async function prepareDatabase() {
   const pgServer = await startEmbeddedPostgres({ dataDir: path.join(workDir, "pg"), port: 0 });
   const url = pgServer.url("pactnexus_bench");
   await q(pgServer.url(), "CREATE DATABASE pactnexus_bench");
-  const mig = spawnSync(process.execPath, ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], {
-    env: { ...process.env, DATABASE_URL: url },
-    encoding: "utf8",
-  });
+  const mig = spawnSync(
+    process.execPath,
+    ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"],
+    {
+      env: { ...process.env, DATABASE_URL: url },
+      encoding: "utf8",
+    },
+  );
   if (mig.status !== 0) throw new Error(`migrations failed: ${mig.stderr}`);
   const t0 = Date.now();
   await q(url, fs.readFileSync(path.join(root, "scripts/bench/seed.sql"), "utf8"));
   const seedSeconds = (Date.now() - t0) / 1000;
-  const counts = (await q(url, `SELECT (SELECT count(*) FROM "Campaign" WHERE id LIKE 'bc%')::int AS events,
-      (SELECT count(*) FROM "Pledge")::int AS pledges, (SELECT count(*) FROM "Comment")::int AS comments`)).rows[0];
-  log(`seeded ${counts.events} events, ${counts.pledges} pledges, ${counts.comments} comments in ${seedSeconds.toFixed(1)} s`);
+  const counts = (
+    await q(
+      url,
+      `SELECT (SELECT count(*) FROM "Campaign" WHERE id LIKE 'bc%')::int AS events,
+      (SELECT count(*) FROM "Pledge")::int AS pledges, (SELECT count(*) FROM "Comment")::int AS comments`,
+    )
+  ).rows[0];
+  log(
+    `seeded ${counts.events} events, ${counts.pledges} pledges, ${counts.comments} comments in ${seedSeconds.toFixed(1)} s`,
+  );
   return { pgServer, url, seedSeconds, counts };
 }
 
@@ -57,7 +68,11 @@ function processTreeRss(pid) {
   const pids = [pid];
   for (let i = 0; i < pids.length; i++) {
     try {
-      const kids = fs.readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      const kids = fs
+        .readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, "utf8")
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean);
       pids.push(...kids.map(Number));
     } catch {}
   }
@@ -115,7 +130,9 @@ async function startServer(url) {
 
 function cannon(opts) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) =>
+      err ? reject(err) : resolve(res),
+    );
   });
 }
 
@@ -133,7 +150,9 @@ async function measure(name, opts, server) {
     total: r.requests.total,
     peakRssMb: Math.round(Math.max(before, server.peakRss())),
   };
-  log(`${name}: ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, non-2xx ${row.non2xx}, errors ${row.errors}`);
+  log(
+    `${name}: ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, non-2xx ${row.non2xx}, errors ${row.errors}`,
+  );
   return row;
 }
 
@@ -141,7 +160,9 @@ async function measure(name, opts, server) {
 // polyfills, ~39 kB gzipped), which browsers that support ES modules (all React 19 targets) skip.
 async function firstLoadJs(base, pathName, headers = {}) {
   const html = await (await fetch(base + pathName, { headers })).text();
-  const tags = [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]).filter((t) => !/\snomodule\b/i.test(t));
+  const tags = [...html.matchAll(/<script\b[^>]*>/gi)]
+    .map((m) => m[0])
+    .filter((t) => !/\snomodule\b/i.test(t));
   const srcs = [...new Set(tags.map((t) => t.match(/\ssrc="([^"]+)"/)?.[1]).filter(Boolean))];
   let gz = 0;
   for (const src of srcs) {
@@ -155,9 +176,17 @@ async function main() {
   const started = Date.now();
   const { pgServer, url, seedSeconds, counts } = await prepareDatabase();
   const server = await startServer(url);
-  const results = { date: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, seedSeconds, counts, scenarios: [] };
+  const results = {
+    date: new Date().toISOString(),
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    seedSeconds,
+    counts,
+    scenarios: [],
+  };
   try {
-    const session = async (n) => `next-auth.session-token=${await encode({ token: { sub: `bu${String(n).padStart(8, "0")}`, email: `bench${n}@bench.test`, name: `Bench User ${n}` }, secret: SECRET })}`;
+    const session = async (n) =>
+      `next-auth.session-token=${await encode({ token: { sub: `bu${String(n).padStart(8, "0")}`, email: `bench${n}@bench.test`, name: `Bench User ${n}` }, secret: SECRET })}`;
     // A backer of the hot event whose pledge is not among the newest the page lists (like almost all
     // of its 5,000 backers): served the cached copy for committed members (lib/cache). The hot
     // event's organiser sees every identity and the organiser's tools: rendered per request.
@@ -166,25 +195,43 @@ async function main() {
     const hot = "/campaign/bc00000001";
     // BENCH_ONLY=<regex> runs only the matching scenarios (for working on one; the full run is the default).
     const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : null;
-    const add = async (name, opts) => (only && !only.test(name) ? undefined : results.scenarios.push(await measure(name, { url: server.base + opts.path, ...opts }, server)));
+    const add = async (name, opts) =>
+      only && !only.test(name)
+        ? undefined
+        : results.scenarios.push(await measure(name, { url: server.base + opts.path, ...opts }, server));
     await add("ceiling: static /roadmap", { path: "/roadmap" });
     // The front server's overhead (issue 14): the same page straight from Next's loopback port, same run.
     if (!only || only.test("without the front server")) {
-      results.scenarios.push(await measure("ceiling: static /roadmap, without the front server (Next's own port)", { url: `http://127.0.0.1:${server.nextPort}/roadmap` }, server));
+      results.scenarios.push(
+        await measure(
+          "ceiling: static /roadmap, without the front server (Next's own port)",
+          { url: `http://127.0.0.1:${server.nextPort}/roadmap` },
+          server,
+        ),
+      );
     }
     await add("visitor /", { path: "/" });
     await add("visitor /?page=200", { path: "/?page=200" });
     await add("visitor event page (5,000 pledges, 1,000 comments)", { path: hot });
     await add("signed-in /", { path: "/", headers: { cookie } });
     await add("signed-in event page (a backer: cached members' copy)", { path: hot, headers: { cookie } });
-    await add("signed-in event page (its organiser: rendered per request)", { path: hot, headers: { cookie: organiserCookie } });
+    await add("signed-in event page (its organiser: rendered per request)", {
+      path: hot,
+      headers: { cookie: organiserCookie },
+    });
     for (const extra of extraScenarios.filter((e) => !only || only.test(e.name))) {
       const row = await extra.run({ base: server.base, url, secret: SECRET, cannon, server, log, q });
       if (row) results.scenarios.push(row);
     }
-    results.pageWeightKb = { home: await firstLoadJs(server.base, "/"), eventPage: await firstLoadJs(server.base, hot) };
-    log(`first-load JS gzipped: / ${results.pageWeightKb.home} kB, event page ${results.pageWeightKb.eventPage} kB`);
-    if (process.env.BENCH_LIGHTHOUSE !== "false") results.lighthouse = await lighthouseScores(server.base, ["/", hot], log);
+    results.pageWeightKb = {
+      home: await firstLoadJs(server.base, "/"),
+      eventPage: await firstLoadJs(server.base, hot),
+    };
+    log(
+      `first-load JS gzipped: / ${results.pageWeightKb.home} kB, event page ${results.pageWeightKb.eventPage} kB`,
+    );
+    if (process.env.BENCH_LIGHTHOUSE !== "false")
+      results.lighthouse = await lighthouseScores(server.base, ["/", hot], log);
     results.peakRssMb = Math.round(server.peakRss());
   } finally {
     await server.stop();
@@ -218,7 +265,11 @@ function renderMarkdown(r) {
           "",
           "| Lighthouse (mobile, visitor) | performance | accessibility | best practices |",
           "|---|---:|---:|---:|",
-          ...Object.entries(r.lighthouse).map(([p, s]) => (s ? `| ${p} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} |` : `| ${p} | failed | failed | failed |`)),
+          ...Object.entries(r.lighthouse).map(([p, s]) =>
+            s
+              ? `| ${p} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} |`
+              : `| ${p} | failed | failed | failed |`,
+          ),
         ]
       : []),
     ...(r.notes ?? []).map((n) => `\n${n}`),

@@ -18,7 +18,8 @@ export function commitActionId(distDir = process.env.NEXT_DIST_DIR || ".next") {
   const file = path.join(root, distDir, "server", "server-reference-manifest.json");
   const manifest = JSON.parse(fs.readFileSync(file, "utf8"));
   const hit = Object.entries(manifest.node ?? {}).find(
-    ([, v]) => v.exportedName === "commitToCampaignAction" && String(v.filename ?? "").endsWith("commit-action.ts"),
+    ([, v]) =>
+      v.exportedName === "commitToCampaignAction" && String(v.filename ?? "").endsWith("commit-action.ts"),
   );
   if (!hit) throw new Error(`commitToCampaignAction not found in ${file}`);
   return hit[0];
@@ -26,7 +27,15 @@ export function commitActionId(distDir = process.env.NEXT_DIST_DIR || ".next") {
 
 /** The Next-Router-State-Tree the browser sends from /campaign/{id} (page segment, no modals). */
 export function routerStateTree(campaignId) {
-  const tree = ["", { children: ["campaign", { children: [["campaignId", campaignId, "d"], { children: ["__PAGE__", {}] }] }] }, null, null, true];
+  const tree = [
+    "",
+    {
+      children: ["campaign", { children: [["campaignId", campaignId, "d"], { children: ["__PAGE__", {}] }] }],
+    },
+    null,
+    null,
+    true,
+  ];
   return encodeURIComponent(JSON.stringify(tree));
 }
 
@@ -37,7 +46,8 @@ export function actionOutcome(body) {
   return "unknown";
 }
 
-const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0);
+const pct = (sorted, p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
 
 /**
  * Commits: request i is user bu{i} committing to free event bf{i mod 200} through the server
@@ -55,9 +65,12 @@ const commits = {
     const t0 = Date.now();
     const cookies = new Array(USERS + 1);
     for (let i = 1; i <= USERS; i++) {
-      cookies[i] = `next-auth.session-token=${await encode({ token: { sub: `bu${pad(i)}`, email: `bench${i}@bench.test`, name: `Bench User ${i}` }, secret })}`;
+      cookies[i] =
+        `next-auth.session-token=${await encode({ token: { sub: `bu${pad(i)}`, email: `bench${i}@bench.test`, name: `Bench User ${i}` }, secret })}`;
     }
-    log(`commits: minted ${USERS} session cookies in ${((Date.now() - t0) / 1000).toFixed(1)} s; action ${actionId}`);
+    log(
+      `commits: minted ${USERS} session cookies in ${((Date.now() - t0) / 1000).toFixed(1)} s; action ${actionId}`,
+    );
 
     // A closed loop of CONNECTIONS clients (like autocannon's), but every request in flight when
     // the time is up is awaited and counted, so "none lost" compares complete numbers.
@@ -89,7 +102,8 @@ const commits = {
         const outcome = res.status === 200 ? actionOutcome(body) : "unknown";
         if (res.status !== 200) tally.non200++;
         tally[outcome]++;
-        if (outcome !== "ok" && tally.samples.length < 3) tally.samples.push(`${res.status} ${body.slice(0, 300)}`);
+        if (outcome !== "ok" && tally.samples.length < 3)
+          tally.samples.push(`${res.status} ${body.slice(0, 300)}`);
       } catch (err) {
         tally.errors++;
         if (tally.samples.length < 3) tally.samples.push(String(err));
@@ -134,7 +148,9 @@ const commits = {
       noneLost,
       note: `Commits: ${tally.ok} successful responses of ${responses} (warm-up included), ${pledges} pledges in the database on the free events — ${noneLost ? "none lost" : "MISMATCH"}. Target ≥ 200 commits/s, p99 ≤ 250 ms.`,
     };
-    log(`commits: ${row.reqPerSec} commits/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ok ${tally.ok}/${responses}, pledges ${pledges}, none lost: ${noneLost}`);
+    log(
+      `commits: ${row.reqPerSec} commits/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ok ${tally.ok}/${responses}, pledges ${pledges}, none lost: ${noneLost}`,
+    );
     return row;
   },
 };
@@ -143,11 +159,25 @@ const commits = {
  * Charging: 2,000 pledges through the stripe gateway against the fake Stripe server (50 ms per
  * call), CHARGE_CONCURRENCY=8, STRIPE_RATE_LIMIT=100, in a child process running runCharging.
  */
-export function runChargeChild({ url, pledges = 2000, latencyMs = 50, concurrency = 8, rateLimit = 100, secret }) {
+export function runChargeChild({
+  url,
+  pledges = 2000,
+  latencyMs = 50,
+  concurrency = 8,
+  rateLimit = 100,
+  secret,
+}) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ["--conditions=react-server", "--import", "tsx", path.join(root, "scripts/bench/charge-child.mts"), String(pledges), String(latencyMs)],
+      [
+        "--conditions=react-server",
+        "--import",
+        "tsx",
+        path.join(root, "scripts/bench/charge-child.mts"),
+        String(pledges),
+        String(latencyMs),
+      ],
       {
         cwd: root,
         env: {
@@ -186,11 +216,15 @@ async function chargingDatabase(url, q) {
   target.pathname = "/pactnexus_bench_charging";
   await q(url, `DROP DATABASE IF EXISTS pactnexus_bench_charging`);
   await q(url, `CREATE DATABASE pactnexus_bench_charging`);
-  const mig = spawnSync(process.execPath, ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: target.toString() },
-    encoding: "utf8",
-  });
+  const mig = spawnSync(
+    process.execPath,
+    ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: target.toString() },
+      encoding: "utf8",
+    },
+  );
   if (mig.status !== 0) throw new Error(`charging database: migrations failed: ${mig.stderr}`);
   return target.toString();
 }
@@ -202,7 +236,14 @@ const charging = {
     const latencyMs = 50;
     const rateLimit = 100;
     const chargeUrl = await chargingDatabase(url, q);
-    const r = await runChargeChild({ url: chargeUrl, secret, pledges: 2000, latencyMs, concurrency, rateLimit });
+    const r = await runChargeChild({
+      url: chargeUrl,
+      secret,
+      pledges: 2000,
+      latencyMs,
+      concurrency,
+      rateLimit,
+    });
     const ceiling = Math.min((concurrency * 1000) / latencyMs, rateLimit);
     const perSec = r.succeededInDb / (r.wallMs / 1000);
     const ofCeiling = Math.round((perSec / ceiling) * 100);
@@ -242,7 +283,12 @@ export async function lighthouseScores(base, paths, log) {
   const bin = path.join(root, "node_modules", ".bin", "lighthouse");
   const out = {};
   for (const p of paths) {
-    const file = path.join(root, "bench", ".work", `lighthouse-${process.pid}-${Object.keys(out).length}.json`);
+    const file = path.join(
+      root,
+      "bench",
+      ".work",
+      `lighthouse-${process.pid}-${Object.keys(out).length}.json`,
+    );
     const code = await new Promise((resolve) => {
       const child = spawn(
         bin,
@@ -273,16 +319,31 @@ export async function lighthouseScores(base, paths, log) {
     }
     const report = JSON.parse(fs.readFileSync(file, "utf8"));
     fs.rmSync(file, { force: true });
-    const score = (id) => (report.categories?.[id]?.score == null ? null : Math.round(report.categories[id].score * 100));
-    out[p] = { performance: score("performance"), accessibility: score("accessibility"), bestPractices: score("best-practices") };
+    const score = (id) =>
+      report.categories?.[id]?.score == null ? null : Math.round(report.categories[id].score * 100);
+    out[p] = {
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      bestPractices: score("best-practices"),
+    };
     const failing = Object.values(report.audits ?? {})
-      .filter((a) => a.score !== null && a.score < 1 && ["binary", "numeric"].includes(a.scoreDisplayMode) && a.score < 0.9)
+      .filter(
+        (a) =>
+          a.score !== null &&
+          a.score < 1 &&
+          ["binary", "numeric"].includes(a.scoreDisplayMode) &&
+          a.score < 0.9,
+      )
       .map((a) => a.id)
       .slice(0, 12);
     out[p].below90 = failing;
-    const consoleErrors = (report.audits?.["errors-in-console"]?.details?.items ?? []).map((i) => `${i.source}: ${i.url ? `${i.url} ` : ""}${String(i.description).slice(0, 160)}`);
+    const consoleErrors = (report.audits?.["errors-in-console"]?.details?.items ?? []).map(
+      (i) => `${i.source}: ${i.url ? `${i.url} ` : ""}${String(i.description).slice(0, 160)}`,
+    );
     if (consoleErrors.length) out[p].consoleErrors = consoleErrors.slice(0, 5);
-    log(`lighthouse ${p}: performance ${out[p].performance}, accessibility ${out[p].accessibility}, best practices ${out[p].bestPractices}; audits below 0.9: ${failing.join(", ") || "none"}${consoleErrors.length ? `; console: ${consoleErrors.slice(0, 3).join(" | ")}` : ""}`);
+    log(
+      `lighthouse ${p}: performance ${out[p].performance}, accessibility ${out[p].accessibility}, best practices ${out[p].bestPractices}; audits below 0.9: ${failing.join(", ") || "none"}${consoleErrors.length ? `; console: ${consoleErrors.slice(0, 3).join(" | ")}` : ""}`,
+    );
   }
   return out;
 }

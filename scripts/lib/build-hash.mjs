@@ -3,8 +3,20 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-const INPUTS = ["app", "components", "lib", "public", "prisma/schema.prisma", "next.config.mjs", "postcss.config.mjs",
-  "tsconfig.json", "package-lock.json", "instrumentation.ts", "proxy.ts", "middleware.ts"];
+const INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "prisma/schema.prisma",
+  "next.config.mjs",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+  "instrumentation.ts",
+  "proxy.ts",
+  "middleware.ts",
+];
 const SKIP = new Set(["node_modules", ".next", "generated"]);
 
 function walk(p, out) {
@@ -21,8 +33,10 @@ export function buildHash(root) {
   const files = [];
   for (const input of INPUTS) walk(path.join(root, input), files);
   const h = crypto.createHash("sha256");
-  for (const f of files) h.update(path.relative(root, f)).update("\0").update(fs.readFileSync(f)).update("\0");
+  for (const f of files)
+    h.update(path.relative(root, f)).update("\0").update(fs.readFileSync(f)).update("\0");
   // Public variables are inlined into the client bundle at build time.
-  for (const [k, v] of Object.entries(process.env).sort()) if (k.startsWith("NEXT_PUBLIC_")) h.update(`${k}=${v}\0`);
+  for (const [k, v] of Object.entries(process.env).sort())
+    if (k.startsWith("NEXT_PUBLIC_")) h.update(`${k}=${v}\0`);
   return h.digest("hex");
 }

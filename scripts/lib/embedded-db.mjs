@@ -51,7 +51,10 @@ async function stopStaleServer(dataDir) {
 /** The uid and gid of a system user, or null when it does not exist (yet). */
 function systemUser(name) {
   try {
-    const line = fs.readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith(`${name}:`));
+    const line = fs
+      .readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`${name}:`));
     if (!line) return null;
     const [, , uid, gid] = line.split(":");
     return { uid: Number(uid), gid: Number(gid) };
@@ -78,7 +81,12 @@ export function firstUnreachableDir(paths, user = systemUser(USER)) {
       }
       if (!st.isDirectory()) continue;
       const mode = st.mode;
-      const ok = user && st.uid === user.uid ? mode & 0o100 : user && st.gid === user.gid ? mode & 0o010 : mode & 0o001;
+      const ok =
+        user && st.uid === user.uid
+          ? mode & 0o100
+          : user && st.gid === user.gid
+            ? mode & 0o010
+            : mode & 0o001;
       if (!ok) return dir;
     }
   }
@@ -107,10 +115,14 @@ export async function startEmbeddedPostgres({ dataDir, port, fast = false, log =
   await stopStaleServer(dir);
   const chosenPort = port && (await isPortFree(port)) ? port : await freePort();
   const flags = [
-    "-c", "listen_addresses=127.0.0.1",
-    "-c", "unix_socket_directories=",
-    "-c", "max_connections=300",
-    "-c", "shared_buffers=128MB",
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "unix_socket_directories=",
+    "-c",
+    "max_connections=300",
+    "-c",
+    "shared_buffers=128MB",
   ];
   if (fast) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
   const pg = new EmbeddedPostgres({

@@ -21,7 +21,12 @@ export const LIMITS = { api: 64 * 1024, action: 1024 * 1024, webhook: 512 * 1024
 const json = (res, status, code, message, extra = {}) => {
   if (res.headersSent) return res.destroy();
   const body = JSON.stringify({ error: { code, message } });
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), "cache-control": "no-store", ...extra });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store",
+    ...extra,
+  });
   res.end(body);
 };
 
@@ -44,7 +49,13 @@ export function normaliseIp(raw) {
 export function clientAddress(socketAddress, forwardedFor, trustedHops) {
   const socket = normaliseIp(socketAddress) ?? "0.0.0.0";
   if (!trustedHops) return socket;
-  const chain = [...String(forwardedFor ?? "").split(",").map((s) => s.trim()).filter(Boolean), socket];
+  const chain = [
+    ...String(forwardedFor ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    socket,
+  ];
   let best = socket;
   for (let i = chain.length - 2, hops = 1; i >= 0 && hops <= trustedHops; i--, hops++) {
     const ip = normaliseIp(chain[i]);
@@ -80,7 +91,8 @@ export function jsonDepth(text) {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 || c === 123) max = Math.max(max, ++depth);
@@ -102,14 +114,19 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
       (up) => {
         const raw = [];
         for (let i = 0; i < up.rawHeaders.length; i += 2) {
-          if (!HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase())) raw.push(up.rawHeaders[i], up.rawHeaders[i + 1]);
+          if (!HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase()))
+            raw.push(up.rawHeaders[i], up.rawHeaders[i + 1]);
         }
         res.writeHead(up.statusCode || 502, up.statusMessage, raw);
         up.pipe(res);
         up.on("error", () => res.destroy());
       },
     );
-    upstream.on("error", () => json(res, 502, "UNAVAILABLE", "The service is temporarily unavailable. Please try again in a moment.", { "retry-after": "5" }));
+    upstream.on("error", () =>
+      json(res, 502, "UNAVAILABLE", "The service is temporarily unavailable. Please try again in a moment.", {
+        "retry-after": "5",
+      }),
+    );
     res.on("close", () => {
       if (!res.writableFinished) upstream.destroy();
     });
@@ -119,7 +136,10 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
 
   const server = http.createServer((req, res) => {
     const method = (req.method || "GET").toUpperCase();
-    if (method === "TRACE" || method === "TRACK") return json(res, 405, "METHOD_NOT_ALLOWED", "This method is not allowed.", { allow: "GET, HEAD, POST" });
+    if (method === "TRACE" || method === "TRACK")
+      return json(res, 405, "METHOD_NOT_ALLOWED", "This method is not allowed.", {
+        allow: "GET, HEAD, POST",
+      });
 
     if (!trustedHops && !warned && (req.headers["x-forwarded-for"] || req.headers["x-real-ip"])) {
       warned = true;
@@ -140,7 +160,8 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
     if (!trustedHops) delete headers["x-forwarded-proto"];
     headers.host = `localhost:${upstreamPort}`;
 
-    const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+    const hasBody =
+      req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
     if (!hasBody || method === "GET" || method === "HEAD") {
       const up = forward(req, res, headers);
       up.end();
@@ -160,7 +181,12 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
     }
     if (declared > limit) {
       req.resume();
-      return json(res, 413, "PAYLOAD_TOO_LARGE", `The request body is too large: ${what} request may send at most ${kb(limit)}.`);
+      return json(
+        res,
+        413,
+        "PAYLOAD_TOO_LARGE",
+        `The request body is too large: ${what} request may send at most ${kb(limit)}.`,
+      );
     }
 
     const action = req.headers["next-action"];
@@ -168,7 +194,9 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
       // Server actions: same origin only (a browser always sends Origin on a POST), and a body Next can decode.
       const origin = req.headers.origin;
       if (origin !== undefined) {
-        const allowed = [req.headers["x-forwarded-host"], req.headers.host].filter(Boolean).map((h) => String(h).split(",")[0].trim().toLowerCase());
+        const allowed = [req.headers["x-forwarded-host"], req.headers.host]
+          .filter(Boolean)
+          .map((h) => String(h).split(",")[0].trim().toLowerCase());
         if (origin === "null" || !allowed.includes(hostOf(origin))) {
           req.resume();
           return json(res, 403, "FORBIDDEN", "Cross-origin requests are not allowed.");
@@ -176,7 +204,9 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
       }
       if (method !== "POST") {
         req.resume();
-        return json(res, 405, "METHOD_NOT_ALLOWED", "Server actions are called with POST.", { allow: "POST" });
+        return json(res, 405, "METHOD_NOT_ALLOWED", "Server actions are called with POST.", {
+          allow: "POST",
+        });
       }
     }
 
@@ -189,7 +219,12 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
       size += c.length;
       if (size > limit) {
         refused = true;
-        json(res, 413, "PAYLOAD_TOO_LARGE", `The request body is too large: ${what} request may send at most ${kb(limit)}.`);
+        json(
+          res,
+          413,
+          "PAYLOAD_TOO_LARGE",
+          `The request body is too large: ${what} request may send at most ${kb(limit)}.`,
+        );
         return;
       }
       chunks.push(c);
@@ -202,13 +237,19 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
       if ((req.url || "").startsWith("/api/auth/")) {
         const type = String(req.headers["content-type"] || "").toLowerCase();
         if (!type.startsWith("application/x-www-form-urlencoded") || !isUtf8(body)) {
-          return json(res, 400, "BAD_REQUEST", "Sign-in requests are sent as a form (application/x-www-form-urlencoded).");
+          return json(
+            res,
+            400,
+            "BAD_REQUEST",
+            "Sign-in requests are sent as a form (application/x-www-form-urlencoded).",
+          );
         }
       }
       if (action) {
         const type = String(req.headers["content-type"] || "").toLowerCase();
         if (type.startsWith("multipart/form-data")) {
-          if (!/boundary=/.test(type)) return json(res, 400, "BAD_REQUEST", "The form data of this request is malformed.");
+          if (!/boundary=/.test(type))
+            return json(res, 400, "BAD_REQUEST", "The form data of this request is malformed.");
         } else {
           let args;
           try {
@@ -216,8 +257,10 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
           } catch {
             args = undefined;
           }
-          if (!Array.isArray(args)) return json(res, 400, "BAD_REQUEST", "A server action's arguments must be sent as a JSON array.");
-          if (jsonDepth(body.toString("utf8")) > MAX_ACTION_DEPTH) return json(res, 400, "BAD_REQUEST", "A server action's arguments are nested too deeply.");
+          if (!Array.isArray(args))
+            return json(res, 400, "BAD_REQUEST", "A server action's arguments must be sent as a JSON array.");
+          if (jsonDepth(body.toString("utf8")) > MAX_ACTION_DEPTH)
+            return json(res, 400, "BAD_REQUEST", "A server action's arguments are nested too deeply.");
         }
       }
       headers["content-length"] = String(body.length);

@@ -96,7 +96,10 @@ function poolConfig(url) {
     user: decodeURIComponent(u.username),
     password: decodeURIComponent(u.password),
     database: decodeURIComponent(u.pathname.slice(1)) || "postgres",
-    ssl: params.sslmode && params.sslmode !== "disable" ? { rejectUnauthorized: params.sslmode === "verify-full" } : undefined,
+    ssl:
+      params.sslmode && params.sslmode !== "disable"
+        ? { rejectUnauthorized: params.sslmode === "verify-full" }
+        : undefined,
   };
 }
 
@@ -139,7 +142,9 @@ async function withEngine(url, fn) {
   try {
     return await fn(engine, schema);
   } catch (err) {
-    const detail = [lastPanic && `Schema engine panic: ${lastPanic}`, err?.message ?? String(err)].filter(Boolean).join("\n");
+    const detail = [lastPanic && `Schema engine panic: ${lastPanic}`, err?.message ?? String(err)]
+      .filter(Boolean)
+      .join("\n");
     throw new Error(`${detail}${logs.length ? `\n${logs.slice(-5).join("\n")}` : ""}`);
   } finally {
     engine.free();
@@ -167,7 +172,10 @@ function timestamp() {
  * Returns the folder written, or null when there is nothing to migrate.
  */
 export async function createMigration(url, name, { empty = false } = {}) {
-  const safe = name.replace(/[^a-zA-Z0-9_]+/g, "_").replace(/^_+|_+$/g, "").toLowerCase();
+  const safe = name
+    .replace(/[^a-zA-Z0-9_]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase();
   if (!safe) throw new Error("Give the migration a name: npm run db:new -- <name>");
   let sql;
   if (empty) {

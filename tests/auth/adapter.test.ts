@@ -14,7 +14,11 @@ describe("pactNexusAdapter (OAuth users and accounts)", () => {
       image: "https://example.com/g.png",
       emailVerified: null,
     } as never);
-    expect(user).toMatchObject({ email: "grace.hopper@gmail.com", name: "G".repeat(50), image: "https://example.com/g.png" });
+    expect(user).toMatchObject({
+      email: "grace.hopper@gmail.com",
+      name: "G".repeat(50),
+      image: "https://example.com/g.png",
+    });
     expect(await adapter.getUserByEmail!("GRACE.HOPPER@gmail.com")).toMatchObject({ id: user.id });
     expect(await adapter.getUser!(user.id)).toMatchObject({ email: "grace.hopper@gmail.com" });
     expect(await adapter.getUser!("missing")).toBeNull();
@@ -34,12 +38,16 @@ describe("pactNexusAdapter (OAuth users and accounts)", () => {
       scope: "openid email profile",
       id_token: "idt",
     });
-    expect(await adapter.getUserByAccount!({ provider: "google", providerAccountId: "g-123" })).toMatchObject({
-      id: existing.id,
-      email: "linked@example.com",
-    });
+    expect(await adapter.getUserByAccount!({ provider: "google", providerAccountId: "g-123" })).toMatchObject(
+      {
+        id: existing.id,
+        email: "linked@example.com",
+      },
+    );
     // the password stays: both ways now sign in to one account
-    expect((await db.user.findUniqueOrThrow({ where: { id: existing.id } })).passwordHash).toBe("$argon2id$placeholder");
+    expect((await db.user.findUniqueOrThrow({ where: { id: existing.id } })).passwordHash).toBe(
+      "$argon2id$placeholder",
+    );
 
     await adapter.unlinkAccount!({ provider: "google", providerAccountId: "g-123" });
     expect(await adapter.getUserByAccount!({ provider: "google", providerAccountId: "g-123" })).toBeNull();
@@ -55,9 +63,17 @@ describe("pactNexusAdapter (OAuth users and accounts)", () => {
 describe("oauthSignInAllowed", () => {
   it("admits a Google profile only with a verified email", () => {
     expect(oauthSignInAllowed("google", { email: "a@gmail.com", email_verified: true })).toBe(true);
-    expect(oauthSignInAllowed("google", { email: "a@gmail.com", email_verified: false })).toEqual({ error: GOOGLE_UNVERIFIED_ERROR });
-    expect(oauthSignInAllowed("google", { email: "a@gmail.com" })).toEqual({ error: GOOGLE_UNVERIFIED_ERROR });
-    expect(oauthSignInAllowed("google", { email: "a@gmail.com", email_verified: "true" })).toEqual({ error: GOOGLE_UNVERIFIED_ERROR });
-    expect(oauthSignInAllowed("google", { email_verified: true })).toEqual({ error: GOOGLE_UNVERIFIED_ERROR });
+    expect(oauthSignInAllowed("google", { email: "a@gmail.com", email_verified: false })).toEqual({
+      error: GOOGLE_UNVERIFIED_ERROR,
+    });
+    expect(oauthSignInAllowed("google", { email: "a@gmail.com" })).toEqual({
+      error: GOOGLE_UNVERIFIED_ERROR,
+    });
+    expect(oauthSignInAllowed("google", { email: "a@gmail.com", email_verified: "true" })).toEqual({
+      error: GOOGLE_UNVERIFIED_ERROR,
+    });
+    expect(oauthSignInAllowed("google", { email_verified: true })).toEqual({
+      error: GOOGLE_UNVERIFIED_ERROR,
+    });
   });
 });

@@ -11,7 +11,9 @@ process.env.ADMIN_EMAILS = "g-admin@gmail.com";
 
 type Authorize = (credentials: unknown, req: { headers: Record<string, string> }) => Promise<unknown>;
 const credentials = () => {
-  const provider = authOptions().providers.find((p) => p.id === "credentials") as unknown as { options: { authorize: Authorize } };
+  const provider = authOptions().providers.find((p) => p.id === "credentials") as unknown as {
+    options: { authorize: Authorize };
+  };
   return provider.options.authorize;
 };
 
@@ -33,38 +35,61 @@ describe("NextAuth options", () => {
   });
 
   it("credentials: signs in, and passes SPEC texts (only) back to the form", async () => {
-    const user = await createUser({ email: "form@example.com", name: "Form", passwordHash: await hashPassword("form-password-1") });
+    const user = await createUser({
+      email: "form@example.com",
+      name: "Form",
+      passwordHash: await hashPassword("form-password-1"),
+    });
     const authorize = credentials();
-    await expect(authorize({ email: "Form@Example.com", password: "form-password-1", csrfToken: "x" }, { headers: {} })).resolves.toEqual({
+    await expect(
+      authorize({ email: "Form@Example.com", password: "form-password-1", csrfToken: "x" }, { headers: {} }),
+    ).resolves.toEqual({
       id: user.id,
       email: "form@example.com",
       name: "Form",
     });
-    expect((await rejection(authorize({ email: "form@example.com", password: "wrong-password" }, { headers: {} }))).message).toBe(
-      "Incorrect password",
-    );
-    expect((await rejection(authorize({ email: "none@example.com", password: "wrong-password" }, { headers: {} }))).message).toBe(
-      "No account found with this email",
-    );
+    expect(
+      (await rejection(authorize({ email: "form@example.com", password: "wrong-password" }, { headers: {} })))
+        .message,
+    ).toBe("Incorrect password");
+    expect(
+      (await rejection(authorize({ email: "none@example.com", password: "wrong-password" }, { headers: {} })))
+        .message,
+    ).toBe("No account found with this email");
     expect((await rejection(authorize(undefined, { headers: {} }))).message).toBe("Email is required");
   });
 
   it("credentials: counts failures per client address (the one the front server set)", async () => {
     const authorize = credentials();
     const from = (ip: string) => ({ headers: { "x-pactnexus-client-ip": ip } });
-    for (let i = 0; i < 20; i++) await rejection(authorize({ email: `ip-spray-${i}@example.com`, password: "whatever-1" }, from("203.0.113.80")));
-    expect((await rejection(authorize({ email: "ip-spray-x@example.com", password: "whatever-1" }, from("203.0.113.80")))).message).toBe(
-      "Too many attempts. Try again in 15 minutes.",
-    );
-    expect((await rejection(authorize({ email: "ip-spray-x@example.com", password: "whatever-1" }, from("203.0.113.81")))).message).toBe(
-      "No account found with this email",
-    );
+    for (let i = 0; i < 20; i++)
+      await rejection(
+        authorize({ email: `ip-spray-${i}@example.com`, password: "whatever-1" }, from("203.0.113.80")),
+      );
+    expect(
+      (
+        await rejection(
+          authorize({ email: "ip-spray-x@example.com", password: "whatever-1" }, from("203.0.113.80")),
+        )
+      ).message,
+    ).toBe("Too many attempts. Try again in 15 minutes.");
+    expect(
+      (
+        await rejection(
+          authorize({ email: "ip-spray-x@example.com", password: "whatever-1" }, from("203.0.113.81")),
+        )
+      ).message,
+    ).toBe("No account found with this email");
   });
 
   it("credentials: an unexpected failure answers 'Authentication failed' and is logged, never shown", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const spy = vi.spyOn(db.user, "findUnique").mockRejectedValueOnce(new Error("internal detail: relation missing"));
-    const err = await rejection(credentials()({ email: "boom@example.com", password: "whatever-1" }, { headers: {} }));
+    const spy = vi
+      .spyOn(db.user, "findUnique")
+      .mockRejectedValueOnce(new Error("internal detail: relation missing"));
+    const err = await rejection(
+      credentials()({ email: "boom@example.com", password: "whatever-1" }, { headers: {} }),
+    );
     expect(err.message).toBe("Authentication failed");
     expect(logged).toHaveBeenCalled();
     spy.mockRestore();
@@ -74,14 +99,35 @@ describe("NextAuth options", () => {
     const options = authOptions();
     const signIn = options.callbacks!.signIn!;
     const account = { type: "oauth", provider: "google", providerAccountId: "g-1" } as never;
-    await expect(signIn({ user: {} as never, account, profile: { email: "x@gmail.com", email_verified: false } as never })).resolves.toBe(
-      "/profile?error=GoogleEmailUnverified",
-    );
-    await expect(signIn({ user: {} as never, account, profile: { email: "x@gmail.com", email_verified: true } as never })).resolves.toBe(true);
-    await expect(signIn({ user: {} as never, account: { type: "credentials", provider: "credentials" } as never })).resolves.toBe(true);
+    await expect(
+      signIn({
+        user: {} as never,
+        account,
+        profile: { email: "x@gmail.com", email_verified: false } as never,
+      }),
+    ).resolves.toBe("/profile?error=GoogleEmailUnverified");
+    await expect(
+      signIn({
+        user: {} as never,
+        account,
+        profile: { email: "x@gmail.com", email_verified: true } as never,
+      }),
+    ).resolves.toBe(true);
+    await expect(
+      signIn({ user: {} as never, account: { type: "credentials", provider: "credentials" } as never }),
+    ).resolves.toBe(true);
 
-    const google = options.providers.find((p) => p.id === "google") as unknown as { options: { profile: (p: unknown) => unknown } };
-    expect(google.options.profile({ sub: "g-1", name: ` ${"L".repeat(80)} `, email: " Long.Name@Gmail.com ", picture: "https://x/p.png" })).toEqual({
+    const google = options.providers.find((p) => p.id === "google") as unknown as {
+      options: { profile: (p: unknown) => unknown };
+    };
+    expect(
+      google.options.profile({
+        sub: "g-1",
+        name: ` ${"L".repeat(80)} `,
+        email: " Long.Name@Gmail.com ",
+        picture: "https://x/p.png",
+      }),
+    ).toEqual({
       id: "g-1",
       name: "L".repeat(50),
       email: "long.name@gmail.com",
@@ -91,39 +137,69 @@ describe("NextAuth options", () => {
 
   it("Google: ADMIN_EMAILS grants admin when the account signs in (Google verified the address)", async () => {
     const user = await createUser({ email: "g-admin@gmail.com" });
-    await authOptions().events!.signIn!({ user: { id: user.id, email: user.email }, account: { type: "oauth", provider: "google" } as never } as never);
+    await authOptions().events!.signIn!({
+      user: { id: user.id, email: user.email },
+      account: { type: "oauth", provider: "google" } as never,
+    } as never);
     expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(true);
   });
 
   it("Google: a Google-verified sign-in confirms the address, so ADMIN_EMAILS applies", async () => {
     const user = await createUser({ email: "g-admin2@gmail.com" });
-    await authOptions().events!.signIn!({ user: { id: user.id, email: user.email }, account: { type: "oauth", provider: "google" } as never } as never);
+    await authOptions().events!.signIn!({
+      user: { id: user.id, email: user.email },
+      account: { type: "oauth", provider: "google" } as never,
+    } as never);
     expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerified).toBeInstanceOf(Date);
   });
 
   it("Google joining a never-confirmed password account removes that password and ends its sessions (pre-hijack)", async () => {
     // an attacker registered the victim's address with a password and never confirmed it
-    const victim = await createUser({ email: "victim@gmail.com", passwordHash: await hashPassword("attacker-password-1") });
+    const victim = await createUser({
+      email: "victim@gmail.com",
+      passwordHash: await hashPassword("attacker-password-1"),
+    });
     const authorize = credentials();
-    await expect(authorize({ email: "victim@gmail.com", password: "attacker-password-1" }, { headers: {} })).resolves.toMatchObject({ id: victim.id });
+    await expect(
+      authorize({ email: "victim@gmail.com", password: "attacker-password-1" }, { headers: {} }),
+    ).resolves.toMatchObject({ id: victim.id });
     // the real owner signs in with Google: NextAuth links the Google account to that user
     const events = authOptions().events!;
-    await events.linkAccount!({ user: { id: victim.id, email: victim.email }, account: { type: "oauth", provider: "google", providerAccountId: "g-victim" } } as never);
-    await events.signIn!({ user: { id: victim.id, email: victim.email }, account: { type: "oauth", provider: "google" } as never } as never);
+    await events.linkAccount!({
+      user: { id: victim.id, email: victim.email },
+      account: { type: "oauth", provider: "google", providerAccountId: "g-victim" },
+    } as never);
+    await events.signIn!({
+      user: { id: victim.id, email: victim.email },
+      account: { type: "oauth", provider: "google" } as never,
+    } as never);
     const row = await db.user.findUniqueOrThrow({ where: { id: victim.id } });
     expect(row).toMatchObject({ passwordHash: null, sessionVersion: 1, emailVerified: expect.any(Date) });
-    expect((await rejection(authorize({ email: "victim@gmail.com", password: "attacker-password-1" }, { headers: {} }))).message).toBe(
-      "This account signs in with Google. Use Continue with Google.",
-    );
+    expect(
+      (
+        await rejection(
+          authorize({ email: "victim@gmail.com", password: "attacker-password-1" }, { headers: {} }),
+        )
+      ).message,
+    ).toBe("This account signs in with Google. Use Continue with Google.");
     // the owner's new token carries the new session version
     const token = await authOptions().callbacks!.jwt!({ token: {}, user: { id: victim.id } } as never);
     expect(token).toMatchObject({ sub: victim.id, sv: 1 });
   });
 
   it("Google joining a confirmed password account keeps its password", async () => {
-    const owner = await createUser({ email: "owner@gmail.com", passwordHash: await hashPassword("owner-password-1") });
+    const owner = await createUser({
+      email: "owner@gmail.com",
+      passwordHash: await hashPassword("owner-password-1"),
+    });
     await db.user.update({ where: { id: owner.id }, data: { emailVerified: new Date() } });
-    await authOptions().events!.linkAccount!({ user: { id: owner.id, email: owner.email }, account: { type: "oauth", provider: "google", providerAccountId: "g-owner" } } as never);
-    expect((await db.user.findUniqueOrThrow({ where: { id: owner.id } }))).toMatchObject({ sessionVersion: 0, passwordHash: expect.any(String) });
+    await authOptions().events!.linkAccount!({
+      user: { id: owner.id, email: owner.email },
+      account: { type: "oauth", provider: "google", providerAccountId: "g-owner" },
+    } as never);
+    expect(await db.user.findUniqueOrThrow({ where: { id: owner.id } })).toMatchObject({
+      sessionVersion: 0,
+      passwordHash: expect.any(String),
+    });
   });
 });

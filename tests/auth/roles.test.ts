@@ -36,7 +36,12 @@ describe("getViewer / requireUser / requireAdmin", () => {
   it("reads the user from the database, not from the token", async () => {
     const user = await createUser({ email: "reader@example.com", name: "Reader" });
     signInAs(user.id);
-    expect(await getViewer()).toEqual({ id: user.id, email: "reader@example.com", name: "Reader", isAdmin: false });
+    expect(await getViewer()).toEqual({
+      id: user.id,
+      email: "reader@example.com",
+      name: "Reader",
+      isAdmin: false,
+    });
     expect((await rejection(requireAdmin())).message).toBe("Access denied. Admin privileges required.");
   });
 
@@ -66,16 +71,35 @@ describe("getViewer / requireUser / requireAdmin", () => {
 
   it("a token that does not decode, or has expired, is a signed-out request", async () => {
     const user = await createUser();
-    const cookie = (value: string) => ({ get: (n: string) => (n === "next-auth.session-token" ? { name: n, value } : undefined), getAll: () => [{ name: "next-auth.session-token", value }], has: () => true });
+    const cookie = (value: string) => ({
+      get: (n: string) => (n === "next-auth.session-token" ? { name: n, value } : undefined),
+      getAll: () => [{ name: "next-auth.session-token", value }],
+      has: () => true,
+    });
     const { sessionUserId } = await import("@/lib/auth/session-cookie");
-    expect(await sessionUserId(cookie(await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET! })))).toBe(user.id);
-    expect(await sessionUserId(cookie(await encode({ token: { sub: user.id }, secret: "another-secret" })))).toBeNull();
-    expect(await sessionUserId(cookie(await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET!, maxAge: -60 })))).toBeNull();
+    expect(
+      await sessionUserId(
+        cookie(await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET! })),
+      ),
+    ).toBe(user.id);
+    expect(
+      await sessionUserId(cookie(await encode({ token: { sub: user.id }, secret: "another-secret" }))),
+    ).toBeNull();
+    expect(
+      await sessionUserId(
+        cookie(await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET!, maxAge: -60 })),
+      ),
+    ).toBeNull();
     expect(await sessionUserId(cookie("not-a-token"))).toBeNull();
     // a large token split by NextAuth into numbered cookies is joined in order
     const token = await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET! });
-    const parts = [token.slice(0, 40), token.slice(40, 90), token.slice(90)].map((value, i) => ({ name: `next-auth.session-token.${i}`, value }));
-    expect(await sessionUserId({ get: () => undefined, getAll: () => [parts[2], parts[0], parts[1]] })).toBe(user.id);
+    const parts = [token.slice(0, 40), token.slice(40, 90), token.slice(90)].map((value, i) => ({
+      name: `next-auth.session-token.${i}`,
+      value,
+    }));
+    expect(await sessionUserId({ get: () => undefined, getAll: () => [parts[2], parts[0], parts[1]] })).toBe(
+      user.id,
+    );
   });
 
   it("a deleted account is signed out even with a valid token", async () => {
@@ -89,12 +113,21 @@ describe("getViewer / requireUser / requireAdmin", () => {
 describe("npm run user:admin", () => {
   const root = path.resolve(__dirname, "../..");
   const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "--conditions=react-server", "scripts/user-admin.ts", ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL },
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.join(root, "node_modules/tsx/dist/cli.mjs"),
+        "--conditions=react-server",
+        "scripts/user-admin.ts",
+        ...args,
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
     return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
   };
 
@@ -103,13 +136,23 @@ describe("npm run user:admin", () => {
     signInAs(user.id);
     expect((await rejection(requireAdmin())).code).toBe("FORBIDDEN");
 
-    expect(cli("Promote-Me@Example.com")).toEqual({ code: 0, out: "promote-me@example.com is now an admin.", err: "" });
+    expect(cli("Promote-Me@Example.com")).toEqual({
+      code: 0,
+      out: "promote-me@example.com is now an admin.",
+      err: "",
+    });
     expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(true);
     await expect(requireAdmin()).resolves.toMatchObject({ id: user.id });
 
-    expect(cli("promote-me@example.com").out).toBe("promote-me@example.com is already an admin; nothing changed.");
+    expect(cli("promote-me@example.com").out).toBe(
+      "promote-me@example.com is already an admin; nothing changed.",
+    );
 
-    expect(cli("promote-me@example.com", "--revoke")).toEqual({ code: 0, out: "promote-me@example.com is no longer an admin.", err: "" });
+    expect(cli("promote-me@example.com", "--revoke")).toEqual({
+      code: 0,
+      out: "promote-me@example.com is no longer an admin.",
+      err: "",
+    });
     expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(false);
     expect((await rejection(requireAdmin())).code).toBe("FORBIDDEN");
   }, 60_000);

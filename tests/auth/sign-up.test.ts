@@ -24,7 +24,10 @@ afterEach(async () => {
 
 describe("signUp", () => {
   it("creates an account with a trimmed, lower-cased email and an argon2id hash, and it can sign in", async () => {
-    const user = await signUp({ email: "  New.Person@Example.COM ", password: "violet-harbour-42", name: " New Person " }, ip(1));
+    const user = await signUp(
+      { email: "  New.Person@Example.COM ", password: "violet-harbour-42", name: " New Person " },
+      ip(1),
+    );
     expect(user).toMatchObject({ email: "new.person@example.com", name: "New Person" });
 
     const row = await db.user.findUniqueOrThrow({ where: { id: user.id } });
@@ -33,7 +36,9 @@ describe("signUp", () => {
     expect(row.passwordHash).not.toContain("violet-harbour-42");
     expect(row.isAdmin).toBe(false);
 
-    await expect(verifyPasswordSignIn({ email: "NEW.person@example.com", password: "violet-harbour-42" }, ip(1))).resolves.toEqual({
+    await expect(
+      verifyPasswordSignIn({ email: "NEW.person@example.com", password: "violet-harbour-42" }, ip(1)),
+    ).resolves.toEqual({
       id: user.id,
       email: "new.person@example.com",
       name: "New Person",
@@ -42,12 +47,18 @@ describe("signUp", () => {
 
   it("answers 'Email already in use' for the same email in another case, and changes nothing", async () => {
     await signUp({ email: "taken@example.com", password: "violet-harbour-42" }, ip(2));
-    const err = await rejection(signUp({ email: "  TAKEN@Example.com", password: "another-secret-77" }, ip(2)));
+    const err = await rejection(
+      signUp({ email: "  TAKEN@Example.com", password: "another-secret-77" }, ip(2)),
+    );
     expect(err.message).toBe("Email already in use");
     expect(err.code).toBe("CONFLICT");
-    expect(await db.user.count({ where: { email: { equals: "taken@example.com", mode: "insensitive" } } })).toBe(1);
+    expect(
+      await db.user.count({ where: { email: { equals: "taken@example.com", mode: "insensitive" } } }),
+    ).toBe(1);
     // the first password still works; the second never replaced it
-    await expect(verifyPasswordSignIn({ email: "taken@example.com", password: "violet-harbour-42" }, ip(2))).resolves.toBeTruthy();
+    await expect(
+      verifyPasswordSignIn({ email: "taken@example.com", password: "violet-harbour-42" }, ip(2)),
+    ).resolves.toBeTruthy();
   });
 
   it("answers 'Email already in use' to two simultaneous sign-ups with one email: exactly one account", async () => {
@@ -91,41 +102,65 @@ describe("signUp", () => {
     // whoever registers the address first is not admin
     expect((await db.user.findUniqueOrThrow({ where: { id: boss.id } })).isAdmin).toBe(false);
     // the confirmation link went out through the outbox, and only its owner can follow it
-    const mail = await db.emailOutbox.findFirstOrThrow({ where: { toEmail: "boss@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } } });
+    const mail = await db.emailOutbox.findFirstOrThrow({
+      where: { toEmail: "boss@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } },
+    });
     const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
     expect(await confirmEmail(`${token.slice(0, -1)}x`)).toBe(false);
     expect((await db.user.findUniqueOrThrow({ where: { id: boss.id } })).isAdmin).toBe(false);
     expect(await confirmEmail(token)).toBe(true);
     expect(await confirmEmail(token)).toBe(false); // single use
-    expect((await db.user.findUniqueOrThrow({ where: { id: boss.id } }))).toMatchObject({ isAdmin: true, emailVerified: expect.any(Date) });
+    expect(await db.user.findUniqueOrThrow({ where: { id: boss.id } })).toMatchObject({
+      isAdmin: true,
+      emailVerified: expect.any(Date),
+    });
     // an address not listed is confirmed but not admin
-    const otherMail = await db.emailOutbox.findFirstOrThrow({ where: { toEmail: "someone@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } } });
+    const otherMail = await db.emailOutbox.findFirstOrThrow({
+      where: { toEmail: "someone@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } },
+    });
     expect(await confirmEmail(/verify-email\?token=([A-Za-z0-9_-]+)/.exec(otherMail.text)![1])).toBe(true);
     expect((await db.user.findUniqueOrThrow({ where: { id: other.id } })).isAdmin).toBe(false);
   });
 
   it("an expired confirmation link confirms nothing; the admin email list never shows the link", async () => {
     const late = await signUp({ email: "other@pactnexus.test", password: "violet-harbour-42" }, ip(11));
-    const mail = await db.emailOutbox.findFirstOrThrow({ where: { toEmail: "other@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } } });
+    const mail = await db.emailOutbox.findFirstOrThrow({
+      where: { toEmail: "other@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } },
+    });
     const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
     const { listOutboxForAdmin, HIDDEN_LINK_TEXT } = await import("@/lib/email/queries");
-    const listed = await listOutboxForAdmin({ id: "admin", isAdmin: true }, { recipient: "other@pactnexus.test" });
+    const listed = await listOutboxForAdmin(
+      { id: "admin", isAdmin: true },
+      { recipient: "other@pactnexus.test" },
+    );
     expect(listed.entries[0].text).toBe(HIDDEN_LINK_TEXT);
     expect(JSON.stringify(listed)).not.toContain(token);
-    await db.verificationToken.updateMany({ where: { identifier: `confirm-email:${late.id}` }, data: { expires: new Date(Date.now() - 1000) } });
+    await db.verificationToken.updateMany({
+      where: { identifier: `confirm-email:${late.id}` },
+      data: { expires: new Date(Date.now() - 1000) },
+    });
     expect(await confirmEmail(token)).toBe(false);
-    expect((await db.user.findUniqueOrThrow({ where: { id: late.id } }))).toMatchObject({ isAdmin: false, emailVerified: null });
+    expect(await db.user.findUniqueOrThrow({ where: { id: late.id } })).toMatchObject({
+      isAdmin: false,
+      emailVerified: null,
+    });
   });
 
   it(`limits sign-ups to ${SIGN_UPS_PER_IP} an hour per IP, with a clear message; other IPs are unaffected`, async () => {
     for (let i = 0; i < SIGN_UPS_PER_IP; i++) {
       await signUp({ email: `burst${i}@example.com`, password: "violet-harbour-42" }, ip(9));
     }
-    const err = await rejection(signUp({ email: "burst-extra@example.com", password: "violet-harbour-42" }, ip(9)));
+    const err = await rejection(
+      signUp({ email: "burst-extra@example.com", password: "violet-harbour-42" }, ip(9)),
+    );
     expect(err.code).toBe("RATE_LIMITED");
-    expect(err.message).toMatch(/^Too many accounts created from this network\. Try again in (60|59) minutes\.$/);
+    expect(err.message).toMatch(
+      /^Too many accounts created from this network\. Try again in (60|59) minutes\.$/,
+    );
     expect(await db.user.count({ where: { email: "burst-extra@example.com" } })).toBe(0);
 
-    await expect(signUp({ email: "burst-extra@example.com", password: "violet-harbour-42" }, ip(10))).resolves.toBeTruthy();
+    await expect(
+      signUp({ email: "burst-extra@example.com", password: "violet-harbour-42" }, ip(10)),
+    ).resolves.toBeTruthy();
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { MEMBER_EVENT, campaignVersion, memberCampaignVersion, memberHomeVersion } from "@/lib/cache/visitor-version";
+import {
+  MEMBER_EVENT,
+  campaignVersion,
+  memberCampaignVersion,
+  memberHomeVersion,
+} from "@/lib/cache/visitor-version";
 import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 
@@ -23,19 +28,48 @@ describe("memberCampaignVersion", () => {
     const talker = await createUser(); // commented lately: listed on the page
     const oldTalker = await createUser(); // commented long ago, no pledge
     const others = await Promise.all(Array.from({ length: EVENT_COMMITMENTS_LIMIT }, () => createUser()));
-    await db.pledge.create({ data: { campaignId: campaign.id, userId: early.id, contributor: "e", createdAt: minutesAgo(500) } });
-    await db.pledge.createMany({ data: others.map((u, i) => ({ campaignId: campaign.id, userId: u.id, contributor: "o", createdAt: minutesAgo(100 - i) })) });
-    await db.pledge.create({ data: { campaignId: campaign.id, userId: recent.id, contributor: "r", createdAt: minutesAgo(1) } });
-    await db.comment.create({ data: { campaignId: campaign.id, authorId: oldTalker.id, text: "old", createdAt: minutesAgo(900) } });
-    await db.comment.createMany({ data: others.slice(0, COMMENTS_SHOWN - 1).map((u, i) => ({ campaignId: campaign.id, authorId: u.id, text: "x", createdAt: minutesAgo(50 - i) })) });
-    await db.comment.create({ data: { campaignId: campaign.id, authorId: talker.id, text: "new", createdAt: minutesAgo(1) } });
+    await db.pledge.create({
+      data: { campaignId: campaign.id, userId: early.id, contributor: "e", createdAt: minutesAgo(500) },
+    });
+    await db.pledge.createMany({
+      data: others.map((u, i) => ({
+        campaignId: campaign.id,
+        userId: u.id,
+        contributor: "o",
+        createdAt: minutesAgo(100 - i),
+      })),
+    });
+    await db.pledge.create({
+      data: { campaignId: campaign.id, userId: recent.id, contributor: "r", createdAt: minutesAgo(1) },
+    });
+    await db.comment.create({
+      data: { campaignId: campaign.id, authorId: oldTalker.id, text: "old", createdAt: minutesAgo(900) },
+    });
+    await db.comment.createMany({
+      data: others.slice(0, COMMENTS_SHOWN - 1).map((u, i) => ({
+        campaignId: campaign.id,
+        authorId: u.id,
+        text: "x",
+        createdAt: minutesAgo(50 - i),
+      })),
+    });
+    await db.comment.create({
+      data: { campaignId: campaign.id, authorId: talker.id, text: "new", createdAt: minutesAgo(1) },
+    });
 
     const NOW = Date.now();
     const base = (await campaignVersion(campaign.id, NOW))!;
-    expect(await memberCampaignVersion(campaign.id, at0(early.id), NOW)).toBe(`${base}${MEMBER_EVENT.committed}`);
-    expect(await memberCampaignVersion(campaign.id, at0(stranger.id), NOW)).toBe(`${base}${MEMBER_EVENT.member}`);
-    expect(await memberCampaignVersion(campaign.id, at0(oldTalker.id), NOW)).toBe(`${base}${MEMBER_EVENT.member}`);
-    for (const u of [organiser, admin, recent, talker]) expect(await memberCampaignVersion(campaign.id, at0(u.id))).toBeNull();
+    expect(await memberCampaignVersion(campaign.id, at0(early.id), NOW)).toBe(
+      `${base}${MEMBER_EVENT.committed}`,
+    );
+    expect(await memberCampaignVersion(campaign.id, at0(stranger.id), NOW)).toBe(
+      `${base}${MEMBER_EVENT.member}`,
+    );
+    expect(await memberCampaignVersion(campaign.id, at0(oldTalker.id), NOW)).toBe(
+      `${base}${MEMBER_EVENT.member}`,
+    );
+    for (const u of [organiser, admin, recent, talker])
+      expect(await memberCampaignVersion(campaign.id, at0(u.id))).toBeNull();
     expect(await memberCampaignVersion(campaign.id, at0("no-such-user"))).toBeNull();
     expect(await memberCampaignVersion("nosuchcampaign1", at0(early.id))).toBeNull();
     expect(await memberCampaignVersion("bad id!", at0(early.id))).toBeNull();
@@ -45,7 +79,9 @@ describe("memberCampaignVersion", () => {
     const campaign = await createCampaign();
     const member = await createUser();
     const before = await memberCampaignVersion(campaign.id, at0(member.id));
-    await db.comment.create({ data: { campaignId: campaign.id, authorId: (await createUser()).id, text: "hello" } });
+    await db.comment.create({
+      data: { campaignId: campaign.id, authorId: (await createUser()).id, text: "hello" },
+    });
     const after = await memberCampaignVersion(campaign.id, at0(member.id));
     expect(after).not.toBe(before);
     expect(after!.endsWith(MEMBER_EVENT.member)).toBe(true);

@@ -15,7 +15,16 @@ describe("signed cache paths", () => {
 
   it("refuses unsigned, truncated, altered and swapped versions", () => {
     const signed = signVersion("campaign/abcdefghij12", "lx1-2b-o~m");
-    for (const forged of ["lx1-2b-o~m", "lx1-2b-o~c", `${signed.slice(0, -1)}0`, signed.replace("~m", "~c"), `${signed}00`, "_", "", "x_zz"]) {
+    for (const forged of [
+      "lx1-2b-o~m",
+      "lx1-2b-o~c",
+      `${signed.slice(0, -1)}0`,
+      signed.replace("~m", "~c"),
+      `${signed}00`,
+      "_",
+      "",
+      "x_zz",
+    ]) {
       expect(verifiedVersion("campaign/abcdefghij12", forged), forged).toBeNull();
     }
   });
@@ -23,7 +32,9 @@ describe("signed cache paths", () => {
   it("gives each copy its own stable CSP nonce", () => {
     const a = copyNonce("/v/campaign/abcdefghij12/" + signVersion("campaign/abcdefghij12", "a-1-o"));
     expect(copyNonce("/v/campaign/abcdefghij12/" + signVersion("campaign/abcdefghij12", "a-1-o"))).toBe(a);
-    expect(copyNonce("/v/campaign/abcdefghij12/" + signVersion("campaign/abcdefghij12", "a-2-o"))).not.toBe(a);
+    expect(copyNonce("/v/campaign/abcdefghij12/" + signVersion("campaign/abcdefghij12", "a-2-o"))).not.toBe(
+      a,
+    );
     expect(a).toMatch(/^[A-Za-z0-9+/]{24}$/);
   });
 });

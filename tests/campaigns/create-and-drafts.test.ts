@@ -6,7 +6,12 @@ import { listDrafts } from "@/lib/drafts/queries";
 import { emptyCampaignForm } from "@/lib/campaigns/schema";
 import { createUser } from "@/tests/helpers/factories";
 
-const asViewer = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => ({ id: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin });
+const asViewer = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  isAdmin: u.isAdmin,
+});
 const inAWeek = () => new Date(Date.now() + 7 * 86400_000).toISOString();
 const form = () => ({
   ...emptyCampaignForm,
@@ -62,18 +67,37 @@ describe("createCampaign", () => {
 describe("drafts", () => {
   it("saves, updates, lists and deletes the owner's drafts", async () => {
     const user = asViewer(await createUser());
-    const { id } = await saveDraft(user, { ...emptyCampaignForm, title: "First idea", goal: "5", ticketPrice: "3" });
-    await saveDraft(user, { ...emptyCampaignForm, id, title: "Better idea", goal: "6", pactType: "crowdfund" });
+    const { id } = await saveDraft(user, {
+      ...emptyCampaignForm,
+      title: "First idea",
+      goal: "5",
+      ticketPrice: "3",
+    });
+    await saveDraft(user, {
+      ...emptyCampaignForm,
+      id,
+      title: "Better idea",
+      goal: "6",
+      pactType: "crowdfund",
+    });
     const drafts = await listDrafts(user.id);
     expect(drafts).toHaveLength(1);
-    expect(drafts[0]).toMatchObject({ id, title: "Better idea", goal: 6, pactType: "crowdfund", ticketPriceCents: null });
+    expect(drafts[0]).toMatchObject({
+      id,
+      title: "Better idea",
+      goal: 6,
+      pactType: "crowdfund",
+      ticketPriceCents: null,
+    });
     await deleteDraft(user, id);
     expect(await listDrafts(user.id)).toEqual([]);
   });
 
   it("refuses an empty draft with the SPEC message", async () => {
     const user = asViewer(await createUser());
-    await expect(saveDraft(user, { ...emptyCampaignForm })).rejects.toMatchObject({ message: "Please fill in some content before saving as draft." });
+    await expect(saveDraft(user, { ...emptyCampaignForm })).rejects.toMatchObject({
+      message: "Please fill in some content before saving as draft.",
+    });
     expect(await db.campaignDraft.count({ where: { creatorId: user.id } })).toBe(0);
   });
 
@@ -82,7 +106,9 @@ describe("drafts", () => {
     const intruder = asViewer(await createUser());
     const { id } = await saveDraft(owner, { ...emptyCampaignForm, title: "Secret plan" });
     expect(await listDrafts(intruder.id)).toEqual([]);
-    await expect(saveDraft(intruder, { ...emptyCampaignForm, id, title: "Hijacked" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(saveDraft(intruder, { ...emptyCampaignForm, id, title: "Hijacked" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(deleteDraft(intruder, id)).rejects.toMatchObject({ code: "NOT_FOUND" });
     const row = await db.campaignDraft.findUniqueOrThrow({ where: { id } });
     expect(row.title).toBe("Secret plan");
@@ -95,7 +121,10 @@ describe("create rate limit", () => {
     const { CREATE_LIMIT } = await import("@/lib/campaigns/service");
     const user = asViewer(await createUser());
     for (let i = 0; i < CREATE_LIMIT.limit; i++) await createCampaign(user, form());
-    await expect(createCampaign(user, form())).rejects.toMatchObject({ code: "RATE_LIMITED", message: expect.stringMatching(/try again in \d+ minutes?/) });
+    await expect(createCampaign(user, form())).rejects.toMatchObject({
+      code: "RATE_LIMITED",
+      message: expect.stringMatching(/try again in \d+ minutes?/),
+    });
     expect(await db.campaign.count({ where: { creatorId: user.id } })).toBe(CREATE_LIMIT.limit);
     // Another user is not affected.
     await expect(createCampaign(asViewer(await createUser()), form())).resolves.toHaveProperty("id");

@@ -27,7 +27,8 @@ describe("listHomeCampaigns", () => {
     const later = await createCampaign({ deadline: new Date(now.getTime() + 20 * day) });
     const funded = await createCampaign({ status: "funded", deadline: new Date(now.getTime() + 20 * day) });
     const past = await createCampaign({ deadline: new Date(now.getTime() - day) });
-    const ids = async (filter: "all" | "active" | "funded" | "ending") => (await listHomeCampaigns({ filter, now })).campaigns.map((c) => c.id).sort();
+    const ids = async (filter: "all" | "active" | "funded" | "ending") =>
+      (await listHomeCampaigns({ filter, now })).campaigns.map((c) => c.id).sort();
     expect(await ids("all")).toEqual([soon.id, later.id, funded.id, past.id].sort());
     expect(await ids("active")).toEqual([soon.id, later.id].sort());
     expect(await ids("funded")).toEqual([funded.id]);
@@ -38,13 +39,25 @@ describe("listHomeCampaigns", () => {
     await db.campaign.deleteMany({});
     const creator = await createUser();
     const base = Date.now() - 100 * day;
-    for (let i = 0; i < 30; i++) await createCampaign({ creatorId: creator.id, createdAt: new Date(base + i * 1000), title: `Paged event ${String(i).padStart(2, "0")}` });
+    for (let i = 0; i < 30; i++)
+      await createCampaign({
+        creatorId: creator.id,
+        createdAt: new Date(base + i * 1000),
+        title: `Paged event ${String(i).padStart(2, "0")}`,
+      });
     const p1 = await listHomeCampaigns({ page: 1 });
     const p2 = await listHomeCampaigns({ page: 2 });
     expect(p1).toMatchObject({ total: 30, page: 1, pageCount: 2 });
     expect(p1.campaigns).toHaveLength(24);
     expect(p1.campaigns[0].title).toBe("Paged event 29");
-    expect(p2.campaigns.map((c) => c.title)).toEqual(["Paged event 05", "Paged event 04", "Paged event 03", "Paged event 02", "Paged event 01", "Paged event 00"]);
+    expect(p2.campaigns.map((c) => c.title)).toEqual([
+      "Paged event 05",
+      "Paged event 04",
+      "Paged event 03",
+      "Paged event 02",
+      "Paged event 01",
+      "Paged event 00",
+    ]);
     expect((await listHomeCampaigns({ page: 99 })).page).toBe(2);
   });
 });

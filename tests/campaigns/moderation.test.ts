@@ -3,7 +3,12 @@ import { db } from "@/lib/db";
 import { deleteTestCampaigns, setApprovalStatus } from "@/lib/campaigns/service";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
-const asViewer = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => ({ id: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin });
+const asViewer = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  isAdmin: u.isAdmin,
+});
 
 describe("setApprovalStatus", () => {
   it("lets an admin approve, reject and re-approve, recording who and when", async () => {
@@ -18,7 +23,10 @@ describe("setApprovalStatus", () => {
     const row = await db.campaign.findUniqueOrThrow({ where: { id: c.id } });
     expect(row.approvalUpdatedById).toBe(admin.id);
     expect(row.approvalUpdatedAt).toBeInstanceOf(Date);
-    const log = await db.moderationLog.findMany({ where: { campaignId: c.id }, orderBy: { createdAt: "asc" } });
+    const log = await db.moderationLog.findMany({
+      where: { campaignId: c.id },
+      orderBy: { createdAt: "asc" },
+    });
     expect(log.map((l) => [l.fromStatus, l.toStatus, l.actorId])).toEqual([
       ["pending", "approved", admin.id],
       ["approved", "rejected", admin.id],
@@ -29,10 +37,16 @@ describe("setApprovalStatus", () => {
   it("refuses a signed-in non-admin (even the creator) and a visitor, changing nothing", async () => {
     const creator = await createUser();
     const c = await createCampaign({ approvalStatus: "pending", creatorId: creator.id });
-    await expect(setApprovalStatus(asViewer(creator), { campaignId: c.id, approvalStatus: "approved" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      setApprovalStatus(asViewer(creator), { campaignId: c.id, approvalStatus: "approved" }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
     const other = asViewer(await createUser());
-    await expect(setApprovalStatus(other, { campaignId: c.id, approvalStatus: "approved" })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(setApprovalStatus(null, { campaignId: c.id, approvalStatus: "approved" })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    await expect(
+      setApprovalStatus(other, { campaignId: c.id, approvalStatus: "approved" }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      setApprovalStatus(null, { campaignId: c.id, approvalStatus: "approved" }),
+    ).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
 
     const row = await db.campaign.findUniqueOrThrow({ where: { id: c.id } });
     expect(row.approvalStatus).toBe("pending");
@@ -43,8 +57,12 @@ describe("setApprovalStatus", () => {
   it("rejects bad input and unknown campaigns with a 4xx error", async () => {
     const admin = asViewer(await createUser({ isAdmin: true }));
     const c = await createCampaign({ approvalStatus: "pending" });
-    await expect(setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "pending" as never })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(setApprovalStatus(admin, { campaignId: "nope0000000000", approvalStatus: "approved" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "pending" as never }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      setApprovalStatus(admin, { campaignId: "nope0000000000", approvalStatus: "approved" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await db.campaign.findUniqueOrThrow({ where: { id: c.id } })).approvalStatus).toBe("pending");
   });
 });
@@ -75,7 +93,9 @@ describe("deleteTestCampaigns", () => {
 
   it("refuses non-admins and deletes nothing", async () => {
     const t = await createCampaign({ isTest: true });
-    await expect(deleteTestCampaigns(asViewer(await createUser()))).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(deleteTestCampaigns(asViewer(await createUser()))).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     await expect(deleteTestCampaigns(null)).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
     expect(await db.campaign.count({ where: { id: t.id } })).toBe(1);
   });

@@ -24,7 +24,12 @@ function fakeGateway(failFor = new Set<string>()) {
 
 async function chargedEvent() {
   const creator = await createUser();
-  const campaign = await createCampaign({ creatorId: creator.id, ticketPriceCents: 2500, goal: 2, status: "charged" });
+  const campaign = await createCampaign({
+    creatorId: creator.id,
+    ticketPriceCents: 2500,
+    goal: 2,
+    status: "charged",
+  });
   const backers = [await createUser(), await createUser()];
   const pledges = [];
   for (const b of backers) {
@@ -32,7 +37,14 @@ async function chargedEvent() {
     pledges.push(
       await db.pledge.update({
         where: { id: p.id },
-        data: { charged: true, verified: true, chargedAt: new Date(), chargeType: "paid", chargeStatus: "succeeded", paymentIntentId: `pi_${p.id}` },
+        data: {
+          charged: true,
+          verified: true,
+          chargedAt: new Date(),
+          chargeType: "paid",
+          chargeStatus: "succeeded",
+          paymentIntentId: `pi_${p.id}`,
+        },
       }),
     );
   }
@@ -49,11 +61,18 @@ describe("cancelling an event", () => {
     const r = await cancelCampaign(v(creator), { campaignId: campaign.id }, { gateway });
     expect(r).toMatchObject({ refunded: 0, emailed: 1 });
     expect(calls).toEqual([]);
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "cancelled" });
-    const [email] = await db.emailOutbox.findMany({ where: { dedupeKey: `cancelled:${campaign.id}:${backer.id}` } });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      status: "cancelled",
+    });
+    const [email] = await db.emailOutbox.findMany({
+      where: { dedupeKey: `cancelled:${campaign.id}:${backer.id}` },
+    });
     expect(email.subject).toBe(`"${campaign.title}" was cancelled`);
     expect(email.text).toContain("Nobody was charged.");
-    await expect(cancelCampaign(v(creator), { campaignId: campaign.id }, { gateway })).rejects.toMatchObject({ code: "CONFLICT", message: "This event is already cancelled." });
+    await expect(cancelCampaign(v(creator), { campaignId: campaign.id }, { gateway })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "This event is already cancelled.",
+    });
   });
 
   it("after confirmation: refunds every charge exactly once through the gateway, also when cancel and the sweeper race", async () => {
@@ -66,28 +85,40 @@ describe("cancelling an event", () => {
     ]);
     expect(r.emailed).toBe(2);
     const after = await db.pledge.findMany({ where: { campaignId: campaign.id }, orderBy: { id: "asc" } });
-    expect(after.map((p) => [p.chargeStatus, p.refundId])).toEqual(pledges.map((p) => ["refunded", `re_${p.id}`]).sort((a, b) => String(a[1]).localeCompare(String(b[1]))));
+    expect(after.map((p) => [p.chargeStatus, p.refundId])).toEqual(
+      pledges.map((p) => ["refunded", `re_${p.id}`]).sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+    );
     expect(refunds.size).toBe(2);
     const callsSoFar = calls.length;
     // Retried jobs find nothing left: no new refund request at all.
     expect(await refundCancelledPledges(undefined, gateway)).toBe(0);
     expect(calls.length).toBe(callsSoFar);
 
-    const emails = await db.emailOutbox.findMany({ where: { dedupeKey: { startsWith: `cancelled:${campaign.id}:` } } });
+    const emails = await db.emailOutbox.findMany({
+      where: { dedupeKey: { startsWith: `cancelled:${campaign.id}:` } },
+    });
     expect(emails.map((e) => e.toEmail).sort()).toEqual(backers.map((b) => b.email).sort());
-    expect(emails.every((e) => e.text.includes("Your payment of $25.00 is being refunded to your card."))).toBe(true);
+    expect(
+      emails.every((e) => e.text.includes("Your payment of $25.00 is being refunded to your card.")),
+    ).toBe(true);
   });
 
   it("a failed refund is retried by the sweeper until it succeeds", async () => {
     const { creator, campaign, pledges } = await chargedEvent();
     const failing = fakeGateway(new Set([pledges[0].id]));
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    expect((await cancelCampaign(v(creator), { campaignId: campaign.id }, { gateway: failing.gateway })).refunded).toBe(1);
-    expect((await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).chargeStatus).toBe("succeeded");
+    expect(
+      (await cancelCampaign(v(creator), { campaignId: campaign.id }, { gateway: failing.gateway })).refunded,
+    ).toBe(1);
+    expect((await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).chargeStatus).toBe(
+      "succeeded",
+    );
     warn.mockRestore();
     const healthy = fakeGateway();
     expect(await refundCancelledPledges(undefined, healthy.gateway)).toBe(1);
-    expect((await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).chargeStatus).toBe("refunded");
+    expect((await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).chargeStatus).toBe(
+      "refunded",
+    );
   });
 
   it("only the organiser (or an admin) can cancel, and not an event that is over", async () => {
@@ -95,10 +126,19 @@ describe("cancelling an event", () => {
     const campaign = await createCampaign({ creatorId: creator.id });
     const expired = await createCampaign({ creatorId: creator.id, status: "expired" });
     const { gateway } = fakeGateway();
-    await expect(cancelCampaign(null, { campaignId: campaign.id }, { gateway })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
-    await expect(cancelCampaign(v(await createUser()), { campaignId: campaign.id }, { gateway })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(cancelCampaign(v(creator), { campaignId: "../x" }, { gateway })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(cancelCampaign(v(creator), { campaignId: expired.id }, { gateway })).rejects.toMatchObject({ code: "CONFLICT", message: "This event has already ended." });
+    await expect(cancelCampaign(null, { campaignId: campaign.id }, { gateway })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
+    await expect(
+      cancelCampaign(v(await createUser()), { campaignId: campaign.id }, { gateway }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(cancelCampaign(v(creator), { campaignId: "../x" }, { gateway })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    await expect(cancelCampaign(v(creator), { campaignId: expired.id }, { gateway })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "This event has already ended.",
+    });
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).status).toBe("pending");
     await cancelCampaign(v(await createUser({ isAdmin: true })), { campaignId: campaign.id }, { gateway });
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).status).toBe("cancelled");

@@ -23,7 +23,10 @@ describe("charging stops at a cancellation", () => {
     fake.state.latencyMs = 80;
     const run = service.runCharging(campaign.id, { concurrency: 1 });
     while (charged() === 0) await new Promise((r) => setTimeout(r, 5));
-    await db.campaign.update({ where: { id: campaign.id }, data: { status: "cancelled", cancelledAt: new Date() } });
+    await db.campaign.update({
+      where: { id: campaign.id },
+      data: { status: "cancelled", cancelledAt: new Date() },
+    });
     await run;
     fake.state.latencyMs = 2;
     const made = charged();

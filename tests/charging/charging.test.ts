@@ -18,18 +18,36 @@ afterAll(async () => {
 
 describe("charging a funded paid event (real Stripe SDK against the fake Stripe)", () => {
   it("charges each of 200 pledges exactly once under 200 concurrent charging triggers, and confirms the event", async () => {
-    const { campaign, pledges } = await fundedPaidCampaign(fake, { pledges: 200, goal: 100, priceCents: 2500 });
-    const results = await Promise.all(Array.from({ length: 200 }, () => service.runCharging(campaign.id, { concurrency: 2 })));
+    const { campaign, pledges } = await fundedPaidCampaign(fake, {
+      pledges: 200,
+      goal: 100,
+      priceCents: 2500,
+    });
+    const results = await Promise.all(
+      Array.from({ length: 200 }, () => service.runCharging(campaign.id, { concurrency: 2 })),
+    );
     const ids = pledges.map((p) => p.id);
     const executed = ids.reduce((n, id) => n + fake.chargeCount(id), 0);
     const dupes = duplicates(fake, ids);
-    console.info(`[concurrency] pledges=${ids.length} triggers=200 charges at fake Stripe=${executed} duplicates=${dupes.length}`);
+    console.info(
+      `[concurrency] pledges=${ids.length} triggers=200 charges at fake Stripe=${executed} duplicates=${dupes.length}`,
+    );
     expect(dupes).toEqual([]);
     expect(ids.every((id) => fake.chargeCount(id) === 1)).toBe(true);
     expect(executed).toBe(200);
 
     const rows = await db.pledge.findMany({ where: { campaignId: campaign.id } });
-    expect(rows.every((p) => p.charged && p.verified && p.chargeStatus === "succeeded" && p.chargeType === "paid" && p.paymentIntentId?.startsWith("pi_") && p.chargedAt)).toBe(true);
+    expect(
+      rows.every(
+        (p) =>
+          p.charged &&
+          p.verified &&
+          p.chargeStatus === "succeeded" &&
+          p.chargeType === "paid" &&
+          p.paymentIntentId?.startsWith("pi_") &&
+          p.chargedAt,
+      ),
+    ).toBe(true);
     expect(rows.every((p) => p.chargeAttempts === 1)).toBe(true);
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
     expect(c.status).toBe("charged");
@@ -43,9 +61,26 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
     expect(last.totalFailed).toBe(0);
     expect(new Set(last.successful.map((s) => s.paymentIntentId)).size).toBe(last.successful.length);
     // Each charge carried the pledge's idempotency key for attempt 1.
-    const keys = fake.state.requests.filter((r) => r.path === "/v1/payment_intents" && ids.includes(String((r.body.metadata as Record<string, string>)?.pledgeId)));
-    expect(keys.every((r) => r.idempotencyKey === `pledge-${(r.body.metadata as Record<string, string>).pledgeId}-attempt-1`)).toBe(true);
-    expect(keys.every((r) => r.body.off_session === "true" && r.body.confirm === "true" && r.body.currency === "usd" && r.body.amount === "2500")).toBe(true);
+    const keys = fake.state.requests.filter(
+      (r) =>
+        r.path === "/v1/payment_intents" &&
+        ids.includes(String((r.body.metadata as Record<string, string>)?.pledgeId)),
+    );
+    expect(
+      keys.every(
+        (r) =>
+          r.idempotencyKey === `pledge-${(r.body.metadata as Record<string, string>).pledgeId}-attempt-1`,
+      ),
+    ).toBe(true);
+    expect(
+      keys.every(
+        (r) =>
+          r.body.off_session === "true" &&
+          r.body.confirm === "true" &&
+          r.body.currency === "usd" &&
+          r.body.amount === "2500",
+      ),
+    ).toBe(true);
   }, 120_000);
 
   it("a run interrupted mid-charge is resumed without charging anyone twice or skipping anyone", async () => {
@@ -54,8 +89,18 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
     // The "crash": the first 15 charge requests reach Stripe and are executed, but the process never
     // learns the outcome (connection dropped after Stripe processed it, and every retry dropped too).
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    fake.inject({ match: "POST /v1/payment_intents", kind: "drop-after", times: 15, when: (b) => ids.includes(String((b.metadata as Record<string, string>)?.pledgeId)) });
-    fake.inject({ match: "POST /v1/payment_intents", kind: "drop-before", times: 60, when: (b) => ids.includes(String((b.metadata as Record<string, string>)?.pledgeId)) });
+    fake.inject({
+      match: "POST /v1/payment_intents",
+      kind: "drop-after",
+      times: 15,
+      when: (b) => ids.includes(String((b.metadata as Record<string, string>)?.pledgeId)),
+    });
+    fake.inject({
+      match: "POST /v1/payment_intents",
+      kind: "drop-before",
+      times: 60,
+      when: (b) => ids.includes(String((b.metadata as Record<string, string>)?.pledgeId)),
+    });
     await service.runCharging(campaign.id, { concurrency: 4 });
     warn.mockRestore();
     fake.state.faults.length = 0;
@@ -63,18 +108,28 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
     expect(stuck).toBeGreaterThan(0);
     // Some claimed pledges never reached Stripe at all (killed between the claim and the request).
     const untouched = ids.filter((id) => fake.chargeCount(id) === 0).slice(0, 3);
-    await db.pledge.updateMany({ where: { id: { in: untouched } }, data: { chargeStatus: "processing", chargeAttempts: 1, chargeClaimedAt: new Date() } });
+    await db.pledge.updateMany({
+      where: { id: { in: untouched } },
+      data: { chargeStatus: "processing", chargeAttempts: 1, chargeClaimedAt: new Date() },
+    });
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).status).toBe("charging");
 
     // A fresh claim is not taken over...
     await service.runCharging(campaign.id);
-    expect(await db.pledge.count({ where: { campaignId: campaign.id, chargeStatus: "processing" } })).toBeGreaterThan(0);
+    expect(
+      await db.pledge.count({ where: { campaignId: campaign.id, chargeStatus: "processing" } }),
+    ).toBeGreaterThan(0);
     // ...a stale one is, with the same idempotency key: Stripe replays the original payment.
-    await db.pledge.updateMany({ where: { campaignId: campaign.id, chargeStatus: "processing" }, data: { chargeClaimedAt: new Date(Date.now() - 10 * 60_000) } });
+    await db.pledge.updateMany({
+      where: { campaignId: campaign.id, chargeStatus: "processing" },
+      data: { chargeClaimedAt: new Date(Date.now() - 10 * 60_000) },
+    });
     const summary = await service.runCharging(campaign.id);
 
     const executed = ids.reduce((n, id) => n + fake.chargeCount(id), 0);
-    console.info(`[crash-resume] pledges=${ids.length} charges at fake Stripe=${executed} duplicates=${duplicates(fake, ids).length}`);
+    console.info(
+      `[crash-resume] pledges=${ids.length} charges at fake Stripe=${executed} duplicates=${duplicates(fake, ids).length}`,
+    );
     expect(duplicates(fake, ids)).toEqual([]);
     expect(ids.every((id) => fake.chargeCount(id) === 1)).toBe(true);
     expect(summary.totalCharged).toBe(40);
@@ -86,12 +141,25 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
   }, 60_000);
 
   it("records declines and authentication_required per pledge, emails the backers, and still confirms the event", async () => {
-    const behaviors = ["ok", "generic_decline", "insufficient_funds", "authentication_required", "expired_card", "lost_card"] as const;
-    const { campaign, pledges } = await fundedPaidCampaign(fake, { pledges: 6, goal: 6, behaviors: (i) => behaviors[i] });
+    const behaviors = [
+      "ok",
+      "generic_decline",
+      "insufficient_funds",
+      "authentication_required",
+      "expired_card",
+      "lost_card",
+    ] as const;
+    const { campaign, pledges } = await fundedPaidCampaign(fake, {
+      pledges: 6,
+      goal: 6,
+      behaviors: (i) => behaviors[i],
+    });
     const summary = await service.runCharging(campaign.id);
     expect(summary.totalCharged).toBe(1);
     expect(summary.totalFailed).toBe(5);
-    const byId = new Map((await db.pledge.findMany({ where: { campaignId: campaign.id } })).map((p) => [p.id, p]));
+    const byId = new Map(
+      (await db.pledge.findMany({ where: { campaignId: campaign.id } })).map((p) => [p.id, p]),
+    );
     const state = (i: number) => {
       const p = byId.get(pledges[i].id)!;
       return [p.chargeStatus, p.chargeFailureCode, p.charged];
@@ -103,7 +171,9 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
     expect(state(4)).toEqual(["failed", "expired_card", false]);
     expect(state(5)).toEqual(["failed", "lost_card", false]);
     expect(byId.get(pledges[3].id)!.paymentIntentId).toMatch(/^pi_/);
-    const emails = await db.emailOutbox.findMany({ where: { dedupeKey: { in: pledges.map((p) => `charge-failed:${p.id}:1`) } } });
+    const emails = await db.emailOutbox.findMany({
+      where: { dedupeKey: { in: pledges.map((p) => `charge-failed:${p.id}:1`) } },
+    });
     expect(emails).toHaveLength(5);
     expect(emails.every((e) => e.text.includes("/pay"))).toBe(true);
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
@@ -113,15 +183,27 @@ describe("charging a funded paid event (real Stripe SDK against the fake Stripe)
     const before = pledges.map((p) => fake.chargeCount(p.id));
     await service.runCharging(campaign.id);
     expect(pledges.map((p) => fake.chargeCount(p.id))).toEqual(before);
-    expect(await db.emailOutbox.count({ where: { OR: pledges.map((p) => ({ dedupeKey: { startsWith: `charge-failed:${p.id}:` } })) } })).toBe(5);
+    expect(
+      await db.emailOutbox.count({
+        where: { OR: pledges.map((p) => ({ dedupeKey: { startsWith: `charge-failed:${p.id}:` } })) },
+      }),
+    ).toBe(5);
   });
 
   it("50 concurrent check-and-charge requests on a campaign at its threshold: one charge per pledge at Stripe", async () => {
-    const { campaign, pledges } = await fundedPaidCampaign(fake, { pledges: 30, goal: 30, status: "pending" });
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => service.checkAndCharge(campaign.id, null, `203.0.113.${i + 1}`)));
+    const { campaign, pledges } = await fundedPaidCampaign(fake, {
+      pledges: 30,
+      goal: 30,
+      status: "pending",
+    });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => service.checkAndCharge(campaign.id, null, `203.0.113.${i + 1}`)),
+    );
     const ids = pledges.map((p) => p.id);
     const executed = ids.reduce((n, id) => n + fake.chargeCount(id), 0);
-    console.info(`[check-and-charge] calls=50 pledges=${ids.length} charges at fake Stripe=${executed} duplicates=${duplicates(fake, ids).length}`);
+    console.info(
+      `[check-and-charge] calls=50 pledges=${ids.length} charges at fake Stripe=${executed} duplicates=${duplicates(fake, ids).length}`,
+    );
     expect(ids.map((id) => fake.chargeCount(id))).toEqual(ids.map(() => 1));
     expect(results.some((r) => r.totalCharged === 30)).toBe(true);
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
@@ -158,7 +240,10 @@ describe("time budget of HTTP-triggered runs", () => {
     expect(pledges.every((p) => fake.chargeCount(p.id) === 1)).toBe(true);
     // Claims taken but not charged when the budget ran out were given back as they were: every
     // pledge was charged under its first attempt's key.
-    const rows = await db.pledge.findMany({ where: { campaignId: campaign.id }, select: { chargeAttempts: true } });
+    const rows = await db.pledge.findMany({
+      where: { campaignId: campaign.id },
+      select: { chargeAttempts: true },
+    });
     expect(rows.every((r) => r.chargeAttempts === 1)).toBe(true);
   });
 });

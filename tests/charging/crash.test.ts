@@ -22,11 +22,21 @@ describe("a charging process killed mid-run (SIGKILL)", () => {
   it("is resumed by another run: every pledge charged exactly once, none skipped", async () => {
     const { campaign, pledges } = await fundedPaidCampaign(fake, { pledges: 60 });
     const ids = pledges.map((p) => p.id);
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(root, "tests/charging/crash-child.mts"), campaign.id], {
-      cwd: root,
-      env: { ...process.env, JOBS_ENABLED: "false" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=react-server",
+        "--import",
+        "tsx",
+        path.join(root, "tests/charging/crash-child.mts"),
+        campaign.id,
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, JOBS_ENABLED: "false" },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
@@ -42,7 +52,11 @@ describe("a charging process killed mid-run (SIGKILL)", () => {
     await exited;
 
     const chargedBeforeCrash = ids.filter((id) => fake.chargeCount(id) > 0).length;
-    const states = await db.pledge.groupBy({ by: ["chargeStatus"], where: { campaignId: campaign.id }, _count: true });
+    const states = await db.pledge.groupBy({
+      by: ["chargeStatus"],
+      where: { campaignId: campaign.id },
+      _count: true,
+    });
     const count = (s: string) => states.find((x) => x.chargeStatus === s)?._count ?? 0;
     // The crash left work in every state: recorded, claimed-but-unrecorded, untouched.
     expect(count("processing")).toBeGreaterThan(0);
@@ -50,7 +64,10 @@ describe("a charging process killed mid-run (SIGKILL)", () => {
     expect(chargedBeforeCrash).toBeLessThan(60);
 
     // The sweeper's next run, once the dead process's claims are stale.
-    await db.pledge.updateMany({ where: { campaignId: campaign.id, chargeStatus: "processing" }, data: { chargeClaimedAt: new Date(Date.now() - 10 * 60_000) } });
+    await db.pledge.updateMany({
+      where: { campaignId: campaign.id, chargeStatus: "processing" },
+      data: { chargeClaimedAt: new Date(Date.now() - 10 * 60_000) },
+    });
     const { runCharging } = await import("@/lib/charging/service");
     const summary = await runCharging(campaign.id);
 

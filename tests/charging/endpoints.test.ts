@@ -27,21 +27,36 @@ const asViewer = (u: { id: string; email: string; name: string | null; isAdmin: 
 };
 
 /** Saves a demo card for `user` through the same endpoints the card form uses. */
-async function saveDemoCard(user: Awaited<ReturnType<typeof createUser>>, cardNumber = "4242 4242 4242 4242") {
+async function saveDemoCard(
+  user: Awaited<ReturnType<typeof createUser>>,
+  cardNumber = "4242 4242 4242 4242",
+) {
   asViewer(user);
   const { clientSecret } = await (await createSetupIntent(post({ email: user.email }))).json();
-  const res = await confirmSetup(post({ clientSecret, cardNumber, expMonth: "12", expYear: "34", cvc: "123" }));
+  const res = await confirmSetup(
+    post({ clientSecret, cardNumber, expMonth: "12", expYear: "34", cvc: "123" }),
+  );
   return { res, body: await res.json() };
 }
 
 async function fundedDemoCampaign(n: number, cards: (i: number) => string = () => "4242424242424242") {
   const creator = await createUser();
-  const campaign = await createCampaign({ creatorId: creator.id, goal: n, ticketPriceCents: 1500, status: "pending" });
+  const campaign = await createCampaign({
+    creatorId: creator.id,
+    goal: n,
+    ticketPriceCents: 1500,
+    status: "pending",
+  });
   const pledges = [];
   for (let i = 0; i < n; i++) {
     const user = await createUser();
     const { body } = await saveDemoCard(user, cards(i));
-    pledges.push(await createPledge(campaign.id, user.id, { paymentMethodId: body.setupIntent.payment_method, amountCents: 1500 }));
+    pledges.push(
+      await createPledge(campaign.id, user.id, {
+        paymentMethodId: body.setupIntent.payment_method,
+        amountCents: 1500,
+      }),
+    );
   }
   return { creator, campaign, pledges };
 }
@@ -67,9 +82,22 @@ describe("demo card saving (POST /api/create-setup-intent, /api/demo-payments/co
     const user = await createUser();
     const { res, body } = await saveDemoCard(user);
     expect(res.status).toBe(200);
-    expect(body.setupIntent).toMatchObject({ status: "succeeded", payment_method: expect.stringMatching(/^pm_demo_/), id: expect.stringMatching(/^seti_demo_/) });
-    const pm = await db.demoPaymentMethod.findUniqueOrThrow({ where: { id: body.setupIntent.payment_method } });
-    expect(pm).toMatchObject({ userId: user.id, brand: "visa", last4: "4242", expMonth: 12, expYear: 2034, behavior: "ok" });
+    expect(body.setupIntent).toMatchObject({
+      status: "succeeded",
+      payment_method: expect.stringMatching(/^pm_demo_/),
+      id: expect.stringMatching(/^seti_demo_/),
+    });
+    const pm = await db.demoPaymentMethod.findUniqueOrThrow({
+      where: { id: body.setupIntent.payment_method },
+    });
+    expect(pm).toMatchObject({
+      userId: user.id,
+      brand: "visa",
+      last4: "4242",
+      expMonth: 12,
+      expYear: 2034,
+      behavior: "ok",
+    });
     expect(JSON.stringify(pm)).not.toContain("4242424242424242");
   });
 
@@ -86,7 +114,16 @@ describe("demo card saving (POST /api/create-setup-intent, /api/demo-payments/co
     asViewer(user);
     for (const [override, status, message] of cases) {
       const { clientSecret } = await (await createSetupIntent(post({}))).json();
-      const res = await confirmSetup(post({ clientSecret, cardNumber: "4242424242424242", expMonth: "12", expYear: "2034", cvc: "123", ...override }));
+      const res = await confirmSetup(
+        post({
+          clientSecret,
+          cardNumber: "4242424242424242",
+          expMonth: "12",
+          expYear: "2034",
+          cvc: "123",
+          ...override,
+        }),
+      );
       expect(res.status, message).toBe(status);
       expect((await res.json()).error).toMatchObject({ type: "card_error", message });
     }
@@ -99,7 +136,9 @@ describe("demo card saving (POST /api/create-setup-intent, /api/demo-payments/co
     asViewer(alice);
     const { clientSecret } = await (await createSetupIntent(post({}))).json();
     asViewer(mallory);
-    const res = await confirmSetup(post({ clientSecret, cardNumber: "4242424242424242", expMonth: "12", expYear: "34", cvc: "123" }));
+    const res = await confirmSetup(
+      post({ clientSecret, cardNumber: "4242424242424242", expMonth: "12", expYear: "34", cvc: "123" }),
+    );
     expect(res.status).toBe(400);
     expect(await db.demoPaymentMethod.count({ where: { userId: { in: [alice.id, mallory.id] } } })).toBe(0);
   });
@@ -118,9 +157,17 @@ describe("POST /api/check-and-charge", () => {
     const { campaign, pledges } = await fundedDemoCampaign(12);
     viewer = null;
     // SPEC clients send goal, price and pledges: they are ignored.
-    const body = { campaignId: campaign.id, campaignGoal: 1, ticketPrice: 999999, pledges: [{ id: "forged" }], currentStatus: "pending" };
+    const body = {
+      campaignId: campaign.id,
+      campaignGoal: 1,
+      ticketPrice: 999999,
+      pledges: [{ id: "forged" }],
+      currentStatus: "pending",
+    };
     // 50 callers (each its own address: the endpoint is limited per address and event).
-    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => checkAndCharge(post(body, `203.0.113.${i + 1}`))));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => checkAndCharge(post(body, `203.0.113.${i + 1}`))),
+    );
     expect(responses.every((r) => r.status === 200)).toBe(true);
     const intents = await intentsFor(pledges.map((p) => p.id));
     const perPledge = new Map<string, number>();
@@ -129,7 +176,9 @@ describe("POST /api/check-and-charge", () => {
       perPledge.set(id, (perPledge.get(id) ?? 0) + 1);
     }
     const dupes = [...perPledge.values()].filter((n) => n > 1).length;
-    console.info(`[check-and-charge] calls=50 pledges=${pledges.length} charges=${intents.length} duplicates=${dupes}`);
+    console.info(
+      `[check-and-charge] calls=50 pledges=${pledges.length} charges=${intents.length} duplicates=${dupes}`,
+    );
     expect(intents).toHaveLength(12);
     expect(dupes).toBe(0);
     expect(intents.every((pi) => pi.amountCents === 1500 && pi.status === "succeeded")).toBe(true);
@@ -148,9 +197,13 @@ describe("POST /api/check-and-charge", () => {
     const campaign = await createCampaign({ creatorId: creator.id, goal: 3, ticketPriceCents: 1500 });
     const user = await createUser();
     const { body } = await saveDemoCard(user);
-    const pledge = await createPledge(campaign.id, user.id, { paymentMethodId: body.setupIntent.payment_method });
+    const pledge = await createPledge(campaign.id, user.id, {
+      paymentMethodId: body.setupIntent.payment_method,
+    });
     viewer = null;
-    const res = await checkAndCharge(post({ campaignId: campaign.id, campaignGoal: 1, pledges: [{}, {}, {}] }));
+    const res = await checkAndCharge(
+      post({ campaignId: campaign.id, campaignGoal: 1, pledges: [{}, {}, {}] }),
+    );
     expect(await res.json()).toEqual({ successful: [], failed: [], totalCharged: 0, totalFailed: 0 });
     expect(await intentsFor([pledge.id])).toHaveLength(0);
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).status).toBe("pending");
@@ -159,16 +212,33 @@ describe("POST /api/check-and-charge", () => {
   it("records the demo test cards' failures", async () => {
     const cards = ["4242424242424242", "4000000000000341", "4000002760003184"];
     const { campaign, pledges } = await fundedDemoCampaign(3, (i) => cards[i]);
-    const { creator } = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id }, select: { creator: true } });
+    const { creator } = await db.campaign.findUniqueOrThrow({
+      where: { id: campaign.id },
+      select: { creator: true },
+    });
     asViewer(creator);
     const summary = await (await checkAndCharge(post({ campaignId: campaign.id }))).json();
     expect(summary.totalCharged).toBe(1);
-    expect(summary.failed.map((f: { code: string }) => f.code).sort()).toEqual(["authentication_required", "card_declined"]);
+    expect(summary.failed.map((f: { code: string }) => f.code).sort()).toEqual([
+      "authentication_required",
+      "card_declined",
+    ]);
     expect(summary.totalFailed).toBe(2);
-    const rows = await db.pledge.findMany({ where: { id: { in: pledges.map((p) => p.id) } }, orderBy: { createdAt: "asc" } });
+    const rows = await db.pledge.findMany({
+      where: { id: { in: pledges.map((p) => p.id) } },
+      orderBy: { createdAt: "asc" },
+    });
     const byId = new Map(rows.map((p) => [p.id, p]));
-    expect(byId.get(pledges[1].id)).toMatchObject({ chargeStatus: "failed", chargeFailureCode: "card_declined", charged: false });
-    expect(byId.get(pledges[2].id)).toMatchObject({ chargeStatus: "requires_action", chargeFailureCode: "authentication_required", charged: false });
+    expect(byId.get(pledges[1].id)).toMatchObject({
+      chargeStatus: "failed",
+      chargeFailureCode: "card_declined",
+      charged: false,
+    });
+    expect(byId.get(pledges[2].id)).toMatchObject({
+      chargeStatus: "requires_action",
+      chargeFailureCode: "authentication_required",
+      charged: false,
+    });
   });
 
   it("answers bad input with 400 and an unknown campaign with 404", async () => {
@@ -185,7 +255,9 @@ describe("POST /api/check-and-charge: who sees which rows (DESIGN §1 check-and-
   it("gives SPEC's four keys to everyone, every row to the organizer and admins, a backer only their own", async () => {
     const cards = ["4242424242424242", "4000000000000341", "4242424242424242"];
     const { creator, campaign, pledges } = await fundedDemoCampaign(3, (i) => cards[i]);
-    const [first, declined] = await Promise.all(pledges.slice(0, 2).map((p) => db.user.findUniqueOrThrow({ where: { id: p.userId } })));
+    const [first, declined] = await Promise.all(
+      pledges.slice(0, 2).map((p) => db.user.findUniqueOrThrow({ where: { id: p.userId } })),
+    );
     const other = await createUser();
     const admin = await createUser({ isAdmin: true });
     viewer = null;
@@ -206,13 +278,17 @@ describe("POST /api/check-and-charge: who sees which rows (DESIGN §1 check-and-
     // The backer whose card was declined sees their own row (to act on it), no one else's.
     const mine = (await ask(declined)).body;
     expect(mine.successful).toEqual([]);
-    expect(mine.failed).toEqual([{ pledgeId: pledges[1].id, userId: declined.id, code: "card_declined", message: expect.any(String) }]);
+    expect(mine.failed).toEqual([
+      { pledgeId: pledges[1].id, userId: declined.id, code: "card_declined", message: expect.any(String) },
+    ]);
     const firsts = (await ask(first)).body;
     expect(firsts.successful.map((r: { pledgeId: string }) => r.pledgeId)).toEqual([pledges[0].id]);
     expect(firsts.failed).toEqual([]);
     for (const who of [creator, admin]) {
       const { body } = await ask(who);
-      expect(body.successful.map((r: { pledgeId: string }) => r.pledgeId).sort()).toEqual([pledges[0].id, pledges[2].id].sort());
+      expect(body.successful.map((r: { pledgeId: string }) => r.pledgeId).sort()).toEqual(
+        [pledges[0].id, pledges[2].id].sort(),
+      );
       expect(body.failed).toHaveLength(1);
       expect(body.totalCharged).toBe(2);
     }
@@ -223,10 +299,13 @@ describe("POST /api/check-and-charge: who sees which rows (DESIGN §1 check-and-
     const a = await createCampaign({ creatorId: creator.id, goal: 3 });
     const b = await createCampaign({ creatorId: creator.id, goal: 3 });
     viewer = null;
-    for (let i = 0; i < 20; i++) expect((await checkAndCharge(post({ campaignId: a.id }, "192.0.2.77"))).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await checkAndCharge(post({ campaignId: a.id }, "192.0.2.77"))).status).toBe(200);
     const limited = await checkAndCharge(post({ campaignId: a.id }, "192.0.2.77"));
     expect(limited.status).toBe(429);
-    expect((await limited.json()).error.message).toMatch(/^Too many requests for this event\. Please try again in \d+ seconds?\.$/);
+    expect((await limited.json()).error.message).toMatch(
+      /^Too many requests for this event\. Please try again in \d+ seconds?\.$/,
+    );
     expect((await checkAndCharge(post({ campaignId: a.id }, "192.0.2.78"))).status).toBe(200);
     expect((await checkAndCharge(post({ campaignId: b.id }, "192.0.2.77"))).status).toBe(200);
   });
@@ -240,11 +319,22 @@ describe("POST /api/check-and-charge: who sees which rows (DESIGN §1 check-and-
     expect(first).toEqual({ successful: [], failed: [], totalCharged: 0, totalFailed: 0 });
     const settled = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
     // DESIGN §1 "free events": totalCharged is the number of pledges confirmed.
-    expect([settled.status, settled.chargeType, settled.totalCharged, settled.totalChargedCents]).toEqual(["charged", "free", 2, 0n]);
+    expect([settled.status, settled.chargeType, settled.totalCharged, settled.totalChargedCents]).toEqual([
+      "charged",
+      "free",
+      2,
+      0n,
+    ]);
     await new Promise((r) => setTimeout(r, 20));
-    for (const ip of ["192.0.2.1", "192.0.2.2"]) expect((await checkAndCharge(post({ campaignId: campaign.id }, ip))).status).toBe(200);
+    for (const ip of ["192.0.2.1", "192.0.2.2"])
+      expect((await checkAndCharge(post({ campaignId: campaign.id }, ip))).status).toBe(200);
     const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
-    expect([after.totalCharged, after.chargedAt?.getTime(), after.lastStatusUpdate?.getTime(), after.updatedAt.getTime()]).toEqual([
+    expect([
+      after.totalCharged,
+      after.chargedAt?.getTime(),
+      after.lastStatusUpdate?.getTime(),
+      after.updatedAt.getTime(),
+    ]).toEqual([
       2,
       settled.chargedAt?.getTime(),
       settled.lastStatusUpdate?.getTime(),
@@ -265,9 +355,14 @@ describe("POST /api/charge-attendees (manual charge) permission matrix", () => {
     const forbidden = await chargeAttendees(post({ campaignId: campaign.id }));
     // (was 403: an event that exists answered differently from one that does not)
     expect(forbidden.status).toBe(404);
-    expect((await forbidden.json()).error.message).toBe("Campaign not found or you don't have permission to manage it");
+    expect((await forbidden.json()).error.message).toBe(
+      "Campaign not found or you don't have permission to manage it",
+    );
     const unknown = await chargeAttendees(post({ campaignId: "cnosuchevent0001" }));
-    expect([unknown.status, (await unknown.json()).error.message]).toEqual([404, "Campaign not found or you don't have permission to manage it"]);
+    expect([unknown.status, (await unknown.json()).error.message]).toEqual([
+      404,
+      "Campaign not found or you don't have permission to manage it",
+    ]);
     expect(await intentsFor(pledges.map((p) => p.id))).toHaveLength(0);
 
     asViewer(creator);
@@ -292,21 +387,36 @@ describe("POST /api/charge-attendees (manual charge) permission matrix", () => {
       ["expired", "This event ended without reaching its goal, so nobody can be charged."],
       ["cancelled", "This event was cancelled, so nobody can be charged."],
     ]) {
-      const over = await createCampaign({ creatorId: creator.id, goal: 5, ticketPriceCents: 1500, status: status as "expired" | "cancelled" });
+      const over = await createCampaign({
+        creatorId: creator.id,
+        goal: 5,
+        ticketPriceCents: 1500,
+        status: status as "expired" | "cancelled",
+      });
       const answer = await chargeAttendees(post({ campaignId: over.id }));
       expect([answer.status, (await answer.json()).error.message]).toEqual([409, text]);
     }
 
-    const { creator: owner, campaign, pledges } = await fundedDemoCampaign(2, (i) => (i === 0 ? "4000000000000341" : "4242424242424242"));
+    const {
+      creator: owner,
+      campaign,
+      pledges,
+    } = await fundedDemoCampaign(2, (i) => (i === 0 ? "4000000000000341" : "4242424242424242"));
     await checkAndCharge(post({ campaignId: campaign.id }));
     // The 0341 card's decline is a soft one (card_declined): the organiser may retry it.
     asViewer(owner);
-    expect(await (await chargeAttendees(post({ campaignId: campaign.id }))).json()).toEqual({ totalCharged: 0, totalFailed: 1 });
+    expect(await (await chargeAttendees(post({ campaignId: campaign.id }))).json()).toEqual({
+      totalCharged: 0,
+      totalFailed: 1,
+    });
     const p = await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } });
     expect(p.chargeAttempts).toBe(2);
     // A hard decline waits for the backer's new card.
     await db.pledge.update({ where: { id: pledges[0].id }, data: { chargeFailureCode: "lost_card" } });
-    expect(await (await chargeAttendees(post({ campaignId: campaign.id }))).json()).toEqual({ totalCharged: 0, totalFailed: 0 });
+    expect(await (await chargeAttendees(post({ campaignId: campaign.id }))).json()).toEqual({
+      totalCharged: 0,
+      totalFailed: 0,
+    });
   });
 
   it("hammering manual charge: a soft decline gets one retry, one email per failure, and the event's charge button is limited (issue 14)", async () => {
@@ -319,9 +429,13 @@ describe("POST /api/charge-attendees (manual charge) permission matrix", () => {
     expect(await answers[0].json()).toEqual({ totalCharged: 0, totalFailed: 1 }); // the one retry
     expect(await answers[1].json()).toEqual({ totalCharged: 0, totalFailed: 0 }); // no more off-session attempts
     expect(answers[3].status).toBe(429);
-    expect((await answers[3].json()).error.message).toMatch(/^Charging was just run for this event\. Please try again in \d+ seconds?\.$/);
+    expect((await answers[3].json()).error.message).toMatch(
+      /^Charging was just run for this event\. Please try again in \d+ seconds?\.$/,
+    );
     expect((await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).chargeAttempts).toBe(2);
     expect(await intentsFor([pledges[0].id])).toHaveLength(2);
-    expect(await db.emailOutbox.count({ where: { dedupeKey: { startsWith: `charge-failed:${pledges[0].id}:` } } })).toBe(1);
+    expect(
+      await db.emailOutbox.count({ where: { dedupeKey: { startsWith: `charge-failed:${pledges[0].id}:` } } }),
+    ).toBe(1);
   });
 });

@@ -10,7 +10,13 @@ let seq = 0;
  */
 export async function fundedPaidCampaign(
   fake: FakeStripe,
-  opts: { pledges: number; goal?: number; priceCents?: number; behaviors?: (i: number) => CardBehavior; status?: "funded" | "pending" | "charging" },
+  opts: {
+    pledges: number;
+    goal?: number;
+    priceCents?: number;
+    behaviors?: (i: number) => CardBehavior;
+    status?: "funded" | "pending" | "charging";
+  },
 ) {
   const creator = await createUser();
   const campaign = await createCampaign({
@@ -37,11 +43,16 @@ export async function fundedPaidCampaign(
     createdAt: new Date(Date.now() - (opts.pledges - i) * 1000),
   }));
   await db.pledge.createMany({ data: pledges });
-  await db.campaign.update({ where: { id: campaign.id }, data: { committedCount: opts.pledges, pledgeCount: opts.pledges } });
+  await db.campaign.update({
+    where: { id: campaign.id },
+    data: { committedCount: opts.pledges, pledgeCount: opts.pledges },
+  });
   return { creator, campaign, users, pledges };
 }
 
 /** Pledge ids charged successfully more than once at the fake Stripe (executed, not replayed). */
 export function duplicates(fake: FakeStripe, pledgeIds: string[]) {
-  return pledgeIds.filter((id) => (fake.state.chargesByPledge.get(id) ?? []).filter((c) => c.status === "succeeded").length > 1);
+  return pledgeIds.filter(
+    (id) => (fake.state.chargesByPledge.get(id) ?? []).filter((c) => c.status === "succeeded").length > 1,
+  );
 }

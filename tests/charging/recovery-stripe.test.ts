@@ -18,14 +18,26 @@ afterAll(async () => {
 
 describe("paying a failed charge on-session with Stripe", () => {
   it("a card needing authentication returns the PaymentIntent's client secret; once authenticated, the payment is recorded", async () => {
-    const { campaign, users, pledges } = await fundedPaidCampaign(fake, { pledges: 2, behaviors: (i) => (i === 0 ? "authentication_required" : "ok") });
+    const { campaign, users, pledges } = await fundedPaidCampaign(fake, {
+      pledges: 2,
+      behaviors: (i) => (i === 0 ? "authentication_required" : "ok"),
+    });
     await service.runCharging(campaign.id);
     const before = await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } });
-    expect([before.chargeStatus, before.chargeFailureCode]).toEqual(["requires_action", "authentication_required"]);
+    expect([before.chargeStatus, before.chargeFailureCode]).toEqual([
+      "requires_action",
+      "authentication_required",
+    ]);
 
     const backer = { id: users[0].id, email: users[0].email, isAdmin: false };
-    const result = await service.payPledgeOnSession(backer, { pledgeId: pledges[0].id, paymentMethodId: pledges[0].paymentMethodId });
-    expect(result).toEqual({ status: "requires_action", clientSecret: expect.stringMatching(/^pi_.+_secret_/) });
+    const result = await service.payPledgeOnSession(backer, {
+      pledgeId: pledges[0].id,
+      paymentMethodId: pledges[0].paymentMethodId,
+    });
+    expect(result).toEqual({
+      status: "requires_action",
+      clientSecret: expect.stringMatching(/^pi_.+_secret_/),
+    });
     const onSession = fake.state.requests.filter((r) => r.path === "/v1/payment_intents").at(-1)!;
     expect(onSession.body.off_session).toBeUndefined();
     expect(onSession.idempotencyKey).toBe(`pledge-${pledges[0].id}-attempt-2`);
@@ -43,6 +55,8 @@ describe("paying a failed charge on-session with Stripe", () => {
     expect([c.status, c.totalCharged]).toEqual(["charged", 2]);
 
     // Someone else cannot confirm it.
-    await expect(service.confirmPledgePayment({ id: users[1].id, isAdmin: false }, pledges[0].id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      service.confirmPledgePayment({ id: users[1].id, isAdmin: false }, pledges[0].id),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

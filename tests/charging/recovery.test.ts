@@ -6,7 +6,13 @@ import { getPledgeForPayment } from "@/lib/charging/queries";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
 async function demoCard(userId: string, cardNumber: string) {
-  const result = await confirmDemoSetup(userId, { clientSecret: createDemoSetupSecret(userId), cardNumber, expMonth: "12", expYear: "2034", cvc: "123" });
+  const result = await confirmDemoSetup(userId, {
+    clientSecret: createDemoSetupSecret(userId),
+    cardNumber,
+    expMonth: "12",
+    expYear: "2034",
+    cvc: "123",
+  });
   if (!result.ok) throw new Error(result.error.message);
   return result.setupIntent.payment_method;
 }
@@ -18,7 +24,12 @@ async function eventWithFailures() {
   const users = [await createUser(), await createUser(), await createUser()];
   const cards = ["4000000000000341", "4000002760003184", "4242424242424242"];
   const pledges = [];
-  for (let i = 0; i < 3; i++) pledges.push(await createPledge(campaign.id, users[i].id, { paymentMethodId: await demoCard(users[i].id, cards[i]) }));
+  for (let i = 0; i < 3; i++)
+    pledges.push(
+      await createPledge(campaign.id, users[i].id, {
+        paymentMethodId: await demoCard(users[i].id, cards[i]),
+      }),
+    );
   await checkAndCharge(campaign.id, null);
   return { campaign, users, pledges };
 }
@@ -30,11 +41,19 @@ describe("paying a failed charge on-session (/pledges/{id}/pay)", () => {
     const { users, pledges } = await eventWithFailures();
     const [alice, bob] = users;
     expect(await getPledgeForPayment(pledges[0].id, bob.id)).toBeNull();
-    expect(await getPledgeForPayment(pledges[0].id, alice.id)).toMatchObject({ chargeStatus: "failed", chargeFailureMessage: "Your card was declined.", amountCents: 4200 });
+    expect(await getPledgeForPayment(pledges[0].id, alice.id)).toMatchObject({
+      chargeStatus: "failed",
+      chargeFailureMessage: "Your card was declined.",
+      amountCents: 4200,
+    });
 
     const bobsCard = await demoCard(bob.id, "4242424242424242");
-    await expect(payPledgeOnSession(asViewer(bob), { pledgeId: pledges[0].id, paymentMethodId: bobsCard })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: bobsCard })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      payPledgeOnSession(asViewer(bob), { pledgeId: pledges[0].id, paymentMethodId: bobsCard }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: bobsCard }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
     const stillFailed = await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } });
     expect([stillFailed.chargeStatus, stillFailed.chargeAttempts]).toEqual(["failed", 1]);
   });
@@ -43,13 +62,28 @@ describe("paying a failed charge on-session (/pledges/{id}/pay)", () => {
     const { campaign, users, pledges } = await eventWithFailures();
     const alice = users[0];
     const declining = await demoCard(alice.id, "4000000000000341");
-    expect(await payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: declining })).toEqual({ status: "failed", message: "Your card was declined." });
+    expect(
+      await payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: declining }),
+    ).toEqual({ status: "failed", message: "Your card was declined." });
 
     const good = await demoCard(alice.id, "5555555555554444");
-    expect(await payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: good })).toEqual({ status: "succeeded" });
+    expect(
+      await payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: good }),
+    ).toEqual({ status: "succeeded" });
     const p = await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } });
-    expect(p).toMatchObject({ chargeStatus: "succeeded", charged: true, verified: true, chargeType: "paid", paymentMethodId: good, cardBrand: "mastercard", cardLast4: "4444", chargeAttempts: 3 });
-    await expect(payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: good })).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(p).toMatchObject({
+      chargeStatus: "succeeded",
+      charged: true,
+      verified: true,
+      chargeType: "paid",
+      paymentMethodId: good,
+      cardBrand: "mastercard",
+      cardLast4: "4444",
+      chargeAttempts: 3,
+    });
+    await expect(
+      payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: good }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
     expect([c.status, c.totalCharged, c.totalChargedCents]).toEqual(["charged", 2, 8400n]);
   });
@@ -58,14 +92,18 @@ describe("paying a failed charge on-session (/pledges/{id}/pay)", () => {
     const { users, pledges } = await eventWithFailures();
     const bob = users[1];
     const sameCard = (await db.pledge.findUniqueOrThrow({ where: { id: pledges[1].id } })).paymentMethodId!;
-    expect(await payPledgeOnSession(asViewer(bob), { pledgeId: pledges[1].id, paymentMethodId: sameCard })).toEqual({ status: "succeeded" });
+    expect(
+      await payPledgeOnSession(asViewer(bob), { pledgeId: pledges[1].id, paymentMethodId: sameCard }),
+    ).toEqual({ status: "succeeded" });
   });
 
   it("refuses pledges that have nothing to pay", async () => {
     const { users, pledges } = await eventWithFailures();
     const carol = users[2];
     const card = await demoCard(carol.id, "4242424242424242");
-    await expect(payPledgeOnSession(asViewer(carol), { pledgeId: pledges[2].id, paymentMethodId: card })).rejects.toMatchObject({ code: "CONFLICT", message: "This commitment has already been paid." });
+    await expect(
+      payPledgeOnSession(asViewer(carol), { pledgeId: pledges[2].id, paymentMethodId: card }),
+    ).rejects.toMatchObject({ code: "CONFLICT", message: "This commitment has already been paid." });
   });
 
   it("refuses to take money for a cancelled or expired event, with a sentence that says why (issue 14: it was charged, then refunded)", async () => {
@@ -78,9 +116,13 @@ describe("paying a failed charge on-session (/pledges/{id}/pay)", () => {
       const alice = users[0];
       const good = await demoCard(alice.id, "5555555555554444");
       const before = await db.demoPaymentIntent.count();
-      await expect(payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: good })).rejects.toMatchObject({ code: "CONFLICT", message });
+      await expect(
+        payPledgeOnSession(asViewer(alice), { pledgeId: pledges[0].id, paymentMethodId: good }),
+      ).rejects.toMatchObject({ code: "CONFLICT", message });
       expect(await db.demoPaymentIntent.count()).toBe(before);
-      expect((await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).chargeStatus).toBe("failed");
+      expect((await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).chargeStatus).toBe(
+        "failed",
+      );
     }
   });
 });

@@ -20,7 +20,10 @@ describe("createComment", () => {
   it("stores the trimmed text for a signed-in user on an approved event", async () => {
     const user = await createUser();
     const campaign = await createCampaign();
-    const { id } = await createComment(asViewer(user), { campaignId: campaign.id, text: "  Count me in!\n " });
+    const { id } = await createComment(asViewer(user), {
+      campaignId: campaign.id,
+      text: "  Count me in!\n ",
+    });
     const row = await db.comment.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ text: "Count me in!", authorId: user.id, campaignId: campaign.id });
   });
@@ -38,7 +41,11 @@ describe("createComment", () => {
   ])("refuses a %s comment with a clear message", async (_, text, message) => {
     const user = await createUser();
     const campaign = await createCampaign();
-    await expectAppError(createComment(asViewer(user), { campaignId: campaign.id, text }), "BAD_REQUEST", message);
+    await expectAppError(
+      createComment(asViewer(user), { campaignId: campaign.id, text }),
+      "BAD_REQUEST",
+      message,
+    );
     expect(await db.comment.count({ where: { campaignId: campaign.id } })).toBe(0);
   });
 
@@ -49,29 +56,51 @@ describe("createComment", () => {
     expect(await db.comment.count({ where: { campaignId: campaign.id } })).toBe(1);
   });
 
-  it.each(["pending", "rejected"] as const)("refuses non-admins on a %s event, creator included; admins may comment", async (approvalStatus) => {
-    const creator = await createUser();
-    const other = await createUser();
-    const admin = await createUser({ isAdmin: true });
-    const campaign = await createCampaign({ approvalStatus, creatorId: creator.id });
-    await expectAppError(createComment(asViewer(other), { campaignId: campaign.id, text: "hi" }), "NOT_FOUND");
-    await expectAppError(createComment(asViewer(creator), { campaignId: campaign.id, text: "hi" }), "FORBIDDEN");
-    await createComment(asViewer(admin), { campaignId: campaign.id, text: "admin note" });
-    expect(await db.comment.findMany({ where: { campaignId: campaign.id }, select: { authorId: true } })).toEqual([{ authorId: admin.id }]);
-  });
+  it.each(["pending", "rejected"] as const)(
+    "refuses non-admins on a %s event, creator included; admins may comment",
+    async (approvalStatus) => {
+      const creator = await createUser();
+      const other = await createUser();
+      const admin = await createUser({ isAdmin: true });
+      const campaign = await createCampaign({ approvalStatus, creatorId: creator.id });
+      await expectAppError(
+        createComment(asViewer(other), { campaignId: campaign.id, text: "hi" }),
+        "NOT_FOUND",
+      );
+      await expectAppError(
+        createComment(asViewer(creator), { campaignId: campaign.id, text: "hi" }),
+        "FORBIDDEN",
+      );
+      await createComment(asViewer(admin), { campaignId: campaign.id, text: "admin note" });
+      expect(
+        await db.comment.findMany({ where: { campaignId: campaign.id }, select: { authorId: true } }),
+      ).toEqual([{ authorId: admin.id }]);
+    },
+  );
 
   it("answers NOT_FOUND for unknown or malformed event ids", async () => {
     const user = await createUser();
-    await expectAppError(createComment(asViewer(user), { campaignId: "doesnotexist123", text: "hi" }), "NOT_FOUND");
-    await expectAppError(createComment(asViewer(user), { campaignId: "../../etc", text: "hi" }), "BAD_REQUEST");
+    await expectAppError(
+      createComment(asViewer(user), { campaignId: "doesnotexist123", text: "hi" }),
+      "NOT_FOUND",
+    );
+    await expectAppError(
+      createComment(asViewer(user), { campaignId: "../../etc", text: "hi" }),
+      "BAD_REQUEST",
+    );
   });
 
   it("limits each user to 10 comments a minute", async () => {
     const user = await createUser();
     const other = await createUser();
     const campaign = await createCampaign();
-    for (let i = 0; i < 10; i++) await createComment(asViewer(user), { campaignId: campaign.id, text: `comment ${i}` });
-    await expectAppError(createComment(asViewer(user), { campaignId: campaign.id, text: "one too many" }), "RATE_LIMITED", /commenting too quickly.*wait \d+ seconds?/);
+    for (let i = 0; i < 10; i++)
+      await createComment(asViewer(user), { campaignId: campaign.id, text: `comment ${i}` });
+    await expectAppError(
+      createComment(asViewer(user), { campaignId: campaign.id, text: "one too many" }),
+      "RATE_LIMITED",
+      /commenting too quickly.*wait \d+ seconds?/,
+    );
     await createComment(asViewer(other), { campaignId: campaign.id, text: "someone else is fine" });
     expect(await db.comment.count({ where: { campaignId: campaign.id } })).toBe(11);
   });
@@ -121,9 +150,27 @@ describe("getCommentsView", () => {
     const at = (m: number) => new Date(Date.now() - (60 - m) * 60_000);
     await db.comment.createMany({
       data: [
-        { id: "cmtaaaaaaaaa1", campaignId: campaign.id, authorId: ann.id, text: "first by ann", createdAt: at(1) },
-        { id: "cmtaaaaaaaaa2", campaignId: campaign.id, authorId: bob.id, text: "first by bob", createdAt: at(2) },
-        { id: "cmtaaaaaaaaa3", campaignId: campaign.id, authorId: ann.id, text: "second by ann", createdAt: at(3) },
+        {
+          id: "cmtaaaaaaaaa1",
+          campaignId: campaign.id,
+          authorId: ann.id,
+          text: "first by ann",
+          createdAt: at(1),
+        },
+        {
+          id: "cmtaaaaaaaaa2",
+          campaignId: campaign.id,
+          authorId: bob.id,
+          text: "first by bob",
+          createdAt: at(2),
+        },
+        {
+          id: "cmtaaaaaaaaa3",
+          campaignId: campaign.id,
+          authorId: ann.id,
+          text: "second by ann",
+          createdAt: at(3),
+        },
       ],
     });
 
@@ -135,15 +182,24 @@ describe("getCommentsView", () => {
     ]);
     expect(visitor).toMatchObject({ total: 3, canPost: false, canDelete: false, signedIn: false });
     const json = JSON.stringify(visitor);
-    for (const secret of [ann.id, bob.id, "Ann Hidden", "ann.hidden", "bob.hidden"]) expect(json).not.toContain(secret);
+    for (const secret of [ann.id, bob.id, "Ann Hidden", "ann.hidden", "bob.hidden"])
+      expect(json).not.toContain(secret);
 
     const asAnn = (await getCommentsView(campaign.id, asViewer(ann)))!;
-    expect(asAnn.comments.map((c) => c.label)).toEqual(["Ann Hidden", "Anonymous Commenter #2", "Ann Hidden"]);
+    expect(asAnn.comments.map((c) => c.label)).toEqual([
+      "Ann Hidden",
+      "Anonymous Commenter #2",
+      "Ann Hidden",
+    ]);
     expect(asAnn).toMatchObject({ canPost: true, canDelete: false });
     expect(JSON.stringify(asAnn)).not.toContain("bob.hidden");
 
     const asCreator = (await getCommentsView(campaign.id, asViewer(creator)))!;
-    expect(asCreator.comments.map((c) => c.label)).toEqual(["Ann Hidden", "bob.hidden@example.test", "Ann Hidden"]);
+    expect(asCreator.comments.map((c) => c.label)).toEqual([
+      "Ann Hidden",
+      "bob.hidden@example.test",
+      "Ann Hidden",
+    ]);
     expect(asCreator.canDelete).toBe(true);
   });
 
@@ -170,21 +226,37 @@ describe("getCommentsView", () => {
     const campaign = await createCampaign({ creatorId: creator.id, approvalStatus: "pending" });
     expect(await getCommentsView(campaign.id, null)).toBeNull();
     expect(await getCommentsView(campaign.id, asViewer(await createUser()))).toBeNull();
-    expect(await getCommentsView(campaign.id, asViewer(creator))).toMatchObject({ canPost: false, canDelete: true });
-    expect(await getCommentsView(campaign.id, asViewer(admin))).toMatchObject({ canPost: true, canDelete: true });
+    expect(await getCommentsView(campaign.id, asViewer(creator))).toMatchObject({
+      canPost: false,
+      canDelete: true,
+    });
+    expect(await getCommentsView(campaign.id, asViewer(admin))).toMatchObject({
+      canPost: true,
+      canDelete: true,
+    });
   });
 });
 
 describe("anonymity is permanent after creation", () => {
   it("the database refuses any change to attendeesAnonymous or identityRevelationType", async () => {
     const campaign = await createCampaign({ attendeesAnonymous: true, identityRevelationType: "never" });
-    await expect(db.campaign.update({ where: { id: campaign.id }, data: { attendeesAnonymous: false } })).rejects.toThrow(/anonymity setting/);
-    await expect(db.campaign.update({ where: { id: campaign.id }, data: { identityRevelationType: "immediate" } })).rejects.toThrow(/anonymity setting/);
     await expect(
-      db.$executeRawUnsafe(`UPDATE "Campaign" SET "identityRevelationType" = 'onStart' WHERE id = $1`, campaign.id),
+      db.campaign.update({ where: { id: campaign.id }, data: { attendeesAnonymous: false } }),
+    ).rejects.toThrow(/anonymity setting/);
+    await expect(
+      db.campaign.update({ where: { id: campaign.id }, data: { identityRevelationType: "immediate" } }),
+    ).rejects.toThrow(/anonymity setting/);
+    await expect(
+      db.$executeRawUnsafe(
+        `UPDATE "Campaign" SET "identityRevelationType" = 'onStart' WHERE id = $1`,
+        campaign.id,
+      ),
     ).rejects.toThrow(/anonymity setting/);
     // Other updates, and writing the same value, still work.
-    await db.campaign.update({ where: { id: campaign.id }, data: { title: "A renamed event", attendeesAnonymous: true } });
+    await db.campaign.update({
+      where: { id: campaign.id },
+      data: { title: "A renamed event", attendeesAnonymous: true },
+    });
     expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
       title: "A renamed event",
       attendeesAnonymous: true,

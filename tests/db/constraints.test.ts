@@ -18,8 +18,18 @@ describe("database constraints", () => {
   });
 
   it("accepts the limits themselves", async () => {
-    const a = await createCampaign({ goal: 1, title: "x".repeat(5), description: "y".repeat(20), ticketPriceCents: 0 });
-    const b = await createCampaign({ goal: 10_000, title: "x".repeat(100), description: "y".repeat(1000), ticketPriceCents: 1_000_000 });
+    const a = await createCampaign({
+      goal: 1,
+      title: "x".repeat(5),
+      description: "y".repeat(20),
+      ticketPriceCents: 0,
+    });
+    const b = await createCampaign({
+      goal: 10_000,
+      title: "x".repeat(100),
+      description: "y".repeat(1000),
+      ticketPriceCents: 1_000_000,
+    });
     expect([a.goal, b.goal]).toEqual([1, 10_000]);
   });
 
@@ -35,9 +45,13 @@ describe("database constraints", () => {
     const campaign = await createCampaign();
     const user = await createUser();
     for (const text of ["", " padded ", "x".repeat(501)]) {
-      await expect(db.comment.create({ data: { campaignId: campaign.id, authorId: user.id, text } })).rejects.toThrow();
+      await expect(
+        db.comment.create({ data: { campaignId: campaign.id, authorId: user.id, text } }),
+      ).rejects.toThrow();
     }
-    await expect(db.comment.create({ data: { campaignId: campaign.id, authorId: user.id, text: "x".repeat(500) } })).resolves.toBeTruthy();
+    await expect(
+      db.comment.create({ data: { campaignId: campaign.id, authorId: user.id, text: "x".repeat(500) } }),
+    ).resolves.toBeTruthy();
   });
 
   it("stores emails normalised only", async () => {

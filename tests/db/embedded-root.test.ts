@@ -36,21 +36,30 @@ describe("embedded PostgreSQL as root: directories the postgres user must enter"
     fs.rmSync(t.base, { recursive: true, force: true });
   });
 
-  it.skipIf(os.userInfo().uid !== 0)("npm start under a 0700 parent stops with one sentence, no stack trace", () => {
-    const t = tree(0o700);
-    const r = spawnSync(process.execPath, ["scripts/start.mjs"], {
-      cwd: path.resolve(__dirname, "../.."),
-      env: { ...process.env, DATABASE_URL: "", DATA_DIR: path.join(t.parent, "app", ".data"), PORT: "3497", SEED_DEMO: "false" },
-      encoding: "utf8",
-      timeout: 60_000,
-    });
-    expect(r.status).toBe(1);
-    const lines = r.stderr.trim().split("\n");
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(
-      `[pactnexus] The embedded PostgreSQL runs as the system user "postgres" (the app is running as root), which cannot enter ${t.parent}: move the checkout to a directory other users can enter (for example /srv/pactnexus or /opt/pactnexus), or set DATABASE_URL to a PostgreSQL of your own.`,
-    );
-    fs.chmodSync(t.parent, 0o755);
-    fs.rmSync(t.base, { recursive: true, force: true });
-  });
+  it.skipIf(os.userInfo().uid !== 0)(
+    "npm start under a 0700 parent stops with one sentence, no stack trace",
+    () => {
+      const t = tree(0o700);
+      const r = spawnSync(process.execPath, ["scripts/start.mjs"], {
+        cwd: path.resolve(__dirname, "../.."),
+        env: {
+          ...process.env,
+          DATABASE_URL: "",
+          DATA_DIR: path.join(t.parent, "app", ".data"),
+          PORT: "3497",
+          SEED_DEMO: "false",
+        },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(1);
+      const lines = r.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toBe(
+        `[pactnexus] The embedded PostgreSQL runs as the system user "postgres" (the app is running as root), which cannot enter ${t.parent}: move the checkout to a directory other users can enter (for example /srv/pactnexus or /opt/pactnexus), or set DATABASE_URL to a PostgreSQL of your own.`,
+      );
+      fs.chmodSync(t.parent, 0o755);
+      fs.rmSync(t.base, { recursive: true, force: true });
+    },
+  );
 });

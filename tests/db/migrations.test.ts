@@ -12,11 +12,15 @@ const migrationDirs = fs
   .sort();
 
 function migrateCli(args: string[], url: string) {
-  return spawnSync(process.execPath, ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url },
-    encoding: "utf8",
-  });
+  return spawnSync(
+    process.execPath,
+    ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", ...args],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url },
+      encoding: "utf8",
+    },
+  );
 }
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string) {

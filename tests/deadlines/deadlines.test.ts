@@ -1,17 +1,33 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { expireCampaign, releaseSavedCards, runDeadlines, sendDeadlineReminders } from "@/lib/deadlines/service";
+import {
+  expireCampaign,
+  releaseSavedCards,
+  runDeadlines,
+  sendDeadlineReminders,
+} from "@/lib/deadlines/service";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
 const HOUR = 3600_000;
 const emailsFor = (campaignId: string, prefix: string) =>
-  db.emailOutbox.findMany({ where: { dedupeKey: { startsWith: `${prefix}:${campaignId}:` } }, orderBy: { toEmail: "asc" }, select: { toEmail: true, subject: true, text: true } });
+  db.emailOutbox.findMany({
+    where: { dedupeKey: { startsWith: `${prefix}:${campaignId}:` } },
+    orderBy: { toEmail: "asc" },
+    select: { toEmail: true, subject: true, text: true },
+  });
 
 async function pastDeadlineEvent(goal = 3) {
   const creator = await createUser({ email: `org-${Math.random().toString(36).slice(2, 8)}@example.test` });
-  const campaign = await createCampaign({ creatorId: creator.id, goal, ticketPriceCents: 2000, createdAt: new Date(Date.now() - 10 * 24 * HOUR), deadline: new Date(Date.now() + 7 * 24 * HOUR) });
+  const campaign = await createCampaign({
+    creatorId: creator.id,
+    goal,
+    ticketPriceCents: 2000,
+    createdAt: new Date(Date.now() - 10 * 24 * HOUR),
+    deadline: new Date(Date.now() + 7 * 24 * HOUR),
+  });
   const backers = [await createUser(), await createUser()];
-  for (const b of backers) await createPledge(campaign.id, b.id, { paymentMethodId: `pm_demo_${b.id}`, amountCents: 2000 });
+  for (const b of backers)
+    await createPledge(campaign.id, b.id, { paymentMethodId: `pm_demo_${b.id}`, amountCents: 2000 });
   await db.campaign.update({ where: { id: campaign.id }, data: { committedCount: 2, pledgeCount: 2 } });
   // The deadline passes (set directly: no app path moves a deadline).
   await db.$executeRaw`UPDATE "Campaign" SET deadline = now() - interval '1 minute' WHERE id = ${campaign.id}`;
@@ -21,7 +37,11 @@ async function pastDeadlineEvent(goal = 3) {
 describe("expiring events at the deadline", () => {
   it("expires a pending event below the threshold once, emailing every committer and the organiser exactly once", async () => {
     const { creator, campaign, backers } = await pastDeadlineEvent();
-    const runs = await Promise.all([expireCampaign(campaign.id), expireCampaign(campaign.id), expireCampaign(campaign.id)]);
+    const runs = await Promise.all([
+      expireCampaign(campaign.id),
+      expireCampaign(campaign.id),
+      expireCampaign(campaign.id),
+    ]);
     expect(runs.filter(Boolean)).toHaveLength(1);
     expect(await expireCampaign(campaign.id)).toBe(false); // a retried job
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
@@ -29,7 +49,9 @@ describe("expiring events at the deadline", () => {
     expect(c.lastStatusUpdate).not.toBeNull();
 
     const emails = await emailsFor(campaign.id, "expired");
-    expect(emails.map((e) => e.toEmail).sort()).toEqual([creator.email, ...backers.map((b) => b.email)].sort());
+    expect(emails.map((e) => e.toEmail).sort()).toEqual(
+      [creator.email, ...backers.map((b) => b.email)].sort(),
+    );
     expect(emails[0].subject).toBe(`"${campaign.title}" did not reach its goal — nobody was charged`);
     expect(emails.every((e) => e.text.includes("2 of 3 commitments"))).toBe(true);
   });
@@ -63,7 +85,12 @@ describe("48-hour reminders", () => {
   it("reminds the organiser and committers once, with how many more are needed, skipping users who unsubscribed", async () => {
     const creator = await createUser();
     const now = new Date();
-    const campaign = await createCampaign({ creatorId: creator.id, goal: 8, createdAt: new Date(now.getTime() - 5 * 24 * HOUR), deadline: new Date(now.getTime() + 40 * HOUR) });
+    const campaign = await createCampaign({
+      creatorId: creator.id,
+      goal: 8,
+      createdAt: new Date(now.getTime() - 5 * 24 * HOUR),
+      deadline: new Date(now.getTime() + 40 * HOUR),
+    });
     const backer = await createUser();
     const optedOut = await createUser();
     await db.user.update({ where: { id: optedOut.id }, data: { emailOptOut: true } });
@@ -82,9 +109,19 @@ describe("48-hour reminders", () => {
 
   it("does not remind events further than 48 hours out, created inside the window, or at the threshold", async () => {
     const now = new Date();
-    const far = await createCampaign({ createdAt: new Date(now.getTime() - 5 * 24 * HOUR), deadline: new Date(now.getTime() + 60 * HOUR) });
-    const late = await createCampaign({ createdAt: new Date(now.getTime() - 2 * HOUR), deadline: new Date(now.getTime() + 30 * HOUR) });
-    const met = await createCampaign({ goal: 1, createdAt: new Date(now.getTime() - 5 * 24 * HOUR), deadline: new Date(now.getTime() + 30 * HOUR) });
+    const far = await createCampaign({
+      createdAt: new Date(now.getTime() - 5 * 24 * HOUR),
+      deadline: new Date(now.getTime() + 60 * HOUR),
+    });
+    const late = await createCampaign({
+      createdAt: new Date(now.getTime() - 2 * HOUR),
+      deadline: new Date(now.getTime() + 30 * HOUR),
+    });
+    const met = await createCampaign({
+      goal: 1,
+      createdAt: new Date(now.getTime() - 5 * 24 * HOUR),
+      deadline: new Date(now.getTime() + 30 * HOUR),
+    });
     await db.campaign.update({ where: { id: met.id }, data: { committedCount: 1 } });
     await sendDeadlineReminders(now);
     for (const c of [far, late, met]) expect(await emailsFor(c.id, "reminder-48h")).toEqual([]);

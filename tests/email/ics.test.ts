@@ -34,7 +34,8 @@ describe("buildIcs", () => {
   const base = {
     campaignId: "cmp123",
     title: "Picnic; games, and \\ fun",
-    description: "Line one\nLine two — with a long description that certainly needs folding because it goes on and on ünïcödé ✓✓✓",
+    description:
+      "Line one\nLine two — with a long description that certainly needs folding because it goes on and on ünïcödé ✓✓✓",
     url: "https://pactnexus.example/campaign/cmp123",
     start: new Date("2026-12-05T18:30:00Z"),
     stamp: new Date("2026-11-21T10:00:00Z"),
@@ -66,20 +67,33 @@ describe("buildIcs", () => {
     const line = `DESCRIPTION:${"é".repeat(100)}`;
     const folded = foldLine(line);
     for (const part of folded.split("\r\n")) expect(Buffer.byteLength(part, "utf8")).toBeLessThanOrEqual(75);
-    expect(folded.split("\r\n").map((p, i) => (i ? p.slice(1) : p)).join("")).toBe(line);
+    expect(
+      folded
+        .split("\r\n")
+        .map((p, i) => (i ? p.slice(1) : p))
+        .join(""),
+    ).toBe(line);
   });
 });
 
 describe("renderEmail", () => {
   it("produces plain text and escaped HTML, with an unsubscribe link only when given", () => {
-    const r = renderEmail({ heading: "Hi <there>", paragraphs: ['A & B "quoted"'], action: { label: "Go", url: "https://x.test/?a=1&b=2" } });
+    const r = renderEmail({
+      heading: "Hi <there>",
+      paragraphs: ['A & B "quoted"'],
+      action: { label: "Go", url: "https://x.test/?a=1&b=2" },
+    });
     expect(r.text).toContain("Hi <there>");
     expect(r.text).toContain("Go: https://x.test/?a=1&b=2");
     expect(r.html).toContain("Hi &lt;there&gt;");
     expect(r.html).toContain("A &amp; B &quot;quoted&quot;");
     expect(r.html).toContain('href="https://x.test/?a=1&amp;b=2"');
     expect(r.html).not.toContain("nsubscribe");
-    const withUnsub = renderEmail({ heading: "H", paragraphs: [], unsubscribeUrl: "https://x.test/unsubscribe?token=t" });
+    const withUnsub = renderEmail({
+      heading: "H",
+      paragraphs: [],
+      unsubscribeUrl: "https://x.test/unsubscribe?token=t",
+    });
     expect(withUnsub.text).toContain("Unsubscribe from these emails: https://x.test/unsubscribe?token=t");
     expect(withUnsub.html).toContain('href="https://x.test/unsubscribe?token=t"');
   });

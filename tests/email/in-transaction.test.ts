@@ -4,7 +4,12 @@ import { commitToCampaign } from "@/lib/pledges/service";
 import { setApprovalStatus } from "@/lib/campaigns/service";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 
-const viewerOf = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => ({ id: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin });
+const viewerOf = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  isAdmin: u.isAdmin,
+});
 
 // DESIGN §1: an email is written to the outbox in the same transaction as its cause. These read
 // the outbox right after the service returns — no job has run (JOBS_ENABLED=false in tests).
@@ -19,7 +24,10 @@ describe("emails are queued inside the transaction of their cause", () => {
 
     const result = await commitToCampaign(viewerOf(b), { campaignId: campaign.id });
     expect(result.crossed).toBe(true);
-    const rows = await db.emailOutbox.findMany({ where: { toEmail: { in: [a.email, b.email] } }, orderBy: { createdAt: "asc" } });
+    const rows = await db.emailOutbox.findMany({
+      where: { toEmail: { in: [a.email, b.email] } },
+      orderBy: { createdAt: "asc" },
+    });
     const confirmed = rows.filter((r) => r.subject.includes("Event Confirmed!"));
     expect(confirmed.map((r) => r.toEmail).sort()).toEqual([a.email, b.email].sort());
     expect(rows).toHaveLength(4); // two commit confirmations + two Event Confirmed!

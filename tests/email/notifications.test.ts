@@ -4,7 +4,8 @@ import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/
 import { hourKey, queueOrganiserDigests } from "@/lib/email/digest";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
-const byKey = (prefix: string) => db.emailOutbox.findMany({ where: { dedupeKey: { startsWith: prefix } }, orderBy: { toEmail: "asc" } });
+const byKey = (prefix: string) =>
+  db.emailOutbox.findMany({ where: { dedupeKey: { startsWith: prefix } }, orderBy: { toEmail: "asc" } });
 
 describe("cause hooks", () => {
   it("commit: one email to the backer with a TENTATIVE calendar entry, even if the hook runs twice", async () => {
@@ -29,7 +30,16 @@ describe("cause hooks", () => {
     const uncharged = await createUser();
     for (const u of [a, b]) {
       const p = await createPledge(campaign.id, u.id, { paymentMethodId: "pm", amountCents: 900 });
-      await db.pledge.update({ where: { id: p.id }, data: { charged: true, verified: true, chargedAt: new Date(), chargeType: "paid", chargeStatus: "succeeded" } });
+      await db.pledge.update({
+        where: { id: p.id },
+        data: {
+          charged: true,
+          verified: true,
+          chargedAt: new Date(),
+          chargeType: "paid",
+          chargeStatus: "succeeded",
+        },
+      });
     }
     await createPledge(campaign.id, uncharged.id, { paymentMethodId: "pm", amountCents: 900 });
     expect(await db.$transaction((tx) => queueConfirmedEmails(tx, campaign.id))).toBe(2);
@@ -47,11 +57,15 @@ describe("cause hooks", () => {
     const creator = await createUser();
     const admin = await createUser({ isAdmin: true });
     const campaign = await createCampaign({ creatorId: creator.id, approvalStatus: "pending" });
-    const log = await db.moderationLog.create({ data: { campaignId: campaign.id, actorId: admin.id, fromStatus: "pending", toStatus: "approved" } });
+    const log = await db.moderationLog.create({
+      data: { campaignId: campaign.id, actorId: admin.id, fromStatus: "pending", toStatus: "approved" },
+    });
     await db.$transaction((tx) => queueModerationEmail(tx, log.id));
     await db.$transaction((tx) => queueModerationEmail(tx, log.id));
     const emails = await byKey(`moderation:${log.id}:`);
-    expect(emails.map((e) => [e.toEmail, e.subject])).toEqual([[creator.email, `"${campaign.title}" is approved and live`]]);
+    expect(emails.map((e) => [e.toEmail, e.subject])).toEqual([
+      [creator.email, `"${campaign.title}" is approved and live`],
+    ]);
   });
 });
 
@@ -64,19 +78,27 @@ describe("organiser commitment digest", () => {
     const muted = await createCampaign({ creatorId: quiet.id });
     const now = new Date(Date.UTC(2026, 5, 10, 15, 7));
     const at = (h: number, m: number) => new Date(Date.UTC(2026, 5, 10, h, m));
-    for (const t of [at(14, 5), at(14, 40), at(14, 59), at(13, 10), at(15, 1)]) await createPledge(campaign.id, undefined, { createdAt: t });
+    for (const t of [at(14, 5), at(14, 40), at(14, 59), at(13, 10), at(15, 1)])
+      await createPledge(campaign.id, undefined, { createdAt: t });
     await createPledge(muted.id, undefined, { createdAt: at(14, 30) });
 
     expect(await queueOrganiserDigests(now)).toBe(2); // 14:00-15:00 (3) and 13:00-14:00 (1); 15:01 is not complete yet
     expect(await queueOrganiserDigests(now)).toBe(0);
     expect(await queueOrganiserDigests(new Date(now.getTime() + 20 * 60_000))).toBe(0);
-    const emails = await db.emailOutbox.findMany({ where: { dedupeKey: { startsWith: `commit-digest:${campaign.id}:` } }, orderBy: { dedupeKey: "asc" } });
+    const emails = await db.emailOutbox.findMany({
+      where: { dedupeKey: { startsWith: `commit-digest:${campaign.id}:` } },
+      orderBy: { dedupeKey: "asc" },
+    });
     expect(emails.map((e) => [e.dedupeKey.split(":")[2], e.subject])).toEqual([
       [hourKey(at(13, 0)), `1 new commitment to "${campaign.title}"`],
       [hourKey(at(14, 0)), `3 new commitments to "${campaign.title}"`],
     ]);
-    expect(emails.every((e) => e.toEmail === creator.email && e.text.includes("/unsubscribe?token="))).toBe(true);
-    expect(await db.emailOutbox.count({ where: { dedupeKey: { startsWith: `commit-digest:${muted.id}:` } } })).toBe(0);
+    expect(emails.every((e) => e.toEmail === creator.email && e.text.includes("/unsubscribe?token="))).toBe(
+      true,
+    );
+    expect(
+      await db.emailOutbox.count({ where: { dedupeKey: { startsWith: `commit-digest:${muted.id}:` } } }),
+    ).toBe(0);
 
     // The next hour picks up 15:01.
     expect(await queueOrganiserDigests(new Date(Date.UTC(2026, 5, 10, 16, 5)))).toBe(1);

@@ -41,30 +41,43 @@ describe("queueEmail (transactional outbox)", () => {
     await db.$transaction(async (tx) => {
       expect(await queueEmail(tx, email(key))).toBe(true);
     });
-    expect(await db.emailOutbox.findUniqueOrThrow({ where: { dedupeKey: key } })).toMatchObject({ toEmail: "backer@example.test", status: "pending" });
+    expect(await db.emailOutbox.findUniqueOrThrow({ where: { dedupeKey: key } })).toMatchObject({
+      toEmail: "backer@example.test",
+      status: "pending",
+    });
   });
 
   it("queues one email per dedupe key, however often the cause runs (also concurrently)", async () => {
     const key = `cause:${uniq()}`;
-    const results = await Promise.all(Array.from({ length: 8 }, () => db.$transaction((tx) => queueEmail(tx, email(key)))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => db.$transaction((tx) => queueEmail(tx, email(key)))),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await db.emailOutbox.count({ where: { dedupeKey: key } })).toBe(1);
-    const n = await db.$transaction((tx) => queueEmails(tx, [email(key), email(`${key}:b`), email(`${key}:c`)]));
+    const n = await db.$transaction((tx) =>
+      queueEmails(tx, [email(key), email(`${key}:b`), email(`${key}:c`)]),
+    );
     expect(n).toBe(2);
   });
 
   it("normalises the recipient and refuses malformed emails", async () => {
     await db.$transaction((tx) => queueEmail(tx, email(`norm:${uniq()}`, "  Mixed.Case@Example.TEST ")));
     expect(await db.emailOutbox.count({ where: { toEmail: "mixed.case@example.test" } })).toBe(1);
-    await expect(db.$transaction((tx) => queueEmail(tx, email(`bad:${uniq()}`, "not-an-email")))).rejects.toThrow();
-    await expect(db.$transaction((tx) => queueEmail(tx, { ...email(`bad:${uniq()}`), subject: " " }))).rejects.toThrow();
+    await expect(
+      db.$transaction((tx) => queueEmail(tx, email(`bad:${uniq()}`, "not-an-email"))),
+    ).rejects.toThrow();
+    await expect(
+      db.$transaction((tx) => queueEmail(tx, { ...email(`bad:${uniq()}`), subject: " " })),
+    ).rejects.toThrow();
   });
 });
 
 describe("sendPendingEmails", () => {
   it("sends each pending email once, with a Message-ID derived from the row, and marks it sent", async () => {
     await clearOutbox();
-    await db.$transaction((tx) => queueEmails(tx, [email("s:1", "a@example.test"), email("s:2", "b@example.test")]));
+    await db.$transaction((tx) =>
+      queueEmails(tx, [email("s:1", "a@example.test"), email("s:2", "b@example.test")]),
+    );
     const { transport, sent } = fakeTransport();
     expect(await sendPendingEmails({ transport })).toEqual({ sent: 2, stored: 0, failed: 0, retrying: 0 });
     expect(sent.map((s) => s.to).sort()).toEqual(["a@example.test", "b@example.test"]);
@@ -79,10 +92,21 @@ describe("sendPendingEmails", () => {
 
   it("never sends a row twice when several workers run at once", async () => {
     await clearOutbox();
-    await db.$transaction((tx) => queueEmails(tx, Array.from({ length: 12 }, (_, i) => email(`par:${i}`, `p${i}@example.test`))));
+    await db.$transaction((tx) =>
+      queueEmails(
+        tx,
+        Array.from({ length: 12 }, (_, i) => email(`par:${i}`, `p${i}@example.test`)),
+      ),
+    );
     const { transport, sent } = fakeTransport();
-    const slow: MailTransport = { sendMail: async (m) => (await new Promise((r) => setTimeout(r, 10)), transport.sendMail(m)) };
-    await Promise.all([sendPendingEmails({ transport: slow }), sendPendingEmails({ transport: slow }), sendPendingEmails({ transport: slow })]);
+    const slow: MailTransport = {
+      sendMail: async (m) => (await new Promise((r) => setTimeout(r, 10)), transport.sendMail(m)),
+    };
+    await Promise.all([
+      sendPendingEmails({ transport: slow }),
+      sendPendingEmails({ transport: slow }),
+      sendPendingEmails({ transport: slow }),
+    ]);
     expect(sent).toHaveLength(12);
     expect(new Set(sent.map((s) => s.to)).size).toBe(12);
   });
@@ -90,14 +114,23 @@ describe("sendPendingEmails", () => {
   it("retries a failing address on later runs and gives up after the attempt limit, without holding back others", async () => {
     await clearOutbox();
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    await db.$transaction((tx) => queueEmails(tx, [email("r:bad", "bounce@example.test"), email("r:good", "fine@example.test")]));
+    await db.$transaction((tx) =>
+      queueEmails(tx, [email("r:bad", "bounce@example.test"), email("r:good", "fine@example.test")]),
+    );
     const { transport, sent } = fakeTransport((to) => to === "bounce@example.test");
     expect(await sendPendingEmails({ transport })).toEqual({ sent: 1, stored: 0, failed: 0, retrying: 1 });
     for (let i = 2; i < MAX_SEND_ATTEMPTS; i++) await sendPendingEmails({ transport });
-    expect(await db.emailOutbox.findUniqueOrThrow({ where: { dedupeKey: "r:bad" } })).toMatchObject({ status: "pending", attempts: MAX_SEND_ATTEMPTS - 1 });
+    expect(await db.emailOutbox.findUniqueOrThrow({ where: { dedupeKey: "r:bad" } })).toMatchObject({
+      status: "pending",
+      attempts: MAX_SEND_ATTEMPTS - 1,
+    });
     expect(await sendPendingEmails({ transport })).toEqual({ sent: 0, stored: 0, failed: 1, retrying: 0 });
     const bad = await db.emailOutbox.findUniqueOrThrow({ where: { dedupeKey: "r:bad" } });
-    expect(bad).toMatchObject({ status: "failed", attempts: MAX_SEND_ATTEMPTS, lastError: "421 try again later" });
+    expect(bad).toMatchObject({
+      status: "failed",
+      attempts: MAX_SEND_ATTEMPTS,
+      lastError: "421 try again later",
+    });
     expect(sent.map((s) => s.to)).toEqual(["fine@example.test"]);
     warn.mockRestore();
   });
@@ -105,19 +138,33 @@ describe("sendPendingEmails", () => {
   it("without SMTP stores the emails as delivered to the outbox", async () => {
     await clearOutbox();
     await db.$transaction((tx) => queueEmail(tx, email("nosmtp:1")));
-    expect(await sendPendingEmails({ transport: null })).toEqual({ sent: 0, stored: 1, failed: 0, retrying: 0 });
-    expect(await db.emailOutbox.findUniqueOrThrow({ where: { dedupeKey: "nosmtp:1" } })).toMatchObject({ status: "sent" });
+    expect(await sendPendingEmails({ transport: null })).toEqual({
+      sent: 0,
+      stored: 1,
+      failed: 0,
+      retrying: 0,
+    });
+    expect(await db.emailOutbox.findUniqueOrThrow({ where: { dedupeKey: "nosmtp:1" } })).toMatchObject({
+      status: "sent",
+    });
   });
 
   it("passes attachments (the commit email's calendar file) to the transport", async () => {
     await clearOutbox();
     const user = await createUser();
     const c = await createCampaign({ ticketPriceCents: 1500, goal: 3 });
-    await db.$transaction((tx) => queueEmail(tx, commitReceivedEmail(c, { userId: user.id, email: user.email }, "pledge1")));
+    await db.$transaction((tx) =>
+      queueEmail(tx, commitReceivedEmail(c, { userId: user.id, email: user.email }, "pledge1")),
+    );
     const { transport, sent } = fakeTransport();
     await sendPendingEmails({ transport });
     expect(sent[0].subject).toBe(`You're committed to "${c.title}"`);
-    expect(sent[0].attachments).toEqual([expect.objectContaining({ filename: "event.ics", contentType: expect.stringContaining("text/calendar") })]);
+    expect(sent[0].attachments).toEqual([
+      expect.objectContaining({
+        filename: "event.ics",
+        contentType: expect.stringContaining("text/calendar"),
+      }),
+    ]);
   });
 });
 
@@ -133,8 +180,14 @@ describe("listOutboxForAdmin", () => {
       ["first@example.test", "Subject l:1", "Text l:1"],
     ]);
     expect(page.entries[0].createdAt).toBeInstanceOf(Date);
-    expect((await listOutboxForAdmin({ id: admin.id, isAdmin: true }, { recipient: "FIRST@" })).entries.map((e) => e.toEmail)).toEqual(["first@example.test"]);
-    await expect(listOutboxForAdmin({ id: "someone", isAdmin: false })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(
+      (await listOutboxForAdmin({ id: admin.id, isAdmin: true }, { recipient: "FIRST@" })).entries.map(
+        (e) => e.toEmail,
+      ),
+    ).toEqual(["first@example.test"]);
+    await expect(listOutboxForAdmin({ id: "someone", isAdmin: false })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     await expect(listOutboxForAdmin(null)).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 });

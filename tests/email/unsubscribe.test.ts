@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { unsubscribe, unsubscribeToken, unsubscribeUrl, verifyUnsubscribeToken } from "@/lib/email/unsubscribe";
+import {
+  unsubscribe,
+  unsubscribeToken,
+  unsubscribeUrl,
+  verifyUnsubscribeToken,
+} from "@/lib/email/unsubscribe";
 import { createUser } from "@/tests/helpers/factories";
 
 describe("unsubscribe links", () => {
@@ -17,7 +22,15 @@ describe("unsubscribe links", () => {
     const victim = await createUser();
     const attacker = await createUser();
     const attackerSig = unsubscribeToken(attacker.id).split(".")[1];
-    for (const bad of [`${victim.id}.${attackerSig}`, `${victim.id}.`, victim.id, "", null, 42, "x".repeat(400)]) {
+    for (const bad of [
+      `${victim.id}.${attackerSig}`,
+      `${victim.id}.`,
+      victim.id,
+      "",
+      null,
+      42,
+      "x".repeat(400),
+    ]) {
       expect(verifyUnsubscribeToken(bad)).toBeNull();
       expect(await unsubscribe(bad)).toBe(false);
     }

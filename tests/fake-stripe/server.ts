@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
  * test inject latency, declines, 429s, 500s and dropped connections. Every request and every
  * executed charge is recorded for assertions.
  */
-export type CardBehavior = "ok" | "generic_decline" | "insufficient_funds" | "authentication_required" | "expired_card" | "lost_card";
+export type CardBehavior =
+  "ok" | "generic_decline" | "insufficient_funds" | "authentication_required" | "expired_card" | "lost_card";
 
 export type Fault = {
   /** which requests: method + path prefix, e.g. "POST /v1/payment_intents" */
@@ -22,10 +23,30 @@ export type Fault = {
   when?: (body: Record<string, unknown>) => boolean;
 };
 
-export type RecordedRequest = { method: string; path: string; idempotencyKey: string | null; body: Record<string, unknown>; at: number; replayed: boolean };
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  idempotencyKey: string | null;
+  body: Record<string, unknown>;
+  at: number;
+  replayed: boolean;
+};
 
-type Pm = { id: string; customer: string | null; brand: string; last4: string; exp_month: number; exp_year: number; behavior: CardBehavior };
-type Pi = Record<string, unknown> & { id: string; status: string; amount: number; metadata: Record<string, string> };
+type Pm = {
+  id: string;
+  customer: string | null;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  behavior: CardBehavior;
+};
+type Pi = Record<string, unknown> & {
+  id: string;
+  status: string;
+  amount: number;
+  metadata: Record<string, string>;
+};
 
 let counter = 0;
 const newId = (prefix: string) => `${prefix}_fake${Date.now().toString(36)}${(++counter).toString(36)}`;
@@ -44,9 +65,20 @@ export function parseForm(text: string): Record<string, unknown> {
   return out;
 }
 
-const DECLINES: Record<Exclude<CardBehavior, "ok" | "authentication_required">, { code: string; decline_code?: string; message: string }> = {
-  generic_decline: { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
-  insufficient_funds: { code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
+const DECLINES: Record<
+  Exclude<CardBehavior, "ok" | "authentication_required">,
+  { code: string; decline_code?: string; message: string }
+> = {
+  generic_decline: {
+    code: "card_declined",
+    decline_code: "generic_decline",
+    message: "Your card was declined.",
+  },
+  insufficient_funds: {
+    code: "card_declined",
+    decline_code: "insufficient_funds",
+    message: "Your card has insufficient funds.",
+  },
   expired_card: { code: "expired_card", message: "Your card has expired." },
   lost_card: { code: "card_declined", decline_code: "lost_card", message: "Your card was declined." },
 };
@@ -65,55 +97,124 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
     faults: [] as (Fault & { left: number })[],
   };
 
-  const error = (status: number, type: string, extra: Record<string, unknown>) => ({ status, body: { error: { type, ...extra } } });
+  const error = (status: number, type: string, extra: Record<string, unknown>) => ({
+    status,
+    body: { error: { type, ...extra } },
+  });
 
-  function execute(method: string, path: string, body: Record<string, unknown>): { status: number; body: unknown } {
+  function execute(
+    method: string,
+    path: string,
+    body: Record<string, unknown>,
+  ): { status: number; body: unknown } {
     let m: RegExpMatchArray | null;
     if (method === "POST" && path === "/v1/customers") {
-      const c = { id: newId("cus"), object: "customer", email: body.email ?? null, metadata: body.metadata ?? {} };
+      const c = {
+        id: newId("cus"),
+        object: "customer",
+        email: body.email ?? null,
+        metadata: body.metadata ?? {},
+      };
       state.customers.set(c.id, c);
       return { status: 200, body: c };
     }
     if (method === "POST" && path === "/v1/setup_intents") {
       const id = newId("seti");
-      return { status: 200, body: { id, object: "setup_intent", client_secret: `${id}_secret_fake`, status: "requires_payment_method", customer: body.customer ?? null, usage: body.usage ?? "off_session", metadata: body.metadata ?? {} } };
+      return {
+        status: 200,
+        body: {
+          id,
+          object: "setup_intent",
+          client_secret: `${id}_secret_fake`,
+          status: "requires_payment_method",
+          customer: body.customer ?? null,
+          usage: body.usage ?? "off_session",
+          metadata: body.metadata ?? {},
+        },
+      };
     }
     if ((m = path.match(/^\/v1\/payment_methods\/([^/]+)$/)) && method === "GET") {
       const pm = state.paymentMethods.get(m[1]);
-      if (!pm) return error(404, "invalid_request_error", { code: "resource_missing", message: `No such PaymentMethod: '${m[1]}'`, param: "payment_method" });
+      if (!pm)
+        return error(404, "invalid_request_error", {
+          code: "resource_missing",
+          message: `No such PaymentMethod: '${m[1]}'`,
+          param: "payment_method",
+        });
       return { status: 200, body: pmObject(pm) };
     }
     if ((m = path.match(/^\/v1\/payment_methods\/([^/]+)\/(attach|detach)$/)) && method === "POST") {
       const pm = state.paymentMethods.get(m[1]);
-      if (!pm) return error(404, "invalid_request_error", { code: "resource_missing", message: `No such PaymentMethod: '${m[1]}'` });
+      if (!pm)
+        return error(404, "invalid_request_error", {
+          code: "resource_missing",
+          message: `No such PaymentMethod: '${m[1]}'`,
+        });
       pm.customer = m[2] === "attach" ? String(body.customer) : null;
       return { status: 200, body: pmObject(pm) };
     }
     if (method === "POST" && path === "/v1/payment_intents") return createIntent(body);
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === "GET") {
       const pi = state.paymentIntents.get(m[1]);
-      if (!pi) return error(404, "invalid_request_error", { code: "resource_missing", message: `No such payment_intent: '${m[1]}'` });
+      if (!pi)
+        return error(404, "invalid_request_error", {
+          code: "resource_missing",
+          message: `No such payment_intent: '${m[1]}'`,
+        });
       return { status: 200, body: pi };
     }
     if (method === "POST" && path === "/v1/refunds") {
       const pi = state.paymentIntents.get(String(body.payment_intent));
-      if (!pi || pi.status !== "succeeded") return error(400, "invalid_request_error", { code: "charge_not_refundable", message: "This PaymentIntent cannot be refunded." });
-      return { status: 200, body: { id: newId("re"), object: "refund", payment_intent: pi.id, amount: pi.amount, status: "succeeded" } };
+      if (!pi || pi.status !== "succeeded")
+        return error(400, "invalid_request_error", {
+          code: "charge_not_refundable",
+          message: "This PaymentIntent cannot be refunded.",
+        });
+      return {
+        status: 200,
+        body: {
+          id: newId("re"),
+          object: "refund",
+          payment_intent: pi.id,
+          amount: pi.amount,
+          status: "succeeded",
+        },
+      };
     }
     return error(404, "invalid_request_error", { message: `Unrecognized request URL (${method}: ${path}).` });
   }
 
   function pmObject(pm: Pm) {
-    return { id: pm.id, object: "payment_method", type: "card", customer: pm.customer, card: { brand: pm.brand, last4: pm.last4, exp_month: pm.exp_month, exp_year: pm.exp_year } };
+    return {
+      id: pm.id,
+      object: "payment_method",
+      type: "card",
+      customer: pm.customer,
+      card: { brand: pm.brand, last4: pm.last4, exp_month: pm.exp_month, exp_year: pm.exp_year },
+    };
   }
 
   function createIntent(body: Record<string, unknown>): { status: number; body: unknown } {
     const amount = Number(body.amount);
-    if (!Number.isInteger(amount) || amount < 50) return error(400, "invalid_request_error", { code: "amount_too_small", message: "Amount must be at least $0.50 usd", param: "amount" });
+    if (!Number.isInteger(amount) || amount < 50)
+      return error(400, "invalid_request_error", {
+        code: "amount_too_small",
+        message: "Amount must be at least $0.50 usd",
+        param: "amount",
+      });
     const pm = state.paymentMethods.get(String(body.payment_method));
-    if (!pm) return error(400, "invalid_request_error", { code: "resource_missing", message: `No such PaymentMethod: '${String(body.payment_method)}'`, param: "payment_method" });
+    if (!pm)
+      return error(400, "invalid_request_error", {
+        code: "resource_missing",
+        message: `No such PaymentMethod: '${String(body.payment_method)}'`,
+        param: "payment_method",
+      });
     if (pm.customer !== body.customer) {
-      return error(400, "invalid_request_error", { code: "payment_method_unexpected_state", message: "The provided PaymentMethod was previously used without being attached to a Customer or it was detached from a Customer." });
+      return error(400, "invalid_request_error", {
+        code: "payment_method_unexpected_state",
+        message:
+          "The provided PaymentMethod was previously used without being attached to a Customer or it was detached from a Customer.",
+      });
     }
     const metadata = (body.metadata ?? {}) as Record<string, string>;
     const offSession = body.off_session === "true";
@@ -134,7 +235,11 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
     let failure: { code: string; decline_code?: string; message: string } | null = null;
     if (pm.behavior === "authentication_required") {
       if (offSession) {
-        failure = { code: "authentication_required", decline_code: "authentication_required", message: "Your card was declined. This transaction requires authentication." };
+        failure = {
+          code: "authentication_required",
+          decline_code: "authentication_required",
+          message: "Your card was declined. This transaction requires authentication.",
+        };
         pi.status = "requires_payment_method";
       } else pi.status = "requires_action";
     } else if (pm.behavior !== "ok") {
@@ -160,20 +265,42 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
       const path = url.pathname;
       const body = method === "GET" ? Object.fromEntries(url.searchParams) : parseForm(raw);
       const key = (req.headers["idempotency-key"] as string | undefined) ?? null;
-      const record: RecordedRequest = { method, path, idempotencyKey: key, body, at: Date.now(), replayed: false };
+      const record: RecordedRequest = {
+        method,
+        path,
+        idempotencyKey: key,
+        body,
+        at: Date.now(),
+        replayed: false,
+      };
       state.requests.push(record);
       const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { "content-type": "application/json", "request-id": newId("req"), ...(key ? { "idempotency-key": key } : {}), ...headers });
+        res.writeHead(status, {
+          "content-type": "application/json",
+          "request-id": newId("req"),
+          ...(key ? { "idempotency-key": key } : {}),
+          ...headers,
+        });
         res.end(JSON.stringify(payload));
       };
       if (!String(req.headers.authorization ?? "").startsWith("Bearer sk_")) {
         return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided." } });
       }
-      const fault = state.faults.find((f) => f.left > 0 && `${method} ${path}`.startsWith(f.match) && (!f.when || f.when(body)));
+      const fault = state.faults.find(
+        (f) => f.left > 0 && `${method} ${path}`.startsWith(f.match) && (!f.when || f.when(body)),
+      );
       if (fault && fault.kind !== "drop-after" && fault.kind !== "timeout") {
         fault.left--;
-        if (fault.kind === "429") return send(429, { error: { type: "invalid_request_error", code: "rate_limit", message: "Too many requests hit the API too quickly." } });
-        if (fault.kind === "500") return send(500, { error: { type: "api_error", message: "An unknown error occurred." } });
+        if (fault.kind === "429")
+          return send(429, {
+            error: {
+              type: "invalid_request_error",
+              code: "rate_limit",
+              message: "Too many requests hit the API too quickly.",
+            },
+          });
+        if (fault.kind === "500")
+          return send(500, { error: { type: "api_error", message: "An unknown error occurred." } });
         req.socket.destroy();
         return;
       }
@@ -184,7 +311,14 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
           return send(stored.status, stored.body, { "idempotent-replayed": "true" });
         }
         if (state.inFlight.has(key)) {
-          return send(409, { error: { type: "invalid_request_error", code: "idempotency_key_in_use", message: "There is currently another in-progress request using this Idempotency Key. Please try again later." } });
+          return send(409, {
+            error: {
+              type: "invalid_request_error",
+              code: "idempotency_key_in_use",
+              message:
+                "There is currently another in-progress request using this Idempotency Key. Please try again later.",
+            },
+          });
         }
         state.inFlight.add(key);
       }
@@ -218,7 +352,15 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
     /** A card saved for a customer, behaving like one of Stripe's test cards. */
     addPaymentMethod(customer: string | null, behavior: CardBehavior = "ok", last4 = "4242"): string {
       const id = newId("pm");
-      state.paymentMethods.set(id, { id, customer, brand: "visa", last4, exp_month: 12, exp_year: 2030, behavior });
+      state.paymentMethods.set(id, {
+        id,
+        customer,
+        brand: "visa",
+        last4,
+        exp_month: 12,
+        exp_year: 2030,
+        behavior,
+      });
       return id;
     },
     inject(fault: Fault) {

@@ -1,9 +1,17 @@
 import { db } from "@/lib/db";
 
 let seq = 0;
-const next = () => `${Date.now().toString(36)}${(++seq).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const next = () =>
+  `${Date.now().toString(36)}${(++seq).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-export async function createUser(overrides: Partial<{ email: string; name: string | null; isAdmin: boolean; passwordHash: string | null }> = {}) {
+export async function createUser(
+  overrides: Partial<{
+    email: string;
+    name: string | null;
+    isAdmin: boolean;
+    passwordHash: string | null;
+  }> = {},
+) {
   return db.user.create({
     data: {
       email: overrides.email ?? `user-${next()}@example.test`,
@@ -53,7 +61,11 @@ export async function createCampaign(overrides: CampaignOverrides = {}) {
   });
 }
 
-export async function createPledge(campaignId: string, userId?: string, overrides: Partial<{ paymentMethodId: string | null; amountCents: number; createdAt: Date }> = {}) {
+export async function createPledge(
+  campaignId: string,
+  userId?: string,
+  overrides: Partial<{ paymentMethodId: string | null; amountCents: number; createdAt: Date }> = {},
+) {
   const uid = userId ?? (await createUser()).id;
   const user = await db.user.findUniqueOrThrow({ where: { id: uid } });
   return db.pledge.create({

@@ -20,7 +20,8 @@ export default async function setup(project: TestProject) {
       server.adminUrl,
       `SELECT datname FROM pg_database WHERE datname LIKE 'pn_test_${process.pid}_%' OR datname = '${templateDb}'`,
     );
-    for (const { datname } of rows) await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    for (const { datname } of rows)
+      await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     await server.stop();
   };
 }

@@ -9,7 +9,9 @@ import { startEmbeddedPostgres } from "../../scripts/lib/embedded-db.mjs";
 export function assertLocal(url) {
   const host = new URL(url).hostname;
   if (!["localhost", "127.0.0.1", "::1", "[::1]"].includes(host)) {
-    throw new Error(`Refusing to run tests against a non-local database (${host}). Unset DATABASE_URL or point it at localhost.`);
+    throw new Error(
+      `Refusing to run tests against a non-local database (${host}). Unset DATABASE_URL or point it at localhost.`,
+    );
   }
 }
 
@@ -52,11 +54,15 @@ export async function startTestServer(dirName = "test-pg") {
 
 export function migrate(url) {
   const root = path.resolve(import.meta.dirname, "../..");
-  const r = spawnSync(process.execPath, ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url },
-    encoding: "utf8",
-  });
+  const r = spawnSync(
+    process.execPath,
+    ["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url },
+      encoding: "utf8",
+    },
+  );
   if (r.status !== 0) throw new Error(`Migrations failed:\n${r.stdout}\n${r.stderr}`);
 }
 

@@ -14,8 +14,16 @@ const OVER_INT4 = 2 ** 31;
 describe("money sums above 2^31 cents", () => {
   it("a paid event's charges add up past 2^31 cents and every view shows the right dollars", async () => {
     const creator = await createUser();
-    const campaign = await createCampaign({ creatorId: creator.id, goal: 2200, ticketPriceCents: 1_000_000, status: "charging" });
-    const users = await db.user.createManyAndReturn({ data: Array.from({ length: 2200 }, (_, i) => ({ email: `big-${i}-${campaign.id}@example.test` })), select: { id: true } });
+    const campaign = await createCampaign({
+      creatorId: creator.id,
+      goal: 2200,
+      ticketPriceCents: 1_000_000,
+      status: "charging",
+    });
+    const users = await db.user.createManyAndReturn({
+      data: Array.from({ length: 2200 }, (_, i) => ({ email: `big-${i}-${campaign.id}@example.test` })),
+      select: { id: true },
+    });
     await db.pledge.createMany({
       data: users.map((u) => ({
         campaignId: campaign.id,
@@ -34,7 +42,12 @@ describe("money sums above 2^31 cents", () => {
     expect(row.totalChargedCents).toBe(2_200_000_000n);
     expect(Number(row.totalChargedCents)).toBeGreaterThan(OVER_INT4);
 
-    const view = await getManageView(campaign.id, { id: creator.id, email: creator.email, name: creator.name, isAdmin: false });
+    const view = await getManageView(campaign.id, {
+      id: creator.id,
+      email: creator.email,
+      name: creator.name,
+      isAdmin: false,
+    });
     expect(view!.campaign.totalChargedCents).toBe(2_200_000_000);
     expect(formatCents(view!.campaign.totalChargedCents)).toBe("$22,000,000.00");
     // the view is plain JSON (a bigint would throw here, as in Response.json)
@@ -44,11 +57,28 @@ describe("money sums above 2^31 cents", () => {
   it("a crowdfund keeps counting past 2^31 cents raised, through the commit path and every reader", async () => {
     const creator = await createUser();
     const campaign = await createCampaign({ creatorId: creator.id, goal: 10_000, pactType: "crowdfund" });
-    await db.campaign.update({ where: { id: campaign.id }, data: { raisedCents: BigInt(OVER_INT4) + 50_000n } });
+    await db.campaign.update({
+      where: { id: campaign.id },
+      data: { raisedCents: BigInt(OVER_INT4) + 50_000n },
+    });
     const backer = await createUser();
     const viewer = { id: backer.id, email: backer.email, name: backer.name, isAdmin: false };
-    await db.demoPaymentMethod.create({ data: { id: `pm_demo_big_${backer.id}`, userId: backer.id, brand: "visa", last4: "4242", expMonth: 12, expYear: 2034, behavior: "ok" } });
-    const result = await commitToCampaign(viewer, { campaignId: campaign.id, amount: "10000", paymentMethodId: `pm_demo_big_${backer.id}` });
+    await db.demoPaymentMethod.create({
+      data: {
+        id: `pm_demo_big_${backer.id}`,
+        userId: backer.id,
+        brand: "visa",
+        last4: "4242",
+        expMonth: 12,
+        expYear: 2034,
+        behavior: "ok",
+      },
+    });
+    const result = await commitToCampaign(viewer, {
+      campaignId: campaign.id,
+      amount: "10000",
+      paymentMethodId: `pm_demo_big_${backer.id}`,
+    });
     expect(result).toBeTruthy();
     const row = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
     expect(row.raisedCents).toBe(BigInt(OVER_INT4) + 50_000n + 1_000_000n);
@@ -60,7 +90,12 @@ describe("money sums above 2^31 cents", () => {
     expect(() => JSON.stringify(panel)).not.toThrow();
     const pacts = await listCampaignsByCreator(creator.id);
     expect(pacts[0].raisedCents).toBe(OVER_INT4 + 1_050_000);
-    const view = await getManageView(campaign.id, { id: creator.id, email: creator.email, name: creator.name, isAdmin: false });
+    const view = await getManageView(campaign.id, {
+      id: creator.id,
+      email: creator.email,
+      name: creator.name,
+      isAdmin: false,
+    });
     expect(view!.campaign.raisedCents).toBe(OVER_INT4 + 1_050_000);
     expect(view!.campaign.committedCount).toBe(Math.floor((OVER_INT4 + 1_050_000) / 100));
   });

@@ -14,13 +14,17 @@ describe("provider rate limiter (Postgres, shared by every instance)", () => {
     );
     const sorted = times.map((t) => t.getTime()).sort((a, b) => a - b);
     // Strict sliding window: call i and call i+N are at least one window apart.
-    for (let i = 0; i + limit < sorted.length; i++) expect(sorted[i + limit] - sorted[i]).toBeGreaterThanOrEqual(1000);
+    for (let i = 0; i + limit < sorted.length; i++)
+      expect(sorted[i + limit] - sorted[i]).toBeGreaterThanOrEqual(1000);
     // 23 calls at 5/s need more than 4 seconds…
     expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
     // …and no more than that: each call is let in soon after the window of the call N before it
     // ended. Measured on the slots' own (database) timestamps, and as a median, so a busy machine's
     // slow queries do not decide it; a limiter that waited a window too many would show ≥ 1000 ms.
-    const excess = sorted.slice(limit).map((t, i) => t - sorted[i] - 1000).sort((a, b) => a - b);
+    const excess = sorted
+      .slice(limit)
+      .map((t, i) => t - sorted[i] - 1000)
+      .sort((a, b) => a - b);
     expect(excess[Math.floor(excess.length / 2)]).toBeLessThan(700);
   }, 30_000);
 
@@ -32,7 +36,12 @@ describe("provider rate limiter (Postgres, shared by every instance)", () => {
     expect(await Promise.race([other.then(() => "acquired" as const), timeout])).toBe("acquired");
     // …while key-a itself is full: one more call there has to wait.
     const more = acquireProviderSlot("key-a", 3);
-    expect(await Promise.race([more.then(() => "acquired" as const), new Promise((r) => setTimeout(() => r("waiting"), 1500))])).toBe("waiting");
+    expect(
+      await Promise.race([
+        more.then(() => "acquired" as const),
+        new Promise((r) => setTimeout(() => r("waiting"), 1500)),
+      ]),
+    ).toBe("waiting");
     await Promise.all([...held, ...(await other)].map((s) => s.release()));
     await (await more).release();
   }, 30_000);

@@ -26,7 +26,11 @@ async function backerWithCard(behavior: Parameters<FakeStripe["addPaymentMethod"
   return { user, customer: stripeCustomerId!, pm: fake.addPaymentMethod(stripeCustomerId!, behavior) };
 }
 
-const chargeInput = (userId: string, paymentMethodId: string, pledgeId = `pl_${Math.random().toString(36).slice(2)}`) => ({
+const chargeInput = (
+  userId: string,
+  paymentMethodId: string,
+  pledgeId = `pl_${Math.random().toString(36).slice(2)}`,
+) => ({
   pledgeId,
   campaignId: "camp_1",
   userId,
@@ -35,7 +39,8 @@ const chargeInput = (userId: string, paymentMethodId: string, pledgeId = `pl_${M
   attempt: 1,
 });
 
-const intentRequests = () => fake.state.requests.filter((r) => r.method === "POST" && r.path === "/v1/payment_intents");
+const intentRequests = () =>
+  fake.state.requests.filter((r) => r.method === "POST" && r.path === "/v1/payment_intents");
 
 describe("Stripe gateway (real SDK against the fake Stripe)", () => {
   it("is the active gateway when the keys are set", () => {
@@ -44,7 +49,11 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
 
   it("creates one customer per user, once, even when asked concurrently, and a SetupIntent for off-session use", async () => {
     const user = await createUser();
-    const secrets = await Promise.all([gateway.createSetupIntent(user), gateway.createSetupIntent(user), gateway.createSetupIntent(user)]);
+    const secrets = await Promise.all([
+      gateway.createSetupIntent(user),
+      gateway.createSetupIntent(user),
+      gateway.createSetupIntent(user),
+    ]);
     expect(secrets.every((s) => /^seti_.+_secret_/.test(s.clientSecret))).toBe(true);
     const customerCreates = fake.state.requests.filter((r) => r.path === "/v1/customers" && !r.replayed);
     expect(customerCreates).toHaveLength(1);
@@ -64,7 +73,14 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
     expect(result).toMatchObject({ status: "succeeded", paymentIntentId: expect.stringMatching(/^pi_/) });
     const [req] = intentRequests();
     expect(req.idempotencyKey).toBe(`pledge-${input.pledgeId}-attempt-1`);
-    expect(req.body).toMatchObject({ customer, payment_method: pm, amount: "1999", currency: "usd", off_session: "true", confirm: "true" });
+    expect(req.body).toMatchObject({
+      customer,
+      payment_method: pm,
+      amount: "1999",
+      currency: "usd",
+      off_session: "true",
+      confirm: "true",
+    });
     expect(req.body.metadata).toMatchObject({ pledgeId: input.pledgeId, campaignId: "camp_1" });
   });
 
@@ -76,7 +92,10 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
     expect(result.status).toBe("succeeded");
     const reqs = intentRequests();
     expect(reqs).toHaveLength(2);
-    expect(reqs.map((r) => r.idempotencyKey)).toEqual([`pledge-${input.pledgeId}-attempt-1`, `pledge-${input.pledgeId}-attempt-1`]);
+    expect(reqs.map((r) => r.idempotencyKey)).toEqual([
+      `pledge-${input.pledgeId}-attempt-1`,
+      `pledge-${input.pledgeId}-attempt-1`,
+    ]);
     expect(reqs[1].replayed).toBe(true);
     expect(fake.chargeCount(input.pledgeId)).toBe(1);
   });
@@ -91,7 +110,9 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
     expect(result.status).toBe("succeeded");
     const reqs = intentRequests();
     expect(reqs).toHaveLength(5);
-    expect(new Set(reqs.map((r) => r.idempotencyKey))).toEqual(new Set([`pledge-${input.pledgeId}-attempt-1`]));
+    expect(new Set(reqs.map((r) => r.idempotencyKey))).toEqual(
+      new Set([`pledge-${input.pledgeId}-attempt-1`]),
+    );
     expect(fake.chargeCount(input.pledgeId)).toBe(1);
   });
 
@@ -100,7 +121,10 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
     const input = chargeInput(user.id, pm);
     fake.state.latencyMs = 300;
     try {
-      const [a, b] = await Promise.all([gateway.charge(input), new Promise((r) => setTimeout(r, 100)).then(() => gateway.charge(input))]);
+      const [a, b] = await Promise.all([
+        gateway.charge(input),
+        new Promise((r) => setTimeout(r, 100)).then(() => gateway.charge(input)),
+      ]);
       expect(a).toEqual(b);
     } finally {
       fake.state.latencyMs = 0;
@@ -130,7 +154,14 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
       ["insufficient_funds", { status: "failed", code: "insufficient_funds", retryable: true }],
       ["lost_card", { status: "failed", code: "lost_card", retryable: false }],
       ["expired_card", { status: "failed", code: "expired_card", retryable: false }],
-      ["authentication_required", { status: "requires_action", code: "authentication_required", paymentIntentId: expect.stringMatching(/^pi_/) }],
+      [
+        "authentication_required",
+        {
+          status: "requires_action",
+          code: "authentication_required",
+          paymentIntentId: expect.stringMatching(/^pi_/),
+        },
+      ],
     ] as const;
     for (const [behavior, expected] of cases) {
       const { user, pm } = await backerWithCard(behavior);
@@ -144,7 +175,13 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
   it("getCard returns the viewer's own card and refuses anyone else's", async () => {
     const a = await backerWithCard();
     const b = await backerWithCard();
-    await expect(gateway.getCard(a.user, a.pm)).resolves.toMatchObject({ paymentMethodId: a.pm, brand: "visa", last4: "4242", expMonth: 12, expYear: 2030 });
+    await expect(gateway.getCard(a.user, a.pm)).resolves.toMatchObject({
+      paymentMethodId: a.pm,
+      brand: "visa",
+      last4: "4242",
+      expMonth: 12,
+      expYear: 2030,
+    });
     await expect(gateway.getCard(a.user, b.pm)).rejects.toBeInstanceOf(AppError);
     await expect(gateway.getCard(a.user, "pm_does_not_exist")).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
@@ -154,9 +191,14 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
     const input = chargeInput(user.id, pm);
     const charged = await gateway.charge(input);
     if (charged.status !== "succeeded") throw new Error("expected a charge");
-    const { refundId } = await gateway.refund({ pledgeId: input.pledgeId, paymentIntentId: charged.paymentIntentId });
+    const { refundId } = await gateway.refund({
+      pledgeId: input.pledgeId,
+      paymentIntentId: charged.paymentIntentId,
+    });
     expect(refundId).toMatch(/^re_/);
-    expect(fake.state.requests.find((r) => r.path === "/v1/refunds")!.idempotencyKey).toBe(`refund-${input.pledgeId}`);
+    expect(fake.state.requests.find((r) => r.path === "/v1/refunds")!.idempotencyKey).toBe(
+      `refund-${input.pledgeId}`,
+    );
     await gateway.detach(pm);
     expect(fake.state.paymentMethods.get(pm)!.customer).toBeNull();
   });

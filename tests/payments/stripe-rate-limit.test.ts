@@ -26,7 +26,8 @@ describe("Stripe calls pass the shared rate limiter", () => {
     const arrivals = fake.state.requests.map((r) => r.at).sort((a, b) => a - b);
     expect(arrivals).toHaveLength(35);
     // Slots are taken on the database clock; arrival at the fake adds a few ms of jitter.
-    for (let i = 0; i + 10 < arrivals.length; i++) expect(arrivals[i + 10] - arrivals[i]).toBeGreaterThanOrEqual(950);
+    for (let i = 0; i + 10 < arrivals.length; i++)
+      expect(arrivals[i + 10] - arrivals[i]).toBeGreaterThanOrEqual(950);
     expect(elapsed).toBeGreaterThanOrEqual(3000);
     expect(pledges.every((p) => fake.chargeCount(p.id) === 1)).toBe(true);
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).status).toBe("charged");

@@ -2,7 +2,12 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
-import { getAdminDashboard, getCampaignForViewer, listCampaignsByCreator, listHomeCampaigns } from "@/lib/campaigns/queries";
+import {
+  getAdminDashboard,
+  getCampaignForViewer,
+  listCampaignsByCreator,
+  listHomeCampaigns,
+} from "@/lib/campaigns/queries";
 import { EVENT_COMMITMENTS_LIMIT, getCommitPanel, listEventCommitments } from "@/lib/pledges/queries";
 import { COMMENTS_SHOWN, getCommentsView } from "@/lib/comments/queries";
 import { getUpdatesView } from "@/lib/updates/queries";
@@ -54,7 +59,8 @@ const BIG_TABLES = new Set(["User", "Campaign", "Pledge", "Comment", "CampaignUp
 
 type PlanNode = { "Node Type": string; "Relation Name"?: string; Plans?: PlanNode[] };
 function seqScans(node: PlanNode, out: string[] = []): string[] {
-  if (node["Node Type"] === "Seq Scan" && node["Relation Name"] && BIG_TABLES.has(node["Relation Name"])) out.push(node["Relation Name"]);
+  if (node["Node Type"] === "Seq Scan" && node["Relation Name"] && BIG_TABLES.has(node["Relation Name"]))
+    out.push(node["Relation Name"]);
   for (const child of node.Plans ?? []) seqScans(child, out);
   return out;
 }
@@ -74,7 +80,12 @@ async function unindexed(label: string, fn: () => Promise<unknown>): Promise<str
     // A count over most of a table (the home grid's "N events" total, the admin counts per state)
     // reads most of its rows whatever the plan: a sequential read is the cheapest way, not a
     // missing index. Only such counts are exempt; a count of a small part of a table is not.
-    if (/^\s*SELECT COUNT\(\*\)/i.test(s.text) && tables.length === 1 && (await coverage(s, tables[0])) >= 0.25) continue;
+    if (
+      /^\s*SELECT COUNT\(\*\)/i.test(s.text) &&
+      tables.length === 1 &&
+      (await coverage(s, tables[0])) >= 0.25
+    )
+      continue;
     for (const table of tables) problems.push(`${label}: Seq Scan on "${table}" in ${s.text.slice(0, 200)}`);
   }
   return problems;
@@ -82,14 +93,21 @@ async function unindexed(label: string, fn: () => Promise<unknown>): Promise<str
 
 /** The share of `table`'s rows a COUNT statement counts (all its groups together). */
 async function coverage(s: Recorded, table: string): Promise<number> {
-  const counted = (await explainClient.query({ text: s.text, values: s.values, rowMode: "array" })).rows.reduce((sum, row) => sum + Number(row[0]), 0);
+  const counted = (
+    await explainClient.query({ text: s.text, values: s.values, rowMode: "array" })
+  ).rows.reduce((sum, row) => sum + Number(row[0]), 0);
   const all = Number((await explainClient.query(`SELECT count(*) AS n FROM "${table}"`)).rows[0].n);
   return all ? counted / all : 0;
 }
 
 const HOT = "pc00000001"; // 2,000 pledges, 500 comments, 60 updates
 const SMALL = "pc00000002"; // 10 pledges, 3 comments, no updates
-const user = (n: number): Viewer => ({ id: `pu${String(n).padStart(8, "0")}`, email: `perf${n}@perf.test`, name: `Perf User ${n}`, isAdmin: false });
+const user = (n: number): Viewer => ({
+  id: `pu${String(n).padStart(8, "0")}`,
+  email: `perf${n}@perf.test`,
+  name: `Perf User ${n}`,
+  isAdmin: false,
+});
 const admin: Viewer = { ...user(2999), isAdmin: true };
 
 beforeAll(async () => {
@@ -144,7 +162,11 @@ describe("every list query the pages use is served by an index", () => {
     for (const filter of ["all", "active", "funded", "ending"] as HomeFilter[]) {
       for (const page of [1, 40]) {
         for (const isAdmin of [false, true]) {
-          problems.push(...(await unindexed(`home ${filter} page ${page}${isAdmin ? " (admin)" : ""}`, () => listHomeCampaigns({ filter, page, isAdmin }))));
+          problems.push(
+            ...(await unindexed(`home ${filter} page ${page}${isAdmin ? " (admin)" : ""}`, () =>
+              listHomeCampaigns({ filter, page, isAdmin }),
+            )),
+          );
         }
       }
     }
@@ -171,7 +193,10 @@ describe("every list query the pages use is served by an index", () => {
       await db.campaign.findMany({ where: { title: "Perf event 17" }, take: 5 });
       await db.campaign.count({ where: { title: { startsWith: "Perf event 17" } } });
     });
-    expect(problems).toEqual([expect.stringContaining(`Seq Scan on "Campaign"`), expect.stringContaining(`Seq Scan on "Campaign"`)]);
+    expect(problems).toEqual([
+      expect.stringContaining(`Seq Scan on "Campaign"`),
+      expect.stringContaining(`Seq Scan on "Campaign"`),
+    ]);
   });
 });
 
@@ -198,8 +223,12 @@ describe("queries per page render do not grow with the rows shown (no N+1)", () 
     expect(items).toHaveLength(EVENT_COMMITMENTS_LIMIT);
     expect((await getCommentsView(HOT, null))?.comments).toHaveLength(COMMENTS_SHOWN);
     // the "Show more" pages cost what the first costs
-    expect(await record(() => listEventCommitments(HOT, null, { offset: 40 }))).toHaveLength((await record(() => listEventCommitments(HOT, null))).length);
-    expect(await record(() => getCommentsView(HOT, null, new Date(), { offset: 40 }))).toHaveLength((await record(() => getCommentsView(HOT, null))).length);
+    expect(await record(() => listEventCommitments(HOT, null, { offset: 40 }))).toHaveLength(
+      (await record(() => listEventCommitments(HOT, null))).length,
+    );
+    expect(await record(() => getCommentsView(HOT, null, new Date(), { offset: 40 }))).toHaveLength(
+      (await record(() => getCommentsView(HOT, null))).length,
+    );
     for (const viewer of [null, user(5), admin]) {
       const hot = await record(eventPage(HOT, viewer));
       const small = await record(eventPage(SMALL, viewer));

@@ -12,17 +12,28 @@ import { createCampaign, createUser } from "../helpers/factories";
 type Viewer = { id: string; email: string; name: string | null; isAdmin: boolean };
 
 async function users(n: number): Promise<Viewer[]> {
-  const rows = Array.from({ length: n }, (_, i) => ({ email: `backer-${i}-${Math.random().toString(36).slice(2, 8)}@example.test`, name: `Backer ${i}` }));
+  const rows = Array.from({ length: n }, (_, i) => ({
+    email: `backer-${i}-${Math.random().toString(36).slice(2, 8)}@example.test`,
+    name: `Backer ${i}`,
+  }));
   await db.user.createMany({ data: rows });
-  const created = await db.user.findMany({ where: { email: { in: rows.map((r) => r.email) } }, select: { id: true, email: true, name: true, isAdmin: true } });
+  const created = await db.user.findMany({
+    where: { email: { in: rows.map((r) => r.email) } },
+    select: { id: true, email: true, name: true, isAdmin: true },
+  });
   expect(created).toHaveLength(n);
   return created;
 }
 
 /** A saved demo card for `userId`, as the demo gateway's setup would leave it. */
 async function demoCard(userId: string, behavior = "ok"): Promise<string> {
-  const id = `pm_demo_${Math.random().toString(16).slice(2)}${Math.random().toString(16).slice(2)}`.slice(0, 40);
-  await db.demoPaymentMethod.create({ data: { id, userId, brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, behavior } });
+  const id = `pm_demo_${Math.random().toString(16).slice(2)}${Math.random().toString(16).slice(2)}`.slice(
+    0,
+    40,
+  );
+  await db.demoPaymentMethod.create({
+    data: { id, userId, brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, behavior },
+  });
   return id;
 }
 
@@ -39,28 +50,54 @@ describe("commitToCampaign under concurrency", () => {
   it("200 concurrent commits on a goal-100 FREE event: exactly 100 recorded, one crossing, event charged", async () => {
     const campaign = await createCampaign({ goal: 100, ticketPriceCents: 0 });
     const backers = await users(200);
-    const outcomes = await Promise.all(backers.map((u) => settle(commitToCampaign(u, { campaignId: campaign.id }))));
+    const outcomes = await Promise.all(
+      backers.map((u) => settle(commitToCampaign(u, { campaignId: campaign.id }))),
+    );
 
     const ok = outcomes.filter((o) => o.ok);
     const refused = outcomes.filter((o) => !o.ok);
     const crossings = ok.filter((o) => o.result.crossed);
-    console.info(`[concurrency free] sent=200 recorded=${ok.length} refused=${refused.length} crossings=${crossings.length}`);
+    console.info(
+      `[concurrency free] sent=200 recorded=${ok.length} refused=${refused.length} crossings=${crossings.length}`,
+    );
     expect(ok).toHaveLength(100);
     expect(crossings).toHaveLength(1);
-    expect(crossings[0].ok && crossings[0].result).toMatchObject({ status: "charged", committedCount: 100, remaining: 0, thresholdMet: true });
+    expect(crossings[0].ok && crossings[0].result).toMatchObject({
+      status: "charged",
+      committedCount: 100,
+      remaining: 0,
+      thresholdMet: true,
+    });
     // Every refusal is the closed-event message, not a crash.
     expect(new Set(refused.map((o) => !o.ok && o.message))).toEqual(new Set([COMMIT_MESSAGES.closed]));
     // Counts reported to the committers are 1..100, each once: the lock serialised them.
-    expect(ok.map((o) => o.result.committedCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(ok.map((o) => o.result.committedCount).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
 
     const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
-    expect(after).toMatchObject({ status: "charged", committedCount: 100, pledgeCount: 100, currentAmount: 100, chargeType: "free", totalCharged: 100 });
+    expect(after).toMatchObject({
+      status: "charged",
+      committedCount: 100,
+      pledgeCount: 100,
+      currentAmount: 100,
+      chargeType: "free",
+      totalCharged: 100,
+    });
     expect(after.chargedAt).not.toBeNull();
     expect(after.lastStatusUpdate).not.toBeNull();
     const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id } });
     expect(pledges).toHaveLength(100);
     for (const p of pledges) {
-      expect(p).toMatchObject({ charged: true, verified: true, chargeType: "free", paymentIntentId: null, chargeStatus: "succeeded", amountCents: 0, amount: 1 });
+      expect(p).toMatchObject({
+        charged: true,
+        verified: true,
+        chargeType: "free",
+        paymentIntentId: null,
+        chargeStatus: "succeeded",
+        amountCents: 0,
+        amount: 1,
+      });
       expect(p.chargedAt).not.toBeNull();
     }
     expect(requestCharging).not.toHaveBeenCalled();
@@ -69,29 +106,47 @@ describe("commitToCampaign under concurrency", () => {
   it("200 concurrent commits on a goal-200 FREE event: all 200 recorded, only the last crosses", async () => {
     const campaign = await createCampaign({ goal: 200 });
     const backers = await users(200);
-    const outcomes = await Promise.all(backers.map((u) => settle(commitToCampaign(u, { campaignId: campaign.id }))));
+    const outcomes = await Promise.all(
+      backers.map((u) => settle(commitToCampaign(u, { campaignId: campaign.id }))),
+    );
     const ok = outcomes.filter((o) => o.ok);
     const crossings = ok.filter((o) => o.result.crossed);
-    console.info(`[concurrency free goal=200] sent=200 recorded=${ok.length} crossings=${crossings.length}`, [...new Set(outcomes.filter((o) => !o.ok).map((o) => !o.ok && `${o.code} ${o.message}`))]);
+    console.info(`[concurrency free goal=200] sent=200 recorded=${ok.length} crossings=${crossings.length}`, [
+      ...new Set(outcomes.filter((o) => !o.ok).map((o) => !o.ok && `${o.code} ${o.message}`)),
+    ]);
     expect(ok).toHaveLength(200);
     expect(crossings).toHaveLength(1);
     expect(crossings[0].ok && crossings[0].result.committedCount).toBe(200);
     expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(200);
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "charged", committedCount: 200, pledgeCount: 200 });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      status: "charged",
+      committedCount: 200,
+      pledgeCount: 200,
+    });
   });
 
   it("200 concurrent commits on a goal-200 PAID event: all 200 recorded with their cards, only the last crosses", async () => {
     const campaign = await createCampaign({ goal: 200, ticketPriceCents: 1000 });
     const backers = await users(200);
     const cards = await Promise.all(backers.map((u) => demoCard(u.id)));
-    const outcomes = await Promise.all(backers.map((u, i) => settle(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: cards[i] }))));
+    const outcomes = await Promise.all(
+      backers.map((u, i) =>
+        settle(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: cards[i] })),
+      ),
+    );
     const ok = outcomes.filter((o) => o.ok);
     const crossings = ok.filter((o) => o.result.crossed);
     console.info(`[concurrency paid goal=200] sent=200 recorded=${ok.length} crossings=${crossings.length}`);
     expect(ok).toHaveLength(200);
     expect(crossings).toHaveLength(1);
-    expect(await db.pledge.count({ where: { campaignId: campaign.id, paymentMethodId: { not: null } } })).toBe(200);
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "funded", committedCount: 200, raisedCents: 200_000n });
+    expect(
+      await db.pledge.count({ where: { campaignId: campaign.id, paymentMethodId: { not: null } } }),
+    ).toBe(200);
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      status: "funded",
+      committedCount: 200,
+      raisedCents: 200_000n,
+    });
     expect(requestCharging).toHaveBeenCalledTimes(1);
   });
 
@@ -100,25 +155,47 @@ describe("commitToCampaign under concurrency", () => {
     const backers = await users(200);
     const cards = await Promise.all(backers.map((u) => demoCard(u.id)));
     const outcomes = await Promise.all(
-      backers.map((u, i) => settle(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: cards[i] }))),
+      backers.map((u, i) =>
+        settle(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: cards[i] })),
+      ),
     );
     const ok = outcomes.filter((o) => o.ok);
     const refused = outcomes.filter((o) => !o.ok);
     const crossings = ok.filter((o) => o.result.crossed);
-    console.info(`[concurrency paid] sent=200 recorded=${ok.length} refused=${refused.length} crossings=${crossings.length}`);
+    console.info(
+      `[concurrency paid] sent=200 recorded=${ok.length} refused=${refused.length} crossings=${crossings.length}`,
+    );
     expect(ok).toHaveLength(100);
     expect(crossings).toHaveLength(1);
-    expect(crossings[0].ok && crossings[0].result).toMatchObject({ status: "funded", thresholdMet: true, remaining: 0, free: false, chargingQueued: true });
+    expect(crossings[0].ok && crossings[0].result).toMatchObject({
+      status: "funded",
+      thresholdMet: true,
+      remaining: 0,
+      free: false,
+      chargingQueued: true,
+    });
     expect(new Set(refused.map((o) => !o.ok && o.message))).toEqual(new Set([COMMIT_MESSAGES.closed]));
 
     const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
-    expect(after).toMatchObject({ status: "funded", committedCount: 100, pledgeCount: 100, raisedCents: 250_000n });
+    expect(after).toMatchObject({
+      status: "funded",
+      committedCount: 100,
+      pledgeCount: 100,
+      raisedCents: 250_000n,
+    });
     expect(after.fundedAt).not.toBeNull();
     expect(after.chargedAt).toBeNull();
     const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id } });
     expect(pledges).toHaveLength(100);
     for (const p of pledges) {
-      expect(p).toMatchObject({ charged: false, verified: false, amountCents: 2500, cardBrand: "visa", cardLast4: "4242", chargeStatus: "none" });
+      expect(p).toMatchObject({
+        charged: false,
+        verified: false,
+        amountCents: 2500,
+        cardBrand: "visa",
+        cardLast4: "4242",
+        chargeStatus: "none",
+      });
       expect(p.paymentMethodId).toMatch(/^pm_demo_/);
     }
     expect(requestCharging).toHaveBeenCalledTimes(1);
@@ -134,16 +211,24 @@ describe("commitToCampaign across app instances", () => {
     const campaign = await createCampaign({ goal: 50 });
     const backers = await users(120);
     const outcomes = await Promise.all(
-      backers.map((u, i) => settle((i % 2 ? second.commitToCampaign : commitToCampaign)(u, { campaignId: campaign.id }))),
+      backers.map((u, i) =>
+        settle((i % 2 ? second.commitToCampaign : commitToCampaign)(u, { campaignId: campaign.id })),
+      ),
     );
     const ok = outcomes.filter((o) => o.ok);
     const crossings = ok.filter((o) => o.result.crossed);
     console.info(`[concurrency two instances] sent=120 recorded=${ok.length} crossings=${crossings.length}`);
     expect(ok).toHaveLength(50);
     expect(crossings).toHaveLength(1);
-    expect(ok.map((o) => o.result.committedCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(ok.map((o) => o.result.committedCount).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
     expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(50);
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "charged", committedCount: 50, pledgeCount: 50 });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      status: "charged",
+      committedCount: 50,
+      pledgeCount: 50,
+    });
   });
 });
 
@@ -156,14 +241,26 @@ describe("commitToCampaign below the threshold across app instances", () => {
     const instances = [commitToCampaign, second.commitToCampaign, third.commitToCampaign];
     const campaign = await createCampaign({ goal: 1000 });
     const backers = await users(150);
-    const outcomes = await Promise.all(backers.map((u, i) => settle(instances[i % 3](u, { campaignId: campaign.id }))));
+    const outcomes = await Promise.all(
+      backers.map((u, i) => settle(instances[i % 3](u, { campaignId: campaign.id }))),
+    );
     const ok = outcomes.filter((o) => o.ok);
     expect(ok).toHaveLength(150);
     // Had two commits written against the same version of the row, two would report the same count.
-    expect(ok.map((o) => o.result.committedCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "pending", committedCount: 150, pledgeCount: 150, currentAmount: 150 });
+    expect(ok.map((o) => o.result.committedCount).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 150 }, (_, i) => i + 1),
+    );
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      status: "pending",
+      committedCount: 150,
+      pledgeCount: 150,
+      currentAmount: 150,
+    });
     expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(150);
-    const emails = await db.emailOutbox.findMany({ where: { toEmail: { in: backers.map((b) => b.email.toLowerCase()) } }, select: { dedupeKey: true } });
+    const emails = await db.emailOutbox.findMany({
+      where: { toEmail: { in: backers.map((b) => b.email.toLowerCase()) } },
+      select: { dedupeKey: true },
+    });
     expect(emails).toHaveLength(150);
     expect(new Set(emails.map((e) => e.dedupeKey)).size).toBe(150);
   });
@@ -182,31 +279,52 @@ describe("commitToCampaign double commit across app instances", () => {
         settle(second.commitToCampaign(other, { campaignId: campaign.id })),
       ]);
       expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
-      expect(outcomes.find((o) => !o.ok)).toMatchObject({ code: "CONFLICT", message: COMMIT_MESSAGES.alreadyCommitted });
+      expect(outcomes.find((o) => !o.ok)).toMatchObject({
+        code: "CONFLICT",
+        message: COMMIT_MESSAGES.alreadyCommitted,
+      });
     }
     expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(3);
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ committedCount: 3, pledgeCount: 3, currentAmount: 3 });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      committedCount: 3,
+      pledgeCount: 3,
+      currentAmount: 3,
+    });
   });
 });
 
 describe("commitToCampaign rules", () => {
   it("signed out: the SPEC message, nothing written", async () => {
     const campaign = await createCampaign();
-    await expect(commitToCampaign(null, { campaignId: campaign.id })).rejects.toMatchObject({ code: "UNAUTHENTICATED", message: "Please sign in to commit to this event" });
+    await expect(commitToCampaign(null, { campaignId: campaign.id })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+      message: "Please sign in to commit to this event",
+    });
     expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
   });
 
   it("a double submit (sequential and concurrent) leaves one pledge and the SPEC message", async () => {
     const campaign = await createCampaign({ goal: 50 });
     const [a, b] = await users(2);
-    const twice = await Promise.all([settle(commitToCampaign(a, { campaignId: campaign.id })), settle(commitToCampaign(a, { campaignId: campaign.id }))]);
+    const twice = await Promise.all([
+      settle(commitToCampaign(a, { campaignId: campaign.id })),
+      settle(commitToCampaign(a, { campaignId: campaign.id })),
+    ]);
     expect(twice.filter((o) => o.ok)).toHaveLength(1);
-    expect(twice.find((o) => !o.ok)).toMatchObject({ message: "You have already committed to this event", code: "CONFLICT" });
+    expect(twice.find((o) => !o.ok)).toMatchObject({
+      message: "You have already committed to this event",
+      code: "CONFLICT",
+    });
 
     await commitToCampaign(b, { campaignId: campaign.id });
-    await expect(commitToCampaign(b, { campaignId: campaign.id })).rejects.toMatchObject({ message: "You have already committed to this event" });
+    await expect(commitToCampaign(b, { campaignId: campaign.id })).rejects.toMatchObject({
+      message: "You have already committed to this event",
+    });
     expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(2);
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ committedCount: 2, pledgeCount: 2 });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      committedCount: 2,
+      pledgeCount: 2,
+    });
   });
 
   it("records contributor, amount, payment method and reports what the result modal needs", async () => {
@@ -215,27 +333,55 @@ describe("commitToCampaign rules", () => {
     const named = await createUser({ name: "Dana Doe" });
     const unnamed = await createUser({ name: null });
     const first = await commitToCampaign(named, { campaignId: campaign.id });
-    expect(first).toMatchObject({ committedCount: 1, goal: 3, remaining: 2, thresholdMet: false, crossed: false, status: "pending", free: true });
+    expect(first).toMatchObject({
+      committedCount: 1,
+      goal: 3,
+      remaining: 2,
+      thresholdMet: false,
+      crossed: false,
+      status: "pending",
+      free: true,
+    });
     expect(first.pledgeId).toMatch(/^c[a-z0-9]{24}$/);
     await commitToCampaign(unnamed, { campaignId: campaign.id });
-    const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id }, orderBy: { createdAt: "asc" } });
+    const pledges = await db.pledge.findMany({
+      where: { campaignId: campaign.id },
+      orderBy: { createdAt: "asc" },
+    });
     // a person without a display name is stored as "Anonymous Backer", never by email (was: their email; DESIGN §1 "public names")
     expect(pledges.map((p) => p.contributor)).toEqual(["Dana Doe", "Anonymous Backer"]);
-    expect(pledges.every((p) => p.paymentMethod === "Cash at the door" && !p.charged && !p.verified && p.paymentMethodId === null)).toBe(true);
+    expect(
+      pledges.every(
+        (p) =>
+          p.paymentMethod === "Cash at the door" && !p.charged && !p.verified && p.paymentMethodId === null,
+      ),
+    ).toBe(true);
   });
 
-  it.each(["funded", "charging", "charged", "expired", "cancelled"] as const)("refuses a %s event and writes nothing", async (status) => {
-    const campaign = await createCampaign({ status });
-    const u = await createUser();
-    await expect(commitToCampaign(u, { campaignId: campaign.id })).rejects.toMatchObject({ code: "CONFLICT", message: COMMIT_MESSAGES.closed });
-    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status, committedCount: 0, pledgeCount: 0 });
-  });
+  it.each(["funded", "charging", "charged", "expired", "cancelled"] as const)(
+    "refuses a %s event and writes nothing",
+    async (status) => {
+      const campaign = await createCampaign({ status });
+      const u = await createUser();
+      await expect(commitToCampaign(u, { campaignId: campaign.id })).rejects.toMatchObject({
+        code: "CONFLICT",
+        message: COMMIT_MESSAGES.closed,
+      });
+      expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
+      expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+        status,
+        committedCount: 0,
+        pledgeCount: 0,
+      });
+    },
+  );
 
   it("refuses a past-deadline event and writes nothing", async () => {
     const campaign = await createCampaign({ deadline: new Date(Date.now() - 60_000) });
     const u = await createUser();
-    await expect(commitToCampaign(u, { campaignId: campaign.id })).rejects.toMatchObject({ message: COMMIT_MESSAGES.ended });
+    await expect(commitToCampaign(u, { campaignId: campaign.id })).rejects.toMatchObject({
+      message: COMMIT_MESSAGES.ended,
+    });
     expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
   });
 
@@ -245,31 +391,55 @@ describe("commitToCampaign rules", () => {
       const campaign = await createCampaign({ approvalStatus, creatorId: creator.id, goal: 5 });
       const stranger = await createUser();
       const admin = await createUser({ isAdmin: true });
-      await expect(commitToCampaign(stranger, { campaignId: campaign.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-      await expect(commitToCampaign(creator, { campaignId: campaign.id })).rejects.toMatchObject({ code: "FORBIDDEN", message: COMMIT_MESSAGES.notApproved });
+      await expect(commitToCampaign(stranger, { campaignId: campaign.id })).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
+      await expect(commitToCampaign(creator, { campaignId: campaign.id })).rejects.toMatchObject({
+        code: "FORBIDDEN",
+        message: COMMIT_MESSAGES.notApproved,
+      });
       expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
-      await expect(commitToCampaign(admin, { campaignId: campaign.id })).resolves.toMatchObject({ committedCount: 1 });
+      await expect(commitToCampaign(admin, { campaignId: campaign.id })).resolves.toMatchObject({
+        committedCount: 1,
+      });
     }
   });
 
   it("bad input is a 400-style error, never a crash", async () => {
     const u = await createUser();
-    await expect(commitToCampaign(u, { campaignId: "../../etc" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(commitToCampaign(u, { campaignId: "../../etc" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
     await expect(commitToCampaign(u, null)).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(commitToCampaign(u, { campaignId: "c".repeat(25) })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(commitToCampaign(u, { campaignId: "c".repeat(25) })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 
   it("paid events need the committer's own saved card", async () => {
     const campaign = await createCampaign({ ticketPriceCents: 1500, goal: 5 });
     const [u, other] = await users(2);
-    await expect(commitToCampaign(u, { campaignId: campaign.id })).rejects.toMatchObject({ code: "BAD_REQUEST", message: COMMIT_MESSAGES.paymentRequired });
+    await expect(commitToCampaign(u, { campaignId: campaign.id })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: COMMIT_MESSAGES.paymentRequired,
+    });
     const othersCard = await demoCard(other.id);
-    await expect(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: othersCard })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: "pm_demo_doesnotexist" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: othersCard }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: "pm_demo_doesnotexist" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
     const own = await demoCard(u.id);
-    await expect(commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: own })).resolves.toMatchObject({ committedCount: 1, free: false });
-    expect(await db.pledge.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({ amountCents: 1500, paymentMethodId: own, cardLast4: "4242" });
+    await expect(
+      commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: own }),
+    ).resolves.toMatchObject({ committedCount: 1, free: false });
+    expect(await db.pledge.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({
+      amountCents: 1500,
+      paymentMethodId: own,
+      cardLast4: "4242",
+    });
   });
 
   it("crowdfund: the backer pledges an amount with a saved card; it counts in dollars toward the goal", async () => {
@@ -278,19 +448,46 @@ describe("commitToCampaign rules", () => {
     // crowdfund pledge is a saved card charged its amount at the tip, like a paid paction.
     const campaign = await createCampaign({ pactType: "crowdfund", goal: 100, ticketPriceCents: 0 });
     const [a, b, c] = await users(3);
-    await expect(commitToCampaign(a, { campaignId: campaign.id, amount: "60.50" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: COMMIT_MESSAGES.paymentRequired });
+    await expect(commitToCampaign(a, { campaignId: campaign.id, amount: "60.50" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: COMMIT_MESSAGES.paymentRequired,
+    });
     const cardA = await demoCard(a.id);
-    await expect(commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "Please enter an amount" });
-    await expect(commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA, amount: "0.50" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA, amount: "abc" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    const first = await commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA, amount: "60.50" });
+    await expect(
+      commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", message: "Please enter an amount" });
+    await expect(
+      commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA, amount: "0.50" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      commitToCampaign(a, { campaignId: campaign.id, paymentMethodId: cardA, amount: "abc" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const first = await commitToCampaign(a, {
+      campaignId: campaign.id,
+      paymentMethodId: cardA,
+      amount: "60.50",
+    });
     expect(first).toMatchObject({ committedCount: 60, remaining: 40, unit: "dollars", crossed: false });
-    const second = await commitToCampaign(b, { campaignId: campaign.id, paymentMethodId: await demoCard(b.id), amount: "39.50" });
+    const second = await commitToCampaign(b, {
+      campaignId: campaign.id,
+      paymentMethodId: await demoCard(b.id),
+      amount: "39.50",
+    });
     expect(second).toMatchObject({ committedCount: 100, crossed: true, status: "funded" });
     expect(requestCharging).toHaveBeenCalledWith(campaign.id);
-    await expect(commitToCampaign(c, { campaignId: campaign.id, paymentMethodId: await demoCard(c.id), amount: "5" })).rejects.toMatchObject({ message: COMMIT_MESSAGES.closed });
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "funded", raisedCents: 10_000n, pledgeCount: 2, currentAmount: 99 });
-    const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id }, orderBy: { createdAt: "asc" } });
+    await expect(
+      commitToCampaign(c, { campaignId: campaign.id, paymentMethodId: await demoCard(c.id), amount: "5" }),
+    ).rejects.toMatchObject({ message: COMMIT_MESSAGES.closed });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      status: "funded",
+      raisedCents: 10_000n,
+      pledgeCount: 2,
+      currentAmount: 99,
+    });
+    const pledges = await db.pledge.findMany({
+      where: { campaignId: campaign.id },
+      orderBy: { createdAt: "asc" },
+    });
     expect(pledges.map((p) => [p.amountCents, p.paymentMethodId !== null, p.chargeType])).toEqual([
       [6050, true, null],
       [3950, true, null],
@@ -302,9 +499,15 @@ describe("commitToCampaign rules", () => {
     requestCharging.mockRejectedValueOnce(new Error("queue down"));
     const campaign = await createCampaign({ goal: 1, ticketPriceCents: 900 });
     const u = await createUser();
-    const result = await commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: await demoCard(u.id) });
+    const result = await commitToCampaign(u, {
+      campaignId: campaign.id,
+      paymentMethodId: await demoCard(u.id),
+    });
     expect(result).toMatchObject({ crossed: true, status: "funded", chargingQueued: false });
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ status: "funded", committedCount: 1 });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      status: "funded",
+      committedCount: 1,
+    });
     expect(warn).toHaveBeenCalled();
     warn.mockRestore();
   });

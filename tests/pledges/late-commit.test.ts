@@ -12,7 +12,9 @@ const asViewer = async () => {
 
 async function demoCard(userId: string): Promise<string> {
   const id = `pm_demo_late${Math.random().toString(16).slice(2, 14)}`;
-  await db.demoPaymentMethod.create({ data: { id, userId, brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, behavior: "ok" } });
+  await db.demoPaymentMethod.create({
+    data: { id, userId, brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, behavior: "ok" },
+  });
   return id;
 }
 
@@ -27,7 +29,9 @@ describe("commitments after the threshold", () => {
   it("are refused by default once the event is confirmed (SPEC)", async () => {
     const c = await campaignKeepingOpen({ goal: 1, ticketPriceCents: 0, accept: false });
     await commitToCampaign(await asViewer(), { campaignId: c.id });
-    await expect(commitToCampaign(await asViewer(), { campaignId: c.id })).rejects.toThrow(COMMIT_MESSAGES.closed);
+    await expect(commitToCampaign(await asViewer(), { campaignId: c.id })).rejects.toThrow(
+      COMMIT_MESSAGES.closed,
+    );
     expect(await db.pledge.count({ where: { campaignId: c.id } })).toBe(1);
   });
 
@@ -39,9 +43,20 @@ describe("commitments after the threshold", () => {
 
     const lateViewer = await asViewer();
     const late = await commitToCampaign(lateViewer, { campaignId: c.id });
-    expect(late).toMatchObject({ crossed: false, late: true, thresholdMet: true, status: "charged", committedCount: 3 });
+    expect(late).toMatchObject({
+      crossed: false,
+      late: true,
+      thresholdMet: true,
+      status: "charged",
+      committedCount: 3,
+    });
     const pledge = await db.pledge.findFirstOrThrow({ where: { campaignId: c.id, userId: lateViewer.id } });
-    expect(pledge).toMatchObject({ charged: true, verified: true, chargeType: "free", chargeStatus: "succeeded" });
+    expect(pledge).toMatchObject({
+      charged: true,
+      verified: true,
+      chargeType: "free",
+      chargeStatus: "succeeded",
+    });
     const campaign = await db.campaign.findUniqueOrThrow({ where: { id: c.id } });
     expect(campaign).toMatchObject({ status: "charged", totalCharged: 3, committedCount: 3 });
     const emails = await db.emailOutbox.findMany({ where: { toEmail: lateViewer.email } });
@@ -56,12 +71,21 @@ describe("commitments after the threshold", () => {
     expect((await db.campaign.findUniqueOrThrow({ where: { id: c.id } })).status).toBe("charged");
 
     const lateViewer = await asViewer();
-    const late = await commitToCampaign(lateViewer, { campaignId: c.id, paymentMethodId: await demoCard(lateViewer.id) });
+    const late = await commitToCampaign(lateViewer, {
+      campaignId: c.id,
+      paymentMethodId: await demoCard(lateViewer.id),
+    });
     expect(late).toMatchObject({ late: true, crossed: false, free: false });
     await Promise.all([runCharging(c.id), runCharging(c.id)]);
     const pledges = await db.pledge.findMany({ where: { campaignId: c.id } });
-    expect(pledges.every((p) => p.charged && p.chargeStatus === "succeeded" && p.chargeAttempts === 1)).toBe(true);
-    expect(await db.demoPaymentIntent.count({ where: { status: "succeeded", paymentMethodId: { in: pledges.map((p) => p.paymentMethodId!) } } })).toBe(2);
+    expect(pledges.every((p) => p.charged && p.chargeStatus === "succeeded" && p.chargeAttempts === 1)).toBe(
+      true,
+    );
+    expect(
+      await db.demoPaymentIntent.count({
+        where: { status: "succeeded", paymentMethodId: { in: pledges.map((p) => p.paymentMethodId!) } },
+      }),
+    ).toBe(2);
     const campaign = await db.campaign.findUniqueOrThrow({ where: { id: c.id } });
     expect(campaign.status).toBe("charged");
     expect(campaign.totalCharged).toBe(2);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { contributorText, numberByFirstAppearance, presentAttendees, presentComments } from "@/lib/privacy/present";
+import {
+  contributorText,
+  numberByFirstAppearance,
+  presentAttendees,
+  presentComments,
+} from "@/lib/privacy/present";
 import type { PrivacyCampaign } from "@/lib/privacy/rules";
 
 const t = (min: number) => new Date(Date.UTC(2026, 10, 1, 12, min));
@@ -18,22 +23,65 @@ const people = {
   cat: { name: "Cat Private", email: "cat.private@example.test" },
 };
 const pledges = [
-  { id: "p3", userId: "u-cat", createdAt: t(3), amountCents: 500, contributor: "Cat Private", user: people.cat },
-  { id: "p1", userId: "u-ann", createdAt: t(1), amountCents: 500, contributor: "Ann Secret", user: people.ann },
-  { id: "p2", userId: "u-bob", createdAt: t(2), amountCents: 500, contributor: "bob.hidden@example.test", user: people.bob },
+  {
+    id: "p3",
+    userId: "u-cat",
+    createdAt: t(3),
+    amountCents: 500,
+    contributor: "Cat Private",
+    user: people.cat,
+  },
+  {
+    id: "p1",
+    userId: "u-ann",
+    createdAt: t(1),
+    amountCents: 500,
+    contributor: "Ann Secret",
+    user: people.ann,
+  },
+  {
+    id: "p2",
+    userId: "u-bob",
+    createdAt: t(2),
+    amountCents: 500,
+    contributor: "bob.hidden@example.test",
+    user: people.bob,
+  },
 ];
 const NOW = t(10);
 
 describe("presentAttendees", () => {
   it("removes every trace of hidden people for a visitor and numbers them by commit order", () => {
     const out = presentAttendees(null, campaign, pledges, NOW);
-    expect(out.map((p) => p.label)).toEqual(["Anonymous Attendee #3", "Anonymous Attendee #1", "Anonymous Attendee #2"]);
+    expect(out.map((p) => p.label)).toEqual([
+      "Anonymous Attendee #3",
+      "Anonymous Attendee #1",
+      "Anonymous Attendee #2",
+    ]);
     const json = JSON.stringify(out);
-    for (const secret of ["u-ann", "u-bob", "u-cat", "Ann Secret", "Cat Private", "ann.secret", "bob.hidden", "cat.private"]) {
+    for (const secret of [
+      "u-ann",
+      "u-bob",
+      "u-cat",
+      "Ann Secret",
+      "Cat Private",
+      "ann.secret",
+      "bob.hidden",
+      "cat.private",
+    ]) {
       expect(json).not.toContain(secret);
     }
     // keyed by an opaque value, not the pledge id (another response could tie a pledge id to a person)
-    expect(out[0]).toEqual({ id: out[0].key, createdAt: t(3), amountCents: 500, key: expect.stringMatching(/^h[\w-]{16}$/), label: "Anonymous Attendee #3", email: null, anonymous: true, isViewer: false });
+    expect(out[0]).toEqual({
+      id: out[0].key,
+      createdAt: t(3),
+      amountCents: 500,
+      key: expect.stringMatching(/^h[\w-]{16}$/),
+      label: "Anonymous Attendee #3",
+      email: null,
+      anonymous: true,
+      isViewer: false,
+    });
     for (const id of ["p1", "p2", "p3"]) expect(json).not.toContain(`"${id}"`);
     expect(presentAttendees(null, campaign, pledges, NOW)[0].key).toBe(out[0].key); // stable: "Show more" dedupes by it
   });
@@ -41,8 +89,16 @@ describe("presentAttendees", () => {
   it("lets the attendee see himself (name, else email) and nobody else", () => {
     const out = presentAttendees({ id: "u-bob", isAdmin: false }, campaign, pledges, NOW);
     const bob = out.find((p) => p.key === "p2")!;
-    expect(bob).toMatchObject({ label: "bob.hidden@example.test", email: "bob.hidden@example.test", anonymous: false, isViewer: true });
-    expect(out.filter((p) => p.anonymous).map((p) => p.label)).toEqual(["Anonymous Attendee #3", "Anonymous Attendee #1"]);
+    expect(bob).toMatchObject({
+      label: "bob.hidden@example.test",
+      email: "bob.hidden@example.test",
+      anonymous: false,
+      isViewer: true,
+    });
+    expect(out.filter((p) => p.anonymous).map((p) => p.label)).toEqual([
+      "Anonymous Attendee #3",
+      "Anonymous Attendee #1",
+    ]);
     expect(JSON.stringify(out)).not.toContain("Ann Secret");
     expect(JSON.stringify(out)).not.toContain("u-bob"); // no user ids, even one's own
   });
@@ -62,16 +118,34 @@ describe("presentAttendees", () => {
     const out = presentAttendees(null, { ...campaign, attendeesAnonymous: false }, pledges, NOW);
     expect(out.map((p) => p.label)).toEqual(["Cat Private", "Ann Secret", "Attendee #2"]);
     expect(JSON.stringify(out)).not.toContain("@example.test");
-    const other = presentAttendees({ id: "u-ann", isAdmin: false }, { ...campaign, attendeesAnonymous: false }, pledges, NOW);
+    const other = presentAttendees(
+      { id: "u-ann", isAdmin: false },
+      { ...campaign, attendeesAnonymous: false },
+      pledges,
+      NOW,
+    );
     expect(other.map((p) => [p.label, p.email])).toEqual([
       ["Cat Private", null],
       ["Ann Secret", "ann.secret@example.test"],
       ["Attendee #2", null],
     ]);
-    const himself = presentAttendees({ id: "u-bob", isAdmin: false }, { ...campaign, attendeesAnonymous: false }, pledges, NOW);
+    const himself = presentAttendees(
+      { id: "u-bob", isAdmin: false },
+      { ...campaign, attendeesAnonymous: false },
+      pledges,
+      NOW,
+    );
     expect(himself[2]).toMatchObject({ label: "bob.hidden@example.test", isViewer: true });
-    const organizer = presentAttendees({ id: "u-creator", isAdmin: false }, { ...campaign, attendeesAnonymous: false }, pledges, NOW);
-    expect(organizer[2]).toMatchObject({ label: "bob.hidden@example.test", email: "bob.hidden@example.test" });
+    const organizer = presentAttendees(
+      { id: "u-creator", isAdmin: false },
+      { ...campaign, attendeesAnonymous: false },
+      pledges,
+      NOW,
+    );
+    expect(organizer[2]).toMatchObject({
+      label: "bob.hidden@example.test",
+      email: "bob.hidden@example.test",
+    });
   });
 });
 
@@ -89,7 +163,13 @@ describe("presentComments", () => {
   ];
 
   it("numbers commenters by their first comment, so a person keeps one number", () => {
-    const out = presentComments(null, campaign, [...comments, { id: "c0", authorId: "u-ann", createdAt: t(1), text: "first", author: people.ann }], firsts, NOW);
+    const out = presentComments(
+      null,
+      campaign,
+      [...comments, { id: "c0", authorId: "u-ann", createdAt: t(1), text: "first", author: people.ann }],
+      firsts,
+      NOW,
+    );
     expect(out.map((c) => c.label)).toEqual([
       "Anonymous Commenter #1",
       "Anonymous Commenter #3",
@@ -97,21 +177,43 @@ describe("presentComments", () => {
       "Anonymous Commenter #1",
     ]);
     const json = JSON.stringify(out);
-    for (const secret of ["u-ann", "u-cat", "u-bob", "Ann Secret", "ann.secret", "bob.hidden", "Cat Private"]) expect(json).not.toContain(secret);
-    expect(out[0]).toEqual({ id: out[0].key, createdAt: t(9), text: "again", key: expect.stringMatching(/^h[\w-]{16}$/), label: "Anonymous Commenter #1", email: null, anonymous: true, isViewer: false, isOrganizer: false });
+    for (const secret of ["u-ann", "u-cat", "u-bob", "Ann Secret", "ann.secret", "bob.hidden", "Cat Private"])
+      expect(json).not.toContain(secret);
+    expect(out[0]).toEqual({
+      id: out[0].key,
+      createdAt: t(9),
+      text: "again",
+      key: expect.stringMatching(/^h[\w-]{16}$/),
+      label: "Anonymous Commenter #1",
+      email: null,
+      anonymous: true,
+      isViewer: false,
+      isOrganizer: false,
+    });
     for (const id of ["c0", "c2", "c3", "c4"]) expect(json).not.toContain(`"${id}"`);
   });
 
   it("reveals commenters under onStart from the deadline on", () => {
     const c = { ...campaign, identityRevelationType: "onStart" as const };
-    expect(presentComments(null, c, comments, firsts, new Date(c.deadline.getTime() - 1)).every((x) => x.anonymous)).toBe(true);
+    expect(
+      presentComments(null, c, comments, firsts, new Date(c.deadline.getTime() - 1)).every(
+        (x) => x.anonymous,
+      ),
+    ).toBe(true);
     // Bob has no display name: the public sees his number, not his email (was: his email — DESIGN §1 "public names")
-    expect(presentComments(null, c, comments, firsts, c.deadline).map((x) => x.label)).toEqual(["Ann Secret", "Cat Private", "Commenter #2"]);
+    expect(presentComments(null, c, comments, firsts, c.deadline).map((x) => x.label)).toEqual([
+      "Ann Secret",
+      "Cat Private",
+      "Commenter #2",
+    ]);
   });
 
   it("labels the organiser's comments 'Event organizer' unless the viewer may see the organiser, without a number", () => {
     const org = { name: null, email: "olga.organiser@example.test" };
-    const withOrganizer = [{ id: "c9", authorId: "u-creator", createdAt: t(9), text: "welcome", author: org }, ...comments.slice(1)];
+    const withOrganizer = [
+      { id: "c9", authorId: "u-creator", createdAt: t(9), text: "welcome", author: org },
+      ...comments.slice(1),
+    ];
     const orgFirsts = [{ authorId: "u-creator", at: t(0) }, ...firsts.slice(1)];
 
     const visitor = presentComments(null, campaign, withOrganizer, orgFirsts, NOW);
@@ -122,8 +224,19 @@ describe("presentComments", () => {
     ]);
     expect(JSON.stringify(visitor)).not.toContain("olga.organiser");
 
-    const committed = presentComments({ id: "u-ann", isAdmin: false }, campaign, withOrganizer, orgFirsts, NOW, { seesOrganizer: true });
-    expect(committed[0]).toMatchObject({ label: "olga.organiser@example.test", isOrganizer: true, isViewer: false });
+    const committed = presentComments(
+      { id: "u-ann", isAdmin: false },
+      campaign,
+      withOrganizer,
+      orgFirsts,
+      NOW,
+      { seesOrganizer: true },
+    );
+    expect(committed[0]).toMatchObject({
+      label: "olga.organiser@example.test",
+      isOrganizer: true,
+      isViewer: false,
+    });
     expect(committed[1].label).toBe("Anonymous Commenter #3");
 
     const admin = presentComments({ id: "u-admin", isAdmin: true }, campaign, withOrganizer, orgFirsts, NOW);

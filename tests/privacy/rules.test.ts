@@ -75,13 +75,19 @@ describe("canSeeIdentity: every viewer × setting × time × threshold", () => {
   for (const [setting, when, progress, expected] of publicTable) {
     const now = when === "before" ? BEFORE : AFTER;
     const c = campaign(setting, progress);
-    it.each(["visitor", "otherUser"])(`%s: ${setting}, ${when} deadline, ${progress} → ${expected ? "visible" : "hidden"}`, (who) => {
-      expect(canSeeIdentity(viewers[who], c, ATTENDEE, now)).toBe(expected);
-      expect(identitiesPublic(c, now)).toBe(expected);
-    });
-    it.each(["attendeeHimself", "creator", "admin"])(`%s always sees: ${setting}, ${when} deadline, ${progress}`, (who) => {
-      expect(canSeeIdentity(viewers[who], c, ATTENDEE, now)).toBe(true);
-    });
+    it.each(["visitor", "otherUser"])(
+      `%s: ${setting}, ${when} deadline, ${progress} → ${expected ? "visible" : "hidden"}`,
+      (who) => {
+        expect(canSeeIdentity(viewers[who], c, ATTENDEE, now)).toBe(expected);
+        expect(identitiesPublic(c, now)).toBe(expected);
+      },
+    );
+    it.each(["attendeeHimself", "creator", "admin"])(
+      `%s always sees: ${setting}, ${when} deadline, ${progress}`,
+      (who) => {
+        expect(canSeeIdentity(viewers[who], c, ATTENDEE, now)).toBe(true);
+      },
+    );
   }
 
   it("the attendee sees himself but not another hidden attendee", () => {
@@ -97,7 +103,9 @@ describe("canSeeIdentity: every viewer × setting × time × threshold", () => {
   });
 
   it("a non-admin with the same id as nobody special gets no standing from isAdmin=false", () => {
-    expect(canSeeIdentity({ id: "x", isAdmin: false }, campaign("never", "charged"), ATTENDEE, AFTER)).toBe(false);
+    expect(canSeeIdentity({ id: "x", isAdmin: false }, campaign("never", "charged"), ATTENDEE, AFTER)).toBe(
+      false,
+    );
   });
 });
 

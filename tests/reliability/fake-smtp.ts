@@ -10,7 +10,12 @@ import type { AddressInfo } from "node:net";
 export type AcceptedMessage = { messageId: string; dedupeKey: string | null; to: string[]; at: number };
 
 export async function startFakeSmtp(opts: { failFirst?: number } = {}) {
-  const state = { failLeft: opts.failFirst ?? 0, refused: 0, accepted: [] as AcceptedMessage[], connections: 0 };
+  const state = {
+    failLeft: opts.failFirst ?? 0,
+    refused: 0,
+    accepted: [] as AcceptedMessage[],
+    connections: 0,
+  };
 
   const server = net.createServer((socket) => {
     state.connections++;
@@ -23,13 +28,19 @@ export async function startFakeSmtp(opts: { failFirst?: number } = {}) {
     reply("220 fake-smtp.local ESMTP ready");
 
     const endOfData = () => {
-      const header = (name: string) => data.match(new RegExp(`^${name}:\\s*(.+)$`, "im"))?.[1]?.trim() ?? null;
+      const header = (name: string) =>
+        data.match(new RegExp(`^${name}:\\s*(.+)$`, "im"))?.[1]?.trim() ?? null;
       if (state.failLeft > 0) {
         state.failLeft--;
         state.refused++;
         reply("451 4.3.0 Temporary local problem, please try again later");
       } else {
-        state.accepted.push({ messageId: header("Message-ID") ?? "(none)", dedupeKey: header("X-PactNexus-Dedupe-Key"), to, at: Date.now() });
+        state.accepted.push({
+          messageId: header("Message-ID") ?? "(none)",
+          dedupeKey: header("X-PactNexus-Dedupe-Key"),
+          to,
+          at: Date.now(),
+        });
         reply("250 2.0.0 Ok: queued");
       }
       data = "";

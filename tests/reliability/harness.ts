@@ -9,7 +9,8 @@ import path from "node:path";
  */
 /** The repository (npm runs scripts from the package root). */
 export const root = process.cwd();
-if (!fs.existsSync(path.join(root, "scripts/start.mjs"))) throw new Error("Run the fault suite from the repository root: npm run test:reliability");
+if (!fs.existsSync(path.join(root, "scripts/start.mjs")))
+  throw new Error("Run the fault suite from the repository root: npm run test:reliability");
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -44,7 +45,12 @@ export async function startApp(
     cwd: root,
     // The suite builds once (the first start). Later starts serve that build even if sources changed
     // meanwhile: a rebuild into the directory a running instance serves would break that instance.
-    env: { ...process.env, ...env, PORT: String(opts.port), ...(opts.reuseBuild ? { START_SKIP_BUILD: "true" } : {}) },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(opts.port),
+      ...(opts.reuseBuild ? { START_SKIP_BUILD: "true" } : {}),
+    },
     stdio: ["ignore", fd, fd],
     detached: true, // own process group: start.mjs + next start (+ next build) are killed together
   });
@@ -59,7 +65,8 @@ export async function startApp(
   const base = `http://127.0.0.1:${opts.port}`;
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 300_000);
   for (;;) {
-    if (child.exitCode !== null || child.signalCode) throw new Error(`the app exited during start-up; see ${log}:\n${tail(log)}`);
+    if (child.exitCode !== null || child.signalCode)
+      throw new Error(`the app exited during start-up; see ${log}:\n${tail(log)}`);
     try {
       const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2_000) });
       if (res.status === 200) break;
@@ -111,7 +118,12 @@ export function tail(file: string, lines = 40): string {
   }
 }
 
-export async function postJson(base: string, pathname: string, body: unknown, timeoutMs = 300_000): Promise<{ status: number; json: unknown }> {
+export async function postJson(
+  base: string,
+  pathname: string,
+  body: unknown,
+  timeoutMs = 300_000,
+): Promise<{ status: number; json: unknown }> {
   const res = await fetch(`${base}${pathname}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -129,8 +141,13 @@ export async function postJson(base: string, pathname: string, body: unknown, ti
 }
 
 export function runNode(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`node ${args.join(" ")} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  const r = spawnSync(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
+  if (r.status !== 0)
+    throw new Error(`node ${args.join(" ")} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
 }
 
 /** One result line per scenario: its figures; duplicates and lost must be 0, and every check must hold. */
@@ -148,6 +165,8 @@ export function formatLine(r: ScenarioResult): string {
   const figures = Object.entries(r.figures)
     .map(([k, v]) => `${k}=${v}`)
     .join(" ");
-  const why = ok ? "" : `  <- ${[...(r.duplicates ? [`${r.duplicates} duplicate(s)`] : []), ...(r.lost ? [`${r.lost} lost`] : []), ...r.failures].join("; ")}`;
+  const why = ok
+    ? ""
+    : `  <- ${[...(r.duplicates ? [`${r.duplicates} duplicate(s)`] : []), ...(r.lost ? [`${r.lost} lost`] : []), ...r.failures].join("; ")}`;
   return `${ok ? "PASS" : "FAIL"} ${r.name.padEnd(26)} ${figures} duplicates=${r.duplicates} lost=${r.lost} (${(r.ms / 1000).toFixed(1)}s)${why}`;
 }

@@ -23,17 +23,27 @@ async function main() {
   const say = (m: string) => console.log(`[reliability] ${m}`);
 
   const { startEmbeddedPostgres } = (await import(path.join(root, "scripts/lib/embedded-db.mjs"))) as {
-    startEmbeddedPostgres: (o: { dataDir: string; port?: number; fast?: boolean }) => Promise<{ url: (db?: string) => string; pg: { start(): Promise<void>; stop(): Promise<void> }; stop(): Promise<void> }>;
+    startEmbeddedPostgres: (o: { dataDir: string; port?: number; fast?: boolean }) => Promise<{
+      url: (db?: string) => string;
+      pg: { start(): Promise<void>; stop(): Promise<void> };
+      stop(): Promise<void>;
+    }>;
   };
-  const { ensureDatabase } = (await import(path.join(root, "scripts/lib/database-url.mjs"))) as { ensureDatabase: (admin: string, name: string) => Promise<void> };
+  const { ensureDatabase } = (await import(path.join(root, "scripts/lib/database-url.mjs"))) as {
+    ensureDatabase: (admin: string, name: string) => Promise<void>;
+  };
   const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), port: 0, fast: true });
   await ensureDatabase(embedded.url(), "pactnexus_reliability");
   await ensureDatabase(embedded.url(), "pactnexus_reliability_email");
   const url = embedded.url("pactnexus_reliability");
   const emailUrl = embedded.url("pactnexus_reliability_email");
   process.env.DATABASE_URL = url;
-  runNode(["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], { DATABASE_URL: url });
-  runNode(["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], { DATABASE_URL: emailUrl });
+  runNode(["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], {
+    DATABASE_URL: url,
+  });
+  runNode(["--experimental-wasm-modules", "--no-warnings", "scripts/migrate.mjs", "apply"], {
+    DATABASE_URL: emailUrl,
+  });
 
   const { startFakeStripe } = await import("@/tests/fake-stripe/server");
   const { startFakeSmtp } = await import("./fake-smtp");
@@ -64,10 +74,17 @@ async function main() {
   };
   // The email scenario's own instance: its own database, and SMTP_URL at the fake SMTP server (the
   // main instance has none, so the emails its scenarios cause are stored, as without SMTP).
-  const emailEnv = { ...appEnv, DATABASE_URL: emailUrl, SMTP_URL: smtp.url, NEXTAUTH_URL: `http://127.0.0.1:${PORT + 1}` };
+  const emailEnv = {
+    ...appEnv,
+    DATABASE_URL: emailUrl,
+    SMTP_URL: smtp.url,
+    NEXTAUTH_URL: `http://127.0.0.1:${PORT + 1}`,
+  };
   // buildHash (start.mjs) includes NEXT_PUBLIC_* of the environment it runs in.
   process.env.NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY = appEnv.NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY;
-  say(`Postgres, fake Stripe ${fake.url}, fake SMTP ${smtp.url}; starting the app on ${PORT} (builds first if needed)...`);
+  say(
+    `Postgres, fake Stripe ${fake.url}, fake SMTP ${smtp.url}; starting the app on ${PORT} (builds first if needed)...`,
+  );
   const app = await startApp(appEnv, { port: PORT, logDir: dir, readyTimeoutMs: 600_000 });
   say(`app ready after ${((Date.now() - t0) / 1000).toFixed(0)}s`);
 
@@ -87,7 +104,14 @@ async function main() {
     results.push(r);
     console.log(formatLine(r));
   };
-  const crashed = (name: string, err: unknown): ScenarioResult => ({ name, figures: {}, duplicates: 0, lost: 0, failures: [`crashed: ${(err as Error)?.stack ?? err}`], ms: 0 });
+  const crashed = (name: string, err: unknown): ScenarioResult => ({
+    name,
+    figures: {},
+    duplicates: 0,
+    lost: 0,
+    failures: [`crashed: ${(err as Error)?.stack ?? err}`],
+    ms: 0,
+  });
 
   let eventId: string | null = null;
   try {
@@ -102,7 +126,8 @@ async function main() {
     record(s3);
     record(await scenarios.webhookReplay(ctx).catch((e) => crashed("4 webhooks replayed/reordered", e)));
     record(await email);
-    if (eventId) record(await scenarios.databaseOutage(ctx, eventId).catch((e) => crashed("2 Postgres down 5 s", e)));
+    if (eventId)
+      record(await scenarios.databaseOutage(ctx, eventId).catch((e) => crashed("2 Postgres down 5 s", e)));
     else record(crashed("2 Postgres down 5 s", "no event to load (scenario 3 failed)"));
   } finally {
     await stopApp(ctx.app);
@@ -114,7 +139,9 @@ async function main() {
   }
 
   const failed = results.filter((r) => r.failures.length || r.duplicates || r.lost);
-  console.log(`\n[reliability] ${results.length - failed.length}/${results.length} scenarios passed in ${((Date.now() - t0) / 1000).toFixed(0)}s`);
+  console.log(
+    `\n[reliability] ${results.length - failed.length}/${results.length} scenarios passed in ${((Date.now() - t0) / 1000).toFixed(0)}s`,
+  );
   for (const r of [...results].sort((a, b) => a.name.localeCompare(b.name))) console.log(formatLine(r));
   if (failed.length) console.log(`[reliability] app logs: ${path.relative(root, dir)}/app-*.log`);
   process.exit(failed.length ? 1 : 0);

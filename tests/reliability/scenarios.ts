@@ -2,7 +2,15 @@ import Stripe from "stripe";
 import { db } from "@/lib/db";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { CardBehavior, FakeStripe, Fault } from "@/tests/fake-stripe/server";
-import { killApp, postJson, sleep, startApp, stopApp, type App, type ScenarioResult } from "@/tests/reliability/harness";
+import {
+  killApp,
+  postJson,
+  sleep,
+  startApp,
+  stopApp,
+  type App,
+  type ScenarioResult,
+} from "@/tests/reliability/harness";
 import type { startFakeSmtp } from "@/tests/reliability/fake-smtp";
 
 /**
@@ -29,12 +37,19 @@ type Client = PrismaClient;
 async function paidEvent(
   ctx: Ctx,
   n: number,
-  opts: { status?: "pending" | "charging"; behavior?: (i: number) => CardBehavior; priceCents?: number; client?: Client } = {},
+  opts: {
+    status?: "pending" | "charging";
+    behavior?: (i: number) => CardBehavior;
+    priceCents?: number;
+    client?: Client;
+  } = {},
 ) {
   const client = opts.client ?? db;
   const priceCents = opts.priceCents ?? 2500;
   const run = `${Date.now().toString(36)}r${++seq}`;
-  const creator = await client.user.create({ data: { email: `organiser-${run}@example.test`, name: `Organiser ${run}` } });
+  const creator = await client.user.create({
+    data: { email: `organiser-${run}@example.test`, name: `Organiser ${run}` },
+  });
   const campaign = await client.campaign.create({
     data: {
       title: `Reliability event ${run}`,
@@ -65,7 +80,8 @@ async function paidEvent(
     paymentMethodId: ctx.fake.addPaymentMethod(u.stripeCustomerId, opts.behavior?.(i) ?? "ok"),
     createdAt: new Date(Date.now() - (n - i) * 1000),
   }));
-  for (let i = 0; i < pledges.length; i += 500) await client.pledge.createMany({ data: pledges.slice(i, i + 500) });
+  for (let i = 0; i < pledges.length; i += 500)
+    await client.pledge.createMany({ data: pledges.slice(i, i + 500) });
   await client.campaign.update({ where: { id: campaign.id }, data: { committedCount: n, pledgeCount: n } });
   return { campaign, pledges };
 }
@@ -77,7 +93,14 @@ async function paidEvent(
 async function settled(campaignId: string, timeoutMs = 180_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const open = await db.pledge.count({ where: { campaignId, paymentMethodId: { not: null }, charged: false, chargeStatus: { in: ["none", "processing"] } } });
+    const open = await db.pledge.count({
+      where: {
+        campaignId,
+        paymentMethodId: { not: null },
+        charged: false,
+        chargeStatus: { in: ["none", "processing"] },
+      },
+    });
     const c = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { status: true } });
     if (open === 0 && c.status === "charged") return true;
     if (Date.now() > deadline) return false;
@@ -87,20 +110,37 @@ async function settled(campaignId: string, timeoutMs = 180_000): Promise<boolean
 
 const executed = (fake: FakeStripe, pledgeId: string) => fake.state.chargesByPledge.get(pledgeId) ?? [];
 const intentRequests = (fake: FakeStripe, campaignId: string) =>
-  fake.state.requests.filter((r) => r.method === "POST" && r.path === "/v1/payment_intents" && (r.body.metadata as Record<string, string> | undefined)?.campaignId === campaignId);
+  fake.state.requests.filter(
+    (r) =>
+      r.method === "POST" &&
+      r.path === "/v1/payment_intents" &&
+      (r.body.metadata as Record<string, string> | undefined)?.campaignId === campaignId,
+  );
 
 /** Pledges charged successfully more than once at the provider, and pledges whose charge is missing or not recorded. */
 async function audit(fake: FakeStripe, campaignId: string, expectSucceeded: (pledgeId: string) => boolean) {
-  const rows = await db.pledge.findMany({ where: { campaignId }, select: { id: true, chargeStatus: true, charged: true, paymentIntentId: true } });
+  const rows = await db.pledge.findMany({
+    where: { campaignId },
+    select: { id: true, chargeStatus: true, charged: true, paymentIntentId: true },
+  });
   let duplicates = 0;
   let lost = 0;
   for (const p of rows) {
     const succeeded = executed(fake, p.id).filter((c) => c.status === "succeeded");
     if (succeeded.length > 1) duplicates++;
     if (expectSucceeded(p.id)) {
-      const ok = succeeded.length === 1 && p.chargeStatus === "succeeded" && p.charged && p.paymentIntentId === succeeded[0].id;
+      const ok =
+        succeeded.length === 1 &&
+        p.chargeStatus === "succeeded" &&
+        p.charged &&
+        p.paymentIntentId === succeeded[0].id;
       if (!ok) lost++;
-    } else if (succeeded.length > 0 || p.chargeStatus === "succeeded" || p.chargeStatus === "processing" || p.chargeStatus === "none") {
+    } else if (
+      succeeded.length > 0 ||
+      p.chargeStatus === "succeeded" ||
+      p.chargeStatus === "processing" ||
+      p.chargeStatus === "none"
+    ) {
       lost++; // a declined card must end recorded as failed, never charged, never left in flight
     }
   }
@@ -116,11 +156,14 @@ export async function killDuringCharging(ctx: Ctx): Promise<ScenarioResult> {
   const ids = pledges.map((p) => p.id);
   const countExecuted = () => ids.reduce((n, id) => n + executed(ctx.fake, id).length, 0);
 
-  const first = postJson(ctx.app.base, "/api/check-and-charge", { campaignId: campaign.id }).catch((e: Error) => e);
+  const first = postJson(ctx.app.base, "/api/check-and-charge", { campaignId: campaign.id }).catch(
+    (e: Error) => e,
+  );
   const killAt = Math.floor(N * 0.3);
   const deadline = Date.now() + 120_000;
   while (countExecuted() < killAt) {
-    if (Date.now() > deadline) throw new Error(`charging never reached ${killAt} charges (${countExecuted()})`);
+    if (Date.now() > deadline)
+      throw new Error(`charging never reached ${killAt} charges (${countExecuted()})`);
     await sleep(20);
   }
   await killApp(ctx.app);
@@ -129,7 +172,11 @@ export async function killDuringCharging(ctx: Ctx): Promise<ScenarioResult> {
   const firstResult = await first;
   const firstAnswer = firstResult instanceof Error ? "cut-by-kill" : String(firstResult.status);
   const chargedAtKill = countExecuted();
-  const states = await db.pledge.groupBy({ by: ["chargeStatus"], where: { campaignId: campaign.id }, _count: true });
+  const states = await db.pledge.groupBy({
+    by: ["chargeStatus"],
+    where: { campaignId: campaign.id },
+    _count: true,
+  });
   const stateCount = (s: string) => states.find((x) => x.chargeStatus === s)?._count ?? 0;
   const inFlight = stateCount("processing");
   if (chargedAtKill >= N) failures.push("the kill came after the run finished");
@@ -141,13 +188,25 @@ export async function killDuringCharging(ctx: Ctx): Promise<ScenarioResult> {
 
   ctx.app = await startApp(ctx.appEnv, { port: ctx.port, logDir: ctx.logDir, reuseBuild: true });
   const second = await postJson(ctx.app.base, "/api/check-and-charge", { campaignId: campaign.id });
-  if (second.status !== 200) failures.push(`check-and-charge after the restart answered ${second.status}: ${JSON.stringify(second.json)}`);
+  if (second.status !== 200)
+    failures.push(
+      `check-and-charge after the restart answered ${second.status}: ${JSON.stringify(second.json)}`,
+    );
   if (!(await settled(campaign.id))) failures.push("charging did not finish within 3 minutes of the restart");
 
   const { duplicates, lost } = await audit(ctx.fake, campaign.id, () => true);
-  const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id }, select: { status: true, totalCharged: true, totalChargedCents: true } });
-  if (after.status !== "charged" || after.totalCharged !== N || Number(after.totalChargedCents) !== N * 2500) {
-    failures.push(`campaign ended ${after.status} with ${after.totalCharged} charged / ${after.totalChargedCents} cents`);
+  const after = await db.campaign.findUniqueOrThrow({
+    where: { id: campaign.id },
+    select: { status: true, totalCharged: true, totalChargedCents: true },
+  });
+  if (
+    after.status !== "charged" ||
+    after.totalCharged !== N ||
+    Number(after.totalChargedCents) !== N * 2500
+  ) {
+    failures.push(
+      `campaign ended ${after.status} with ${after.totalCharged} charged / ${after.totalChargedCents} cents`,
+    );
   }
   const requests = intentRequests(ctx.fake, campaign.id);
   const charges = ids.reduce((n, id) => n + executed(ctx.fake, id).length, 0);
@@ -176,25 +235,44 @@ export async function stripeFaults(ctx: Ctx): Promise<ScenarioResult & { campaig
   const failures: string[] = [];
   const N = 300;
   const declined = (i: number) => i % 10 === 7;
-  const { campaign, pledges } = await paidEvent(ctx, N, { behavior: (i) => (declined(i) ? "generic_decline" : "ok") });
+  const { campaign, pledges } = await paidEvent(ctx, N, {
+    behavior: (i) => (declined(i) ? "generic_decline" : "ok"),
+  });
   const plan: Record<string, Fault["kind"][]> = {};
   pledges.forEach((p, i) => {
     const kinds: Fault["kind"][] =
-      i % 10 === 1 ? ["500"] : i % 10 === 2 ? ["429", "429"] : i % 10 === 3 ? ["500", "429"] : i % 10 === 5 ? ["drop-after"] : i % 10 === 6 ? ["drop-before"] : [];
+      i % 10 === 1
+        ? ["500"]
+        : i % 10 === 2
+          ? ["429", "429"]
+          : i % 10 === 3
+            ? ["500", "429"]
+            : i % 10 === 5
+              ? ["drop-after"]
+              : i % 10 === 6
+                ? ["drop-before"]
+                : [];
     if (i % 10 === 4 && i < 40) kinds.push("timeout"); // 4 requests held past the SDK's 20 s timeout
     if (kinds.length) plan[p.id] = kinds;
-    for (const kind of kinds) ctx.fake.inject({ match: "POST /v1/payment_intents", kind, when: (b) => (b.metadata as Record<string, string> | undefined)?.pledgeId === p.id });
+    for (const kind of kinds)
+      ctx.fake.inject({
+        match: "POST /v1/payment_intents",
+        kind,
+        when: (b) => (b.metadata as Record<string, string> | undefined)?.pledgeId === p.id,
+      });
   });
   const injected = Object.values(plan).flat();
 
   const res = await postJson(ctx.app.base, "/api/check-and-charge", { campaignId: campaign.id });
-  if (res.status !== 200) failures.push(`check-and-charge answered ${res.status}: ${JSON.stringify(res.json)}`);
+  if (res.status !== 200)
+    failures.push(`check-and-charge answered ${res.status}: ${JSON.stringify(res.json)}`);
   if (!(await settled(campaign.id))) failures.push("charging did not finish within 3 minutes");
 
   const ids = new Set(pledges.filter((_, i) => !declined(i)).map((p) => p.id));
   const { rows, duplicates, lost } = await audit(ctx.fake, campaign.id, (id) => ids.has(id));
   const failed = rows.filter((r) => r.chargeStatus === "failed").length;
-  if (failed !== N / 10) failures.push(`${failed} pledges recorded failed, expected the ${N / 10} declined cards`);
+  if (failed !== N / 10)
+    failures.push(`${failed} pledges recorded failed, expected the ${N / 10} declined cards`);
   const requests = intentRequests(ctx.fake, campaign.id);
   const unconsumed = ctx.fake.state.faults.filter((f) => f.left > 0).length;
   if (unconsumed) failures.push(`${unconsumed} injected faults were never hit`);
@@ -202,12 +280,19 @@ export async function stripeFaults(ctx: Ctx): Promise<ScenarioResult & { campaig
   // Backoff: consecutive attempts of one request (same idempotency key) are spaced out.
   let minGap = Infinity;
   for (const id of Object.keys(plan)) {
-    const times = requests.filter((r) => (r.body.metadata as Record<string, string>).pledgeId === id).map((r) => r.at);
+    const times = requests
+      .filter((r) => (r.body.metadata as Record<string, string>).pledgeId === id)
+      .map((r) => r.at);
     for (let k = 1; k < times.length; k++) minGap = Math.min(minGap, times[k] - times[k - 1]);
-    if (times.length !== plan[id].length + 1) failures.push(`pledge ${id}: ${times.length} requests for ${plan[id].length} fault(s)`);
+    if (times.length !== plan[id].length + 1)
+      failures.push(`pledge ${id}: ${times.length} requests for ${plan[id].length} fault(s)`);
   }
-  if (!(minGap >= 100)) failures.push(`a retry came ${minGap} ms after the failure (backoff starts at 100 ms)`);
-  const charges = [...ids].reduce((n, id) => n + executed(ctx.fake, id).filter((c) => c.status === "succeeded").length, 0);
+  if (!(minGap >= 100))
+    failures.push(`a retry came ${minGap} ms after the failure (backoff starts at 100 ms)`);
+  const charges = [...ids].reduce(
+    (n, id) => n + executed(ctx.fake, id).filter((c) => c.status === "succeeded").length,
+    0,
+  );
   ctx.fake.reset();
   return {
     name: "3 Stripe 500/429/timeouts",
@@ -244,15 +329,37 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
       { attempts: 1, steps: [{ kind: "succeeded", attempt: 1 }] },
       { attempts: 1, steps: [{ kind: "payment_failed", attempt: 1 }] },
       { attempts: 1, steps: [{ kind: "requires_action", attempt: 1 }] },
-      { attempts: 2, steps: [{ kind: "payment_failed", attempt: 1 }, { kind: "succeeded", attempt: 2 }] },
-      { attempts: 2, steps: [{ kind: "payment_failed", attempt: 1 }, { kind: "payment_failed", attempt: 2 }] },
-      { attempts: 2, steps: [{ kind: "requires_action", attempt: 1 }, { kind: "payment_failed", attempt: 1 }, { kind: "succeeded", attempt: 2 }] },
+      {
+        attempts: 2,
+        steps: [
+          { kind: "payment_failed", attempt: 1 },
+          { kind: "succeeded", attempt: 2 },
+        ],
+      },
+      {
+        attempts: 2,
+        steps: [
+          { kind: "payment_failed", attempt: 1 },
+          { kind: "payment_failed", attempt: 2 },
+        ],
+      },
+      {
+        attempts: 2,
+        steps: [
+          { kind: "requires_action", attempt: 1 },
+          { kind: "payment_failed", attempt: 1 },
+          { kind: "succeeded", attempt: 2 },
+        ],
+      },
     ][i % 6] as { attempts: number; steps: Step[] };
 
   async function setUp(tag: string) {
     const { campaign, pledges } = await paidEvent(ctx, K, { status: "charging" });
     for (let i = 0; i < K; i++) {
-      await db.pledge.update({ where: { id: pledges[i].id }, data: { chargeStatus: "processing", chargeAttempts: story(i).attempts, chargeClaimedAt: new Date() } });
+      await db.pledge.update({
+        where: { id: pledges[i].id },
+        data: { chargeStatus: "processing", chargeAttempts: story(i).attempts, chargeClaimedAt: new Date() },
+      });
     }
     await db.campaign.update({ where: { id: campaign.id }, data: { fundedAt: new Date() } });
     const events: { id: string; payload: string }[] = [];
@@ -264,10 +371,22 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
           amount: 2500,
           currency: "usd",
           created: Math.floor(Date.now() / 1000),
-          status: s.kind === "succeeded" ? "succeeded" : s.kind === "requires_action" ? "requires_action" : "requires_payment_method",
+          status:
+            s.kind === "succeeded"
+              ? "succeeded"
+              : s.kind === "requires_action"
+                ? "requires_action"
+                : "requires_payment_method",
           metadata: { pledgeId: p.id, campaignId: campaign.id, attempt: String(s.attempt) },
           last_payment_error:
-            s.kind === "payment_failed" ? { type: "card_error", code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." } : null,
+            s.kind === "payment_failed"
+              ? {
+                  type: "card_error",
+                  code: "card_declined",
+                  decline_code: "insufficient_funds",
+                  message: "Your card has insufficient funds.",
+                }
+              : null,
         };
         const event = {
           id: `evt_${tag}_${i}_${j}`,
@@ -283,7 +402,14 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
         events.push({ id: event.id, payload: JSON.stringify(event) });
       });
     });
-    const setup = { id: `evt_${tag}_setup`, object: "event", type: "setup_intent.succeeded", created: 0, livemode: false, data: { object: { id: `seti_${tag}`, object: "setup_intent" } } };
+    const setup = {
+      id: `evt_${tag}_setup`,
+      object: "event",
+      type: "setup_intent.succeeded",
+      created: 0,
+      livemode: false,
+      data: { object: { id: `seti_${tag}`, object: "setup_intent" } },
+    };
     events.push({ id: setup.id, payload: JSON.stringify(setup) });
     return { campaign, pledges, events };
   }
@@ -295,7 +421,11 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
   const deliver = async (payload: string) => {
     requests++;
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: ctx.webhookSecret });
-    const res = await fetch(`${ctx.app.base}/api/stripe/webhook`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signature }, body: payload });
+    const res = await fetch(`${ctx.app.base}/api/stripe/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": signature },
+      body: payload,
+    });
     const body = (await res.json().catch(() => null)) as { duplicate?: boolean } | null;
     if (res.status !== 200) errors++;
     else if (body?.duplicate) replaysAnswered++;
@@ -310,8 +440,10 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
   // B: the same story delivered 1-3 times each, shuffled, four at a time, plus a forged delivery.
   const b = await setUp("B");
   let rnd = 42;
-  const random = () => ((rnd = (rnd * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const deliveries = b.events.flatMap((e) => Array.from({ length: 1 + Math.floor(random() * 3) }, () => e.payload));
+  const random = () => (rnd = (rnd * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const deliveries = b.events.flatMap((e) =>
+    Array.from({ length: 1 + Math.floor(random() * 3) }, () => e.payload),
+  );
   for (let i = deliveries.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [deliveries[i], deliveries[j]] = [deliveries[j], deliveries[i]];
@@ -320,12 +452,19 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
   for (let i = 0; i < deliveries.length; i += 4) await Promise.all(deliveries.slice(i, i + 4).map(deliver));
   const forged = await fetch(`${ctx.app.base}/api/stripe/webhook`, {
     method: "POST",
-    headers: { "content-type": "application/json", "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload: b.events[0].payload, secret: "whsec_wrong" }) },
+    headers: {
+      "content-type": "application/json",
+      "stripe-signature": Stripe.webhooks.generateTestHeaderString({
+        payload: b.events[0].payload,
+        secret: "whsec_wrong",
+      }),
+    },
     body: b.events[0].payload,
   });
   if (forged.status !== 400) failures.push(`a delivery signed with another secret answered ${forged.status}`);
   if (errors) failures.push(`${errors} deliveries did not answer 200`);
-  if (replaysAnswered !== extraDeliveries) failures.push(`${replaysAnswered} deliveries answered duplicate, ${extraDeliveries} were replays`);
+  if (replaysAnswered !== extraDeliveries)
+    failures.push(`${replaysAnswered} deliveries answered duplicate, ${extraDeliveries} were replays`);
 
   const state = async (pledges: { id: string }[], tag: string) => {
     const rows = await db.pledge.findMany({
@@ -343,21 +482,39 @@ export async function webhookReplay(ctx: Ctx): Promise<ScenarioResult> {
   const expected = (i: number) => {
     const last = story(i).steps.filter((s) => s.attempt === story(i).attempts);
     const won = last.find((s) => s.kind === "succeeded") ?? last[last.length - 1];
-    const code = won.kind === "succeeded" ? null : won.kind === "requires_action" ? "authentication_required" : "insufficient_funds";
+    const code =
+      won.kind === "succeeded"
+        ? null
+        : won.kind === "requires_action"
+          ? "authentication_required"
+          : "insufficient_funds";
     return `${won.kind === "succeeded" ? "succeeded" : won.kind === "requires_action" ? "requires_action" : "failed"}|${won.kind === "succeeded"}|${code}|pi_${i}_a${won.attempt}`;
   };
   let lost = 0;
   for (let i = 0; i < K; i++) if (stateA[i] !== expected(i) || stateB[i] !== stateA[i]) lost++;
-  if (lost) failures.push(`first differing pledge: in order ${stateA.find((s, i) => s !== expected(i) || s !== stateB[i])}`);
-  const campaigns = await db.campaign.findMany({ where: { id: { in: [a.campaign.id, b.campaign.id] } }, select: { id: true, status: true, totalCharged: true } });
+  if (lost)
+    failures.push(
+      `first differing pledge: in order ${stateA.find((s, i) => s !== expected(i) || s !== stateB[i])}`,
+    );
+  const campaigns = await db.campaign.findMany({
+    where: { id: { in: [a.campaign.id, b.campaign.id] } },
+    select: { id: true, status: true, totalCharged: true },
+  });
   const summary = (id: string) => campaigns.find((c) => c.id === id)!;
-  if (summary(a.campaign.id).status !== summary(b.campaign.id).status || summary(a.campaign.id).totalCharged !== summary(b.campaign.id).totalCharged) {
-    failures.push(`campaigns differ: ${JSON.stringify(summary(a.campaign.id))} vs ${JSON.stringify(summary(b.campaign.id))}`);
+  if (
+    summary(a.campaign.id).status !== summary(b.campaign.id).status ||
+    summary(a.campaign.id).totalCharged !== summary(b.campaign.id).totalCharged
+  ) {
+    failures.push(
+      `campaigns differ: ${JSON.stringify(summary(a.campaign.id))} vs ${JSON.stringify(summary(b.campaign.id))}`,
+    );
   }
   const paid = stateB.filter((s) => s.startsWith("succeeded")).length;
   // Each event id must be handled exactly once (recorded in StripeEvent in the same transaction as its effect).
   const unique = a.events.length + b.events.length;
-  const stored = await db.stripeEvent.count({ where: { id: { in: [...a.events, ...b.events].map((e) => e.id) }, processedAt: { not: null } } });
+  const stored = await db.stripeEvent.count({
+    where: { id: { in: [...a.events, ...b.events].map((e) => e.id) }, processedAt: { not: null } },
+  });
   if (stored !== unique) failures.push(`${stored} of ${unique} events recorded as processed`);
   const handledTwice = Math.max(0, handled - unique);
   if (handled < unique) failures.push(`${unique - handled} events were never handled`);
@@ -398,20 +555,34 @@ export async function emailRetries(
     // Ten backers, four of whose cards are declined: four "payment failed" emails at once, then the
     // commitment and confirmation emails the sender derives on its next run.
     const N = 10;
-    const { campaign } = await paidEvent(ctx, N, { client, behavior: (i) => (i % 3 === 0 ? "generic_decline" : "ok") });
+    const { campaign } = await paidEvent(ctx, N, {
+      client,
+      behavior: (i) => (i % 3 === 0 ? "generic_decline" : "ok"),
+    });
     const res = await postJson(app.base, "/api/check-and-charge", { campaignId: campaign.id });
-    if (res.status !== 200) failures.push(`check-and-charge answered ${res.status}: ${JSON.stringify(res.json)}`);
+    if (res.status !== 200)
+      failures.push(`check-and-charge answered ${res.status}: ${JSON.stringify(res.json)}`);
     const queuedAtCharge = await client.emailOutbox.count();
-    if (queuedAtCharge < opts.failFirst) failures.push(`only ${queuedAtCharge} emails queued by the failed charges`);
+    if (queuedAtCharge < opts.failFirst)
+      failures.push(`only ${queuedAtCharge} emails queued by the failed charges`);
 
     const deadline = Date.now() + (opts.timeoutMs ?? 200_000);
-    let rows = await client.emailOutbox.findMany({ select: { id: true, status: true, attempts: true, dedupeKey: true } });
+    let rows = await client.emailOutbox.findMany({
+      select: { id: true, status: true, attempts: true, dedupeKey: true },
+    });
     const accepted = () => new Set(ctx.smtp.state.accepted.map((m) => m.messageId));
     // Done when the refused emails went out on a later run and nothing is pending.
     while (Date.now() < deadline) {
-      rows = await client.emailOutbox.findMany({ select: { id: true, status: true, attempts: true, dedupeKey: true } });
+      rows = await client.emailOutbox.findMany({
+        select: { id: true, status: true, attempts: true, dedupeKey: true },
+      });
       const got = accepted();
-      if (ctx.smtp.state.refused >= opts.failFirst && rows.every((r) => r.status !== "pending") && rows.every((r) => got.has(`<${r.id}@pactnexus.outbox>`))) break;
+      if (
+        ctx.smtp.state.refused >= opts.failFirst &&
+        rows.every((r) => r.status !== "pending") &&
+        rows.every((r) => got.has(`<${r.id}@pactnexus.outbox>`))
+      )
+        break;
       await sleep(1000);
     }
     const counts = new Map<string, number>();
@@ -424,8 +595,12 @@ export async function emailRetries(
       if (n === 0 || r.status !== "sent") lost++;
     }
     const retried = rows.filter((r) => r.attempts > 1).length;
-    if (ctx.smtp.state.refused !== opts.failFirst) failures.push(`the SMTP server refused ${ctx.smtp.state.refused} deliveries, expected ${opts.failFirst}`);
-    if (retried !== opts.failFirst) failures.push(`${retried} emails needed a second attempt, expected ${opts.failFirst}`);
+    if (ctx.smtp.state.refused !== opts.failFirst)
+      failures.push(
+        `the SMTP server refused ${ctx.smtp.state.refused} deliveries, expected ${opts.failFirst}`,
+      );
+    if (retried !== opts.failFirst)
+      failures.push(`${retried} emails needed a second attempt, expected ${opts.failFirst}`);
     const kinds = [...new Set(rows.map((r) => r.dedupeKey.split(":")[0]))].sort().join("+");
     return {
       name: "5 SMTP refusing deliveries",
@@ -453,8 +628,14 @@ export async function databaseOutage(ctx: Ctx, campaignId: string): Promise<Scen
   const failures: string[] = [];
   const targets: { label: string; run: () => Promise<Response> }[] = [
     { label: "home page", run: () => fetch(`${ctx.app.base}/`, { signal: AbortSignal.timeout(15_000) }) },
-    { label: "event page", run: () => fetch(`${ctx.app.base}/campaign/${campaignId}`, { signal: AbortSignal.timeout(15_000) }) },
-    { label: "health", run: () => fetch(`${ctx.app.base}/api/health`, { signal: AbortSignal.timeout(15_000) }) },
+    {
+      label: "event page",
+      run: () => fetch(`${ctx.app.base}/campaign/${campaignId}`, { signal: AbortSignal.timeout(15_000) }),
+    },
+    {
+      label: "health",
+      run: () => fetch(`${ctx.app.base}/api/health`, { signal: AbortSignal.timeout(15_000) }),
+    },
     {
       label: "check-and-charge",
       run: () =>
@@ -476,7 +657,13 @@ export async function databaseOutage(ctx: Ctx, campaignId: string): Promise<Scen
       try {
         const res = await t.run();
         const text = await res.text();
-        samples.push({ label: t.label, start, end: Date.now(), status: res.status, message: /temporarily unavailable|database is unreachable/i.test(text) });
+        samples.push({
+          label: t.label,
+          start,
+          end: Date.now(),
+          status: res.status,
+          message: /temporarily unavailable|database is unreachable/i.test(text),
+        });
       } catch {
         samples.push({ label: t.label, start, end: Date.now(), status: 0, message: false });
       }
@@ -521,7 +708,9 @@ export async function databaseOutage(ctx: Ctx, campaignId: string): Promise<Scen
   }
   if (notUnavailable.length) {
     const eg = notUnavailable[0];
-    failures.push(`${notUnavailable.length} requests during the outage did not answer 503 with a message (e.g. ${eg.label}: ${eg.status})`);
+    failures.push(
+      `${notUnavailable.length} requests during the outage did not answer 503 with a message (e.g. ${eg.label}: ${eg.status})`,
+    );
   }
   if (!recoveredAt) failures.push("the app did not recover within 30 s of Postgres coming back");
   if (badAfter) failures.push(`${badAfter} requests failed after recovery`);

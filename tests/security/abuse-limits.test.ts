@@ -24,22 +24,35 @@ describe("abuse limits", () => {
   it("sign-up: 10 accounts per client IP an hour, then refused with nothing created", async () => {
     setRequestHeaders({ "x-pactnexus-client-ip": "198.51.100.23" });
     for (let i = 0; i < SIGN_UPS_PER_IP; i++) {
-      expect(await signUpAction({ email: `spam${i}@example.test`, password: "long enough pass 1" })).toMatchObject({ ok: true });
+      expect(
+        await signUpAction({ email: `spam${i}@example.test`, password: "long enough pass 1" }),
+      ).toMatchObject({ ok: true });
     }
     const users = await db.user.count();
     const refused = await signUpAction({ email: "spam-more@example.test", password: "long enough pass 1" });
-    expect(refused).toEqual({ ok: false, error: expect.stringMatching(/^Too many accounts created from this network\. Try again in \d+ minutes?\.$/) });
+    expect(refused).toEqual({
+      ok: false,
+      error: expect.stringMatching(
+        /^Too many accounts created from this network\. Try again in \d+ minutes?\.$/,
+      ),
+    });
     expect(await db.user.count()).toBe(users);
     setRequestHeaders({ "x-pactnexus-client-ip": "198.51.100.24" });
-    expect(await signUpAction({ email: "elsewhere@example.test", password: "long enough pass 1" })).toMatchObject({ ok: true });
+    expect(
+      await signUpAction({ email: "elsewhere@example.test", password: "long enough pass 1" }),
+    ).toMatchObject({ ok: true });
   });
 
   it("sign-in: 5 failed attempts per email in 15 minutes, then even the right password is refused", async () => {
     const user = await createUser({ passwordHash: await hashPassword("the right one 9") });
     for (let i = 0; i < SIGN_IN_FAILS_PER_EMAIL; i++) {
-      await expect(verifyPasswordSignIn({ email: user.email, password: `wrong guess ${i}` })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+      await expect(
+        verifyPasswordSignIn({ email: user.email, password: `wrong guess ${i}` }),
+      ).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
     }
-    await expect(verifyPasswordSignIn({ email: user.email, password: "the right one 9" })).rejects.toMatchObject({
+    await expect(
+      verifyPasswordSignIn({ email: user.email, password: "the right one 9" }),
+    ).rejects.toMatchObject({
       code: "RATE_LIMITED",
       message: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes?\.$/),
     });
@@ -47,7 +60,9 @@ describe("abuse limits", () => {
 
   it(`commit: ${COMMIT_RATE_LIMIT.limit} attempts per user a minute; the next is refused and writes no pledge; others are unaffected`, async () => {
     const user = await createUser();
-    const campaigns = await Promise.all(Array.from({ length: COMMIT_RATE_LIMIT.limit + 1 }, () => createCampaign({ goal: 100 })));
+    const campaigns = await Promise.all(
+      Array.from({ length: COMMIT_RATE_LIMIT.limit + 1 }, () => createCampaign({ goal: 100 })),
+    );
     actAs(user);
     for (const c of campaigns.slice(0, COMMIT_RATE_LIMIT.limit)) {
       expect(await commitToCampaignAction({ campaignId: c.id })).toMatchObject({ ok: true });
@@ -55,7 +70,9 @@ describe("abuse limits", () => {
     const last = campaigns[COMMIT_RATE_LIMIT.limit];
     expect(await commitToCampaignAction({ campaignId: last.id })).toEqual({
       ok: false,
-      error: expect.stringMatching(/^You're committing too quickly\. Please wait \d+ seconds? and try again\.$/),
+      error: expect.stringMatching(
+        /^You're committing too quickly\. Please wait \d+ seconds? and try again\.$/,
+      ),
     });
     expect(await db.pledge.count({ where: { userId: user.id } })).toBe(COMMIT_RATE_LIMIT.limit);
     expect((await db.campaign.findUniqueOrThrow({ where: { id: last.id } })).committedCount).toBe(0);
@@ -72,7 +89,10 @@ describe("abuse limits", () => {
     actAs(user);
     expect(await commitToCampaignAction({ campaignId: campaign.id })).toMatchObject({ ok: true });
     for (let i = 0; i < COMMIT_RATE_LIMIT.limit + 2; i++) {
-      expect(await commitToCampaignAction({ campaignId: campaign.id })).toEqual({ ok: false, error: "You have already committed to this event" });
+      expect(await commitToCampaignAction({ campaignId: campaign.id })).toEqual({
+        ok: false,
+        error: "You have already committed to this event",
+      });
     }
   });
 
@@ -81,11 +101,15 @@ describe("abuse limits", () => {
     const campaign = await createCampaign();
     actAs(user);
     for (let i = 0; i < COMMENT_RATE_LIMIT.limit; i++) {
-      expect(await postCommentAction({ campaignId: campaign.id, text: `comment ${i}` })).toMatchObject({ ok: true });
+      expect(await postCommentAction({ campaignId: campaign.id, text: `comment ${i}` })).toMatchObject({
+        ok: true,
+      });
     }
     expect(await postCommentAction({ campaignId: campaign.id, text: "one too many" })).toEqual({
       ok: false,
-      error: expect.stringMatching(/^You're commenting too quickly\. Please wait \d+ seconds? and try again\.$/),
+      error: expect.stringMatching(
+        /^You're commenting too quickly\. Please wait \d+ seconds? and try again\.$/,
+      ),
     });
     expect(await db.comment.count({ where: { campaignId: campaign.id } })).toBe(COMMENT_RATE_LIMIT.limit);
   });
@@ -95,7 +119,9 @@ describe("abuse limits", () => {
     const campaign = await createCampaign({ creatorId: creator.id });
     actAs(creator);
     for (let i = 0; i < UPDATES_PER_DAY; i++) {
-      expect(await postUpdateAction({ campaignId: campaign.id, text: `update ${i}` })).toMatchObject({ ok: true });
+      expect(await postUpdateAction({ campaignId: campaign.id, text: `update ${i}` })).toMatchObject({
+        ok: true,
+      });
     }
     const emails = await db.emailOutbox.count();
     expect(await postUpdateAction({ campaignId: campaign.id, text: "one too many" })).toEqual({

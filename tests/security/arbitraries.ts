@@ -14,7 +14,7 @@ const NASTY_STRINGS = [
   " ",
   "\u0000",
   "\t\n\r",
-  "'; DROP TABLE \"User\"; --",
+  '\'; DROP TABLE "User"; --',
   "<script>alert(1)</script>",
   "../../etc/passwd",
   "%00%ff",
@@ -48,7 +48,20 @@ export const nastyString = fc.oneof(
 export const nastyNumber = fc.oneof(
   fc.integer(),
   fc.double(),
-  fc.constantFrom(-1, 0, -0, 0.5, -0.01, 0.001, 10_000.005, 1e21, Number.MAX_SAFE_INTEGER + 2, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY),
+  fc.constantFrom(
+    -1,
+    0,
+    -0,
+    0.5,
+    -0.01,
+    0.001,
+    10_000.005,
+    1e21,
+    Number.MAX_SAFE_INTEGER + 2,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ),
 );
 
 export function nastyValue(known: readonly string[] = []) {
@@ -70,12 +83,22 @@ export function nastyInput(keys: readonly string[], known: readonly string[] = [
   const allKeys = [...keys, "extra", "__proto__", "constructor", "isAdmin", "userId", "creatorId"];
   return fc.oneof(
     { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) },
-    { weight: 3, arbitrary: keys.length ? fc.record(Object.fromEntries(keys.map((k) => [k, value])), { requiredKeys: [] }) : fc.constant({}) },
+    {
+      weight: 3,
+      arbitrary: keys.length
+        ? fc.record(Object.fromEntries(keys.map((k) => [k, value])), { requiredKeys: [] })
+        : fc.constant({}),
+    },
     { weight: 2, arbitrary: fc.dictionary(fc.constantFrom(...allKeys), value, { maxKeys: allKeys.length }) },
     {
       weight: 2,
       arbitrary: keys.length
-        ? fc.tuple(fc.record(Object.fromEntries(keys.map((k) => [k, value])), { requiredKeys: [] }), fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 3 })).map(([a, b]) => ({ ...b, ...a }))
+        ? fc
+            .tuple(
+              fc.record(Object.fromEntries(keys.map((k) => [k, value])), { requiredKeys: [] }),
+              fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 3 }),
+            )
+            .map(([a, b]) => ({ ...b, ...a }))
         : fc.constant({}),
     },
   );
@@ -84,7 +107,22 @@ export function nastyInput(keys: readonly string[], known: readonly string[] = [
 /** A request body: malformed JSON text, or JSON of a hostile input. */
 export function nastyBody(keys: readonly string[], known: readonly string[] = []) {
   return fc.oneof(
-    { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("{", "{\"campaignId\":", "[1,2", "nul", "\"unterminated", "{'single':1}", "\u0000", "{}}")) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.string({ maxLength: 60 }),
+        fc.constantFrom(
+          "{",
+          '{"campaignId":',
+          "[1,2",
+          "nul",
+          '"unterminated',
+          "{'single':1}",
+          "\u0000",
+          "{}}",
+        ),
+      ),
+    },
     { weight: 4, arbitrary: nastyInput(keys, known).map((v) => JSON.stringify(v) ?? "") },
   );
 }

@@ -7,7 +7,16 @@ import { hashPassword } from "@/lib/auth/password";
 import { unsubscribeToken } from "@/lib/email/unsubscribe";
 import { confirmDemoSetup, createDemoSetupSecret } from "@/lib/payments/demo-gateway";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
-import { actAs, actionOutcome, closeFingerprintPool, fingerprint, headersMock, responseOutcome, setRequestHeaders, type Outcome } from "@/tests/security/harness";
+import {
+  actAs,
+  actionOutcome,
+  closeFingerprintPool,
+  fingerprint,
+  headersMock,
+  responseOutcome,
+  setRequestHeaders,
+  type Outcome,
+} from "@/tests/security/harness";
 import { allowedRoles, entryKey, REGISTRY, ROLES, type Role } from "@/tests/security/registry";
 import { FUZZ_TIMEOUT_MS } from "@/tests/security/arbitraries";
 
@@ -31,13 +40,19 @@ const routes = {
   calendar: (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET,
   csv: (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET,
 };
-const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe, verifyEmail } = await import("@/tests/security/actions");
+const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe, verifyEmail } =
+  await import("@/tests/security/actions");
 const { queueEmailConfirmation } = await import("@/lib/auth/email-confirmation");
 const { authOptions } = await import("@/lib/auth/options");
 // What app/api/auth/[...nextauth]/route.ts delegates to, with the same options (its next/headers
 // reads are CommonJS requires that cannot be stubbed here). "next-auth/core" is not in its exports map.
-const { AuthHandler } = createRequire(import.meta.url)(path.resolve("node_modules/next-auth/core/index.js")) as {
-  AuthHandler: (p: { req: Record<string, unknown>; options: unknown }) => Promise<{ status?: number; body?: unknown; cookies?: { name: string }[] }>;
+const { AuthHandler } = createRequire(import.meta.url)(
+  path.resolve("node_modules/next-auth/core/index.js"),
+) as {
+  AuthHandler: (p: {
+    req: Record<string, unknown>;
+    options: unknown;
+  }) => Promise<{ status?: number; body?: unknown; cookies?: { name: string }[] }>;
 };
 
 afterAll(closeFingerprintPool);
@@ -79,7 +94,11 @@ let hash: string | undefined;
 const passwordHashOnce = async () => (hash ??= await hashPassword(PASSWORD));
 
 const post = (url: string, body: unknown) =>
-  new Request(`http://localhost:3000${url}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  new Request(`http://localhost:3000${url}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 const get = (url: string) => new Request(`http://localhost:3000${url}`);
 const params = (campaignId: string) => ({ params: Promise.resolve({ campaignId }) });
 const who = (p: People, role: Role) => (role === "visitor" ? null : p[role]);
@@ -92,13 +111,23 @@ async function eventWithBacker(p: People, extra: Parameters<typeof createCampaig
 }
 
 async function demoCard(userId: string) {
-  const r = await confirmDemoSetup(userId, { clientSecret: createDemoSetupSecret(userId), cardNumber: "4242424242424242", expMonth: "12", expYear: "2034", cvc: "123" });
+  const r = await confirmDemoSetup(userId, {
+    clientSecret: createDemoSetupSecret(userId),
+    cardNumber: "4242424242424242",
+    expMonth: "12",
+    expYear: "2034",
+    cvc: "123",
+  });
   if (!r.ok) throw new Error(r.error.message);
   return r.setupIntent.payment_method;
 }
 
 /** Runs a server action as `role` and classifies the result (a Next redirect counts as success). */
-async function action(p: People, role: Role, fn: () => Promise<{ ok: boolean; error?: string } | void>): Promise<Outcome> {
+async function action(
+  p: People,
+  role: Role,
+  fn: () => Promise<{ ok: boolean; error?: string } | void>,
+): Promise<Outcome> {
   actAs(who(p, role));
   try {
     return actionOutcome(await fn(), DENIALS);
@@ -119,43 +148,88 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   "app/api/auth/[...nextauth]/route.ts#GET": {
     setup: async (p) => ({ people: p }),
     call: async () => {
-      const res = await AuthHandler({ req: { method: "GET", action: "providers", headers: {}, cookies: {}, query: {} }, options: authOptions() });
+      const res = await AuthHandler({
+        req: { method: "GET", action: "providers", headers: {}, cookies: {}, query: {} },
+        options: authOptions(),
+      });
       return { kind: res.status && res.status >= 400 ? "error" : "ok", status: res.status };
     },
   },
   "app/api/auth/[...nextauth]/route.ts#POST": {
     // signing in is for everyone: a visitor signs in to a password account and gets a session cookie
-    setup: async (p) => ({ people: p, account: await createUser({ passwordHash: await passwordHashOnce() }) }),
+    setup: async (p) => ({
+      people: p,
+      account: await createUser({ passwordHash: await passwordHashOnce() }),
+    }),
     call: async (f, role) => {
       const email = role === "visitor" ? (f.account as { email: string }).email : f.people[role].email;
       const options = authOptions();
-      const csrf = await AuthHandler({ req: { method: "GET", action: "csrf", headers: {}, cookies: {}, query: {} }, options });
-      const cookie = csrf.cookies!.find((c) => c.name.includes("csrf-token")) as { name: string; value: string };
-      const res = await AuthHandler({
-        req: { method: "POST", action: "callback", providerId: "credentials", headers: {}, cookies: { [cookie.name]: cookie.value }, query: {}, body: { csrfToken: (csrf.body as { csrfToken: string }).csrfToken, email, password: PASSWORD, json: "true" } },
+      const csrf = await AuthHandler({
+        req: { method: "GET", action: "csrf", headers: {}, cookies: {}, query: {} },
         options,
       });
-      return { kind: res.cookies?.some((c) => c.name.endsWith("session-token")) ? "ok" : "refused", status: res.status };
+      const cookie = csrf.cookies!.find((c) => c.name.includes("csrf-token")) as {
+        name: string;
+        value: string;
+      };
+      const res = await AuthHandler({
+        req: {
+          method: "POST",
+          action: "callback",
+          providerId: "credentials",
+          headers: {},
+          cookies: { [cookie.name]: cookie.value },
+          query: {},
+          body: {
+            csrfToken: (csrf.body as { csrfToken: string }).csrfToken,
+            email,
+            password: PASSWORD,
+            json: "true",
+          },
+        },
+        options,
+      });
+      return {
+        kind: res.cookies?.some((c) => c.name.endsWith("session-token")) ? "ok" : "refused",
+        status: res.status,
+      };
     },
   },
   "app/api/charge-attendees/route.ts#POST": {
     setup: async (p) => eventWithBacker(p, { status: "charged" }),
-    call: (f, role) => route(f.people, role, () => routes.chargeAttendees(post("/api/charge-attendees", { campaignId: f.campaign.id }))),
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.chargeAttendees(post("/api/charge-attendees", { campaignId: f.campaign.id })),
+      ),
   },
   "app/api/check-and-charge/route.ts#POST": {
     setup: (p) => eventWithBacker(p),
-    call: (f, role) => route(f.people, role, () => routes.checkAndCharge(post("/api/check-and-charge", { campaignId: f.campaign.id, campaignGoal: 1, pledges: [] }))),
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.checkAndCharge(
+          post("/api/check-and-charge", { campaignId: f.campaign.id, campaignGoal: 1, pledges: [] }),
+        ),
+      ),
   },
   "app/api/create-setup-intent/route.ts#POST": {
     setup: async (p) => ({ people: p }),
-    call: (f, role) => route(f.people, role, () => routes.createSetupIntent(post("/api/create-setup-intent", { email: f.people.backer.email }))),
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.createSetupIntent(post("/api/create-setup-intent", { email: f.people.backer.email })),
+      ),
   },
   "app/api/demo-payments/confirm-setup/route.ts#POST": {
     setup: async (p) => ({ people: p }),
     call: (f, role) => {
       // each signed-in role confirms its own secret; the visitor tries the backer's
       const owner = role === "visitor" ? f.people.backer : f.people[role];
-      const body = { clientSecret: createDemoSetupSecret(owner.id), cardNumber: "4242 4242 4242 4242", expMonth: "12", expYear: "34", cvc: "123" };
+      const body = {
+        clientSecret: createDemoSetupSecret(owner.id),
+        cardNumber: "4242 4242 4242 4242",
+        expMonth: "12",
+        expYear: "34",
+        cvc: "123",
+      };
       return route(f.people, role, () => routes.confirmSetup(post("/api/demo-payments/confirm-setup", body)));
     },
   },
@@ -168,18 +242,30 @@ const SCENARIOS: Record<string, Scenario<any>> = {
     setup: async (p) => ({ people: p }),
     call: async (f, role) => {
       actAs(who(f.people, role));
-      const res = await routes.webhook(new Request("http://localhost:3000/api/stripe/webhook", { method: "POST", body: JSON.stringify({ id: "evt_forged", type: "payment_intent.succeeded", data: { object: {} } }), headers: { "stripe-signature": "t=1,v1=forged" } }));
+      const res = await routes.webhook(
+        new Request("http://localhost:3000/api/stripe/webhook", {
+          method: "POST",
+          body: JSON.stringify({ id: "evt_forged", type: "payment_intent.succeeded", data: { object: {} } }),
+          headers: { "stripe-signature": "t=1,v1=forged" },
+        }),
+      );
       const outcome = await responseOutcome(res);
       return res.status === 400 ? { ...outcome, kind: "denied" } : outcome;
     },
   },
   "app/campaign/[campaignId]/calendar.ics/route.ts#GET": {
     setup: (p) => eventWithBacker(p),
-    call: (f, role) => route(f.people, role, () => routes.calendar(get(`/campaign/${f.campaign.id}/calendar.ics`), params(f.campaign.id))),
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.calendar(get(`/campaign/${f.campaign.id}/calendar.ics`), params(f.campaign.id)),
+      ),
   },
   "app/campaign/[campaignId]/commitments.csv/route.ts#GET": {
     setup: (p) => eventWithBacker(p),
-    call: (f, role) => route(f.people, role, () => routes.csv(get(`/campaign/${f.campaign.id}/commitments.csv`), params(f.campaign.id))),
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.csv(get(`/campaign/${f.campaign.id}/commitments.csv`), params(f.campaign.id)),
+      ),
   },
   "app/admin/actions.ts#setApprovalStatusAction": {
     setup: (p) => eventWithBacker(p, { approvalStatus: "pending" }),
@@ -191,42 +277,65 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   },
   "app/campaign/[campaignId]/comment-actions.ts#postCommentAction": {
     setup: (p) => eventWithBacker(p),
-    call: (f, role) => action(f.people, role, () => comments.postCommentAction({ campaignId: f.campaign.id, text: `Hello ${++n}` })),
+    call: (f, role) =>
+      action(f.people, role, () =>
+        comments.postCommentAction({ campaignId: f.campaign.id, text: `Hello ${++n}` }),
+      ),
   },
   "app/campaign/[campaignId]/comment-actions.ts#deleteCommentAction": {
     setup: async (p) => {
       const f = await eventWithBacker(p);
-      const comment = await db.comment.create({ data: { campaignId: f.campaign.id, authorId: p.user.id, text: "A comment" } });
+      const comment = await db.comment.create({
+        data: { campaignId: f.campaign.id, authorId: p.user.id, text: "A comment" },
+      });
       return { ...f, comment };
     },
-    call: (f, role) => action(f.people, role, () => comments.deleteCommentAction({ commentId: f.comment.id })),
+    call: (f, role) =>
+      action(f.people, role, () => comments.deleteCommentAction({ commentId: f.comment.id })),
   },
   "app/campaign/[campaignId]/list-actions.ts#loadMoreCommentsAction": {
     setup: (p) => eventWithBacker(p),
-    call: (f, role) => action(f.people, role, () => lists.loadMoreCommentsAction({ campaignId: f.campaign.id, offset: 0 })),
+    call: (f, role) =>
+      action(f.people, role, () => lists.loadMoreCommentsAction({ campaignId: f.campaign.id, offset: 0 })),
   },
   "app/campaign/[campaignId]/list-actions.ts#loadMoreCommitmentsAction": {
     setup: (p) => eventWithBacker(p),
-    call: (f, role) => action(f.people, role, () => lists.loadMoreCommitmentsAction({ campaignId: f.campaign.id, offset: 0 })),
+    call: (f, role) =>
+      action(f.people, role, () => lists.loadMoreCommitmentsAction({ campaignId: f.campaign.id, offset: 0 })),
   },
   "app/campaign/[campaignId]/commit-action.ts#commitToCampaignAction": {
     // the backer's pledge is on another event, so every signed-in role can commit to this one
-    setup: async (p) => ({ people: p, campaign: await createCampaign({ creatorId: p.creator.id, goal: 10 }), other: await eventWithBacker(p) }),
-    call: (f, role) => action(f.people, role, () => commit.commitToCampaignAction({ campaignId: f.campaign.id })),
+    setup: async (p) => ({
+      people: p,
+      campaign: await createCampaign({ creatorId: p.creator.id, goal: 10 }),
+      other: await eventWithBacker(p),
+    }),
+    call: (f, role) =>
+      action(f.people, role, () => commit.commitToCampaignAction({ campaignId: f.campaign.id })),
   },
   "app/campaign/[campaignId]/cancel-actions.ts#cancelCampaignAction": {
     setup: (p) => eventWithBacker(p),
-    call: (f, role) => action(f.people, role, () => cancel.cancelCampaignAction({ campaignId: f.campaign.id })),
+    call: (f, role) =>
+      action(f.people, role, () => cancel.cancelCampaignAction({ campaignId: f.campaign.id })),
   },
   "app/campaign/[campaignId]/update-actions.ts#postUpdateAction": {
     setup: (p) => eventWithBacker(p),
-    call: (f, role) => action(f.people, role, () => updates.postUpdateAction({ campaignId: f.campaign.id, text: "Doors open at 7." })),
+    call: (f, role) =>
+      action(f.people, role, () =>
+        updates.postUpdateAction({ campaignId: f.campaign.id, text: "Doors open at 7." }),
+      ),
   },
   "app/create-campaign/actions.ts#createCampaignAction": {
     setup: async (p) => ({ people: p }),
     call: (f, role) =>
       action(f.people, role, () =>
-        create.createCampaignAction({ title: "Matrix meetup", description: "A description long enough for the form.", goal: "5", deadline: new Date(Date.now() + 7 * 86_400_000).toISOString(), ticketPrice: "" }),
+        create.createCampaignAction({
+          title: "Matrix meetup",
+          description: "A description long enough for the form.",
+          goal: "5",
+          deadline: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+          ticketPrice: "",
+        }),
       ),
   },
   "app/create-campaign/actions.ts#saveDraftAction": {
@@ -234,25 +343,36 @@ const SCENARIOS: Record<string, Scenario<any>> = {
     call: (f, role) => action(f.people, role, () => create.saveDraftAction({ title: "Half an idea" })),
   },
   "app/create-campaign/actions.ts#deleteDraftAction": {
-    setup: async (p) => ({ people: p, draft: await db.campaignDraft.create({ data: { creatorId: p.creator.id, title: "Creator's draft" } }) }),
+    setup: async (p) => ({
+      people: p,
+      draft: await db.campaignDraft.create({ data: { creatorId: p.creator.id, title: "Creator's draft" } }),
+    }),
     call: (f, role) => action(f.people, role, () => create.deleteDraftAction(f.draft.id)),
   },
   "app/pledges/[pledgeId]/pay/actions.ts#payPledgeAction": {
     setup: async (p) => {
       const f = await eventWithBacker(p, { ticketPriceCents: 1500, status: "charged" });
       const card = await demoCard(p.backer.id);
-      await db.pledge.update({ where: { id: f.pledge.id }, data: { chargeStatus: "failed", chargeAttempts: 1, paymentMethodId: card } });
+      await db.pledge.update({
+        where: { id: f.pledge.id },
+        data: { chargeStatus: "failed", chargeAttempts: 1, paymentMethodId: card },
+      });
       return { ...f, card };
     },
-    call: (f, role) => action(f.people, role, () => pay.payPledgeAction({ pledgeId: f.pledge.id, paymentMethodId: f.card })),
+    call: (f, role) =>
+      action(f.people, role, () => pay.payPledgeAction({ pledgeId: f.pledge.id, paymentMethodId: f.card })),
   },
   "app/pledges/[pledgeId]/pay/actions.ts#confirmPledgePaymentAction": {
     setup: async (p) => {
       const f = await eventWithBacker(p, { ticketPriceCents: 1500, status: "charged" });
-      await db.pledge.update({ where: { id: f.pledge.id }, data: { chargeStatus: "failed", chargeAttempts: 1 } });
+      await db.pledge.update({
+        where: { id: f.pledge.id },
+        data: { chargeStatus: "failed", chargeAttempts: 1 },
+      });
       return f;
     },
-    call: (f, role) => action(f.people, role, () => pay.confirmPledgePaymentAction({ pledgeId: f.pledge.id })),
+    call: (f, role) =>
+      action(f.people, role, () => pay.confirmPledgePaymentAction({ pledgeId: f.pledge.id })),
     // the owner passes the gate and reaches the state check (nothing is awaiting authentication)
     allowedOutcome: () => ({ kind: "refused", message: "There is no payment waiting for authentication." }),
   },
@@ -260,11 +380,16 @@ const SCENARIOS: Record<string, Scenario<any>> = {
     setup: async (p) => ({ people: p }),
     call: (f, role) => {
       setRequestHeaders({ "x-pactnexus-client-ip": `203.0.113.${++n % 250}` });
-      return action(f.people, role, () => profile.signUpAction({ email: `new-${role}-${++n}@example.test`, password: "brand new pass 1" }));
+      return action(f.people, role, () =>
+        profile.signUpAction({ email: `new-${role}-${++n}@example.test`, password: "brand new pass 1" }),
+      );
     },
   },
   "app/verify-email/actions.ts#confirmEmailAction": {
-    setup: async (p) => ({ people: p, token: await db.$transaction((tx) => queueEmailConfirmation(tx, p.backer)) }),
+    setup: async (p) => ({
+      people: p,
+      token: await db.$transaction((tx) => queueEmailConfirmation(tx, p.backer)),
+    }),
     call: (f, role) => {
       const form = new FormData();
       form.set("token", f.token);
@@ -296,31 +421,54 @@ describe("authorization matrix: every entry point as visitor, signed-in user, cr
     const scenario = SCENARIOS[key];
     if (!scenario) continue;
     const allowed = allowedRoles(entry.access);
-    it(`${entry.kind} ${key} (${entry.access}): allows ${allowed.join(", ") || "no session role"}; denies the rest and changes nothing`, async () => {
-      const rows: string[] = [];
-      for (const role of ROLES) {
-        const f = await scenario.setup(await people());
-        const before = await fingerprint();
-        const outcome = await scenario.call(f, role);
-        const after = await fingerprint();
-        rows.push(`${role}: ${outcome.kind}${outcome.status ? ` ${outcome.status}` : ""}${outcome.message ? ` (${outcome.message})` : ""}`);
-        if (allowed.includes(role)) {
-          expect(outcome, `${key} as ${role} must be allowed; got ${JSON.stringify(outcome)}`).toMatchObject(scenario.allowedOutcome?.(role) ?? { kind: "ok" });
-        } else {
-          expect(outcome.kind, `${key} as ${role} must be denied; got ${JSON.stringify(outcome)}`).toBe("denied");
-          expect(after, `${key} as ${role} was denied but changed the database`).toEqual(before);
+    it(
+      `${entry.kind} ${key} (${entry.access}): allows ${allowed.join(", ") || "no session role"}; denies the rest and changes nothing`,
+      async () => {
+        const rows: string[] = [];
+        for (const role of ROLES) {
+          const f = await scenario.setup(await people());
+          const before = await fingerprint();
+          const outcome = await scenario.call(f, role);
+          const after = await fingerprint();
+          rows.push(
+            `${role}: ${outcome.kind}${outcome.status ? ` ${outcome.status}` : ""}${outcome.message ? ` (${outcome.message})` : ""}`,
+          );
+          if (allowed.includes(role)) {
+            expect(
+              outcome,
+              `${key} as ${role} must be allowed; got ${JSON.stringify(outcome)}`,
+            ).toMatchObject(scenario.allowedOutcome?.(role) ?? { kind: "ok" });
+          } else {
+            expect(outcome.kind, `${key} as ${role} must be denied; got ${JSON.stringify(outcome)}`).toBe(
+              "denied",
+            );
+            expect(after, `${key} as ${role} was denied but changed the database`).toEqual(before);
+          }
         }
-      }
-      expect(rows).toHaveLength(ROLES.length);
-    }, FUZZ_TIMEOUT_MS);
+        expect(rows).toHaveLength(ROLES.length);
+      },
+      FUZZ_TIMEOUT_MS,
+    );
   }
 
   it("the webhook accepts a correctly signed event whatever the session", async () => {
     const p = await people();
     actAs(p.user);
-    const payload = JSON.stringify({ id: `evt_matrix_${Date.now()}`, object: "event", type: "customer.created", created: Math.floor(Date.now() / 1000), data: { object: { id: "cus_x", object: "customer" } } });
+    const payload = JSON.stringify({
+      id: `evt_matrix_${Date.now()}`,
+      object: "event",
+      type: "customer.created",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: "cus_x", object: "customer" } },
+    });
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET! });
-    const res = await routes.webhook(new Request("http://localhost:3000/api/stripe/webhook", { method: "POST", body: payload, headers: { "stripe-signature": header } }));
+    const res = await routes.webhook(
+      new Request("http://localhost:3000/api/stripe/webhook", {
+        method: "POST",
+        body: payload,
+        headers: { "stripe-signature": header },
+      }),
+    );
     expect(res.status).toBe(200);
   });
 
@@ -329,15 +477,26 @@ describe("authorization matrix: every entry point as visitor, signed-in user, cr
     const form = new FormData();
     form.set("token", `${p.backer.id}.forged-signature`);
     const before = await fingerprint();
-    expect(await action(p, "visitor", () => unsubscribe.unsubscribeAction(form))).toMatchObject({ kind: "ok", message: "/unsubscribe?invalid=1" });
+    expect(await action(p, "visitor", () => unsubscribe.unsubscribeAction(form))).toMatchObject({
+      kind: "ok",
+      message: "/unsubscribe?invalid=1",
+    });
     expect(await fingerprint()).toEqual(before);
 
     const f = await eventWithBacker(p, { ticketPriceCents: 1500, status: "charged" });
-    await db.pledge.update({ where: { id: f.pledge.id }, data: { chargeStatus: "failed", chargeAttempts: 1 } });
+    await db.pledge.update({
+      where: { id: f.pledge.id },
+      data: { chargeStatus: "failed", chargeAttempts: 1 },
+    });
     const strangersCard = await demoCard(p.user.id);
     const before2 = await fingerprint();
-    const r = await action(p, "backer", () => pay.payPledgeAction({ pledgeId: f.pledge.id, paymentMethodId: strangersCard }));
-    expect(r).toMatchObject({ kind: "refused", message: "That payment method is not one of your saved cards." });
+    const r = await action(p, "backer", () =>
+      pay.payPledgeAction({ pledgeId: f.pledge.id, paymentMethodId: strangersCard }),
+    );
+    expect(r).toMatchObject({
+      kind: "refused",
+      message: "That payment method is not one of your saved cards.",
+    });
     expect(await fingerprint()).toEqual(before2);
   });
 });

@@ -10,7 +10,8 @@ let frontTrusting: http.Server;
 const seen: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 const warn = vi.fn();
 
-const listen = (s: http.Server, host = "127.0.0.1") => new Promise<number>((r) => s.listen(0, host, () => r((s.address() as AddressInfo).port)));
+const listen = (s: http.Server, host = "127.0.0.1") =>
+  new Promise<number>((r) => s.listen(0, host, () => r((s.address() as AddressInfo).port)));
 let port = 0;
 let trustingPort = 0;
 
@@ -34,25 +35,55 @@ afterAll(async () => {
   for (const s of [front, frontTrusting, upstream]) await new Promise((r) => s.close(r));
 });
 
-function send(p: number, opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }) {
-  return new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: p, method: opts.method ?? "GET", path: opts.path ?? "/", headers: opts.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), headers: res.headers }));
-    });
-    req.on("error", reject);
-    req.end(opts.body);
-  });
+function send(
+  p: number,
+  opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer },
+) {
+  return new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>(
+    (resolve, reject) => {
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port: p,
+          method: opts.method ?? "GET",
+          path: opts.path ?? "/",
+          headers: opts.headers,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode!,
+              body: Buffer.concat(chunks).toString(),
+              headers: res.headers,
+            }),
+          );
+        },
+      );
+      req.on("error", reject);
+      req.end(opts.body);
+    },
+  );
 }
 const last = () => seen[seen.length - 1];
 
 describe("front server", () => {
   it("passes requests through with the socket's address; a client's X-Forwarded-For or client-ip header is replaced", async () => {
-    const res = await send(port, { path: "/x?y=1", headers: { "x-forwarded-for": "203.0.113.7", "x-pactnexus-client-ip": "1.2.3.4", "x-real-ip": "5.6.7.8" } });
+    const res = await send(port, {
+      path: "/x?y=1",
+      headers: {
+        "x-forwarded-for": "203.0.113.7",
+        "x-pactnexus-client-ip": "1.2.3.4",
+        "x-real-ip": "5.6.7.8",
+      },
+    });
     expect(res).toMatchObject({ status: 200, body: "ok GET /x?y=1" });
     expect(res.headers["set-cookie"]).toEqual(["a=1", "b=2"]);
-    expect(last().headers).toMatchObject({ "x-pactnexus-client-ip": "127.0.0.1", "x-forwarded-for": "127.0.0.1" });
+    expect(last().headers).toMatchObject({
+      "x-pactnexus-client-ip": "127.0.0.1",
+      "x-forwarded-for": "127.0.0.1",
+    });
     expect(last().headers["x-real-ip"]).toBeUndefined();
     // Next sees its own address as Host; the public host travels in X-Forwarded-Host
     expect(last().headers["x-forwarded-host"]).toBe(`127.0.0.1:${port}`);
@@ -78,34 +109,85 @@ describe("front server", () => {
 
   it("caps bodies: 64 kB for route handlers, more for server actions, with a message; nothing reaches Next", async () => {
     const before = seen.length;
-    const big = await send(port, { method: "POST", path: "/api/check-and-charge", headers: { "content-type": "application/json" }, body: "x".repeat(LIMITS.api + 1) });
+    const big = await send(port, {
+      method: "POST",
+      path: "/api/check-and-charge",
+      headers: { "content-type": "application/json" },
+      body: "x".repeat(LIMITS.api + 1),
+    });
     expect(big.status).toBe(413);
-    expect(JSON.parse(big.body).error.message).toBe("The request body is too large: an API request may send at most 64 kB.");
-    const action = await send(port, { method: "POST", path: "/campaign/x", headers: { "next-action": "ab", "content-type": "text/plain" }, body: "[" + "1,".repeat(LIMITS.action / 2) + "1]" });
+    expect(JSON.parse(big.body).error.message).toBe(
+      "The request body is too large: an API request may send at most 64 kB.",
+    );
+    const action = await send(port, {
+      method: "POST",
+      path: "/campaign/x",
+      headers: { "next-action": "ab", "content-type": "text/plain" },
+      body: "[" + "1,".repeat(LIMITS.action / 2) + "1]",
+    });
     expect(action.status).toBe(413);
     expect(seen.length).toBe(before);
-    const fine = await send(port, { method: "POST", path: "/api/check-and-charge", headers: { "content-type": "application/json" }, body: '{"campaignId":"x"}' });
+    const fine = await send(port, {
+      method: "POST",
+      path: "/api/check-and-charge",
+      headers: { "content-type": "application/json" },
+      body: '{"campaignId":"x"}',
+    });
     expect(fine.status).toBe(200);
     expect(last().body).toBe('{"campaignId":"x"}');
   });
 
   it("turns malformed server-action requests into 400/403 and lets good ones through", async () => {
     const action = (body: string, headers: Record<string, string> = {}) =>
-      send(port, { method: "POST", path: "/campaign/x", headers: { "next-action": "ab", "content-type": "text/plain;charset=UTF-8", host: `127.0.0.1:${port}`, ...headers }, body });
+      send(port, {
+        method: "POST",
+        path: "/campaign/x",
+        headers: {
+          "next-action": "ab",
+          "content-type": "text/plain;charset=UTF-8",
+          host: `127.0.0.1:${port}`,
+          ...headers,
+        },
+        body,
+      });
     for (const body of ["{not json", '{"a":1}', '"x"', "null", ""]) {
       const res = await action(body);
       expect(res.status, body).toBe(400);
-      expect(JSON.parse(res.body).error.message).toBe("A server action's arguments must be sent as a JSON array.");
+      expect(JSON.parse(res.body).error.message).toBe(
+        "A server action's arguments must be sent as a JSON array.",
+      );
     }
     const deep = await action("[" + "[".repeat(3000) + "]".repeat(3000) + "]");
-    expect([deep.status, JSON.parse(deep.body).error.message]).toEqual([400, "A server action's arguments are nested too deeply."]);
-    expect((await action('[{"text":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}]')).status).toBe(200); // brackets in a string do not count
-    const auth = await send(port, { method: "POST", path: "/api/auth/callback/credentials", headers: { "content-type": "application/json" }, body: "{}" });
-    expect([auth.status, JSON.parse(auth.body).error.message]).toEqual([400, "Sign-in requests are sent as a form (application/x-www-form-urlencoded)."]);
-    const form = await send(port, { method: "POST", path: "/api/auth/callback/credentials", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "email=a%40b.c" });
+    expect([deep.status, JSON.parse(deep.body).error.message]).toEqual([
+      400,
+      "A server action's arguments are nested too deeply.",
+    ]);
+    expect(
+      (await action('[{"text":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}]'))
+        .status,
+    ).toBe(200); // brackets in a string do not count
+    const auth = await send(port, {
+      method: "POST",
+      path: "/api/auth/callback/credentials",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect([auth.status, JSON.parse(auth.body).error.message]).toEqual([
+      400,
+      "Sign-in requests are sent as a form (application/x-www-form-urlencoded).",
+    ]);
+    const form = await send(port, {
+      method: "POST",
+      path: "/api/auth/callback/credentials",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "email=a%40b.c",
+    });
     expect(form.status).toBe(200);
     const cross = await action("[]", { origin: "https://evil.example" });
-    expect([cross.status, JSON.parse(cross.body).error.message]).toEqual([403, "Cross-origin requests are not allowed."]);
+    expect([cross.status, JSON.parse(cross.body).error.message]).toEqual([
+      403,
+      "Cross-origin requests are not allowed.",
+    ]);
     expect((await action("[]", { origin: "null" })).status).toBe(403);
     expect((await action("[]", { "content-type": "multipart/form-data" })).status).toBe(400);
     const ok = await action('[{"campaignId":"x"}]', { origin: `http://127.0.0.1:${port}` });

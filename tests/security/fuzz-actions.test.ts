@@ -10,7 +10,8 @@ import { entryKey, REGISTRY } from "@/tests/security/registry";
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn() }));
 vi.mock("next/headers", () => headersMock);
 
-const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe, verifyEmail } = await import("@/tests/security/actions");
+const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe, verifyEmail } =
+  await import("@/tests/security/actions");
 
 let f: FuzzFixture;
 beforeAll(async () => {
@@ -28,7 +29,22 @@ type Target = {
 };
 
 const one = (a: fc.Arbitrary<unknown>) => a.map((v) => [v]);
-const FORM_KEYS = ["title", "description", "logisticalDetails", "goal", "deadline", "ticketPrice", "pactType", "attendeesAnonymous", "identityRevelationType", "refundBonusEnabled", "refundBonusPercentage", "isTest", "paymentType", "paymentMethod"];
+const FORM_KEYS = [
+  "title",
+  "description",
+  "logisticalDetails",
+  "goal",
+  "deadline",
+  "ticketPrice",
+  "pactType",
+  "attendeesAnonymous",
+  "identityRevelationType",
+  "refundBonusEnabled",
+  "refundBonusPercentage",
+  "isTest",
+  "paymentType",
+  "paymentMethod",
+];
 
 /** Each action, called as the role that gets furthest into it, with hostile arguments. */
 const TARGETS: Record<string, Target> = {
@@ -70,7 +86,13 @@ const TARGETS: Record<string, Target> = {
   },
   "app/campaign/[campaignId]/cancel-actions.ts#cancelCampaignAction": {
     as: (f) => f.creator,
-    input: (f) => one(nastyInput(["campaignId"], f.known.filter((k) => k !== f.paid.id))),
+    input: (f) =>
+      one(
+        nastyInput(
+          ["campaignId"],
+          f.known.filter((k) => k !== f.paid.id),
+        ),
+      ),
     call: (i) => cancel.cancelCampaignAction(i as never),
   },
   "app/campaign/[campaignId]/update-actions.ts#postUpdateAction": {
@@ -80,7 +102,16 @@ const TARGETS: Record<string, Target> = {
   },
   "app/create-campaign/actions.ts#createCampaignAction": {
     as: (f) => f.user,
-    input: (f) => fc.tuple(nastyInput(FORM_KEYS, [...f.known, new Date(Date.now() + 3 * 86_400_000).toISOString(), "25", "12.50"]), nastyValue(f.known)),
+    input: (f) =>
+      fc.tuple(
+        nastyInput(FORM_KEYS, [
+          ...f.known,
+          new Date(Date.now() + 3 * 86_400_000).toISOString(),
+          "25",
+          "12.50",
+        ]),
+        nastyValue(f.known),
+      ),
     call: (i, draftId) => create.createCampaignAction(i, draftId as string),
   },
   "app/create-campaign/actions.ts#saveDraftAction": {
@@ -105,7 +136,8 @@ const TARGETS: Record<string, Target> = {
   },
   "app/profile/actions.ts#signUpAction": {
     as: () => null,
-    input: (f) => one(nastyInput(["email", "password", "name"], [...f.known, "fuzz@example.test", "a-long-password-1"])),
+    input: (f) =>
+      one(nastyInput(["email", "password", "name"], [...f.known, "fuzz@example.test", "a-long-password-1"])),
     call: (i) => profile.signUpAction(i),
   },
   "app/unsubscribe/actions.ts#unsubscribeAction": {
@@ -123,7 +155,9 @@ const TARGETS: Record<string, Target> = {
         // its answer is a redirect, to the done or the invalid-link notice
         const digest = String((err as { digest?: string }).digest ?? "");
         expect(digest).toMatch(/^NEXT_REDIRECT;[a-z]+;\/unsubscribe\?(done|invalid)=1;/);
-        return digest.includes("done=1") ? { ok: true, data: null } : { ok: false, error: "This unsubscribe link is not valid." };
+        return digest.includes("done=1")
+          ? { ok: true, data: null }
+          : { ok: false, error: "This unsubscribe link is not valid." };
       }
       throw new Error("unsubscribeAction must redirect");
     },
@@ -142,7 +176,9 @@ const TARGETS: Record<string, Target> = {
       } catch (err) {
         const digest = String((err as { digest?: string }).digest ?? "");
         expect(digest).toMatch(/^NEXT_REDIRECT;[a-z]+;\/verify-email\?(done|invalid)=1;/);
-        return digest.includes("done=1") ? { ok: true, data: null } : { ok: false, error: "This confirmation link is not valid." };
+        return digest.includes("done=1")
+          ? { ok: true, data: null }
+          : { ok: false, error: "This confirmation link is not valid." };
       }
       throw new Error("confirmEmailAction must redirect");
     },
@@ -170,24 +206,29 @@ describe(`fuzz: every server action gets ${NUM_RUNS} hostile inputs`, () => {
   });
 
   for (const [key, target] of Object.entries(TARGETS)) {
-    it(`${key}: never throws, refusals carry a clear message and write nothing`, async () => {
-      actAs(target.as(f));
-      const guard = writeGuard();
-      await guard.start();
-      let rejected = 0;
-      await fc.assert(
-        fc.asyncProperty(target.input(f), async (args) => {
-          const verdict = checkActionResult(await target.call(...args), key);
-          if (verdict === "accepted") await guard.accepted();
-          else {
-            rejected++;
-            await guard.rejected(key);
-          }
-        }),
-        { numRuns: NUM_RUNS },
-      );
-      await guard.finish(key);
-      if (!target.ignoresInput) expect(rejected, "hostile input must mostly be refused").toBeGreaterThan(NUM_RUNS / 4);
-    }, FUZZ_TIMEOUT_MS);
+    it(
+      `${key}: never throws, refusals carry a clear message and write nothing`,
+      async () => {
+        actAs(target.as(f));
+        const guard = writeGuard();
+        await guard.start();
+        let rejected = 0;
+        await fc.assert(
+          fc.asyncProperty(target.input(f), async (args) => {
+            const verdict = checkActionResult(await target.call(...args), key);
+            if (verdict === "accepted") await guard.accepted();
+            else {
+              rejected++;
+              await guard.rejected(key);
+            }
+          }),
+          { numRuns: NUM_RUNS },
+        );
+        await guard.finish(key);
+        if (!target.ignoresInput)
+          expect(rejected, "hostile input must mostly be refused").toBeGreaterThan(NUM_RUNS / 4);
+      },
+      FUZZ_TIMEOUT_MS,
+    );
   }
 });

@@ -12,16 +12,46 @@ export async function fuzzFixture() {
   const backer = await createUser();
   const admin = await createUser({ isAdmin: true });
   const campaign = await createCampaign({ creatorId: creator.id, goal: 50 });
-  const paid = await createCampaign({ creatorId: creator.id, goal: 1, ticketPriceCents: 2500, status: "charged" });
+  const paid = await createCampaign({
+    creatorId: creator.id,
+    goal: 1,
+    ticketPriceCents: 2500,
+    status: "charged",
+  });
   const pending = await createCampaign({ creatorId: creator.id, approvalStatus: "pending" });
   const pledge = await createPledge(paid.id, backer.id);
-  const r = await confirmDemoSetup(backer.id, { clientSecret: createDemoSetupSecret(backer.id), cardNumber: "4242424242424242", expMonth: "12", expYear: "2034", cvc: "123" });
+  const r = await confirmDemoSetup(backer.id, {
+    clientSecret: createDemoSetupSecret(backer.id),
+    cardNumber: "4242424242424242",
+    expMonth: "12",
+    expYear: "2034",
+    cvc: "123",
+  });
   if (!r.ok) throw new Error(r.error.message);
   const card = r.setupIntent.payment_method;
-  await db.pledge.update({ where: { id: pledge.id }, data: { chargeStatus: "failed", chargeAttempts: 1, paymentMethodId: card } });
-  const comment = await db.comment.create({ data: { campaignId: campaign.id, authorId: user.id, text: "Looking forward" } });
+  await db.pledge.update({
+    where: { id: pledge.id },
+    data: { chargeStatus: "failed", chargeAttempts: 1, paymentMethodId: card },
+  });
+  const comment = await db.comment.create({
+    data: { campaignId: campaign.id, authorId: user.id, text: "Looking forward" },
+  });
   const draft = await db.campaignDraft.create({ data: { creatorId: creator.id, title: "Draft" } });
-  const known = [campaign.id, paid.id, pending.id, pledge.id, comment.id, draft.id, card, user.id, "approved", "rejected", "crowdfund", "paction", "immediate"];
+  const known = [
+    campaign.id,
+    paid.id,
+    pending.id,
+    pledge.id,
+    comment.id,
+    draft.id,
+    card,
+    user.id,
+    "approved",
+    "rejected",
+    "crowdfund",
+    "paction",
+    "immediate",
+  ];
   return { user, creator, backer, admin, campaign, paid, pending, pledge, comment, draft, card, known };
 }
 export type FuzzFixture = Awaited<ReturnType<typeof fuzzFixture>>;
@@ -43,7 +73,8 @@ async function installWriteCounter() {
   `);
   counterInstalled = true;
 }
-const writes = async () => Number((await sql().query<{ n: string }>(`SELECT n FROM "_security_writes"`)).rows[0].n);
+const writes = async () =>
+  Number((await sql().query<{ n: string }>(`SELECT n FROM "_security_writes"`)).rows[0].n);
 
 /**
  * Tracks the database across a property run: a rejected call must write no row (a rate-limit hit
@@ -68,7 +99,8 @@ export function writeGuard() {
     },
     /** when nothing was accepted, the whole run must have left every table exactly as it was */
     async finish(what: string) {
-      if (!acceptedAny) expect(await fingerprint(), `${what}: rejected calls changed the database`).toEqual(firstPrint);
+      if (!acceptedAny)
+        expect(await fingerprint(), `${what}: rejected calls changed the database`).toEqual(firstPrint);
     },
   };
 }
@@ -84,15 +116,22 @@ export async function checkResponse(res: Response, what: string): Promise<"accep
   } catch {
     message = text;
   }
-  expect(isClearMessage(message), `${what}: unclear ${res.status} message ${JSON.stringify(message)?.slice(0, 200)}`).toBe(true);
+  expect(
+    isClearMessage(message),
+    `${what}: unclear ${res.status} message ${JSON.stringify(message)?.slice(0, 200)}`,
+  ).toBe(true);
   return "rejected";
 }
 
 /** A server action's answer: an ActionResult; a failure carries a clear message. */
 export function checkActionResult(result: unknown, what: string): "accepted" | "rejected" {
-  expect(result, `${what} must return an ActionResult`).toEqual(expect.objectContaining({ ok: expect.any(Boolean) }));
+  expect(result, `${what} must return an ActionResult`).toEqual(
+    expect.objectContaining({ ok: expect.any(Boolean) }),
+  );
   const r = result as { ok: boolean; error?: unknown };
   if (r.ok) return "accepted";
-  expect(isClearMessage(r.error), `${what}: unclear message ${JSON.stringify(r.error)?.slice(0, 200)}`).toBe(true);
+  expect(isClearMessage(r.error), `${what}: unclear message ${JSON.stringify(r.error)?.slice(0, 200)}`).toBe(
+    true,
+  );
   return "rejected";
 }

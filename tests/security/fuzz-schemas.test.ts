@@ -7,7 +7,8 @@ import { isClearMessage, nastyInput, nastyValue, NUM_RUNS } from "@/tests/securi
 const modules = import.meta.glob<Record<string, unknown>>("/lib/**/schema.ts", { eager: true });
 
 type AnySchema = z.ZodType & { shape?: Record<string, unknown>; _zod: { def: Record<string, unknown> } };
-const isSchema = (v: unknown): v is AnySchema => typeof v === "object" && v !== null && typeof (v as { safeParse?: unknown }).safeParse === "function";
+const isSchema = (v: unknown): v is AnySchema =>
+  typeof v === "object" && v !== null && typeof (v as { safeParse?: unknown }).safeParse === "function";
 
 function collectSchemas(): [string, AnySchema][] {
   const out: [string, AnySchema][] = [];
@@ -52,13 +53,18 @@ describe("fuzz: every zod input schema", () => {
           if (result.success) return true;
           rejected++;
           expect(result.error.issues.length).toBeGreaterThan(0);
-          for (const issue of result.error.issues) expect(isClearMessage(issue.message), `unclear message ${JSON.stringify(issue.message)}`).toBe(true);
+          for (const issue of result.error.issues)
+            expect(isClearMessage(issue.message), `unclear message ${JSON.stringify(issue.message)}`).toBe(
+              true,
+            );
           return true;
         }),
         { numRuns: NUM_RUNS },
       );
       // a fuzzer that never gets refused is not testing anything (schemas with .catch() accept everything)
-      const catchesAll = JSON.stringify(Object.values(schema._zod.def)).includes('"catch"') || /homeQuerySchema|outboxPageSchema/.test(name);
+      const catchesAll =
+        JSON.stringify(Object.values(schema._zod.def)).includes('"catch"') ||
+        /homeQuerySchema|outboxPageSchema/.test(name);
       if (!catchesAll) expect(rejected).toBeGreaterThan(NUM_RUNS / 10);
     });
   }

@@ -20,9 +20,21 @@ let sessionUser: SessionUser = null;
 /** The cookies of a request by `user` (none for null): a session token like NextAuth's. */
 export async function sessionCookies(user: SessionUser) {
   const list = user
-    ? [{ name: "next-auth.session-token", value: await encode({ token: { sub: user.id, email: user.email }, secret: process.env.NEXTAUTH_SECRET! }) }]
+    ? [
+        {
+          name: "next-auth.session-token",
+          value: await encode({
+            token: { sub: user.id, email: user.email },
+            secret: process.env.NEXTAUTH_SECRET!,
+          }),
+        },
+      ]
     : [];
-  return { get: (name: string) => list.find((c) => c.name === name), getAll: () => list, has: (name: string) => list.some((c) => c.name === name) };
+  return {
+    get: (name: string) => list.find((c) => c.name === name),
+    getAll: () => list,
+    has: (name: string) => list.some((c) => c.name === name),
+  };
 }
 
 /** Stand-in for next/headers outside a request (signUpAction reads the client IP from it). */
@@ -69,7 +81,10 @@ export async function closeFingerprintPool() {
 
 /** One md5 per table over every row's text form: equal fingerprints mean nothing was written. */
 export async function fingerprint(): Promise<Record<string, string>> {
-  const parts = TABLES.map((t) => `SELECT '${t}' AS t, count(*)::text || ':' || coalesce(md5(string_agg(x::text, '|' ORDER BY x::text)), '') AS h FROM "${t}" x`);
+  const parts = TABLES.map(
+    (t) =>
+      `SELECT '${t}' AS t, count(*)::text || ':' || coalesce(md5(string_agg(x::text, '|' ORDER BY x::text)), '') AS h FROM "${t}" x`,
+  );
   const { rows } = await sql().query<{ t: string; h: string }>(parts.join(" UNION ALL "));
   return Object.fromEntries(rows.map((r) => [r.t, r.h]));
 }
@@ -93,7 +108,10 @@ export async function responseOutcome(res: Response): Promise<Outcome> {
 }
 
 /** Server action result → outcome; `denials` are the action's "not for you" messages. */
-export function actionOutcome(result: { ok: boolean; error?: string } | void, denials: readonly string[]): Outcome {
+export function actionOutcome(
+  result: { ok: boolean; error?: string } | void,
+  denials: readonly string[],
+): Outcome {
   if (!result || result.ok) return { kind: "ok" };
   return { kind: denials.includes(result.error!) ? "denied" : "refused", message: result.error };
 }

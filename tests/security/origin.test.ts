@@ -11,7 +11,11 @@ const { POST: createSetupIntent } = await import("@/app/api/create-setup-intent/
 const { POST: webhook } = await import("@/app/api/stripe/webhook/route");
 
 const req = (method: string, headers: Record<string, string>) =>
-  new Request("http://pacts.example.com/api/x", { method, headers: { host: "pacts.example.com", ...headers }, body: method === "GET" || method === "HEAD" ? undefined : "{}" });
+  new Request("http://pacts.example.com/api/x", {
+    method,
+    headers: { host: "pacts.example.com", ...headers },
+    body: method === "GET" || method === "HEAD" ? undefined : "{}",
+  });
 
 const verdict = (r: Request) => {
   try {
@@ -47,9 +51,16 @@ describe("requireSameOrigin (mutating route handlers)", () => {
   });
 
   it("accepts the public URL behind a proxy (X-Forwarded-Host or APP_URL)", () => {
-    const proxied = req("POST", { host: "10.0.0.5:3000", "x-forwarded-host": "pacts.example.com", origin: "https://pacts.example.com" });
+    const proxied = req("POST", {
+      host: "10.0.0.5:3000",
+      "x-forwarded-host": "pacts.example.com",
+      origin: "https://pacts.example.com",
+    });
     expect(verdict(proxied)).toBe("allowed");
-    const internal = new Request("http://10.0.0.5:3000/api/x", { method: "POST", headers: { host: "10.0.0.5:3000", origin: "https://www.pacts.example.com" } });
+    const internal = new Request("http://10.0.0.5:3000/api/x", {
+      method: "POST",
+      headers: { host: "10.0.0.5:3000", origin: "https://www.pacts.example.com" },
+    });
     expect(verdict(internal)).toBe("refused");
     vi.stubEnv("APP_URL", "https://www.pacts.example.com");
     expect(verdict(internal)).toBe("allowed");
@@ -75,12 +86,28 @@ describe("handle() applies the check before the handler runs", () => {
     viewer = { id: user.id, email: user.email, name: user.name, isAdmin: false };
     const before = await db.user.findUniqueOrThrow({ where: { id: user.id } });
     const bad = await createSetupIntent(
-      new Request("http://localhost:3000/api/create-setup-intent", { method: "POST", headers: { host: "localhost:3000", origin: "https://evil.example", "content-type": "application/json" }, body: "{}" }),
+      new Request("http://localhost:3000/api/create-setup-intent", {
+        method: "POST",
+        headers: {
+          host: "localhost:3000",
+          origin: "https://evil.example",
+          "content-type": "application/json",
+        },
+        body: "{}",
+      }),
     );
     expect(bad.status).toBe(403);
     expect(await db.user.findUniqueOrThrow({ where: { id: user.id } })).toEqual(before);
     const good = await createSetupIntent(
-      new Request("http://localhost:3000/api/create-setup-intent", { method: "POST", headers: { host: "localhost:3000", origin: "http://localhost:3000", "content-type": "application/json" }, body: "{}" }),
+      new Request("http://localhost:3000/api/create-setup-intent", {
+        method: "POST",
+        headers: {
+          host: "localhost:3000",
+          origin: "http://localhost:3000",
+          "content-type": "application/json",
+        },
+        body: "{}",
+      }),
     );
     expect(good.status).toBe(200);
     expect((await good.json()).clientSecret).toEqual(expect.any(String));
@@ -88,7 +115,15 @@ describe("handle() applies the check before the handler runs", () => {
 
   it("exempts the signed Stripe webhook: a foreign Origin reaches the webhook's own checks", async () => {
     const res = await webhook(
-      new Request("http://localhost:3000/api/stripe/webhook", { method: "POST", headers: { host: "localhost:3000", origin: "https://stripe.example", "stripe-signature": "t=1,v1=bad" }, body: "{}" }),
+      new Request("http://localhost:3000/api/stripe/webhook", {
+        method: "POST",
+        headers: {
+          host: "localhost:3000",
+          origin: "https://stripe.example",
+          "stripe-signature": "t=1,v1=bad",
+        },
+        body: "{}",
+      }),
     );
     const body = await res.json();
     expect(res.status).not.toBe(403);

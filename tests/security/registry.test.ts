@@ -25,10 +25,18 @@ const code = (p: string) =>
 
 /** Names exported by `export function/const/let` and `export { a as b }`. */
 function exportedNames(src: string): string[] {
-  const names = [...src.matchAll(/export\s+(?:default\s+)?(?:async\s+)?(?:function\*?|const|let|var)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]);
+  const names = [
+    ...src.matchAll(
+      /export\s+(?:default\s+)?(?:async\s+)?(?:function\*?|const|let|var)\s+([A-Za-z_$][\w$]*)/g,
+    ),
+  ].map((m) => m[1]);
   for (const m of src.matchAll(/export\s*\{([^}]*)\}/g)) {
     for (const part of m[1].split(",")) {
-      const name = part.trim().split(/\s+as\s+/).pop()?.trim();
+      const name = part
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
       if (name) names.push(name);
     }
   }
@@ -42,7 +50,8 @@ function scanEntryPoints(): string[] {
   for (const file of walk(path.join(ROOT, "app"))) {
     const src = code(file);
     if (/(^|\/)route\.(ts|js|mjs)$/.test(rel(file))) {
-      for (const name of exportedNames(src)) if (METHODS.includes(name)) found.push(entryKey({ file: rel(file), name }));
+      for (const name of exportedNames(src))
+        if (METHODS.includes(name)) found.push(entryKey({ file: rel(file), name }));
     }
   }
   for (const dir of ["app", "lib", "components"]) {
@@ -54,7 +63,8 @@ function scanEntryPoints(): string[] {
       } else {
         // inline server actions: a "use server" directive inside a function body
         src.split("\n").forEach((line, i) => {
-          if (/^\s*["']use server["'];?\s*$/.test(line)) found.push(entryKey({ file: rel(file), name: `inline@${i + 1}` }));
+          if (/^\s*["']use server["'];?\s*$/.test(line))
+            found.push(entryKey({ file: rel(file), name: `inline@${i + 1}` }));
         });
       }
     }
@@ -68,16 +78,28 @@ describe("authorization registry", () => {
 
   it("lists every route handler and server action in the source tree", () => {
     const missing = present.filter((k) => !registered.includes(k));
-    expect(missing, "entry points missing from tests/security/registry.ts (add them with their access level and a matrix scenario)").toEqual([]);
+    expect(
+      missing,
+      "entry points missing from tests/security/registry.ts (add them with their access level and a matrix scenario)",
+    ).toEqual([]);
   });
 
   it("lists nothing that no longer exists, and nothing twice", () => {
-    expect(registered.filter((k) => !present.includes(k)), "registry entries with no matching export").toEqual([]);
+    expect(
+      registered.filter((k) => !present.includes(k)),
+      "registry entries with no matching export",
+    ).toEqual([]);
     expect(new Set(registered).size).toBe(registered.length);
   });
 
   it("the scanner finds the kinds of entry point it claims to (guards against a scanner that finds nothing)", () => {
-    expect(present).toEqual(expect.arrayContaining(["app/api/auth/[...nextauth]/route.ts#GET", "app/api/auth/[...nextauth]/route.ts#POST", "app/admin/actions.ts#setApprovalStatusAction"]));
+    expect(present).toEqual(
+      expect.arrayContaining([
+        "app/api/auth/[...nextauth]/route.ts#GET",
+        "app/api/auth/[...nextauth]/route.ts#POST",
+        "app/admin/actions.ts#setApprovalStatusAction",
+      ]),
+    );
     expect(present.length).toBeGreaterThanOrEqual(20);
   });
 
@@ -87,8 +109,14 @@ describe("authorization registry", () => {
       .filter((f) => /(^|\/)(page|opengraph-image)\.tsx?$/.test(f))
       .sort();
     const listed = PAGES.map((p) => p.file).sort();
-    expect(pages.filter((f) => !listed.includes(f)), "pages missing from PAGES in tests/security/registry.ts").toEqual([]);
-    expect(listed.filter((f) => !pages.includes(f)), "PAGES entries with no file").toEqual([]);
+    expect(
+      pages.filter((f) => !listed.includes(f)),
+      "pages missing from PAGES in tests/security/registry.ts",
+    ).toEqual([]);
+    expect(
+      listed.filter((f) => !pages.includes(f)),
+      "PAGES entries with no file",
+    ).toEqual([]);
     expect(pages.length).toBeGreaterThanOrEqual(15);
   });
 });

@@ -44,13 +44,17 @@ describe("secrets are never logged", () => {
   it("a route handler's unexpected error is logged without secrets and answered with a generic 500", async () => {
     vi.stubEnv("NEXTAUTH_SECRET", SECRETS.nextauth);
     const logged: string[] = [];
-    vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void logged.push(a.map(String).join(" ")));
+    vi.spyOn(console, "error").mockImplementation(
+      (...a: unknown[]) => void logged.push(a.map(String).join(" ")),
+    );
     const res = await handle(async (_req: Request) => {
       throw leakyError();
     })(new Request("http://localhost/api/x", { method: "POST" }));
     expect(res.status).toBe(500);
     const body = await res.text();
-    expect(JSON.parse(body)).toEqual({ error: { code: "INTERNAL", message: "Something went wrong. Please try again." } });
+    expect(JSON.parse(body)).toEqual({
+      error: { code: "INTERNAL", message: "Something went wrong. Please try again." },
+    });
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain("[api] unexpected error");
     expect(logged[0]).toContain("Invalid `db.user.create()` invocation");
@@ -59,7 +63,9 @@ describe("secrets are never logged", () => {
 
   it("a server action's unexpected error is logged without secrets and answered with the fallback text", async () => {
     const logged: string[] = [];
-    vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void logged.push(a.map(String).join(" ")));
+    vi.spyOn(console, "error").mockImplementation(
+      (...a: unknown[]) => void logged.push(a.map(String).join(" ")),
+    );
     const result = await runAction("Error posting comment. Please try again.", async () => {
       throw Object.assign(leakyError(), { cause: new Error(`inner ${SECRETS.stripe}`) });
     });
@@ -74,14 +80,25 @@ describe("secrets are never logged", () => {
       .map((l) => /^#?\s*([A-Z][A-Z0-9_]+)=(\S*)/.exec(l))
       .filter((m): m is RegExpExecArray => m !== null)
       .map(([, name, value]) => ({ name, value: value.replace(/^"|"$/g, "") }));
-    expect(vars.map((v) => v.name)).toEqual(expect.arrayContaining(["NEXTAUTH_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "GOOGLE_CLIENT_SECRET", "DATABASE_URL", "SMTP_URL"]));
+    expect(vars.map((v) => v.name)).toEqual(
+      expect.arrayContaining([
+        "NEXTAUTH_SECRET",
+        "STRIPE_SECRET_KEY",
+        "STRIPE_WEBHOOK_SECRET",
+        "GOOGLE_CLIENT_SECRET",
+        "DATABASE_URL",
+        "SMTP_URL",
+      ]),
+    );
     for (const v of vars) {
       if (/SECRET|KEY|TOKEN|PASSWORD/.test(v.name)) expect(v.value, v.name).toBe("");
       const creds = /:\/\/([^:@/\s]+):([^@\s]+)@/.exec(v.value);
       if (creds) expect(`${creds[1]}:${creds[2]}`, v.name).toBe("user:password");
     }
     const text = lines.join("\n");
-    expect(text).not.toMatch(/\b(sk|rk)_(live|test)_[A-Za-z0-9]+|\bwhsec_[A-Za-z0-9]+|\beyJ[A-Za-z0-9_-]{10,}/);
+    expect(text).not.toMatch(
+      /\b(sk|rk)_(live|test)_[A-Za-z0-9]+|\bwhsec_[A-Za-z0-9]+|\beyJ[A-Za-z0-9_-]{10,}/,
+    );
   });
 
   it("no server code logs raw errors, request bodies, headers, cookies or env (console.* calls are all known)", () => {
@@ -105,8 +122,15 @@ describe("secrets are never logged", () => {
           if (f === path.join("lib", "security", "redact.ts")) return;
           // Also allowed: fixed texts (string literals, possibly chosen by a condition).
           const args = /console\.\w+\((.*)\);?\s*$/.exec(line)?.[1] ?? "";
-          const fixedText = !args.includes("${") && /^[\s\w?:!=&|()]*$/.test(args.replace(/"[^"]*"|'[^']*'|`[^`]*`/g, "")) && !/\b(err|error|e|req|request|body|env|headers|cookies|input|data|session|token|user)\b/.test(args.replace(/"[^"]*"|'[^']*'|`[^`]*`/g, ""));
-          const ok = fixedText || /console\.warn\(`[^`]*\$\{\(?err(?: as Error\))?\)?\??\.message\}[^`]*`\)/.test(line);
+          const fixedText =
+            !args.includes("${") &&
+            /^[\s\w?:!=&|()]*$/.test(args.replace(/"[^"]*"|'[^']*'|`[^`]*`/g, "")) &&
+            !/\b(err|error|e|req|request|body|env|headers|cookies|input|data|session|token|user)\b/.test(
+              args.replace(/"[^"]*"|'[^']*'|`[^`]*`/g, ""),
+            );
+          const ok =
+            fixedText ||
+            /console\.warn\(`[^`]*\$\{\(?err(?: as Error\))?\)?\??\.message\}[^`]*`\)/.test(line);
           const leaky = /req(uest)?\.(body|headers)|cookies\(|process\.env|password|secret|token/i.test(line);
           if (!ok || leaky) offenders.push(`${f}:${i + 1}: ${line.trim()}`);
         });

@@ -6,19 +6,31 @@ import { hashPassword } from "@/lib/auth/password";
 import { createUser } from "@/tests/helpers/factories";
 
 // NextAuth's request handler (what /api/auth/[...nextauth] runs); "next-auth/core" is not in the package's exports map.
-const { AuthHandler } = createRequire(import.meta.url)(path.resolve("node_modules/next-auth/core/index.js")) as {
-  AuthHandler: <B>(p: { req: Record<string, unknown>; options: unknown }) => Promise<{ status?: number; body?: B; cookies?: unknown[] }>;
+const { AuthHandler } = createRequire(import.meta.url)(
+  path.resolve("node_modules/next-auth/core/index.js"),
+) as {
+  AuthHandler: <B>(p: {
+    req: Record<string, unknown>;
+    options: unknown;
+  }) => Promise<{ status?: number; body?: B; cookies?: unknown[] }>;
 };
 
 afterEach(() => vi.unstubAllEnvs());
 
-type Cookie = { name: string; value: string; options: { httpOnly?: boolean; sameSite?: string | boolean; secure?: boolean; path?: string } };
+type Cookie = {
+  name: string;
+  value: string;
+  options: { httpOnly?: boolean; sameSite?: string | boolean; secure?: boolean; path?: string };
+};
 
 /** Signs in through NextAuth's own request handler with our options, as the browser form does. */
 async function signIn(baseUrl: string, email: string, password: string) {
   vi.stubEnv("NEXTAUTH_URL", baseUrl);
   const options = authOptions();
-  const csrf = await AuthHandler<{ csrfToken: string }>({ req: { method: "GET", action: "csrf", headers: { host: new URL(baseUrl).host }, cookies: {}, query: {} }, options });
+  const csrf = await AuthHandler<{ csrfToken: string }>({
+    req: { method: "GET", action: "csrf", headers: { host: new URL(baseUrl).host }, cookies: {}, query: {} },
+    options,
+  });
   const csrfCookie = (csrf.cookies as Cookie[]).find((c) => c.name.includes("csrf-token"))!;
   const res = await AuthHandler({
     req: {
@@ -69,7 +81,11 @@ describe("session cookies", () => {
     expect(authOptions().cookies?.sessionToken).toEqual(sessionCookie(true));
     vi.stubEnv("APP_URL", "http://localhost:3011");
     expect(authOptions().useSecureCookies).toBe(false);
-    expect(authOptions().cookies?.sessionToken?.options).toMatchObject({ httpOnly: true, sameSite: "lax", secure: false });
+    expect(authOptions().cookies?.sessionToken?.options).toMatchObject({
+      httpOnly: true,
+      sameSite: "lax",
+      secure: false,
+    });
   });
 
   it("the sign-in redirect stays inside the app and never throws on a malformed callbackUrl", async () => {

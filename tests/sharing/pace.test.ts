@@ -3,19 +3,36 @@ import { paceEstimate, timeLeftText } from "@/lib/sharing/pace";
 
 const DAY = 24 * 3600_000;
 const now = new Date("2026-11-21T12:00:00Z");
-const base = { status: "pending", goal: 10, createdAt: new Date(now.getTime() - 4 * DAY), deadline: new Date(now.getTime() + 4 * DAY) };
+const base = {
+  status: "pending",
+  goal: 10,
+  createdAt: new Date(now.getTime() - 4 * DAY),
+  deadline: new Date(now.getTime() + 4 * DAY),
+};
 
 describe("paceEstimate", () => {
   it("says it will tip when the average rate reaches the goal by the deadline", () => {
     // 5 in 4 days, 4 days left: 5 + 5 = 10.
-    expect(paceEstimate({ ...base, progress: 5 }, now)).toMatchObject({ needed: 5, projected: 10, willTip: true, text: "Needs 5 more in 4 days; at the current pace it will tip." });
+    expect(paceEstimate({ ...base, progress: 5 }, now)).toMatchObject({
+      needed: 5,
+      projected: 10,
+      willTip: true,
+      text: "Needs 5 more in 4 days; at the current pace it will tip.",
+    });
   });
   it("says it won't when the rate falls short", () => {
-    expect(paceEstimate({ ...base, progress: 4 }, now)).toMatchObject({ needed: 6, projected: 8, willTip: false, text: "Needs 6 more in 4 days; at the current pace it won't tip." });
+    expect(paceEstimate({ ...base, progress: 4 }, now)).toMatchObject({
+      needed: 6,
+      projected: 8,
+      willTip: false,
+      text: "Needs 6 more in 4 days; at the current pace it won't tip.",
+    });
     expect(paceEstimate({ ...base, progress: 0 }, now)?.willTip).toBe(false);
   });
   it("counts dollars for a crowdfund", () => {
-    expect(paceEstimate({ ...base, goal: 1000, progress: 250, crowdfund: true }, now)?.text).toBe("Needs $750 more in 4 days; at the current pace it won't tip.");
+    expect(paceEstimate({ ...base, goal: 1000, progress: 250, crowdfund: true }, now)?.text).toBe(
+      "Needs $750 more in 4 days; at the current pace it won't tip.",
+    );
   });
   it("has nothing to say once the goal is met, after the deadline, or when the event is decided", () => {
     expect(paceEstimate({ ...base, progress: 10 }, now)).toBeNull();

@@ -39,7 +39,10 @@ export default async function AdminEmailsPage({ searchParams }: Props) {
             placeholder="Filter by recipient"
             className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 sm:w-72"
           />
-          <button type="submit" className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+          <button
+            type="submit"
+            className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+          >
             Filter
           </button>
         </form>
@@ -55,7 +58,10 @@ export default async function AdminEmailsPage({ searchParams }: Props) {
       {data.pages > 1 && (
         <nav aria-label="Pages" className="flex items-center justify-between text-sm">
           {data.page > 1 ? (
-            <Link href={{ query: { ...(to ? { to } : {}), page: data.page - 1 } }} className="font-semibold text-brand-700 hover:underline">
+            <Link
+              href={{ query: { ...(to ? { to } : {}), page: data.page - 1 } }}
+              className="font-semibold text-brand-700 hover:underline"
+            >
               ← Newer
             </Link>
           ) : (
@@ -65,7 +71,10 @@ export default async function AdminEmailsPage({ searchParams }: Props) {
             Page {data.page} of {data.pages}
           </span>
           {data.page < data.pages ? (
-            <Link href={{ query: { ...(to ? { to } : {}), page: data.page + 1 } }} className="font-semibold text-brand-700 hover:underline">
+            <Link
+              href={{ query: { ...(to ? { to } : {}), page: data.page + 1 } }}
+              className="font-semibold text-brand-700 hover:underline"
+            >
               Older →
             </Link>
           ) : (

@@ -6,7 +6,9 @@ import { getViewer } from "@/lib/auth/viewer";
 import { cancelCampaign } from "@/lib/cancellation/service";
 import { CANCEL_ERROR } from "@/lib/cancellation/schema";
 
-export async function cancelCampaignAction(input: { campaignId: string }): Promise<ActionResult<{ refunded: number; emailed: number }>> {
+export async function cancelCampaignAction(input: {
+  campaignId: string;
+}): Promise<ActionResult<{ refunded: number; emailed: number }>> {
   return runAction(CANCEL_ERROR, async () => {
     const { campaignId, refunded, emailed } = await cancelCampaign(await getViewer(), input);
     revalidatePath(`/campaign/${campaignId}`);

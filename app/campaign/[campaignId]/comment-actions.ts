@@ -8,7 +8,10 @@ import { createComment, deleteComment } from "@/lib/comments/service";
 /** SPEC §8: the comment failure text. */
 const POST_FAILED = "Error posting comment. Please try again.";
 
-export async function postCommentAction(input: { campaignId: string; text: string }): Promise<ActionResult<{ id: string }>> {
+export async function postCommentAction(input: {
+  campaignId: string;
+  text: string;
+}): Promise<ActionResult<{ id: string }>> {
   return runAction(POST_FAILED, async () => {
     const viewer = await getViewer();
     const { id, campaignId } = await createComment(viewer, input);

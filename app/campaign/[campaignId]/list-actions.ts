@@ -10,10 +10,18 @@ import { listMoreCommitments, type PublicCommitment } from "@/lib/pledges/querie
  * Reads, open to anyone who may see the event; identities are decided by lib/privacy for the
  * caller, exactly as on the page.
  */
-export async function loadMoreCommentsAction(input: unknown): Promise<ActionResult<{ comments: PresentedComment[]; total: number; canDelete: boolean }>> {
-  return runAction("Could not load more comments. Please try again.", async () => listMoreComments(await getViewer(), input));
+export async function loadMoreCommentsAction(
+  input: unknown,
+): Promise<ActionResult<{ comments: PresentedComment[]; total: number; canDelete: boolean }>> {
+  return runAction("Could not load more comments. Please try again.", async () =>
+    listMoreComments(await getViewer(), input),
+  );
 }
 
-export async function loadMoreCommitmentsAction(input: unknown): Promise<ActionResult<{ items: PublicCommitment[]; total: number }>> {
-  return runAction("Could not load more commitments. Please try again.", async () => listMoreCommitments(await getViewer(), input));
+export async function loadMoreCommitmentsAction(
+  input: unknown,
+): Promise<ActionResult<{ items: PublicCommitment[]; total: number }>> {
+  return runAction("Could not load more commitments. Please try again.", async () =>
+    listMoreCommitments(await getViewer(), input),
+  );
 }

@@ -15,7 +15,11 @@ export default async function OpenGraphImage({ params }: { params: Promise<{ cam
   const info = await getShareInfo(campaignId, null).catch(() => null);
   const progress = info ? shareProgress(info) : 0;
   const pct = info ? progressPercent(progress, info.goal) : 0;
-  const title = info ? (info.title.length > 80 ? `${info.title.slice(0, 77)}...` : info.title) : "A nexus for pacts";
+  const title = info
+    ? info.title.length > 80
+      ? `${info.title.slice(0, 77)}...`
+      : info.title
+    : "A nexus for pacts";
   const line = info
     ? info.crowdfund
       ? `$${progress.toLocaleString("en-US")} of $${info.goal.toLocaleString("en-US")} raised`
@@ -23,24 +27,53 @@ export default async function OpenGraphImage({ params }: { params: Promise<{ cam
     : "Events that only happen when enough people commit.";
 
   return new ImageResponse(
-    (
-      <div style={{ width: "100%", height: "100%", display: "flex", flexDirection: "column", justifyContent: "space-between", padding: 64, background: "linear-gradient(135deg, #eef2ff 0%, #ffffff 60%)", color: "#0f172a", fontFamily: "sans-serif" }}>
-        <div style={{ display: "flex", fontSize: 32, fontWeight: 700, color: "#4338ca" }}>PactNexus</div>
-        <div style={{ display: "flex", flexDirection: "column" }}>
-          <div style={{ display: "flex", fontSize: 68, fontWeight: 800, lineHeight: 1.1 }}>{title}</div>
-          <div style={{ display: "flex", marginTop: 28, fontSize: 34, color: "#334155" }}>{line}</div>
-          {info && (
-            <div style={{ display: "flex", marginTop: 20, width: "100%", height: 28, borderRadius: 14, background: "#e2e8f0" }}>
-              <div style={{ display: "flex", width: `${Math.max(pct, 2)}%`, height: 28, borderRadius: 14, background: "#4f46e5" }} />
-            </div>
-          )}
-        </div>
-        <div style={{ display: "flex", justifyContent: "space-between", fontSize: 28, color: "#475569" }}>
-          <span>{info ? `Deadline ${formatDate(info.deadline, "UTC")}` : "Nobody pays unless the threshold is met."}</span>
-          <span>{info ? `${pct}%` : ""}</span>
-        </div>
+    <div
+      style={{
+        width: "100%",
+        height: "100%",
+        display: "flex",
+        flexDirection: "column",
+        justifyContent: "space-between",
+        padding: 64,
+        background: "linear-gradient(135deg, #eef2ff 0%, #ffffff 60%)",
+        color: "#0f172a",
+        fontFamily: "sans-serif",
+      }}
+    >
+      <div style={{ display: "flex", fontSize: 32, fontWeight: 700, color: "#4338ca" }}>PactNexus</div>
+      <div style={{ display: "flex", flexDirection: "column" }}>
+        <div style={{ display: "flex", fontSize: 68, fontWeight: 800, lineHeight: 1.1 }}>{title}</div>
+        <div style={{ display: "flex", marginTop: 28, fontSize: 34, color: "#334155" }}>{line}</div>
+        {info && (
+          <div
+            style={{
+              display: "flex",
+              marginTop: 20,
+              width: "100%",
+              height: 28,
+              borderRadius: 14,
+              background: "#e2e8f0",
+            }}
+          >
+            <div
+              style={{
+                display: "flex",
+                width: `${Math.max(pct, 2)}%`,
+                height: 28,
+                borderRadius: 14,
+                background: "#4f46e5",
+              }}
+            />
+          </div>
+        )}
       </div>
-    ),
+      <div style={{ display: "flex", justifyContent: "space-between", fontSize: 28, color: "#475569" }}>
+        <span>
+          {info ? `Deadline ${formatDate(info.deadline, "UTC")}` : "Nobody pays unless the threshold is met."}
+        </span>
+        <span>{info ? `${pct}%` : ""}</span>
+      </div>
+    </div>,
     size,
   );
 }

@@ -6,7 +6,11 @@ import { getShareInfo } from "@/lib/sharing/queries";
 
 export const dynamic = "force-dynamic";
 
-const STATUS: Record<string, IcsStatus> = { charged: "CONFIRMED", expired: "CANCELLED", cancelled: "CANCELLED" };
+const STATUS: Record<string, IcsStatus> = {
+  charged: "CONFIRMED",
+  expired: "CANCELLED",
+  cancelled: "CANCELLED",
+};
 
 /** Add-to-calendar: the event as an .ics file, with the same UID as the emailed calendar entries. */
 export const GET = handle(async (_req: Request, { params }: { params: Promise<{ campaignId: string }> }) => {

@@ -20,9 +20,16 @@ export default async function FlyerPage({ params }: Props) {
   const { campaignId } = await params;
   const info = await getShareInfo(campaignId, await getViewer());
   if (!info) redirect("/");
-  const svg = await QRCode.toString(info.url, { type: "svg", margin: 1, errorCorrectionLevel: "M", color: { dark: "#0f172a", light: "#ffffff" } });
+  const svg = await QRCode.toString(info.url, {
+    type: "svg",
+    margin: 1,
+    errorCorrectionLevel: "M",
+    color: { dark: "#0f172a", light: "#ffffff" },
+  });
   const qr = `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
-  const unit = info.crowdfund ? `$${info.goal.toLocaleString("en-US")}` : plural(info.goal, "person", "people");
+  const unit = info.crowdfund
+    ? `$${info.goal.toLocaleString("en-US")}`
+    : plural(info.goal, "person", "people");
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 print:max-w-none print:p-0">
@@ -36,15 +43,23 @@ export default async function FlyerPage({ params }: Props) {
       <article className="rounded-2xl border-4 border-brand-600 bg-white p-6 text-center sm:p-10 print:rounded-none print:border-8">
         <p className="text-sm font-bold uppercase tracking-[0.2em] text-brand-700">PactNexus</p>
         <h1 className="mt-4 break-words text-3xl font-extrabold text-slate-900 sm:text-5xl">{info.title}</h1>
-        <p className="mx-auto mt-4 max-w-xl whitespace-pre-line break-words text-base text-slate-700 sm:text-lg">{info.description}</p>
+        <p className="mx-auto mt-4 max-w-xl whitespace-pre-line break-words text-base text-slate-700 sm:text-lg">
+          {info.description}
+        </p>
         <p className="mt-6 text-xl font-bold text-slate-900 sm:text-2xl">
           It only happens if {unit} commit by {formatDateTime(info.deadline, "UTC")} UTC.
         </p>
         <p className="mt-2 text-slate-700">
-          {info.ticketPriceCents > 0 ? `Ticket ${formatCents(info.ticketPriceCents)} — charged only if the goal is met. Otherwise nobody pays.` : "Free event."}
+          {info.ticketPriceCents > 0
+            ? `Ticket ${formatCents(info.ticketPriceCents)} — charged only if the goal is met. Otherwise nobody pays.`
+            : "Free event."}
         </p>
         {/* eslint-disable-next-line @next/next/no-img-element -- an inline SVG data URL, nothing to optimise */}
-        <img src={qr} alt={`QR code linking to ${info.url}`} className="mx-auto mt-8 h-56 w-56 sm:h-64 sm:w-64" />
+        <img
+          src={qr}
+          alt={`QR code linking to ${info.url}`}
+          className="mx-auto mt-8 h-56 w-56 sm:h-64 sm:w-64"
+        />
         <p className="mt-3 text-lg font-semibold text-slate-900">Scan to commit</p>
         <p className="mt-1 break-all text-sm text-slate-600">{info.url}</p>
       </article>

@@ -24,13 +24,18 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
   if (!pledge) notFound();
 
   const amountText = formatCents(pledge.amountCents);
-  const card = pledge.cardLast4 ? `${pledge.cardBrand ? pledge.cardBrand[0].toUpperCase() + pledge.cardBrand.slice(1) : "Card"} ending in ${pledge.cardLast4}` : "your saved card";
+  const card = pledge.cardLast4
+    ? `${pledge.cardBrand ? pledge.cardBrand[0].toUpperCase() + pledge.cardBrand.slice(1) : "Card"} ending in ${pledge.cardLast4}`
+    : "your saved card";
   const closed = paymentClosedReason(pledge.campaign.status);
   const due = !closed && (pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action");
 
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
-      <Link href={`/campaign/${pledge.campaign.id}`} className="text-sm font-medium text-brand-700 hover:underline">
+      <Link
+        href={`/campaign/${pledge.campaign.id}`}
+        className="text-sm font-medium text-brand-700 hover:underline"
+      >
         ← Back to event
       </Link>
       <h1 className="mt-3 text-2xl font-bold text-slate-900 sm:text-3xl">Complete your payment</h1>
@@ -58,30 +63,41 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
           {closed && <p role="status">{closed}</p>}
           {!closed && pledge.chargeStatus === "failed" && (
             <p>
-              The event reached its goal, but we could not charge {card}: <span className="font-medium">{pledge.chargeFailureMessage ?? "Your card was declined."}</span> Save a
-              new card below to pay and keep your place.
+              The event reached its goal, but we could not charge {card}:{" "}
+              <span className="font-medium">{pledge.chargeFailureMessage ?? "Your card was declined."}</span>{" "}
+              Save a new card below to pay and keep your place.
             </p>
           )}
           {!closed && pledge.chargeStatus === "requires_action" && (
             <p>
-              The event reached its goal, but your bank asked to confirm the charge on {card}, which we cannot do while you are away. Enter a card below to pay now; your bank
-              may ask you to confirm.
+              The event reached its goal, but your bank asked to confirm the charge on {card}, which we cannot
+              do while you are away. Enter a card below to pay now; your bank may ask you to confirm.
             </p>
           )}
           {pledge.chargeStatus === "succeeded" && (
             <p>
-              Paid {pledge.chargedAt ? `on ${formatDateTime(pledge.chargedAt)}` : ""}. Nothing more to do. See you at the event!
+              Paid {pledge.chargedAt ? `on ${formatDateTime(pledge.chargedAt)}` : ""}. Nothing more to do. See
+              you at the event!
             </p>
           )}
-          {pledge.chargeStatus === "processing" && <p>Your payment is being processed. Refresh this page in a minute to see the result.</p>}
-          {pledge.chargeStatus === "none" && <p>Nothing to pay yet: you are charged only if the event reaches its goal.</p>}
+          {pledge.chargeStatus === "processing" && (
+            <p>Your payment is being processed. Refresh this page in a minute to see the result.</p>
+          )}
+          {pledge.chargeStatus === "none" && (
+            <p>Nothing to pay yet: you are charged only if the event reaches its goal.</p>
+          )}
           {pledge.chargeStatus === "refunded" && <p>This payment was refunded.</p>}
         </div>
       </Card>
 
       {due ? (
         <div className="mt-6">
-          <PayForm pledgeId={pledge.id} amountText={amountText} paymentsMode={paymentsMode()} publishableKey={env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY ?? null} />
+          <PayForm
+            pledgeId={pledge.id}
+            amountText={amountText}
+            paymentsMode={paymentsMode()}
+            publishableKey={env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY ?? null}
+          />
         </div>
       ) : (
         <div className="mt-6">

@@ -18,7 +18,17 @@ const StripeCardForm = dynamic(() => import("@/components/payments/stripe-card-f
  * server charges it at once. With Stripe, a bank that asks for authentication gets it here, with
  * the backer present (stripe.handleNextAction), and the server records the outcome.
  */
-export function PayForm({ pledgeId, amountText, paymentsMode, publishableKey }: { pledgeId: string; amountText: string; paymentsMode: "stripe" | "demo"; publishableKey: string | null }) {
+export function PayForm({
+  pledgeId,
+  amountText,
+  paymentsMode,
+  publishableKey,
+}: {
+  pledgeId: string;
+  amountText: string;
+  paymentsMode: "stripe" | "demo";
+  publishableKey: string | null;
+}) {
   const router = useRouter();
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -30,8 +40,15 @@ export function PayForm({ pledgeId, amountText, paymentsMode, publishableKey }: 
     setClientSecret(null);
     setInitError(null);
     try {
-      const res = await fetch("/api/create-setup-intent", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-      const body = (await res.json().catch(() => null)) as { clientSecret?: string; error?: { message?: string } } | null;
+      const res = await fetch("/api/create-setup-intent", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      const body = (await res.json().catch(() => null)) as {
+        clientSecret?: string;
+        error?: { message?: string };
+      } | null;
       if (!res.ok || !body?.clientSecret) throw new Error(body?.error?.message || `HTTP ${res.status}`);
       setClientSecret(body.clientSecret);
     } catch (e) {
@@ -55,7 +72,10 @@ export function PayForm({ pledgeId, amountText, paymentsMode, publishableKey }: 
         const stripe = await loadStripe(publishableKey);
         const next = await stripe?.handleNextAction({ clientSecret: res.data.clientSecret });
         if (next?.error) {
-          res = { ok: true, data: { status: "failed", message: next.error.message ?? "Authentication failed." } };
+          res = {
+            ok: true,
+            data: { status: "failed", message: next.error.message ?? "Authentication failed." },
+          };
         } else {
           res = await confirmPledgePaymentAction({ pledgeId });
         }
@@ -65,7 +85,12 @@ export function PayForm({ pledgeId, amountText, paymentsMode, publishableKey }: 
         setPaid(true);
         router.refresh();
         return;
-      } else setError(res.data.status === "failed" ? res.data.message : "Authentication was not completed. Please try again.");
+      } else
+        setError(
+          res.data.status === "failed"
+            ? res.data.message
+            : "Authentication was not completed. Please try again.",
+        );
       await init(); // a saved setup intent cannot be reused: start a fresh one for the next card
     } finally {
       setPaying(false);
@@ -74,7 +99,10 @@ export function PayForm({ pledgeId, amountText, paymentsMode, publishableKey }: 
 
   if (paid) {
     return (
-      <p role="status" className="rounded-lg bg-emerald-50 px-4 py-3 text-emerald-800 ring-1 ring-emerald-200">
+      <p
+        role="status"
+        className="rounded-lg bg-emerald-50 px-4 py-3 text-emerald-800 ring-1 ring-emerald-200"
+      >
         Payment complete: {amountText} charged. Thank you, see you at the event!
       </p>
     );
@@ -105,11 +133,24 @@ export function PayForm({ pledgeId, amountText, paymentsMode, publishableKey }: 
       ) : !clientSecret ? (
         <p className="py-6 text-center text-sm text-slate-400">Preparing secure card form...</p>
       ) : paymentsMode === "stripe" && publishableKey ? (
-        <StripeCardForm key={clientSecret} clientSecret={clientSecret} publishableKey={publishableKey} onSaved={(pm) => void pay(pm)} busy={paying} />
+        <StripeCardForm
+          key={clientSecret}
+          clientSecret={clientSecret}
+          publishableKey={publishableKey}
+          onSaved={(pm) => void pay(pm)}
+          busy={paying}
+        />
       ) : (
-        <DemoCardForm key={clientSecret} clientSecret={clientSecret} onSaved={(pm) => void pay(pm)} busy={paying} />
+        <DemoCardForm
+          key={clientSecret}
+          clientSecret={clientSecret}
+          onSaved={(pm) => void pay(pm)}
+          busy={paying}
+        />
       )}
-      <p className="mt-4 text-xs text-slate-400">Your card is charged {amountText} as soon as it is saved. It is used for this commitment only.</p>
+      <p className="mt-4 text-xs text-slate-400">
+        Your card is charged {amountText} as soon as it is saved. It is used for this commitment only.
+      </p>
     </div>
   );
 }

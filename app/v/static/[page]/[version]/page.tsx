@@ -9,7 +9,10 @@ import { renderAsVisitor } from "@/lib/auth/viewer";
 // proxy signed is rendered; outside requests for /v/ never get here.
 const PAGES = { roadmap: RoadmapView } as const;
 const META: Record<keyof typeof PAGES, Metadata> = {
-  roadmap: { title: "Roadmap", description: "Where PactNexus is going: from coordinated events to mutually assured cooperation." },
+  roadmap: {
+    title: "Roadmap",
+    description: "Where PactNexus is going: from coordinated events to mutually assured cooperation.",
+  },
 };
 
 export const dynamicParams = true;

@@ -24,6 +24,14 @@ export default async function VisitorHomePage({ params }: Props) {
   const version = verifiedVersion(`home/${raw.filter}/${raw.page}`, raw.version);
   if (!version) notFound();
   const parsed = homeQuerySchema.safeParse({ filter: raw.filter, page: raw.page });
-  if (!parsed.success || String(parsed.data.page) !== raw.page || parsed.data.filter !== raw.filter) notFound();
-  return <HomeView signedIn={version.startsWith(MEMBER_HOME)} isAdmin={false} filter={parsed.data.filter} page={parsed.data.page} />;
+  if (!parsed.success || String(parsed.data.page) !== raw.page || parsed.data.filter !== raw.filter)
+    notFound();
+  return (
+    <HomeView
+      signedIn={version.startsWith(MEMBER_HOME)}
+      isAdmin={false}
+      filter={parsed.data.filter}
+      page={parsed.data.page}
+    />
+  );
 }
