@@ -61,7 +61,7 @@ const eventCopy = (id: string, version: string, request: NextRequest) =>
 /**
  * A signed-in GET of home or an event page, served from a copy made for members where their page
  * is everyone's page (lib/cache/visitor-version.ts): home for every non-admin; an event page for
- * anyone who is neither its organiser nor an admin and has no pledge or comment among the newest it
+ * anyone who is neither its organizer nor an admin and has no pledge or comment among the newest it
  * lists (one copy for those who committed, one for the others). Everyone else, and anything
  * unusual, gets the per-request page.
  */

@@ -92,21 +92,21 @@ test("sign up → dashboard → logout → sign in → wrong password", async ({
 });
 
 test("the dashboard lists the user's pacts newest first; admins get the Admin link", async ({ page }) => {
-  const organiser = await createUser({ name: null, isAdmin: true });
+  const organizer = await createUser({ name: null, isAdmin: true });
   const older = await createCampaign({
-    creator: organiser,
+    creator: organizer,
     title: "Older rooftop concert",
     goal: 40,
     ticketPriceCents: 1250,
   });
   const newer = await createCampaign({
-    creator: organiser,
+    creator: organizer,
     title: "Newer pending workshop",
     approvalStatus: "pending",
   });
   await createCampaign({ title: "Someone else's picnic" });
 
-  await loginAs(page, organiser);
+  await loginAs(page, organizer);
   await page.goto("/profile");
   await expect(main(page).getByText("User", { exact: true })).toBeVisible(); // no display name
   await expect(accountBar(page).getByRole("link", { name: "Admin" })).toHaveAttribute("href", "/admin");

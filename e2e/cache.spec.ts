@@ -120,8 +120,8 @@ test("members whose own entries are not on the page share cached copies made for
   browser,
 }) => {
   const t = Date.now().toString(36);
-  const organiser = await createUser({ name: `Organiser ${t}`, email: `organiser-${t}@example.test` });
-  const event = await createCampaign({ title: `Member copy ${t}`, goal: 100, creator: organiser });
+  const organizer = await createUser({ name: `Organizer ${t}`, email: `organizer-${t}@example.test` });
+  const event = await createCampaign({ title: `Member copy ${t}`, goal: 100, creator: organizer });
   const early = await createUser({ name: `Early Backer ${t}` });
   await sql().query(
     `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt") VALUES ($1, $2, $3, 'x', now() - interval '2 days')`,
@@ -135,23 +135,23 @@ test("members whose own entries are not on the page share cached copies made for
     );
   }
 
-  // committed, not listed: the committed members' copy — "You're Committed" and the organiser's email
+  // committed, not listed: the committed members' copy — "You're Committed" and the organizer's email
   await loginAs(page, early);
   const res = await page.goto(`/campaign/${event.id}`);
   expect(res?.headers()["cache-control"]).toContain("private");
   await expect(page.getByRole("button", { name: "You're Committed" })).toBeDisabled();
-  await expect(page.getByText(organiser.email)).toBeVisible();
+  await expect(page.getByText(organizer.email)).toBeVisible();
   await expect(page.getByText(`Early Backer ${t}`)).toHaveCount(0); // their pledge is not on the first page
   const html = await (await page.request.get(`/campaign/${event.id}`)).text();
   expect(html).not.toContain(early.id);
 
-  // not committed: the other copy — no organiser email, the Commit button
+  // not committed: the other copy — no organizer email, the Commit button
   const stranger = await createUser({ name: `Stranger ${t}` });
   const other = await (await browser.newContext()).newPage();
   await loginAs(other, stranger);
   await other.goto(`/campaign/${event.id}`);
   await expect(other.getByRole("button", { name: "Commit", exact: true })).toBeEnabled();
-  await expect(other.getByText(organiser.email)).toHaveCount(0);
+  await expect(other.getByText(organizer.email)).toHaveCount(0);
   await expect(other.getByText("Event organizer").first()).toBeVisible();
   // the account bar still knows who is signed in
   await expect(other.getByRole("banner").getByText(stranger.email)).toBeVisible();

@@ -49,13 +49,13 @@ test("visitors see a sign-in prompt instead of the form", async ({ page }) => {
   await expect(page).toHaveURL(/\/profile$/);
 });
 
-test("the organiser deletes a comment; other users get no delete button", async ({
+test("the organizer deletes a comment; other users get no delete button", async ({
   page: first,
   browser,
 }) => {
   let page = first;
   const t = tag();
-  const creator = await createUser({ name: "Organiser" });
+  const creator = await createUser({ name: "Organizer" });
   const author = await createUser({ name: `Ari ${t}` });
   const campaign = await createCampaign({ creator });
 
@@ -87,7 +87,7 @@ test("on a pending event the creator sees why the form is missing; an admin can 
   browser,
 }) => {
   let page = first;
-  const creator = await createUser({ name: "Organiser" });
+  const creator = await createUser({ name: "Organizer" });
   const campaign = await createCampaign({ creator, approvalStatus: "pending" });
   await loginAs(page, creator);
   await page.goto(`/campaign/${campaign.id}`);

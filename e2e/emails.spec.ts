@@ -46,13 +46,13 @@ function parseIcs(text: string) {
   return props;
 }
 
-test("the organiser posts an update: it shows on the event page and each committer's email is listed at /admin/emails", async ({
+test("the organizer posts an update: it shows on the event page and each committer's email is listed at /admin/emails", async ({
   page: first,
   browser,
 }) => {
   let page = first;
   const t = tag();
-  const creator = await createUser({ name: "Organiser" });
+  const creator = await createUser({ name: "Organizer" });
   const campaign = await createCampaign({ creator, title: `Update picnic ${t}` });
   const backers = [
     await createUser({ email: `upd-a-${t}@example.test` }),
@@ -76,9 +76,9 @@ test("the organiser posts an update: it shows on the event page and each committ
   await expect(visitor.getByLabel("Post an update to everyone who committed")).toHaveCount(0);
 
   // Non-admins are sent home from /admin/emails.
-  const organiserPage = await pageAs(browser, creator);
-  await organiserPage.goto("/admin/emails");
-  await expect(organiserPage).toHaveURL(/\/$/);
+  const organizerPage = await pageAs(browser, creator);
+  await organizerPage.goto("/admin/emails");
+  await expect(organizerPage).toHaveURL(/\/$/);
 
   page = await pageAs(browser, await createUser({ isAdmin: true, name: "Admin" }));
   await page.goto(`/admin/emails?to=${encodeURIComponent(`-${t}@example.test`)}`);
@@ -86,7 +86,7 @@ test("the organiser posts an update: it shows on the event page and each committ
   // (Their commit confirmations are listed too; the update is one email per committer.)
   const updateEmails = page
     .getByRole("listitem")
-    .filter({ hasText: `Update from the organiser of "Update picnic ${t}"` });
+    .filter({ hasText: `Update from the organizer of "Update picnic ${t}"` });
   await expect(updateEmails).toHaveCount(2);
   expect((await updateEmails.getByTestId("email-to").allTextContents()).sort()).toEqual([
     `To: upd-a-${t}@example.test`,

@@ -22,12 +22,12 @@ test("the home filter control is visible and reflected in the URL", async ({ pag
 test("the event page shows details, countdown, price box and hides the organizer's email from strangers", async ({
   page,
 }) => {
-  const organiser = await createUser({ name: "Org" });
+  const organizer = await createUser({ name: "Org" });
   const event = await createCampaign({
     title: `Detail page ${Date.now()}`,
     ticketPriceCents: 1500,
     goal: 4,
-    creator: organiser,
+    creator: organizer,
   });
   await sql().query(
     `UPDATE "Campaign" SET "logisticalDetails" = 'Meet at the north gate.', "committedCount" = 6 WHERE id = $1`,
@@ -45,11 +45,11 @@ test("the event page shows details, countdown, price box and hides the organizer
   await expect(page.getByText(/only be charged \$15\.00 if the minimum/)).toBeVisible();
   const aside = page.getByRole("complementary", { name: "Tickets and organizer" });
   await expect(aside.getByText("Event organizer")).toBeVisible();
-  await expect(page.getByText(organiser.email)).toHaveCount(0);
+  await expect(page.getByText(organizer.email)).toHaveCount(0);
 
-  await loginAs(page, organiser);
+  await loginAs(page, organizer);
   await page.reload();
-  await expect(aside.getByText(organiser.email)).toBeVisible();
+  await expect(aside.getByText(organizer.email)).toBeVisible();
   await expect(aside.getByText("Event organizer")).toHaveCount(0);
   await expect(aside.getByRole("link", { name: "Manage Campaign" })).toBeVisible();
 });

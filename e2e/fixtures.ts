@@ -49,7 +49,7 @@ export type CampaignInput = Partial<{
 }>;
 
 export async function createCampaign(input: CampaignInput = {}) {
-  const creator = input.creator ?? (await createUser({ name: "Organiser" }));
+  const creator = input.creator ?? (await createUser({ name: "Organizer" }));
   const campaignId = id();
   const title = input.title ?? `E2E event ${campaignId.slice(-6)}`;
   await sql().query(

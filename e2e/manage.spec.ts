@@ -31,7 +31,7 @@ async function pledgeWithCard(campaignId: string, name: string, cents: number) {
 }
 
 test("creator: stats, empty state, commitments newest first, CSV export", async ({ page }) => {
-  const creator = await createUser({ name: "Organiser Olga" });
+  const creator = await createUser({ name: "Organizer Olga" });
   const empty = await createCampaign({ title: "Manage empty event", creator, goal: 10 });
   await loginAs(page, creator);
   await page.goto(`/campaign/${empty.id}/manage`);
@@ -54,7 +54,7 @@ test("creator: stats, empty state, commitments newest first, CSV export", async 
   await expect(page.getByText("50%")).toBeVisible();
   await expect(page.getByRole("status").first()).toContainText("Active: collecting commitments");
   await expect(page.getByRole("heading", { name: "Privacy" })).toBeVisible();
-  await expect(page.getByText("As the organiser you always see who committed.")).toBeVisible();
+  await expect(page.getByText("As the organizer you always see who committed.")).toBeVisible();
   await expect(page.getByRole("img", { name: /Commitments over time: 2 of 4/ })).toBeVisible();
   const rows = page.getByRole("list", { name: "Commitments, newest first" }).getByRole("listitem");
   await expect(rows.nth(1)).toContainText("Newer Backer");

@@ -46,7 +46,7 @@ async function scenario(opts: {
   goal?: number;
 }) {
   const t = tag();
-  const creator = await createUser({ name: `Olga Organiser ${t}`, email: `olga.${t}@example.test` });
+  const creator = await createUser({ name: `Olga Organizer ${t}`, email: `olga.${t}@example.test` });
   const hidden = await createUser({ name: `Hannah Hidden ${t}`, email: `hannah.${t}@example.test` });
   const emailOnly = await createUser({ name: null, email: `emailonly.${t}@example.test` });
   const campaign = await createCampaign({
@@ -84,7 +84,7 @@ test.describe("anonymous attendees (revelation: never)", () => {
         for (const secret of [...traces(s.hidden), ...traces(s.emailOnly)])
           expect(body, `leaked ${secret}`).not.toContain(secret);
       }
-      // The organiser's email is only for the creator, admins and committed users (DESIGN §1).
+      // The organizer's email is only for the creator, admins and committed users (DESIGN §1).
       expect(html).not.toContain(s.creator.email);
       expect(rsc).not.toContain(s.creator.email);
     }

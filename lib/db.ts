@@ -1,5 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { Prisma as PrismaNs, PrismaClient } from "@/lib/generated/prisma/client";
+import { sqlStatusList, type StatusSet } from "@/lib/campaigns/lifecycle";
 
 export { Prisma } from "@/lib/generated/prisma/client";
 export type * from "@/lib/generated/prisma/client";
@@ -49,3 +50,6 @@ export async function disconnectDb() {
   globalForDb.__pactnexusDbUrl = undefined;
   await client?.$disconnect();
 }
+
+/** A status set of the campaign core as an SQL `IN` list: `c.status IN (${statusIn(CONFIRMED_STATUSES)})`. */
+export const statusIn = (set: StatusSet) => PrismaNs.raw(sqlStatusList(set));

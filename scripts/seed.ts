@@ -221,10 +221,10 @@ async function main() {
       emailVerified: new Date(),
     },
   });
-  const organiser = await db.user.create({
+  const organizer = await db.user.create({
     data: {
-      email: "organiser@pactnexus.demo",
-      name: "Olivia Organiser",
+      email: "organizer@pactnexus.demo",
+      name: "Olivia Organizer",
       passwordHash,
       emailVerified: new Date(),
     },
@@ -253,8 +253,8 @@ async function main() {
         goal: e.goal,
         deadline: new Date(now + e.days * DAY),
         createdAt,
-        creatorId: organiser.id,
-        creatorEmail: organiser.email,
+        creatorId: organizer.id,
+        creatorEmail: organizer.email,
         approvalStatus: e.approval ?? "approved",
         approvalUpdatedAt: createdAt,
         approvalUpdatedById: admin.id,

@@ -3,9 +3,9 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
 import { ADMIN_SECTION_LIMIT, getAdminDashboard } from "@/lib/campaigns/queries";
-import { canModerate } from "@/lib/campaigns/policy";
 import { AdminCampaignList } from "@/components/admin/admin-campaign-list";
 import { DeleteTestEvents } from "@/components/admin/delete-test-events";
+import { canModerate } from "@/lib/access/rules";
 
 export const metadata: Metadata = { title: "Admin Dashboard", robots: { index: false } };
 

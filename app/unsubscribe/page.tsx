@@ -30,7 +30,7 @@ export default async function UnsubscribePage({ searchParams }: Props) {
         ) : (
           <form action={unsubscribeAction} className="mt-3 space-y-4">
             <p className="text-slate-700">
-              Stop reminders, organiser updates and commitment digests? Emails about your commitments and
+              Stop reminders, organizer updates and commitment digests? Emails about your commitments and
               payments still arrive.
             </p>
             <input type="hidden" name="token" value={token} />

@@ -6,7 +6,7 @@ import { Card } from "@/components/ui/card";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import type { Viewer } from "@/lib/auth/viewer";
 import type { CreatorPact } from "@/lib/campaigns/queries";
-import { statusLabel } from "@/lib/campaigns/display";
+import { statusLabel } from "@/lib/campaigns/lifecycle";
 import { formatCents, formatDate, plural } from "@/lib/format";
 
 const statusTone = (status: string) =>

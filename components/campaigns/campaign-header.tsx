@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { CampaignView } from "@/lib/campaigns/queries";
-import { statusLabel } from "@/lib/campaigns/display";
+import { statusLabel } from "@/lib/campaigns/lifecycle";
 
 export function CampaignHeader({ campaign }: { campaign: CampaignView }) {
   const privileged = Boolean(campaign.viewer && (campaign.viewer.isAdmin || campaign.viewer.isCreator));

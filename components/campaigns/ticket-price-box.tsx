@@ -1,8 +1,8 @@
 import { Card } from "@/components/ui/card";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { formatCents } from "@/lib/format";
-import { isCrowdfund } from "@/lib/campaigns/pact";
-import { CROWDFUND_MIN_CENTS } from "@/lib/campaigns/pact";
+import { isCrowdfund } from "@/lib/campaigns/lifecycle";
+import { CROWDFUND_MIN_CENTS } from "@/lib/campaigns/lifecycle";
 
 export function TicketPriceBox({ campaign }: { campaign: CampaignView }) {
   if (isCrowdfund(campaign)) {

@@ -1,6 +1,7 @@
 import { getViewer } from "@/lib/auth/viewer";
-import { canCancelCampaign, isCancellable } from "@/lib/cancellation/policy";
+import { isCancellable } from "@/lib/campaigns/lifecycle";
 import { CancelEvent } from "@/components/cancellation/cancel-event";
+import { canOverseeEvent } from "@/lib/access/rules";
 
 type CampaignForCancel = {
   id: string;
@@ -13,7 +14,7 @@ type CampaignForCancel = {
 /** Shown to the organiser (and admins) while the event can still be cancelled. */
 export async function CancelEventPanel({ campaign }: { campaign: CampaignForCancel }) {
   const viewer = await getViewer();
-  if (!canCancelCampaign(viewer, campaign) || !isCancellable(campaign.status)) return null;
+  if (!canOverseeEvent(viewer, campaign) || !isCancellable(campaign.status)) return null;
   return (
     <CancelEvent
       campaignId={campaign.id}

@@ -1,4 +1,4 @@
-import { isPaidEvent } from "@/lib/campaigns/pact";
+import { isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { formatDateTime } from "@/lib/format";
 
 type CampaignOutcome = {

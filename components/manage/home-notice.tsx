@@ -1,10 +1,10 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { MANAGE_DENIED_MESSAGE, MANAGE_DENIED_NOTICE } from "@/lib/pledges/policy";
+import { ACCESS_TEXTS, MANAGE_DENIED_NOTICE } from "@/lib/access/texts";
 
 /** Messages a redirect to home may carry as `?notice=<code>`; unknown codes show nothing. */
-const NOTICES: Record<string, string> = { [MANAGE_DENIED_NOTICE]: MANAGE_DENIED_MESSAGE };
+const NOTICES: Record<string, string> = { [MANAGE_DENIED_NOTICE]: ACCESS_TEXTS.manageDenied };
 
 /**
  * A one-time notice on the home page after a redirect (e.g. from a manage page the viewer may not

@@ -8,7 +8,7 @@ import { CommitmentsChart } from "@/components/manage/commitments-chart";
 import { formatCents, formatDateTime, progressPercent } from "@/lib/format";
 import type { ManageCommitment, ManageView as View } from "@/lib/pledges/queries";
 
-const CHARGEABLE = new Set(["funded", "charging", "charged"]);
+import { isConfirmed } from "@/lib/campaigns/lifecycle";
 
 function statusBanner(c: View["campaign"]): { tone: string; title: string; text: string } {
   const remaining = Math.max(0, c.goal - c.committedCount);
@@ -177,7 +177,7 @@ export function ManageView({ view, now }: { view: View; now: string }) {
           {c.paid ? (
             <div className="mt-4 border-t border-slate-100 pt-4">
               <h3 className="font-semibold text-slate-900">Manual charge</h3>
-              {CHARGEABLE.has(c.status) ? (
+              {isConfirmed(c.status) ? (
                 // Stays mounted when the count drops to 0 after a charge, so its result message survives the refresh.
                 <ChargeButton campaignId={c.id} count={view.chargeableCount} priceText={priceText} />
               ) : (

@@ -19,7 +19,7 @@ const visitorRender = cache((): { on: boolean; member: { committed: boolean } | 
 
 /**
  * The stand-in viewer of a cached member copy of an event page (lib/cache/visitor-version.ts
- * MEMBER_EVENT): signed in, not an admin, not the organiser, none of the page's rows theirs. Its id
+ * MEMBER_EVENT): signed in, not an admin, not the organizer, none of the page's rows theirs. Its id
  * is no user's (ids are cuids), so it owns nothing, and its email is unknown to the page.
  */
 export const MEMBER_VIEWER: Viewer = Object.freeze({ id: "~member", email: "", name: null, isAdmin: false });

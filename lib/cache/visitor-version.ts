@@ -95,9 +95,9 @@ export async function campaignVersion(id: string, now = Date.now()): Promise<str
 
 /**
  * The audiences of an event page's cached copies, as the version's suffix (visitors' copies have
- * none): signed-in people who are neither the organiser nor an admin and have nothing of their own
+ * none): signed-in people who are neither the organizer nor an admin and have nothing of their own
  * on the page's first lists see exactly the same page — one copy for those who committed (they see
- * "You're Committed" and the organiser's email), one for those who did not. Nothing in either is
+ * "You're Committed" and the organizer's email), one for those who did not. Nothing in either is
  * more than any such person may see; proxy.ts refuses /v/ paths from outside, so a copy is only
  * ever served to the audience it was made for.
  */
@@ -105,7 +105,7 @@ export const MEMBER_EVENT = { member: "~m", committed: "~c" } as const;
 
 /**
  * Version of an event page for a signed-in user, or null when their page must render per request
- * (admin, organiser, unknown user or event, a session signed out since, or one of their pledges or comments among the newest
+ * (admin, organizer, unknown user or event, a session signed out since, or one of their pledges or comments among the newest
  * the page lists — there they see themselves, not "Anonymous"). One query.
  */
 export async function memberCampaignVersion(

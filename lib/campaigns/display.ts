@@ -1,17 +1,6 @@
 /** Display helpers shared by server and client components (no server imports). */
 import type { CampaignCard } from "@/lib/campaigns/queries";
 
-export const STATUS_LABELS: Record<string, string> = {
-  pending: "Active",
-  funded: "Funded",
-  charging: "Charging",
-  charged: "Confirmed",
-  expired: "Expired",
-  cancelled: "Cancelled",
-};
-
-export const statusLabel = (status: string) => STATUS_LABELS[status] ?? "Active";
-
 export const PAYMENT_TYPE_LABELS: Record<string, string> = {
   venmo: "Venmo",
   paypal: "PayPal",
@@ -24,8 +13,6 @@ export function paymentHandle(type: string | null, method: string | null): strin
   if (type === "venmo") return method.startsWith("@") ? method : `@${method}`;
   return method;
 }
-
-export const isCrowdfund = (c: { pactType: string | null }) => c.pactType === "crowdfund";
 
 /** What a card shows; the description only as far as three clamped lines can show it. */
 export type HomeCard = Pick<

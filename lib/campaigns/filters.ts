@@ -1,3 +1,4 @@
+import { CONFIRMED_STATUSES, inStatuses } from "@/lib/campaigns/lifecycle";
 import { ENDING_SOON_MS, type HomeFilter } from "@/lib/campaigns/schema";
 
 /**
@@ -5,7 +6,6 @@ import { ENDING_SOON_MS, type HomeFilter } from "@/lib/campaigns/schema";
  * rule: active = collecting (status pending) before the deadline; funded = threshold reached
  * (funded, charging or charged); ending = deadline in the future and within 7 days.
  */
-export const FUNDED_STATUSES = ["funded", "charging", "charged"] as const;
 
 export function matchesHomeFilter(
   c: { status: string; deadline: Date },
@@ -17,7 +17,7 @@ export function matchesHomeFilter(
     case "active":
       return c.status === "pending" && t > now.getTime();
     case "funded":
-      return (FUNDED_STATUSES as readonly string[]).includes(c.status);
+      return inStatuses(CONFIRMED_STATUSES, c.status);
     case "ending":
       return t > now.getTime() && t <= now.getTime() + ENDING_SOON_MS;
     default:
@@ -31,7 +31,7 @@ export function homeFilterWhere(filter: HomeFilter, now: Date) {
     case "active":
       return { status: "pending" as const, deadline: { gt: now } };
     case "funded":
-      return { status: { in: [...FUNDED_STATUSES] } };
+      return { status: { in: [...CONFIRMED_STATUSES] } };
     case "ending":
       return { deadline: { gt: now, lte: new Date(now.getTime() + ENDING_SOON_MS) } };
     default:

@@ -2,9 +2,10 @@ import "server-only";
 import { cache } from "react";
 import { db } from "@/lib/db";
 import { memberHasCommitted, type Viewer } from "@/lib/auth/viewer";
-import { canSeeCreatorEmail, canViewCampaign } from "@/lib/campaigns/policy";
 import { homeFilterWhere } from "@/lib/campaigns/filters";
 import { HOME_PAGE_SIZE, type HomeFilter } from "@/lib/campaigns/schema";
+import { isCrowdfund } from "@/lib/campaigns/lifecycle";
+import { canSeeCreatorEmail, canSeeEvent } from "@/lib/access/rules";
 
 /* ------------------------------------------------------------------------------------------------
  * Campaign cards (home grid, admin dashboard)
@@ -188,7 +189,7 @@ export const hasCommitted = cache(async (campaignId: string, userId: string): Pr
  */
 export async function getCampaignForViewer(id: string, viewer: Viewer | null): Promise<CampaignView | null> {
   const campaign = await getCampaignDetail(id);
-  if (!campaign || !canViewCampaign(viewer, campaign)) return null;
+  if (!campaign || !canSeeEvent(viewer, campaign)) return null;
   const committed = viewer ? await hasCommitted(campaign.id, viewer.id) : false;
   const { creatorEmail, ...rest } = campaign;
   return {
@@ -240,7 +241,7 @@ export async function listCampaignsByCreator(userId: string): Promise<CreatorPac
     },
   });
   return rows.map((c) => {
-    const crowdfund = c.pactType === "crowdfund";
+    const crowdfund = isCrowdfund(c);
     return {
       ...c,
       pactType: crowdfund ? "crowdfund" : "paction",

@@ -1,6 +1,7 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
 import { DRAFT_EMPTY } from "@/lib/campaigns/messages";
+import { isCrowdfund } from "@/lib/campaigns/lifecycle";
 
 /* ------------------------------------------------------------------------------------------------
  * Limits (SPEC §5, §9). The database CHECK constraints repeat the same numbers.
@@ -213,7 +214,7 @@ export function createCampaignSchema(now: () => number = Date.now) {
         }
         refundBonusPercentage = n;
       }
-      const crowdfund = v.pactType === "crowdfund";
+      const crowdfund = isCrowdfund(v);
       if (crowdfund && !v.paymentType) {
         ctx.issues.push({
           code: "custom",

@@ -4,12 +4,12 @@ import { kickEmailSender } from "@/lib/email/service";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
-import { canModerate } from "@/lib/campaigns/policy";
 import { approvalInputSchema, createCampaignSchema, type ApprovalInput } from "@/lib/campaigns/schema";
 import { parseInput } from "@/lib/actions";
 import { consume, minutesText } from "@/lib/rate-limit/service";
+import { canModerate } from "@/lib/access/rules";
 
-/** Abuse guard: events one user may create per hour (real organisers create a handful). */
+/** Abuse guard: events one user may create per hour (real organizers create a handful). */
 export const CREATE_LIMIT = { limit: 20, windowMs: 3600_000 } as const;
 
 /**
@@ -42,7 +42,7 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
       },
       select: { id: true },
     });
-    // The organiser's approved/rejected email, in the outbox in this same transaction.
+    // The organizer's approved/rejected email, in the outbox in this same transaction.
     await queueModerationEmail(tx, log.id);
     return updated;
   });

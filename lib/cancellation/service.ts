@@ -1,14 +1,13 @@
 import "server-only";
-import { isPaidEvent } from "@/lib/campaigns/pact";
+import { isCancellable, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { canViewCampaign } from "@/lib/campaigns/policy";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { cancelledEmail } from "@/lib/email/templates";
 import { getGateway, type PaymentGateway } from "@/lib/payments/gateway";
-import type { PrivacyViewer } from "@/lib/privacy/rules";
-import { canCancelCampaign, isCancellable } from "@/lib/cancellation/policy";
 import { cancelCampaignSchema } from "@/lib/cancellation/schema";
+import type { Actor } from "@/lib/access/rules";
+import { loadCampaignFor } from "@/lib/access/policy";
 
 /**
  * Cancelling an event: before confirmation nobody is charged (saved cards are released by the
@@ -19,7 +18,7 @@ import { cancelCampaignSchema } from "@/lib/cancellation/schema";
  * or any charge that completed after the cancellation.
  */
 export async function cancelCampaign(
-  viewer: PrivacyViewer,
+  viewer: Actor,
   input: unknown,
   opts: { gateway?: PaymentGateway; now?: Date } = {},
 ): Promise<{ campaignId: string; refunded: number; emailed: number }> {
@@ -30,30 +29,20 @@ export async function cancelCampaign(
   const now = opts.now ?? new Date();
 
   const emailed = await db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<
-      { id: string }[]
-    >`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
-    const c = rows.length
-      ? await tx.campaign.findUnique({
-          where: { id: campaignId },
-          select: {
-            id: true,
-            title: true,
-            description: true,
-            deadline: true,
-            goal: true,
-            committedCount: true,
-            ticketPriceCents: true,
-            pactType: true,
-            status: true,
-            creatorId: true,
-            approvalStatus: true,
-          },
-        })
-      : null;
-    if (!c || !canViewCampaign(viewer, c)) throw new AppError("NOT_FOUND", "Campaign not found.");
-    if (!canCancelCampaign(viewer, c))
-      throw new AppError("FORBIDDEN", "Only the organiser can cancel this event.");
+    const c = await loadCampaignFor(viewer, campaignId, "cancel", {
+      tx,
+      lock: true,
+      select: {
+        title: true,
+        description: true,
+        deadline: true,
+        goal: true,
+        committedCount: true,
+        ticketPriceCents: true,
+        pactType: true,
+        status: true,
+      },
+    });
     if (!isCancellable(c.status)) {
       throw new AppError(
         "CONFLICT",

@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { appUrl } from "@/lib/env";
 import { formatCents } from "@/lib/format";
+import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -25,8 +26,7 @@ export async function onChargeFailed(pledgeId: string): Promise<void> {
     },
   });
   if (!pledge || (pledge.chargeStatus !== "failed" && pledge.chargeStatus !== "requires_action")) return;
-  const amount =
-    pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents;
+  const amount = pledgeChargeCents(pledge.campaign, pledge);
   const link = `${appUrl()}/pledges/${pledge.id}/pay`;
   const reason =
     pledge.chargeStatus === "requires_action"

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { pledgeChargeCents } from "@/lib/campaigns/pact";
+import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
 
 /**
  * SPEC §7 response of POST /api/check-and-charge, for one campaign. Its four keys are the same for

@@ -1,5 +1,6 @@
 import "server-only";
-import { db, Prisma } from "@/lib/db";
+import { db, Prisma, statusIn } from "@/lib/db";
+import { CONFIRMED_STATUSES, inStatuses, recountMeetsGoal } from "@/lib/campaigns/lifecycle";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { enqueue } from "@/lib/jobs/boss";
@@ -7,12 +8,12 @@ import { getGateway, type ChargeResult, type PaymentGateway } from "@/lib/paymen
 import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
 import { onChargeFailed } from "@/lib/charging/notify";
 import { kickEmailSender } from "@/lib/email/service";
-import { canChargeManually, CHARGEABLE_STATUSES, STALE_CLAIM_MS } from "@/lib/charging/policy";
-import { MANAGE_DENIED_MESSAGE as MANAGE_NOT_FOUND } from "@/lib/pledges/policy";
+import { STALE_CLAIM_MS } from "@/lib/charging/policy";
 import { getChargeSummary, type ChargeSummary } from "@/lib/charging/queries";
 import { consume, secondsText } from "@/lib/rate-limit/service";
-import { isCrowdfund, isFreeEvent, pledgeChargeCents } from "@/lib/campaigns/pact";
-import { seesAllIdentities } from "@/lib/privacy/rules";
+import { isFreeEvent, pledgeChargeCents } from "@/lib/campaigns/lifecycle";
+import { seesAllIdentities } from "@/lib/access/rules";
+import { loadCampaignFor } from "@/lib/access/policy";
 
 /**
  * The money path (DESIGN §1 "charging"). A pledge moves none → processing → succeeded | failed |
@@ -101,10 +102,7 @@ export async function fundIfThresholdMet(campaignId: string): Promise<string | n
     const [counts] = await tx.$queryRaw<{ all: number; withCard: number; cents: number }[]>`
       SELECT count(*)::int AS "all", count("paymentMethodId")::int AS "withCard", COALESCE(sum("amountCents"), 0)::float8 AS "cents"
       FROM "Pledge" WHERE "campaignId" = ${campaignId}`;
-    const met = isCrowdfund(c)
-      ? counts.cents >= c.goal * 100
-      : (isFree(c) ? counts.all : counts.withCard) >= c.goal;
-    if (!met) return c.status;
+    if (!recountMeetsGoal(c, counts)) return c.status;
     await tx.campaign.update({
       where: { id: campaignId },
       data: { status: "funded", fundedAt: new Date(), lastStatusUpdate: new Date() },
@@ -179,7 +177,7 @@ async function claimBatch(
   // New charges only while the campaign is confirmed (not cancelled or expired meanwhile). A stale
   // claim is still re-driven: with its original idempotency key it can only learn the outcome of a
   // charge already made, which then gets recorded (and refunded if the event was cancelled).
-  const live = Prisma.sql`EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = ${campaignId} AND c."status" IN ('funded', 'charging', 'charged'))`;
+  const live = Prisma.sql`EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = ${campaignId} AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))`;
   const retry = retryFailed
     ? Prisma.sql`OR ("chargeStatus" = 'failed' AND "chargeClaimedAt" < ${runStart} AND ${live} AND "chargeAttempts" < ${MAX_OFF_SESSION_ATTEMPTS}
          AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))`
@@ -229,7 +227,7 @@ async function giveBackClaims(claims: ClaimedPledge[]): Promise<void> {
 /** Whether new charges may start for the campaign (confirmed, not cancelled or expired meanwhile). */
 async function campaignLive(campaignId: string): Promise<boolean> {
   const rows = await db.$queryRaw<{ live: boolean }[]>`
-    SELECT "status" IN ('funded', 'charging', 'charged') AS "live" FROM "Campaign" WHERE "id" = ${campaignId}`;
+    SELECT "status" IN (${statusIn(CONFIRMED_STATUSES)}) AS "live" FROM "Campaign" WHERE "id" = ${campaignId}`;
   return rows[0]?.live === true;
 }
 
@@ -310,7 +308,7 @@ export async function finalizeIfDone(campaignId: string): Promise<boolean> {
       SELECT count(*)::int AS "n", COALESCE(sum("amountCents"), 0)::bigint AS "cents"
       FROM "Pledge" WHERE "campaignId" = ${campaignId} AND "chargeStatus" = 'succeeded' AND "chargeType" = 'paid'
     ) AS t
-    WHERE c."id" = ${campaignId} AND c."status" IN ('funded', 'charging', 'charged')
+    WHERE c."id" = ${campaignId} AND c."status" IN (${statusIn(CONFIRMED_STATUSES)})
       AND (c."status" <> 'charged' OR c."totalCharged" <> t."n" OR c."totalChargedCents" <> t."cents")
       AND NOT EXISTS (
         SELECT 1 FROM "Pledge" p WHERE p."campaignId" = ${campaignId} AND p."paymentMethodId" IS NOT NULL
@@ -323,7 +321,7 @@ type RunCounts = { charged: number; failed: number; unknown: number };
 
 async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunCounts): Promise<void> {
   const campaign = await loadCampaign(campaignId);
-  if (!campaign || !(CHARGEABLE_STATUSES as readonly string[]).includes(campaign.status)) return;
+  if (!campaign || !inStatuses(CONFIRMED_STATUSES, campaign.status)) return;
   if (isFree(campaign)) {
     await confirmFree(campaignId);
     return;
@@ -555,14 +553,7 @@ export async function checkAndCharge(
   viewer: Viewer | null,
   clientAddress: string | null = null,
 ): Promise<RunResult> {
-  const campaign = await db.campaign.findUnique({
-    where: { id: campaignId },
-    select: { creatorId: true, approvalStatus: true },
-  });
-  const visible =
-    campaign &&
-    (campaign.approvalStatus === "approved" || viewer?.isAdmin || viewer?.id === campaign.creatorId);
-  if (!visible) throw new AppError("NOT_FOUND", "Campaign not found");
+  const campaign = await loadCampaignFor(viewer, campaignId, "see");
   await consume(
     { key: `check-and-charge:${clientAddress ?? "unknown"}:${campaignId}`, ...CHECK_AND_CHARGE_LIMIT },
     (ms) => `Too many requests for this event. Please try again in ${secondsText(ms)}.`,
@@ -573,7 +564,7 @@ export async function checkAndCharge(
       ? { userId: viewer.id }
       : null;
   const status = await fundIfThresholdMet(campaignId);
-  if (!status || status === "charged" || !(CHARGEABLE_STATUSES as readonly string[]).includes(status))
+  if (!status || status === "charged" || !inStatuses(CONFIRMED_STATUSES, status))
     return getChargeSummary(campaignId, audience);
   // A big event takes longer to charge than a request should last: the job finishes what this
   // request does not get to (queuing twice is harmless).
@@ -597,9 +588,8 @@ export async function chargeOutstanding(
   opts: Omit<RunOptions, "retryFailed"> = {},
 ): Promise<{ totalCharged: number; totalFailed: number }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
-  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true } });
   // An unknown event and someone else's event get the same answer (SPEC §6), so ids cannot be probed.
-  if (!campaign || !canChargeManually(viewer, campaign)) throw new AppError("NOT_FOUND", MANAGE_NOT_FOUND);
+  await loadCampaignFor(viewer, campaignId, "charge");
   await consume(
     { key: `manual-charge:${campaignId}`, ...MANUAL_CHARGE_LIMIT },
     (ms) => `Charging was just run for this event. Please try again in ${secondsText(ms)}.`,
@@ -609,7 +599,7 @@ export async function chargeOutstanding(
     throw new AppError("CONFLICT", "This event was cancelled, so nobody can be charged.");
   if (status === "expired")
     throw new AppError("CONFLICT", "This event ended without reaching its goal, so nobody can be charged.");
-  if (!status || !(CHARGEABLE_STATUSES as readonly string[]).includes(status)) {
+  if (!status || !inStatuses(CONFIRMED_STATUSES, status)) {
     throw new AppError("CONFLICT", "This event has not reached its goal yet, so nobody can be charged.");
   }
   const counts = { charged: 0, failed: 0, unknown: 0 };
@@ -623,7 +613,7 @@ export async function listCampaignsNeedingCharge(limit = 100): Promise<string[]>
   const staleBefore = new Date(Date.now() - STALE_CLAIM_MS);
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT c."id" FROM "Campaign" c
-    WHERE c."status" IN ('funded', 'charging', 'charged')
+    WHERE c."status" IN (${statusIn(CONFIRMED_STATUSES)})
       AND (c."status" <> 'charged' OR EXISTS (
         SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c."id" AND p."paymentMethodId" IS NOT NULL AND p."charged" = false
           AND (p."chargeStatus" = 'none' OR (p."chargeStatus" = 'processing' AND p."chargeClaimedAt" < ${staleBefore}))))
@@ -694,11 +684,10 @@ export async function payPledgeOnSession(
     UPDATE "Pledge" SET "chargeStatus" = 'processing', "chargeClaimedAt" = clock_timestamp(), "chargeAttempts" = "chargeAttempts" + 1,
       "paymentMethodId" = ${card.paymentMethodId}, "cardBrand" = ${card.brand}, "cardLast4" = ${card.last4}
     WHERE "id" = ${pledge.id} AND "userId" = ${viewer.id} AND "chargeStatus" IN ('failed', 'requires_action')
-      AND EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = "Pledge"."campaignId" AND c."status" IN ('funded', 'charging', 'charged'))
+      AND EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = "Pledge"."campaignId" AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))
     RETURNING "chargeAttempts"`;
   if (!claimed[0]) throw new AppError("CONFLICT", "A payment for this commitment is already in progress.");
-  const amountCents =
-    pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents;
+  const amountCents = pledgeChargeCents(pledge.campaign, pledge);
   const result = await gateway.chargeOnSession({
     pledgeId: pledge.id,
     campaignId: pledge.campaignId,
@@ -731,11 +720,7 @@ export async function confirmPledgePayment(viewer: Viewer, pledgeId: string): Pr
   if (metadata.pledgeId && metadata.pledgeId !== pledge.id)
     throw new AppError("CONFLICT", "That payment belongs to another commitment.");
   if (result.status === "succeeded") {
-    await recordChargeResult(
-      pledge.id,
-      pledge.campaign.pactType === "crowdfund" ? pledge.amountCents : pledge.campaign.ticketPriceCents,
-      result,
-    );
+    await recordChargeResult(pledge.id, pledgeChargeCents(pledge.campaign, pledge), result);
     await finalizeIfDone(pledge.campaignId);
     return { status: "succeeded" };
   }

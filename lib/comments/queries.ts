@@ -1,15 +1,20 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { canComment, canDeleteComment, canViewCampaign } from "@/lib/comments/policy";
-import { canSeeCreatorEmail } from "@/lib/campaigns/policy";
+import { canComment } from "@/lib/comments/policy";
 import { getCampaignDetail, hasCommitted } from "@/lib/campaigns/queries";
 import { presentComments, type PresentedIdentity } from "@/lib/privacy/present";
 import { parseInput } from "@/lib/actions";
 import { AppError } from "@/lib/errors";
 import { moreCommentsSchema } from "@/lib/comments/schema";
-import type { PrivacyCampaign, PrivacyViewer } from "@/lib/privacy/rules";
 
 import { COMMENTS_SHOWN } from "@/lib/campaigns/page-sizes";
+import {
+  type Actor,
+  canOverseeEvent,
+  canSeeCreatorEmail,
+  canSeeEvent,
+  type IdentityFacts,
+} from "@/lib/access/rules";
 
 export { COMMENTS_SHOWN };
 
@@ -36,12 +41,12 @@ export type CommentsView = {
  */
 export async function getCommentsView(
   campaignId: string,
-  viewer: PrivacyViewer,
+  viewer: Actor,
   now: Date = new Date(),
   { offset = 0, limit = COMMENTS_SHOWN }: { offset?: number; limit?: number } = {},
 ): Promise<CommentsView | null> {
   const campaign = await getCampaignDetail(campaignId);
-  if (!campaign || !canViewCampaign(viewer, campaign)) return null;
+  if (!campaign || !canSeeEvent(viewer, campaign)) return null;
 
   // The page, its authors and the total in one statement (one round trip, one snapshot).
   const found = await db.$queryRaw<
@@ -73,7 +78,7 @@ export async function getCommentsView(
   );
 
   const committed = viewer ? await hasCommitted(campaignId, viewer.id) : false;
-  const privacyCampaign: PrivacyCampaign = { ...campaign, pactType: campaign.pactType ?? null };
+  const privacyCampaign: IdentityFacts = { ...campaign, pactType: campaign.pactType ?? null };
   const comments = presentComments(viewer, privacyCampaign, rows, numbers, now, {
     seesOrganizer: canSeeCreatorEmail(viewer, campaign, committed),
   });
@@ -81,7 +86,7 @@ export async function getCommentsView(
     comments,
     total,
     canPost: canComment(viewer, campaign),
-    canDelete: canDeleteComment(viewer, campaign),
+    canDelete: canOverseeEvent(viewer, campaign),
     signedIn: Boolean(viewer),
     approvalStatus: campaign.approvalStatus,
   };
@@ -92,7 +97,7 @@ export async function getCommentsView(
  * as on the page (same privacy rules, same numbering). A missing or hidden event is "not found".
  */
 export async function listMoreComments(
-  viewer: PrivacyViewer,
+  viewer: Actor,
   input: unknown,
 ): Promise<{ comments: PresentedComment[]; total: number; canDelete: boolean }> {
   const { campaignId, offset } = parseInput(moreCommentsSchema, input);

@@ -2,11 +2,11 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { consume, secondsText } from "@/lib/rate-limit/service";
-import { canComment, canDeleteComment, canViewCampaign } from "@/lib/comments/policy";
+import { canComment } from "@/lib/comments/policy";
 import { COMMENT_RATE_LIMIT, createCommentSchema, deleteCommentSchema } from "@/lib/comments/schema";
-import type { PrivacyViewer } from "@/lib/privacy/rules";
-
-const NOT_FOUND = "Campaign not found.";
+import { type Actor, canOverseeEvent, canSeeEvent } from "@/lib/access/rules";
+import { loadCampaignFor } from "@/lib/access/policy";
+import { ACCESS_TEXTS } from "@/lib/access/texts";
 
 /**
  * Posts a comment. Refused for signed-out users and, for non-admins, on events that are not
@@ -14,7 +14,7 @@ const NOT_FOUND = "Campaign not found.";
  * so the caller can revalidate the page.
  */
 export async function createComment(
-  viewer: PrivacyViewer,
+  viewer: Actor,
   input: unknown,
 ): Promise<{ id: string; campaignId: string }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in to comment.");
@@ -26,11 +26,7 @@ export async function createComment(
     });
   }
   const { campaignId, text } = parsed.data;
-  const campaign = await db.campaign.findUnique({
-    where: { id: campaignId },
-    select: { creatorId: true, approvalStatus: true },
-  });
-  if (!campaign || !canViewCampaign(viewer, campaign)) throw new AppError("NOT_FOUND", NOT_FOUND);
+  const campaign = await loadCampaignFor(viewer, campaignId, "see");
   if (!canComment(viewer, campaign))
     throw new AppError("FORBIDDEN", "Comments open once the event is approved.");
 
@@ -45,8 +41,8 @@ export async function createComment(
   return { id: comment.id, campaignId };
 }
 
-/** Deletes a comment: the event's organiser and admins only. */
-export async function deleteComment(viewer: PrivacyViewer, input: unknown): Promise<{ campaignId: string }> {
+/** Deletes a comment: the event's organizer and admins only. */
+export async function deleteComment(viewer: Actor, input: unknown): Promise<{ campaignId: string }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   const parsed = deleteCommentSchema.safeParse(input);
   if (!parsed.success) throw new AppError("BAD_REQUEST", "Invalid comment.");
@@ -54,10 +50,10 @@ export async function deleteComment(viewer: PrivacyViewer, input: unknown): Prom
     where: { id: parsed.data.commentId },
     select: { id: true, campaignId: true, campaign: { select: { creatorId: true, approvalStatus: true } } },
   });
-  if (!comment || !canViewCampaign(viewer, comment.campaign))
+  if (!comment || !canSeeEvent(viewer, comment.campaign))
     throw new AppError("NOT_FOUND", "Comment not found.");
-  if (!canDeleteComment(viewer, comment.campaign))
-    throw new AppError("FORBIDDEN", "Only the organiser or an admin can delete comments.");
+  if (!canOverseeEvent(viewer, comment.campaign))
+    throw new AppError("FORBIDDEN", ACCESS_TEXTS.deleteCommentDenied);
   // deleteMany: a concurrent delete of the same comment is not an error.
   await db.comment.deleteMany({ where: { id: comment.id } });
   return { campaignId: comment.campaignId };

@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/email/templates";
 import { getGateway, paymentsMode } from "@/lib/payments/gateway";
-import { thresholdMet } from "@/lib/privacy/rules";
+import { CALLED_OFF_STATUSES, CANCELLABLE_STATUSES, thresholdMet } from "@/lib/campaigns/lifecycle";
 
 /**
  * The deadline (DESIGN §1): pending events past their deadline below the threshold become
@@ -64,7 +64,7 @@ export async function expireCampaign(campaignId: string, now = new Date()): Prom
     );
     if (c.approvalStatus === "approved" || pledges.length > 0) {
       emails.push(
-        expiredEmail(ec, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, "organiser"),
+        expiredEmail(ec, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, "organizer"),
       );
     }
     await queueEmails(tx, emails);
@@ -82,7 +82,7 @@ export async function releaseSavedCards(take = 200): Promise<number> {
     where: {
       paymentMethodId: { not: null },
       chargeStatus: "none",
-      campaign: { status: { in: ["expired", "cancelled"] } },
+      campaign: { status: { in: [...CALLED_OFF_STATUSES] } },
     },
     take,
     select: { id: true, userId: true, paymentMethodId: true },
@@ -95,7 +95,7 @@ export async function releaseSavedCards(take = 200): Promise<number> {
         where: {
           id: { not: p.id },
           paymentMethodId: pm,
-          campaign: { status: { in: ["pending", "funded", "charging", "charged"] } },
+          campaign: { status: { in: [...CANCELLABLE_STATUSES] } },
         },
       });
       if (stillNeeded === 0) {
@@ -123,7 +123,7 @@ export async function releaseSavedCards(take = 200): Promise<number> {
 }
 
 /**
- * 48 hours before the deadline: one reminder to the organiser and the committers of approved
+ * 48 hours before the deadline: one reminder to the organizer and the committers of approved
  * events still below the threshold ("needs N more"). Events created less than 48 hours before
  * their deadline never had that moment and get none. Users who unsubscribed are skipped.
  */
@@ -160,7 +160,7 @@ export async function sendDeadlineReminders(now = new Date(), take = 200): Promi
           deadlineReminderEmail(
             c,
             { userId: c.creatorId, email: c.creator.email, name: c.creator.name },
-            "organiser",
+            "organizer",
           ),
         );
       await queueEmails(tx, emails);

@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, statusIn } from "@/lib/db";
+import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
 import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/email/notifications";
 
 /**
@@ -27,7 +28,7 @@ export async function queueDerivedEmails(
 
   const confirmed = await db.$queryRaw<{ id: string; campaignId: string }[]>`
     SELECT p.id, p."campaignId" FROM "Pledge" p JOIN "Campaign" c ON c.id = p."campaignId"
-    WHERE p.charged = true AND p."chargedAt" > ${since} AND c.status IN ('funded', 'charging', 'charged')
+    WHERE p.charged = true AND p."chargedAt" > ${since} AND c.status IN (${statusIn(CONFIRMED_STATUSES)})
       AND NOT EXISTS (SELECT 1 FROM "EmailOutbox" o WHERE o."dedupeKey" = 'confirmed:' || p."campaignId" || ':' || p."userId")
     ORDER BY p."chargedAt" ASC LIMIT ${take}`;
   for (const p of confirmed)

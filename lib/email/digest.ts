@@ -2,7 +2,7 @@ import "server-only";
 import { emailCampaignSelect } from "@/lib/email/notifications";
 import { db } from "@/lib/db";
 import { queueEmail } from "@/lib/email/service";
-import { organiserCommitDigestEmail } from "@/lib/email/templates";
+import { organizerCommitDigestEmail } from "@/lib/email/templates";
 
 const HOUR = 3600_000;
 
@@ -10,12 +10,12 @@ const HOUR = 3600_000;
 export const hourKey = (t: Date) => t.toISOString().slice(0, 13);
 
 /**
- * Organisers hear about new commitments at most once an hour: for each of the last `hours`
+ * Organizers hear about new commitments at most once an hour: for each of the last `hours`
  * complete UTC hours, one email per event that got commitments in that hour. The dedupe key names
  * the hour, so running this often (or on several instances, or again after downtime) never sends a
- * second email for an hour. Organisers who unsubscribed get none.
+ * second email for an hour. Organizers who unsubscribed get none.
  */
-export async function queueOrganiserDigests(now = new Date(), hours = 3): Promise<number> {
+export async function queueOrganizerDigests(now = new Date(), hours = 3): Promise<number> {
   const currentHour = Math.floor(now.getTime() / HOUR) * HOUR;
   let queued = 0;
   for (let h = 1; h <= hours; h++) {
@@ -36,7 +36,7 @@ export async function queueOrganiserDigests(now = new Date(), hours = 3): Promis
         },
       });
       if (!c || c.creator.emailOptOut) continue;
-      const email = organiserCommitDigestEmail(
+      const email = organizerCommitDigestEmail(
         c,
         { userId: c.creatorId, email: c.creator.email, name: c.creator.name },
         g._count._all,

@@ -1,7 +1,7 @@
 import "server-only";
 import { defineJob } from "@/lib/jobs/types";
 import { EMAIL_SEND_JOB, kickEmailSender, sendPendingEmails } from "@/lib/email/service";
-import { queueOrganiserDigests } from "@/lib/email/digest";
+import { queueOrganizerDigests } from "@/lib/email/digest";
 import { queueDerivedEmails } from "@/lib/email/derived";
 
 /**
@@ -28,15 +28,15 @@ export const emailSendJob = defineJob<{ kick?: boolean }>({
   },
 });
 
-/** A few minutes past every hour: the organisers' commitment digests for the hours just ended. */
-export const organiserDigestJob = defineJob<Record<string, never>>({
-  name: "organiser-commit-digest",
+/** A few minutes past every hour: the organizers' commitment digests for the hours just ended. */
+export const organizerDigestJob = defineJob<Record<string, never>>({
+  name: "organizer-commit-digest",
   cron: "5 * * * *",
   scheduleData: {},
   retryLimit: 3,
   handler: async () => {
-    if ((await queueOrganiserDigests()) > 0) await kickEmailSender();
+    if ((await queueOrganizerDigests()) > 0) await kickEmailSender();
   },
 });
 
-export const emailJobs = [emailSendJob, organiserDigestJob];
+export const emailJobs = [emailSendJob, organizerDigestJob];

@@ -88,7 +88,7 @@ export async function queueConfirmedEmails(
   );
 }
 
-/** Moderation: the organiser hears about an approval or a rejection (one email per ModerationLog row). */
+/** Moderation: the organizer hears about an approval or a rejection (one email per ModerationLog row). */
 export async function queueModerationEmail(tx: Tx, moderationLogId: string): Promise<boolean> {
   const log = await tx.moderationLog.findUnique({
     where: { id: moderationLogId },

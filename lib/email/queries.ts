@@ -1,9 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import type { PrivacyViewer } from "@/lib/privacy/rules";
 import { smtpConfigured } from "@/lib/email/transport";
 import { CONFIRM_EMAIL_KEY } from "@/lib/auth/email-confirmation";
+import { type Actor } from "@/lib/access/rules";
 
 export const OUTBOX_PAGE_SIZE = 25;
 
@@ -33,7 +33,7 @@ export type OutboxPage = {
 
 /** /admin/emails: every stored email, newest first, optionally for one recipient. Admins only. */
 export async function listOutboxForAdmin(
-  viewer: PrivacyViewer,
+  viewer: Actor,
   { page = 1, recipient = "" }: { page?: number; recipient?: string } = {},
 ): Promise<OutboxPage> {
   if (!viewer?.isAdmin) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");

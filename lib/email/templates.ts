@@ -1,7 +1,7 @@
 import "server-only";
 import { appUrl } from "@/lib/env";
 import { formatCents, formatDateTime, plural } from "@/lib/format";
-import { isCrowdfund } from "@/lib/campaigns/pact";
+import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { icsAttachment } from "@/lib/email/ics";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
@@ -11,7 +11,7 @@ import { unsubscribeUrl } from "@/lib/email/unsubscribe";
  * Every email the app sends, as data for queueEmail(tx, ...). Each dedupe key names the cause and
  * the recipient, so a cause produces one email per recipient however often it runs.
  * Transactional mail (about money or a commitment) has no unsubscribe link; reminders, digests and
- * organiser updates have one, and are not sent to users who opted out (callers check emailOptOut).
+ * organizer updates have one, and are not sent to users who opted out (callers check emailOptOut).
  */
 
 export type EmailCampaign = {
@@ -97,8 +97,8 @@ export function eventConfirmedEmail(
   };
 }
 
-/** To every committer and the organiser when the deadline passes below the threshold. */
-export function expiredEmail(c: EmailCampaign, to: Recipient, role: "backer" | "organiser"): QueuedEmail {
+/** To every committer and the organizer when the deadline passes below the threshold. */
+export function expiredEmail(c: EmailCampaign, to: Recipient, role: "backer" | "organizer"): QueuedEmail {
   return {
     dedupeKey: `expired:${c.id}:${to.userId}`,
     to: to.email,
@@ -107,9 +107,9 @@ export function expiredEmail(c: EmailCampaign, to: Recipient, role: "backer" | "
       heading: "The goal was not reached",
       paragraphs: [
         `The deadline for "${c.title}" passed with ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} needed.`,
-        role === "organiser"
+        role === "organizer"
           ? "Nobody was charged and every saved card was released. You can create the event again with a lower goal or a later deadline."
-          : c.ticketPriceCents > 0
+          : isPaidEvent(c)
             ? "Nobody was charged, and your saved card was released for this event."
             : "The event will not take place.",
       ],
@@ -119,11 +119,11 @@ export function expiredEmail(c: EmailCampaign, to: Recipient, role: "backer" | "
   };
 }
 
-/** 48 hours before the deadline, to the organiser and committers of events still below the threshold. */
+/** 48 hours before the deadline, to the organizer and committers of events still below the threshold. */
 export function deadlineReminderEmail(
   c: EmailCampaign,
   to: Recipient,
-  role: "backer" | "organiser",
+  role: "backer" | "organizer",
 ): QueuedEmail {
   const n = needed(c);
   return {
@@ -134,7 +134,7 @@ export function deadlineReminderEmail(
       heading: `Needs ${n} more`,
       paragraphs: [
         `"${c.title}" has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} and the deadline is ${when(c.deadline)}.`,
-        role === "organiser"
+        role === "organizer"
           ? `It needs ${plural(n, "more person", "more people")} to happen. Share it with anyone who might come.`
           : `It needs ${plural(n, "more person", "more people")} to happen. Know someone who'd join? Send them the link.`,
       ],
@@ -144,8 +144,8 @@ export function deadlineReminderEmail(
   };
 }
 
-/** At most one per hour per event: new commitments to the organiser. `hourKey` names the hour (UTC). */
-export function organiserCommitDigestEmail(
+/** At most one per hour per event: new commitments to the organizer. `hourKey` names the hour (UTC). */
+export function organizerCommitDigestEmail(
   c: EmailCampaign,
   to: Recipient,
   newCount: number,
@@ -170,7 +170,7 @@ export function organiserCommitDigestEmail(
   };
 }
 
-/** To the organiser when an admin approves or rejects the event. `moderationId` names the decision. */
+/** To the organizer when an admin approves or rejects the event. `moderationId` names the decision. */
 export function moderationEmail(
   c: Pick<EmailCampaign, "id" | "title">,
   to: Recipient,
@@ -192,8 +192,8 @@ export function moderationEmail(
   };
 }
 
-/** An organiser's update to everyone who committed. */
-export function organiserUpdateEmail(
+/** An organizer's update to everyone who committed. */
+export function organizerUpdateEmail(
   c: Pick<EmailCampaign, "id" | "title">,
   to: Recipient,
   updateId: string,
@@ -202,7 +202,7 @@ export function organiserUpdateEmail(
   return {
     dedupeKey: `update:${updateId}:${to.userId}`,
     to: to.email,
-    subject: `Update from the organiser of "${c.title}"`,
+    subject: `Update from the organizer of "${c.title}"`,
     ...renderEmail({
       heading: `Update: ${c.title}`,
       paragraphs: [text],
@@ -213,7 +213,7 @@ export function organiserUpdateEmail(
 }
 
 /**
- * To attendees when the organiser cancels. `refundedCents` > 0 when their charge is refunded;
+ * To attendees when the organizer cancels. `refundedCents` > 0 when their charge is refunded;
  * `chargeInFlight` when a charge may still complete (it is then refunded automatically).
  */
 export function cancelledEmail(
@@ -229,7 +229,7 @@ export function cancelledEmail(
     ...renderEmail({
       heading: "Event cancelled",
       paragraphs: [
-        `The organiser cancelled "${c.title}".`,
+        `The organizer cancelled "${c.title}".`,
         refundedCents > 0
           ? `Your payment of ${formatCents(refundedCents)} is being refunded to your card.`
           : chargeInFlight

@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 import { appUrl, env } from "@/lib/env";
 
 /**
- * Unsubscribe links for non-transactional mail (reminders, organiser updates and digests). The
+ * Unsubscribe links for non-transactional mail (reminders, organizer updates and digests). The
  * token is an HMAC of the user id, so a link works without signing in and cannot be forged for
  * another user.
  */

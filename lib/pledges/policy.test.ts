@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { canManageCampaign, commitBlock, isPaidEvent } from "@/lib/pledges/policy";
+import { commitBlock } from "@/lib/pledges/policy";
+import { canManageEvent as canManageCampaign } from "@/lib/access/rules";
+import { isPaidEvent } from "@/lib/campaigns/lifecycle";
 
 const now = new Date("2026-11-21T12:00:00Z");
 const open = {

@@ -1,9 +1,12 @@
+import { CLOSED_STATUSES, inStatuses, isConfirmed } from "@/lib/campaigns/lifecycle";
+import { canModerate, isApproved, type Actor } from "@/lib/access/rules";
+import { ACCESS_TEXTS } from "@/lib/access/texts";
+
 /**
  * Who may commit and who may manage (SPEC §4, §6; DESIGN §1). Pure functions: the commit
  * transaction and the manage queries call them with fresh rows, and the UI uses the same answers to
  * disable the Commit button (hiding a button is never the check itself).
  */
-export type PolicyViewer = { id: string; isAdmin: boolean } | null;
 
 export type CommitPolicyCampaign = {
   creatorId: string;
@@ -14,15 +17,9 @@ export type CommitPolicyCampaign = {
   acceptAfterThreshold?: boolean;
 };
 
-/** Statuses in which an event that keeps accepting after its threshold still takes commitments. */
-export const LATE_OPEN_STATUSES = new Set(["funded", "charging", "charged"]);
-
 /** Whether a commit now would arrive after the threshold (and so be charged at once). */
 export const isLateCommit = (c: Pick<CommitPolicyCampaign, "status" | "acceptAfterThreshold">) =>
-  Boolean(c.acceptAfterThreshold) && LATE_OPEN_STATUSES.has(c.status);
-
-/** Statuses after which no new commitment is taken (DESIGN §1 "after confirmation"). */
-export const CLOSED_STATUSES = new Set(["funded", "charging", "charged", "expired", "cancelled"]);
+  Boolean(c.acceptAfterThreshold) && isConfirmed(c.status);
 
 export const COMMIT_MESSAGES = {
   signedOut: "Please sign in to commit to this event",
@@ -32,12 +29,8 @@ export const COMMIT_MESSAGES = {
   closed: "This event is no longer accepting commitments.",
   ended: "This event has ended and is no longer accepting commitments.",
   paymentRequired: "Please save a payment method to commit to this paid event.",
-  notFound: "Campaign not found",
+  notFound: ACCESS_TEXTS.campaignNotFound,
 } as const;
-
-export const MANAGE_DENIED_MESSAGE = "Campaign not found or you don't have permission to manage it";
-/** The `?notice=` code the manage page redirects home with; the home page maps it to the text above. */
-export const MANAGE_DENIED_NOTICE = "manage-denied";
 
 export type CommitBlock = keyof Pick<
   typeof COMMIT_MESSAGES,
@@ -49,22 +42,15 @@ export type CommitBlock = keyof Pick<
  * sign-in first, then the viewer's own pledge, then the event's state.
  */
 export function commitBlock(
-  viewer: PolicyViewer,
+  viewer: Actor,
   c: CommitPolicyCampaign,
   alreadyCommitted: boolean,
   now: Date,
 ): CommitBlock | null {
   if (!viewer) return "signedOut";
   if (alreadyCommitted) return "alreadyCommitted";
-  if (c.approvalStatus !== "approved" && !viewer.isAdmin) return "notApproved";
-  if (CLOSED_STATUSES.has(c.status) && !isLateCommit(c)) return "closed";
+  if (!isApproved(c) && !canModerate(viewer)) return "notApproved";
+  if (inStatuses(CLOSED_STATUSES, c.status) && !isLateCommit(c)) return "closed";
   if (c.deadline.getTime() <= now.getTime()) return "ended";
   return null;
 }
-
-/** Only the creator manages a campaign (SPEC §6: "manage page for own campaigns only"). */
-export const canManageCampaign = (viewer: PolicyViewer, c: { creatorId: string }) =>
-  Boolean(viewer && viewer.id === c.creatorId);
-
-/** A paid event needs a saved card per pledge; free means a ticket price of 0 (SPEC §9). */
-export { isPaidEvent } from "@/lib/campaigns/pact";

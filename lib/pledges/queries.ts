@@ -1,19 +1,15 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
-import { numberedAttendee, opaqueKey } from "@/lib/privacy/present";
-import { anonymousAttendee, canSeeIdentity, seesAllIdentities } from "@/lib/privacy/rules";
-import {
-  canManageCampaign,
-  commitBlock,
-  isLateCommit,
-  isPaidEvent,
-  type CommitBlock,
-} from "@/lib/pledges/policy";
+import { anonymousAttendee, numberedAttendee, opaqueKey } from "@/lib/privacy/present";
+import { commitBlock, isLateCommit, type CommitBlock } from "@/lib/pledges/policy";
 import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
 import { getCampaignDetail, hasCommitted } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
 import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
+import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
+import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { canManageEvent, canSeeEvent, canSeeIdentity, seesAllIdentities } from "@/lib/access/rules";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {
@@ -36,10 +32,6 @@ export type CommitPanel = {
   lateCommit: boolean;
 };
 
-function visibleTo(viewer: Viewer | null, c: { approvalStatus: string; creatorId: string }) {
-  return c.approvalStatus === "approved" || Boolean(viewer && (viewer.isAdmin || viewer.id === c.creatorId));
-}
-
 export async function getCommitPanel(
   campaignId: string,
   viewer: Viewer | null,
@@ -47,7 +39,7 @@ export async function getCommitPanel(
 ): Promise<CommitPanel | null> {
   if (!campaignIdSchema.safeParse(campaignId).success) return null;
   const c = await getCampaignDetail(campaignId);
-  if (!c || !visibleTo(viewer, c)) return null;
+  if (!c || !canSeeEvent(viewer, c)) return null;
   const alreadyCommitted = viewer ? await hasCommitted(campaignId, viewer.id) : false;
   return {
     campaignId: c.id,
@@ -58,7 +50,7 @@ export async function getCommitPanel(
     status: c.status,
     deadline: c.deadline.toISOString(),
     ticketPriceCents: c.ticketPriceCents,
-    crowdfund: c.pactType === "crowdfund",
+    crowdfund: isCrowdfund(c),
     paid: isPaidEvent(c),
     signedIn: Boolean(viewer),
     viewerEmail: viewer?.email || null,
@@ -81,8 +73,6 @@ export type PublicCommitment = {
   paymentMethod: string;
 };
 
-import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
-
 export { EVENT_COMMITMENTS_LIMIT };
 
 /**
@@ -102,7 +92,7 @@ export async function listEventCommitments(
 ): Promise<{ items: PublicCommitment[]; total: number }> {
   if (!campaignIdSchema.safeParse(campaignId).success) return { items: [], total: 0 };
   const campaign = await getCampaignDetail(campaignId);
-  if (!campaign || !visibleTo(viewer, campaign)) return { items: [], total: 0 };
+  if (!campaign || !canSeeEvent(viewer, campaign)) return { items: [], total: 0 };
   // One statement, so one snapshot: the count and the page agree (the numbers match the rows)
   // even while people commit. Served by the (campaignId, createdAt, id) index; no transaction.
   const rows = await db.$queryRaw<
@@ -236,8 +226,8 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       totalChargedCents: true,
     },
   });
-  if (!c || !canManageCampaign(viewer, c)) return null;
-  const crowdfund = c.pactType === "crowdfund";
+  if (!c || !canManageEvent(viewer, c)) return null;
+  const crowdfund = isCrowdfund(c);
   const paid = isPaidEvent(c);
   const [commitments, total, chargeableCount, failedCount, points] = await Promise.all([
     listManagedPledges(c.id, MANAGE_COMMITMENTS_LIMIT),

@@ -1,7 +1,7 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
 import { dollarsToCents } from "@/lib/format";
-import { CROWDFUND_MIN_CENTS } from "@/lib/campaigns/pact";
+import { CROWDFUND_MIN_CENTS } from "@/lib/campaigns/lifecycle";
 
 /**
  * Inputs of the commit flow, shared by the commit modals (client-side messages) and the server

@@ -11,8 +11,10 @@ import { commitReceivedEmail } from "@/lib/email/templates";
 import { kickEmailSender, outboxColumns, queueEmail } from "@/lib/email/service";
 import { parseInput } from "@/lib/actions";
 import { commitInputSchema, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
-import { COMMIT_MESSAGES, commitBlock, isLateCommit, isPaidEvent } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy";
 import { consume, secondsText } from "@/lib/rate-limit/service";
+import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { canSeeEvent } from "@/lib/access/rules";
 
 export type CommitResult = {
   pledgeId: string;
@@ -54,10 +56,6 @@ type LockedCampaign = {
   userEmail: string | null;
   userName: string | null;
 };
-
-/** Unapproved events exist only for their creator and admins (others get "not found"). */
-const visibleTo = (viewer: Viewer, c: { approvalStatus: string; creatorId: string }) =>
-  c.approvalStatus === "approved" || viewer.isAdmin || viewer.id === c.creatorId;
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
@@ -170,10 +168,10 @@ function decide(
   pre: Pre,
   now: Date,
 ) {
-  if (!c || !visibleTo(viewer, c)) throw fail("notFound", "NOT_FOUND");
+  if (!c || !canSeeEvent(viewer, c)) throw fail("notFound", "NOT_FOUND");
   if (c.alreadyCommitted) throw fail("alreadyCommitted", "CONFLICT");
   const paid = isPaidEvent(c);
-  const crowdfund = c.pactType === "crowdfund";
+  const crowdfund = isCrowdfund(c);
   if (pre) {
     // The price or type may have changed since the snapshot; the card decision must match the row.
     if (paid !== pre.paid || crowdfund !== pre.crowdfund) throw fail("saveFailed", "CONFLICT");
@@ -346,7 +344,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
       where: { id: input.campaignId },
       select: { creatorId: true, approvalStatus: true, ticketPriceCents: true, pactType: true },
     });
-    if (!snapshot || !visibleTo(viewer, snapshot)) throw fail("notFound", "NOT_FOUND");
+    if (!snapshot || !canSeeEvent(viewer, snapshot)) throw fail("notFound", "NOT_FOUND");
     const existing = await db.pledge.findUnique({
       where: { campaignId_userId: { campaignId: input.campaignId, userId: viewer.id } },
       select: { id: true },
@@ -354,7 +352,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
     if (existing) throw fail("alreadyCommitted", "CONFLICT");
 
     const paid = isPaidEvent(snapshot);
-    const crowdfund = snapshot.pactType === "crowdfund";
+    const crowdfund = isCrowdfund(snapshot);
     const card: Card = paid ? await getGateway().getCard(viewer, input.paymentMethodId) : null;
     return { paid, crowdfund, card };
   });

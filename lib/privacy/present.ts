@@ -1,13 +1,9 @@
 import "server-only";
 import { createHmac } from "node:crypto";
-import {
-  anonymousAttendee,
-  anonymousCommenter,
-  canSeeIdentity,
-  seesAllIdentities,
-  type PrivacyCampaign,
-  type PrivacyViewer,
-} from "@/lib/privacy/rules";
+import { type Actor, canSeeIdentity, type IdentityFacts, seesAllIdentities } from "@/lib/access/rules";
+
+export const anonymousAttendee = (n: number) => `Anonymous Attendee #${n}`;
+export const anonymousCommenter = (n: number) => `Anonymous Commenter #${n}`;
 
 /**
  * Presenters: the only way rows that carry identities (user id, name, email) leave the server.
@@ -101,8 +97,8 @@ export function numberByFirstAppearance(
 }
 
 function identityFor(
-  viewer: PrivacyViewer,
-  campaign: PrivacyCampaign,
+  viewer: Actor,
+  campaign: IdentityFacts,
   now: Date,
   person: { key: string; userId: string; name: string | null; email: string },
   labels: { hidden: string; unnamed: string },
@@ -130,8 +126,8 @@ export type AttendeeRow = {
  * rows (amount, verified, dates...) are kept, identity fields are removed.
  */
 export function presentAttendees<T extends AttendeeRow>(
-  viewer: PrivacyViewer,
-  campaign: PrivacyCampaign,
+  viewer: Actor,
+  campaign: IdentityFacts,
   pledges: T[],
   now: Date = new Date(),
 ): Array<WithoutIdentity<T> & PresentedIdentity> {
@@ -161,12 +157,12 @@ export type CommentRow = {
   author: { name: string | null; email: string };
 };
 
-/** Label of the organiser's comments for viewers who may not know who the organiser is (DESIGN §1). */
+/** Label of the organizer's comments for viewers who may not know who the organizer is (DESIGN §1). */
 export const ORGANIZER_LABEL = "Event organizer";
 
 export type PresentedComment<T> = WithoutIdentity<T> & PresentedIdentity & { isOrganizer: boolean };
 
-/** Commenter numbers from every author's first comment time (the organiser takes none). */
+/** Commenter numbers from every author's first comment time (the organizer takes none). */
 function numberCommenters(
   firstCommentAt: Array<{ authorId: string; at: Date }>,
   comments: CommentRow[],
@@ -187,14 +183,14 @@ function numberCommenters(
  * Comments as `viewer` may see them at `now`. `firstCommentAt` gives each author's first comment
  * on the campaign (the rows shown may be only the newest page), which fixes their number.
  *
- * The organiser is not an attendee: their comments are labelled like the organiser box on the
- * page, with their name (or email) for those who may see the organiser's email (`seesOrganizer`:
+ * The organizer is not an attendee: their comments are labelled like the organizer box on the
+ * page, with their name (or email) for those who may see the organizer's email (`seesOrganizer`:
  * the creator, admins, committed users) and "Event organizer" for everyone else. They take no
  * commenter number.
  */
 export function presentComments<T extends CommentRow>(
-  viewer: PrivacyViewer,
-  campaign: PrivacyCampaign,
+  viewer: Actor,
+  campaign: IdentityFacts,
   comments: T[],
   firstCommentAt: Array<{ authorId: string; at: Date }> | ReadonlyMap<string, number>,
   now: Date = new Date(),

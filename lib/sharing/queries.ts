@@ -1,8 +1,8 @@
 import "server-only";
-import { canViewCampaign } from "@/lib/campaigns/policy";
 import { getCampaignDetail } from "@/lib/campaigns/queries";
 import { appUrl } from "@/lib/env";
-import type { PrivacyViewer } from "@/lib/privacy/rules";
+import { isCrowdfund } from "@/lib/campaigns/lifecycle";
+import { type Actor, canSeeEvent } from "@/lib/access/rules";
 
 export type ShareInfo = {
   id: string;
@@ -21,10 +21,10 @@ export type ShareInfo = {
 };
 
 /** What sharing surfaces (flyer, calendar file, social image) may show: no identities at all. Null when the event does not exist for the viewer. */
-export async function getShareInfo(campaignId: string, viewer: PrivacyViewer): Promise<ShareInfo | null> {
+export async function getShareInfo(campaignId: string, viewer: Actor): Promise<ShareInfo | null> {
   if (!/^[a-z0-9]{10,40}$/i.test(campaignId)) return null;
   const c = await getCampaignDetail(campaignId);
-  if (!c || !canViewCampaign(viewer, c)) return null;
+  if (!c || !canSeeEvent(viewer, c)) return null;
   return {
     id: c.id,
     title: c.title,
@@ -35,7 +35,7 @@ export async function getShareInfo(campaignId: string, viewer: PrivacyViewer): P
     goal: c.goal,
     committedCount: c.committedCount,
     raisedCents: c.raisedCents,
-    crowdfund: c.pactType === "crowdfund",
+    crowdfund: isCrowdfund(c),
     status: c.status,
     ticketPriceCents: c.ticketPriceCents,
     approved: c.approvalStatus === "approved",

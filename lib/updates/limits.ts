@@ -1,9 +1,9 @@
 /**
- * Limits and messages of organiser updates. Kept apart from the zod schema so the update form can
+ * Limits and messages of organizer updates. Kept apart from the zod schema so the update form can
  * show its counter without loading zod with the event page.
  */
 export const UPDATE_MAX = 2000;
-/** Organisers may post at most this many updates per event in any 24 hours (each one emails every committer). */
+/** Organizers may post at most this many updates per event in any 24 hours (each one emails every committer). */
 export const UPDATES_PER_DAY = 3;
 
 export const UPDATE_REQUIRED = "Please write your update first.";

@@ -1,20 +1,19 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { canViewCampaign } from "@/lib/campaigns/policy";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
-import { organiserUpdateEmail } from "@/lib/email/templates";
-import type { PrivacyViewer } from "@/lib/privacy/rules";
-import { canPostUpdate } from "@/lib/updates/policy";
+import { organizerUpdateEmail } from "@/lib/email/templates";
 import { postUpdateSchema, UPDATE_LIMIT_REACHED, UPDATES_PER_DAY } from "@/lib/updates/schema";
+import type { Actor } from "@/lib/access/rules";
+import { loadCampaignFor } from "@/lib/access/policy";
 
 /**
- * The organiser posts an update: stored (shown on the event page) and emailed to every committer
+ * The organizer posts an update: stored (shown on the event page) and emailed to every committer
  * who has not unsubscribed, in one transaction. At most UPDATES_PER_DAY per event in any 24 hours,
  * counted under the event's row lock so concurrent posts cannot exceed it.
  */
 export async function postUpdate(
-  viewer: PrivacyViewer,
+  viewer: Actor,
   input: unknown,
   now = new Date(),
 ): Promise<{ id: string; campaignId: string; emailed: number }> {
@@ -28,19 +27,11 @@ export async function postUpdate(
   }
   const { campaignId, text } = parsed.data;
   const result = await db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<
-      { id: string }[]
-    >`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
-    const campaign = rows.length
-      ? await tx.campaign.findUnique({
-          where: { id: campaignId },
-          select: { id: true, title: true, creatorId: true, approvalStatus: true, status: true },
-        })
-      : null;
-    if (!campaign || !canViewCampaign(viewer, campaign))
-      throw new AppError("NOT_FOUND", "Campaign not found.");
-    if (!canPostUpdate(viewer, campaign))
-      throw new AppError("FORBIDDEN", "Only the organiser can post updates.");
+    const campaign = await loadCampaignFor(viewer, campaignId, "update", {
+      tx,
+      lock: true,
+      select: { title: true, status: true },
+    });
     const recent = await tx.campaignUpdate.count({
       where: { campaignId, createdAt: { gt: new Date(now.getTime() - 24 * 3600_000) } },
     });
@@ -56,7 +47,7 @@ export async function postUpdate(
     const emailed = await queueEmails(
       tx,
       pledges.map((p) =>
-        organiserUpdateEmail(
+        organizerUpdateEmail(
           campaign,
           { userId: p.userId, email: p.user.email, name: p.user.name },
           update.id,

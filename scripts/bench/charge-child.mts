@@ -21,7 +21,7 @@ const { runCharging } = await import("@/lib/charging/service");
 
 const run = Date.now().toString(36);
 const creator = await db.user.create({
-  data: { id: `bs_${run}_creator`, email: `bench-charge-${run}@bench.test`, name: "Bench Charge Organiser" },
+  data: { id: `bs_${run}_creator`, email: `bench-charge-${run}@bench.test`, name: "Bench Charge Organizer" },
 });
 const campaign = await db.campaign.create({
   data: {

@@ -189,9 +189,9 @@ async function main() {
       `next-auth.session-token=${await encode({ token: { sub: `bu${String(n).padStart(8, "0")}`, email: `bench${n}@bench.test`, name: `Bench User ${n}` }, secret: SECRET })}`;
     // A backer of the hot event whose pledge is not among the newest the page lists (like almost all
     // of its 5,000 backers): served the cached copy for committed members (lib/cache). The hot
-    // event's organiser sees every identity and the organiser's tools: rendered per request.
+    // event's organizer sees every identity and the organizer's tools: rendered per request.
     const cookie = await session(4000);
-    const organiserCookie = await session(2);
+    const organizerCookie = await session(2);
     const hot = "/campaign/bc00000001";
     // BENCH_ONLY=<regex> runs only the matching scenarios (for working on one; the full run is the default).
     const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : null;
@@ -215,9 +215,9 @@ async function main() {
     await add("visitor event page (5,000 pledges, 1,000 comments)", { path: hot });
     await add("signed-in /", { path: "/", headers: { cookie } });
     await add("signed-in event page (a backer: cached members' copy)", { path: hot, headers: { cookie } });
-    await add("signed-in event page (its organiser: rendered per request)", {
+    await add("signed-in event page (its organizer: rendered per request)", {
       path: hot,
-      headers: { cookie: organiserCookie },
+      headers: { cookie: organizerCookie },
     });
     for (const extra of extraScenarios.filter((e) => !only || only.test(e.name))) {
       const row = await extra.run({ base: server.base, url, secret: SECRET, cannon, server, log, q });

@@ -22,7 +22,7 @@ FROM generate_series(1, 10000) g;
 -- Pledges are history: dated more than a day back, like pledges whose emails went out long ago. Dated
 -- within the last day (and with no outbox rows), the app's per-minute email job took them for
 -- commits whose confirmation was never queued and derived 500 emails a minute from them, and the
--- hourly organiser digest queued hundreds more: background work that loaded every scenario.
+-- hourly organizer digest queued hundreds more: background work that loaded every scenario.
 -- hot event: 5,000 pledges
 -- (numbers given here: the numbering triggers only fill in missing ones)
 INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "createdAt", "paymentMethodId", "attendeeNumber")

@@ -19,9 +19,9 @@ const at0 = (userId: string) => ({ userId, version: 0 });
 
 describe("memberCampaignVersion", () => {
   it("sorts people into the committed and not-committed copies, and sends everyone who sees themselves or more to the per-request page", async () => {
-    const organiser = await createUser();
+    const organizer = await createUser();
     const admin = await createUser({ isAdmin: true });
-    const campaign = await createCampaign({ creatorId: organiser.id, goal: 500 });
+    const campaign = await createCampaign({ creatorId: organizer.id, goal: 500 });
     const early = await createUser(); // committed long ago: not among the newest commitments
     const stranger = await createUser();
     const recent = await createUser(); // committed lately: listed on the page
@@ -68,7 +68,7 @@ describe("memberCampaignVersion", () => {
     expect(await memberCampaignVersion(campaign.id, at0(oldTalker.id), NOW)).toBe(
       `${base}${MEMBER_EVENT.member}`,
     );
-    for (const u of [organiser, admin, recent, talker])
+    for (const u of [organizer, admin, recent, talker])
       expect(await memberCampaignVersion(campaign.id, at0(u.id))).toBeNull();
     expect(await memberCampaignVersion(campaign.id, at0("no-such-user"))).toBeNull();
     expect(await memberCampaignVersion("nosuchcampaign1", at0(early.id))).toBeNull();

@@ -121,7 +121,7 @@ describe("cancelling an event", () => {
     );
   });
 
-  it("only the organiser (or an admin) can cancel, and not an event that is over", async () => {
+  it("only the organizer (or an admin) can cancel, and not an event that is over", async () => {
     const creator = await createUser();
     const campaign = await createCampaign({ creatorId: creator.id });
     const expired = await createCampaign({ creatorId: creator.id, status: "expired" });

@@ -403,7 +403,7 @@ describe("POST /api/charge-attendees (manual charge) permission matrix", () => {
       pledges,
     } = await fundedDemoCampaign(2, (i) => (i === 0 ? "4000000000000341" : "4242424242424242"));
     await checkAndCharge(post({ campaignId: campaign.id }));
-    // The 0341 card's decline is a soft one (card_declined): the organiser may retry it.
+    // The 0341 card's decline is a soft one (card_declined): the organizer may retry it.
     asViewer(owner);
     expect(await (await chargeAttendees(post({ campaignId: campaign.id }))).json()).toEqual({
       totalCharged: 0,

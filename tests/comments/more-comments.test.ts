@@ -55,7 +55,7 @@ describe("show more comments", () => {
     expect(asCreator.comments[0].label).toMatch(/^Hidden Author \d$/);
   });
 
-  it("numbers commenters as they first arrive, stored and never renumbered; the organiser takes no number", async () => {
+  it("numbers commenters as they first arrive, stored and never renumbered; the organizer takes no number", async () => {
     // (was: numbered at read time by first comment time, ties by author id. Numbers are stored now —
     // DESIGN §1 — so a deleted comment or a back-dated row never moves anyone's number.)
     const creator = await createUser();
@@ -70,7 +70,7 @@ describe("show more comments", () => {
       db.comment.create({
         data: { campaignId: campaign.id, authorId, text, createdAt: new Date(t0.getTime() + ms) },
       });
-    await write(creator.id, "organiser first", -5000);
+    await write(creator.id, "organizer first", -5000);
     const firstOfA = await write(a.id, "a, first", 0);
     await write(b.id, "b, second", 0);
     await write(c.id, "c, third", 1);
@@ -78,7 +78,7 @@ describe("show more comments", () => {
     const labels = async () =>
       Object.fromEntries((await getCommentsView(campaign.id, null))!.comments.map((x) => [x.text, x.label]));
     expect(await labels()).toEqual({
-      "organiser first": "Event organizer",
+      "organizer first": "Event organizer",
       "a, first": "Anonymous Commenter #1",
       "b, second": "Anonymous Commenter #2",
       "c, third": "Anonymous Commenter #3",
@@ -90,7 +90,7 @@ describe("show more comments", () => {
     const d = await createUser();
     await write(d.id, "d, late", 3);
     expect(await labels()).toEqual({
-      "organiser first": "Event organizer",
+      "organizer first": "Event organizer",
       "c, third": "Anonymous Commenter #3",
       "a again": "Anonymous Commenter #1",
       "d, late": "Anonymous Commenter #4",

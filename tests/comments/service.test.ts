@@ -115,7 +115,7 @@ describe("deleteComment", () => {
     return { creator, author, campaign, id };
   }
 
-  it("lets the organiser delete a comment", async () => {
+  it("lets the organizer delete a comment", async () => {
     const { creator, id, campaign } = await setup();
     expect(await deleteComment(asViewer(creator), { commentId: id })).toEqual({ campaignId: campaign.id });
     expect(await db.comment.count({ where: { id } })).toBe(0);
@@ -203,7 +203,7 @@ describe("getCommentsView", () => {
     expect(asCreator.canDelete).toBe(true);
   });
 
-  it("shows the organiser's comments as 'Event organizer' to those who may not see the organiser's email", async () => {
+  it("shows the organizer's comments as 'Event organizer' to those who may not see the organizer's email", async () => {
     const creator = await createUser({ name: null, email: "org.private@example.test" });
     const backer = await createUser();
     const stranger = await createUser();

@@ -35,7 +35,7 @@ async function pastDeadlineEvent(goal = 3) {
 }
 
 describe("expiring events at the deadline", () => {
-  it("expires a pending event below the threshold once, emailing every committer and the organiser exactly once", async () => {
+  it("expires a pending event below the threshold once, emailing every committer and the organizer exactly once", async () => {
     const { creator, campaign, backers } = await pastDeadlineEvent();
     const runs = await Promise.all([
       expireCampaign(campaign.id),
@@ -82,7 +82,7 @@ describe("expiring events at the deadline", () => {
 });
 
 describe("48-hour reminders", () => {
-  it("reminds the organiser and committers once, with how many more are needed, skipping users who unsubscribed", async () => {
+  it("reminds the organizer and committers once, with how many more are needed, skipping users who unsubscribed", async () => {
     const creator = await createUser();
     const now = new Date();
     const campaign = await createCampaign({

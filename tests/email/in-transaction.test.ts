@@ -33,12 +33,12 @@ describe("emails are queued inside the transaction of their cause", () => {
     expect(rows).toHaveLength(4); // two commit confirmations + two Event Confirmed!
   });
 
-  it("an approval queues the organiser's email with the moderation", async () => {
+  it("an approval queues the organizer's email with the moderation", async () => {
     const admin = await createUser({ isAdmin: true });
-    const organiser = await createUser();
-    const campaign = await createCampaign({ creatorId: organiser.id, approvalStatus: "pending" });
+    const organizer = await createUser();
+    const campaign = await createCampaign({ creatorId: organizer.id, approvalStatus: "pending" });
     await setApprovalStatus(viewerOf(admin), { campaignId: campaign.id, approvalStatus: "approved" });
-    const rows = await db.emailOutbox.findMany({ where: { toEmail: organiser.email } });
+    const rows = await db.emailOutbox.findMany({ where: { toEmail: organizer.email } });
     expect(rows).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/email/notifications";
-import { hourKey, queueOrganiserDigests } from "@/lib/email/digest";
+import { hourKey, queueOrganizerDigests } from "@/lib/email/digest";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
 const byKey = (prefix: string) =>
@@ -53,7 +53,7 @@ describe("cause hooks", () => {
     expect(ics).toContain(`UID:campaign-${campaign.id}@pactnexus`);
   });
 
-  it("moderation: the organiser is told about each decision once", async () => {
+  it("moderation: the organizer is told about each decision once", async () => {
     const creator = await createUser();
     const admin = await createUser({ isAdmin: true });
     const campaign = await createCampaign({ creatorId: creator.id, approvalStatus: "pending" });
@@ -69,8 +69,8 @@ describe("cause hooks", () => {
   });
 });
 
-describe("organiser commitment digest", () => {
-  it("sends at most one email per event per hour, counting that hour's commitments, skipping opted-out organisers", async () => {
+describe("organizer commitment digest", () => {
+  it("sends at most one email per event per hour, counting that hour's commitments, skipping opted-out organizers", async () => {
     const creator = await createUser();
     const quiet = await createUser();
     await db.user.update({ where: { id: quiet.id }, data: { emailOptOut: true } });
@@ -82,9 +82,9 @@ describe("organiser commitment digest", () => {
       await createPledge(campaign.id, undefined, { createdAt: t });
     await createPledge(muted.id, undefined, { createdAt: at(14, 30) });
 
-    expect(await queueOrganiserDigests(now)).toBe(2); // 14:00-15:00 (3) and 13:00-14:00 (1); 15:01 is not complete yet
-    expect(await queueOrganiserDigests(now)).toBe(0);
-    expect(await queueOrganiserDigests(new Date(now.getTime() + 20 * 60_000))).toBe(0);
+    expect(await queueOrganizerDigests(now)).toBe(2); // 14:00-15:00 (3) and 13:00-14:00 (1); 15:01 is not complete yet
+    expect(await queueOrganizerDigests(now)).toBe(0);
+    expect(await queueOrganizerDigests(new Date(now.getTime() + 20 * 60_000))).toBe(0);
     const emails = await db.emailOutbox.findMany({
       where: { dedupeKey: { startsWith: `commit-digest:${campaign.id}:` } },
       orderBy: { dedupeKey: "asc" },
@@ -101,6 +101,6 @@ describe("organiser commitment digest", () => {
     ).toBe(0);
 
     // The next hour picks up 15:01.
-    expect(await queueOrganiserDigests(new Date(Date.UTC(2026, 5, 10, 16, 5)))).toBe(1);
+    expect(await queueOrganizerDigests(new Date(Date.UTC(2026, 5, 10, 16, 5)))).toBe(1);
   });
 });

@@ -18,7 +18,7 @@ const v = (u: { id: string; email: string; name: string | null; isAdmin: boolean
 
 describe("manage page permissions", () => {
   it("only the creator gets the manage view and the CSV; others, admins and visitors get nothing", async () => {
-    const creator = await createUser({ name: "Olive Organiser" });
+    const creator = await createUser({ name: "Olive Organizer" });
     const campaign = await createCampaign({ creatorId: creator.id, goal: 4 });
     const backer = await createUser({ name: '=HYPERLINK("evil")' });
     await createPledge(campaign.id, backer.id);

@@ -5,10 +5,10 @@ import {
   presentAttendees,
   presentComments,
 } from "@/lib/privacy/present";
-import type { PrivacyCampaign } from "@/lib/privacy/rules";
+import { type IdentityFacts } from "@/lib/access/rules";
 
 const t = (min: number) => new Date(Date.UTC(2026, 10, 1, 12, min));
-const campaign: PrivacyCampaign = {
+const campaign: IdentityFacts = {
   creatorId: "u-creator",
   attendeesAnonymous: true,
   identityRevelationType: "never",
@@ -208,8 +208,8 @@ describe("presentComments", () => {
     ]);
   });
 
-  it("labels the organiser's comments 'Event organizer' unless the viewer may see the organiser, without a number", () => {
-    const org = { name: null, email: "olga.organiser@example.test" };
+  it("labels the organizer's comments 'Event organizer' unless the viewer may see the organizer, without a number", () => {
+    const org = { name: null, email: "olga.organizer@example.test" };
     const withOrganizer = [
       { id: "c9", authorId: "u-creator", createdAt: t(9), text: "welcome", author: org },
       ...comments.slice(1),
@@ -222,7 +222,7 @@ describe("presentComments", () => {
       ["Anonymous Commenter #3", false],
       ["Anonymous Commenter #2", false],
     ]);
-    expect(JSON.stringify(visitor)).not.toContain("olga.organiser");
+    expect(JSON.stringify(visitor)).not.toContain("olga.organizer");
 
     const committed = presentComments(
       { id: "u-ann", isAdmin: false },
@@ -233,14 +233,14 @@ describe("presentComments", () => {
       { seesOrganizer: true },
     );
     expect(committed[0]).toMatchObject({
-      label: "olga.organiser@example.test",
+      label: "olga.organizer@example.test",
       isOrganizer: true,
       isViewer: false,
     });
     expect(committed[1].label).toBe("Anonymous Commenter #3");
 
     const admin = presentComments({ id: "u-admin", isAdmin: true }, campaign, withOrganizer, orgFirsts, NOW);
-    expect(admin[0].label).toBe("olga.organiser@example.test");
+    expect(admin[0].label).toBe("olga.organizer@example.test");
   });
 
   it("numbers consistently when ties share a first time", () => {

@@ -72,7 +72,7 @@ describe("display names may not be an email or pose as the app's labels", () => 
       'Display name cannot be "Event organizer", "Anonymous …", or an attendee or commenter number',
     ],
     [
-      "event Organiser",
+      "event Organizer",
       'Display name cannot be "Event organizer", "Anonymous …", or an attendee or commenter number',
     ],
     [

@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  anonymousAttendee,
-  anonymousCommenter,
+  type Actor,
   canSeeIdentity,
   identitiesPublic,
+  type IdentityFacts,
   seesAllIdentities,
-  thresholdMet,
-  type PrivacyCampaign,
-  type PrivacyViewer,
-} from "@/lib/privacy/rules";
+} from "@/lib/access/rules";
+import { thresholdMet } from "@/lib/campaigns/lifecycle";
+import { anonymousAttendee, anonymousCommenter } from "@/lib/privacy/present";
 
 const DEADLINE = new Date("2026-12-01T12:00:00Z");
 const BEFORE = new Date("2026-12-01T11:59:59.999Z");
@@ -21,7 +20,7 @@ const ATTENDEE = "attendee-1";
 type Setting = "off" | "never" | "onStart" | "immediate";
 type Progress = "below" | "met" | "charged";
 
-function campaign(setting: Setting, progress: Progress): PrivacyCampaign {
+function campaign(setting: Setting, progress: Progress): IdentityFacts {
   return {
     creatorId: CREATOR,
     attendeesAnonymous: setting !== "off",
@@ -34,7 +33,7 @@ function campaign(setting: Setting, progress: Progress): PrivacyCampaign {
   };
 }
 
-const viewers: Record<string, PrivacyViewer> = {
+const viewers: Record<string, Actor> = {
   visitor: null,
   otherUser: { id: "someone-else", isAdmin: false },
   attendeeHimself: { id: ATTENDEE, isAdmin: false },

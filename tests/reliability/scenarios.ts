@@ -48,7 +48,7 @@ async function paidEvent(
   const priceCents = opts.priceCents ?? 2500;
   const run = `${Date.now().toString(36)}r${++seq}`;
   const creator = await client.user.create({
-    data: { email: `organiser-${run}@example.test`, name: `Organiser ${run}` },
+    data: { email: `organizer-${run}@example.test`, name: `Organizer ${run}` },
   });
   const campaign = await client.campaign.create({
     data: {

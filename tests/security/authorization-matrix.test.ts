@@ -63,9 +63,9 @@ const DENIALS = [
   "Please sign in to comment.",
   "Please sign in to commit to this event",
   "Access denied. Admin privileges required.",
-  "Only the organiser or an admin can delete comments.",
-  "Only the organiser can post updates.",
-  "Only the organiser can cancel this event.",
+  "Only the organizer or an admin can delete comments.",
+  "Only the organizer can post updates.",
+  "Only the organizer can cancel this event.",
   "Draft not found",
   "Commitment not found.",
 ] as const;

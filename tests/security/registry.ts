@@ -5,18 +5,11 @@
  * lists one that no longer exists); authorization-matrix.test.ts calls each entry point as every
  * role and checks allow/deny, and that a denied call changed nothing.
  *
- * Access levels:
- * - public            anyone, signed in or not
- * - signed-in         any signed-in user (admins included)
- * - creator           the campaign's creator only (admins included only where stated)
- * - creator-or-admin  the campaign's creator or an admin
- * - backer            the user who owns the pledge
- * - admin             admins only
- * - stripe-signature  no session involved: only a request signed with STRIPE_WEBHOOK_SECRET
- * - token             anyone holding a valid signed token (the link in an email)
+ * Access levels: lib/access/rules.ts ACCESS_LEVELS (the same names the access policy uses).
  */
-export type Access =
-  "public" | "signed-in" | "creator" | "creator-or-admin" | "backer" | "admin" | "stripe-signature" | "token";
+import type { Access } from "@/lib/access/rules";
+
+export type { Access };
 export type Role = "visitor" | "user" | "creator" | "backer" | "admin";
 export const ROLES: readonly Role[] = ["visitor", "user", "creator", "backer", "admin"];
 
@@ -52,7 +45,7 @@ export const REGISTRY: readonly Entry[] = [
     file: "app/api/charge-attendees/route.ts",
     name: "POST",
     access: "creator-or-admin",
-    rule: "manual charge: lib/charging/policy canChargeManually (others: 404 with SPEC §6's message)",
+    rule: "manual charge: lib/access/rules canOverseeEvent (others: 404 with SPEC §6's message)",
   },
   {
     kind: "route",
@@ -130,14 +123,14 @@ export const REGISTRY: readonly Entry[] = [
     file: "app/campaign/[campaignId]/comment-actions.ts",
     name: "deleteCommentAction",
     access: "creator-or-admin",
-    rule: "lib/comments/policy canDeleteComment",
+    rule: "lib/access/rules canOverseeEvent",
   },
   {
     kind: "action",
     file: "app/campaign/[campaignId]/cancel-actions.ts",
     name: "cancelCampaignAction",
     access: "creator-or-admin",
-    rule: "lib/cancellation/policy canCancelCampaign",
+    rule: "lib/access/policy loadCampaignFor cancel (canOverseeEvent)",
   },
   {
     kind: "action",
@@ -165,7 +158,7 @@ export const REGISTRY: readonly Entry[] = [
     file: "app/campaign/[campaignId]/update-actions.ts",
     name: "postUpdateAction",
     access: "creator",
-    rule: "lib/updates/policy canPostUpdate: the organiser only (not admins)",
+    rule: "lib/access/policy loadCampaignFor update (canManageEvent): the organizer only (not admins)",
   },
   {
     kind: "action",

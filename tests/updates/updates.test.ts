@@ -6,7 +6,7 @@ import { createCampaign, createPledge, createUser } from "@/tests/helpers/factor
 
 const v = (u: { id: string; isAdmin: boolean }) => ({ id: u.id, isAdmin: u.isAdmin });
 
-describe("organiser updates", () => {
+describe("organizer updates", () => {
   it("stores the update and emails every committer who has not unsubscribed, once each", async () => {
     const creator = await createUser();
     const campaign = await createCampaign({ creatorId: creator.id });
@@ -27,7 +27,7 @@ describe("organiser updates", () => {
     });
     const emails = await db.emailOutbox.findMany({ where: { dedupeKey: { startsWith: `update:${r.id}:` } } });
     expect(emails.map((e) => e.toEmail).sort()).toEqual([a.email, b.email].sort());
-    expect(emails[0].subject).toBe(`Update from the organiser of "${campaign.title}"`);
+    expect(emails[0].subject).toBe(`Update from the organizer of "${campaign.title}"`);
     expect(emails[0].text).toContain("Venue moved to the east lawn.");
     expect(emails[0].text).toContain("/unsubscribe?token=");
 
@@ -55,7 +55,7 @@ describe("organiser updates", () => {
     expect((await getUpdatesView(campaign.id, v(creator), later))!.remainingToday).toBe(2);
   });
 
-  it("refuses everyone but the organiser, and bad input, changing nothing", async () => {
+  it("refuses everyone but the organizer, and bad input, changing nothing", async () => {
     const creator = await createUser();
     const campaign = await createCampaign({ creatorId: creator.id });
     const other = await createUser();

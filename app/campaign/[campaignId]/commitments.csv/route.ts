@@ -2,7 +2,7 @@ import { getViewer } from "@/lib/auth/viewer";
 import { AppError } from "@/lib/errors";
 import { handle } from "@/lib/http";
 import { getCommitmentsCsv } from "@/lib/pledges/queries";
-import { MANAGE_DENIED_MESSAGE } from "@/lib/pledges/policy";
+import { ACCESS_TEXTS } from "@/lib/access/texts";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = handle(async (_req: Request, { params }: { params: Promise<{ campaignId: string }> }) => {
   const { campaignId } = await params;
   const file = await getCommitmentsCsv(campaignId, await getViewer());
-  if (!file) throw new AppError("NOT_FOUND", MANAGE_DENIED_MESSAGE);
+  if (!file) throw new AppError("NOT_FOUND", ACCESS_TEXTS.manageDenied);
   return new Response(file.csv, {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -2,13 +2,13 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
 import { getManageView } from "@/lib/pledges/queries";
-import { MANAGE_DENIED_NOTICE } from "@/lib/pledges/policy";
+import { MANAGE_DENIED_NOTICE } from "@/lib/access/texts";
 import { ManageView } from "@/components/manage/manage-view";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Manage Campaign", robots: { index: false } };
 
-/** The organiser's view of their campaign (creator only; everyone else goes home with a notice). */
+/** The organizer's view of their campaign (creator only; everyone else goes home with a notice). */
 export default async function ManageCampaignPage({ params }: { params: Promise<{ campaignId: string }> }) {
   const { campaignId } = await params;
   const view = await getManageView(campaignId, await getViewer());

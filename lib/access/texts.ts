@@ -1,0 +1,16 @@
+/** What a refusal says (SPEC §6 where it gives the text). Shared by services, pages and tests. */
+export const ACCESS_TEXTS = {
+  signIn: "Please sign in first.",
+  adminOnly: "Access denied. Admin privileges required.",
+  /** SPEC §3: the event page's text for a missing (or hidden) event */
+  campaignNotFound: "Campaign not found",
+  /** SPEC §6: the manage page's text; an unknown event and someone else's get the same answer */
+  manageDenied: "Campaign not found or you don't have permission to manage it",
+  updateDenied: "Only the organizer can post updates.",
+  cancelDenied: "Only the organizer can cancel this event.",
+  deleteCommentDenied: "Only the organizer or an admin can delete comments.",
+  pledgeNotFound: "Commitment not found.",
+} as const;
+
+/** The `?notice=` code the manage page redirects home with; the home page maps it to manageDenied. */
+export const MANAGE_DENIED_NOTICE = "manage-denied";

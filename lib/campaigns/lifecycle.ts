@@ -1,0 +1,139 @@
+/**
+ * The campaign core (issue 15): what state an event is in, when it is confirmed, what kind of pact
+ * it is and what one pledge costs. Every surface — pages, cards, emails, APIs, SQL, the cache —
+ * asks here and re-derives nothing. Pure and dependency-free (no zod, no Prisma): client
+ * components, the proxy and SQL builders import it.
+ *
+ * Status moves (DESIGN §1): pending → funded (threshold met) → charging → charged; pending →
+ * expired (deadline passed below the threshold); pending | funded | charging | charged → cancelled.
+ */
+export const CAMPAIGN_STATUSES = [
+  "pending",
+  "funded",
+  "charging",
+  "charged",
+  "expired",
+  "cancelled",
+] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** Taking commitments toward the threshold. */
+export const COLLECTING_STATUSES = ["pending"] as const;
+/** The threshold was met: the event is confirmed and its pledges are (being) charged. */
+export const CONFIRMED_STATUSES = ["funded", "charging", "charged"] as const;
+/** Over without anyone paying. */
+export const CALLED_OFF_STATUSES = ["expired", "cancelled"] as const;
+/** No new commitment is taken (DESIGN §1 "after confirmation"), unless the event keeps accepting late ones. */
+export const CLOSED_STATUSES = [...CONFIRMED_STATUSES, ...CALLED_OFF_STATUSES] as const;
+/** An event can be cancelled from anything not already over. */
+export const CANCELLABLE_STATUSES = [...COLLECTING_STATUSES, ...CONFIRMED_STATUSES] as const;
+
+export type StatusSet = readonly CampaignStatus[];
+
+/** Whether `status` is in `set` (any string: rows from raw SQL carry plain text). */
+export const inStatuses = (set: StatusSet, status: string): boolean =>
+  (set as readonly string[]).includes(status);
+
+/**
+ * A set as the body of an SQL `IN (...)` list: `'funded', 'charging', 'charged'`. The values are
+ * this module's constants, never input; SQL builders wrap it in Prisma.raw (lib/db.ts statusIn).
+ */
+export const sqlStatusList = (set: StatusSet): string => set.map((s) => `'${s}'`).join(", ");
+
+export const isConfirmed = (status: string) => inStatuses(CONFIRMED_STATUSES, status);
+export const isCancellable = (status: string) => inStatuses(CANCELLABLE_STATUSES, status);
+
+// ---- pact types (DESIGN §1 "pact types") ----------------------------------------------------------
+
+/**
+ * - a paid paction: backers save a card and are charged the ticket price when it tips;
+ * - a crowdfund: backers pledge an amount (≥ $1) with a saved card and are charged that amount when
+ *   it tips, whatever the ticket price (it is not used for crowdfunds) — a $0 crowdfund is paid too;
+ * - a free paction: no card, nothing charged.
+ */
+export type PactKind = { pactType?: string | null; ticketPriceCents: number };
+
+export const isCrowdfund = (c: { pactType?: string | null }) => c.pactType === "crowdfund";
+
+/** Backers save a card and are charged at the tip: paid pactions and every crowdfund. */
+export const isPaidEvent = (c: PactKind) => isCrowdfund(c) || c.ticketPriceCents > 0;
+
+/** Nothing is charged: a paction without a ticket price. */
+export const isFreeEvent = (c: PactKind) => !isPaidEvent(c);
+
+/** What charging one pledge takes: the crowdfund pledge's own amount, else the ticket price. */
+export const pledgeChargeCents = (c: PactKind, pledge: { amountCents: number }) =>
+  isCrowdfund(c) ? pledge.amountCents : c.ticketPriceCents;
+
+/** $1: a crowdfund pledge counts whole dollars toward the goal. */
+export const CROWDFUND_MIN_CENTS = 100;
+
+// ---- the threshold (DESIGN §1 "threshold") --------------------------------------------------------
+
+export type ThresholdFacts = {
+  status: string;
+  goal: number;
+  /** pledges that count: with a saved card for paid events, all for free ones */
+  committedCount: number;
+  pactType?: string | null;
+  /** crowdfunds count dollars: bigint straight from the database (money sums) */
+  raisedCents?: number | bigint;
+};
+
+/** What counts toward the goal: people, or whole dollars for a crowdfund. */
+export function progress(c: ThresholdFacts): { value: number; goal: number; unit: "people" | "dollars" } {
+  if (isCrowdfund(c))
+    return { value: Math.floor(Number(c.raisedCents ?? 0) / 100), goal: c.goal, unit: "dollars" };
+  return { value: c.committedCount, goal: c.goal, unit: "people" };
+}
+
+/** Whether the goal is reached: a confirmed status says so, else the count does. */
+export function thresholdMet(c: ThresholdFacts): boolean {
+  if (isConfirmed(c.status)) return true;
+  if (isCrowdfund(c) && c.raisedCents !== undefined) return Number(c.raisedCents) >= c.goal * 100;
+  return c.committedCount >= c.goal;
+}
+
+/** The counts a recount (check-and-charge, the manual charge) reads from the pledges themselves. */
+export function recountMeetsGoal(
+  c: PactKind & { goal: number },
+  counts: { all: number; withCard: number; cents: number },
+): boolean {
+  if (isCrowdfund(c)) return counts.cents >= c.goal * 100;
+  return (isFreeEvent(c) ? counts.all : counts.withCard) >= c.goal;
+}
+
+// ---- what a surface shows -------------------------------------------------------------------------
+
+/**
+ * The phase a page, card or email shows: collecting (open), ended (deadline passed, outcome not yet
+ * recorded), confirmed (threshold met, charging), charged (settled), expired, cancelled.
+ */
+export type Phase = "collecting" | "ended" | "confirmed" | "charged" | "expired" | "cancelled";
+
+export function phaseOf(c: { status: string; deadline: Date }, now: Date): Phase {
+  switch (c.status) {
+    case "pending":
+      return c.deadline.getTime() > now.getTime() ? "collecting" : "ended";
+    case "funded":
+    case "charging":
+      return "confirmed";
+    case "charged":
+    case "expired":
+    case "cancelled":
+      return c.status;
+    default:
+      return "collecting";
+  }
+}
+
+export const STATUS_LABELS: Record<CampaignStatus, string> = {
+  pending: "Active",
+  funded: "Funded",
+  charging: "Charging",
+  charged: "Confirmed",
+  expired: "Expired",
+  cancelled: "Cancelled",
+};
+
+export const statusLabel = (status: string) => STATUS_LABELS[status as CampaignStatus] ?? "Active";
