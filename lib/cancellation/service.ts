@@ -4,10 +4,12 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { cancelledEmail } from "@/lib/email/templates";
-import { getGateway, type PaymentGateway } from "@/lib/payments/gateway";
+import { getGateway } from "@/lib/payments/gateway";
+import { type PaymentGateway } from "@/lib/payments/types";
 import { cancelCampaignSchema } from "@/lib/cancellation/schema";
 import type { Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
+import { recordRefund } from "@/lib/charging/pledge-state";
 
 /**
  * Cancelling an event: before confirmation nobody is charged (saved cards are released by the
@@ -105,11 +107,7 @@ export async function refundCancelledPledges(
   for (const p of pledges) {
     try {
       const { refundId } = await gateway.refund({ pledgeId: p.id, paymentIntentId: p.paymentIntentId! });
-      const { count } = await db.pledge.updateMany({
-        where: { id: p.id, refundId: null },
-        data: { refundId, refundedAt: new Date(), chargeStatus: "refunded" },
-      });
-      refunded += count;
+      if (await recordRefund(p.id, refundId)) refunded++;
     } catch (err) {
       console.warn(
         `[cancellation] refund of pledge ${p.id} failed, the sweeper retries: ${(err as Error)?.message}`,

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
+import { OUTCOME_STATES } from "@/lib/charging/pledge-state";
 
 /**
  * SPEC §7 response of POST /api/check-and-charge, for one campaign. Its four keys are the same for
@@ -25,7 +26,7 @@ export async function getChargeSummary(
   const pledges = await db.pledge.findMany({
     where: {
       campaignId,
-      chargeStatus: { in: ["succeeded", "failed", "requires_action"] },
+      chargeStatus: { in: [...OUTCOME_STATES] },
       OR: [{ chargeType: null }, { chargeType: "paid" }],
     },
     select: {

@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/email/templates";
 import { getGateway, paymentsMode } from "@/lib/payments/gateway";
+import { releaseCard } from "@/lib/charging/pledge-state";
 import { CALLED_OFF_STATUSES, CANCELLABLE_STATUSES, thresholdMet } from "@/lib/campaigns/lifecycle";
 
 /**
@@ -113,11 +114,7 @@ export async function releaseSavedCards(take = 200): Promise<number> {
         }
       }
     }
-    const { count } = await db.pledge.updateMany({
-      where: { id: p.id, paymentMethodId: pm, chargeStatus: "none" },
-      data: { paymentMethodId: null },
-    });
-    released += count;
+    if (await releaseCard(p.id, pm)) released++;
   }
   return released;
 }

@@ -9,7 +9,7 @@ import {
   type ChargeInput,
   type ChargeResult,
   type PaymentGateway,
-} from "@/lib/payments/gateway";
+} from "@/lib/payments/types";
 import {
   CARD_MESSAGES,
   checkCard,

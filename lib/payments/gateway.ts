@@ -2,58 +2,13 @@ import "server-only";
 import { stripeEnabled } from "@/lib/env";
 import { demoGateway } from "@/lib/payments/demo-gateway";
 import { stripeGateway } from "@/lib/payments/stripe-gateway";
+import type { PaymentGateway } from "@/lib/payments/types";
 
 /**
  * One interface for the payment provider (DESIGN §1 "payments provider"): Stripe when its keys are
  * set, otherwise the built-in demo mode. Callers never branch on the mode except for the browser
  * side (Stripe Elements vs the demo card form).
  */
-export type CardSummary = {
-  paymentMethodId: string;
-  brand: string;
-  last4: string;
-  expMonth: number;
-  expYear: number;
-};
-
-export type ChargeResult =
-  | { status: "succeeded"; paymentIntentId: string }
-  | { status: "failed"; code: string; message: string; paymentIntentId?: string; retryable: boolean }
-  | { status: "requires_action"; code: "authentication_required"; message: string; paymentIntentId: string };
-
-export type ChargeInput = {
-  pledgeId: string;
-  campaignId: string;
-  userId: string;
-  paymentMethodId: string;
-  amountCents: number;
-  /** the pledge's charge attempt number: the idempotency key is derived from pledge id + attempt */
-  attempt: number;
-  /** the user's customer at the provider when the caller has already read it (User.stripeCustomerId); looked up otherwise */
-  customerId?: string | null;
-};
-
-export interface PaymentGateway {
-  mode: "stripe" | "demo";
-  createSetupIntent(user: { id: string; email: string }): Promise<{ clientSecret: string }>;
-  /** Throws AppError BAD_REQUEST if it is not that user's saved card. */
-  getCard(user: { id: string }, paymentMethodId: string): Promise<CardSummary>;
-  /** Off-session charge (the backer is absent), idempotent per (pledgeId, attempt). */
-  charge(input: ChargeInput): Promise<ChargeResult>;
-  /** On-session charge from the recovery page: the backer is present and can authenticate. */
-  chargeOnSession(input: ChargeInput): Promise<ChargeResult>;
-  /** A payment's current state; `clientSecret` lets the browser finish authentication (Stripe only). */
-  retrieveIntent(
-    paymentIntentId: string,
-  ): Promise<{ result: ChargeResult; clientSecret: string | null; metadata: Record<string, string> }>;
-  refund(input: { pledgeId: string; paymentIntentId: string }): Promise<{ refundId: string }>;
-  detach(paymentMethodId: string): Promise<void>;
-}
-
-/** Idempotency key of one charge attempt: a retry of the same attempt reuses it. */
-export const chargeIdempotencyKey = (pledgeId: string, attempt: number) =>
-  `pledge-${pledgeId}-attempt-${attempt}`;
-
 export function getGateway(): PaymentGateway {
   return stripeEnabled() ? stripeGateway() : demoGateway();
 }

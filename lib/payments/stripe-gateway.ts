@@ -9,7 +9,7 @@ import {
   type ChargeInput,
   type ChargeResult,
   type PaymentGateway,
-} from "@/lib/payments/gateway";
+} from "@/lib/payments/types";
 import { acquireProviderSlot } from "@/lib/payments/rate-limiter";
 import { isHardDecline } from "@/lib/payments/declines";
 

@@ -7,6 +7,7 @@ import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
 import { getCampaignDetail, hasCommitted } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
 import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
+import { RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
 import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { canManageEvent, canSeeEvent, canSeeIdentity, seesAllIdentities } from "@/lib/access/rules";
@@ -248,7 +249,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
         ],
       },
     }),
-    db.pledge.count({ where: { campaignId: c.id, chargeStatus: { in: ["failed", "requires_action"] } } }),
+    db.pledge.count({ where: { campaignId: c.id, chargeStatus: { in: [...RECOVERABLE_STATES] } } }),
     db.pledge.findMany({
       where: { campaignId: c.id },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],

@@ -4,7 +4,8 @@ import { randomBytes } from "node:crypto";
 import { db, Prisma } from "@/lib/db";
 import { AppError, isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
-import { getGateway, type CardSummary } from "@/lib/payments/gateway";
+import { getGateway } from "@/lib/payments/gateway";
+import { type CardSummary } from "@/lib/payments/types";
 import { requestCharging } from "@/lib/charging/service";
 import { queueConfirmedEmails } from "@/lib/email/notifications";
 import { commitReceivedEmail } from "@/lib/email/templates";
@@ -15,6 +16,7 @@ import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy
 import { consume, secondsText } from "@/lib/rate-limit/service";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { canSeeEvent } from "@/lib/access/rules";
+import { confirmFreePledges } from "@/lib/charging/pledge-state";
 
 export type CommitResult = {
   pledgeId: string;
@@ -410,17 +412,14 @@ function commitLocked(
       const written = await tx.$queryRaw<{ id: string }[]>`
         WITH p AS (
           INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
-                                "cardLast4", "paymentMethod", "createdAt", charged, verified, "chargeType", "chargedAt", "chargeStatus")
+                                "cardLast4", "paymentMethod", "createdAt")
           VALUES (${pledgeId}, ${c.id}, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${contributorText(viewer.name)},
                   ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
-                  ${c.paymentMethod?.trim() || "Not specified"}, ${now}, ${confirmed}, ${confirmed},
-                  ${confirmed ? "free" : null}::"ChargeType", ${confirmed ? now : null}::timestamptz,
-                  ${confirmed ? "succeeded" : "none"}::"PledgeChargeStatus")
+                  ${c.paymentMethod?.trim() || "Not specified"}, ${now})
           ON CONFLICT ("campaignId", "userId") DO NOTHING
           RETURNING id, amount)
         UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + 1,
-               "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p),
-               "totalCharged" = "totalCharged" + ${confirmed ? 1 : 0}
+               "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p)
         WHERE id = ${c.id} AND EXISTS (SELECT 1 FROM p)
         RETURNING (SELECT id FROM p) AS id`;
       if (!written[0]) throw fail("alreadyCommitted", "CONFLICT");
@@ -430,6 +429,15 @@ function commitLocked(
       let status: CommitResult["status"] = "pending";
       if (d.late) {
         status = c.status === "charged" ? "charged" : "funded";
+        // A late commit to a confirmed free event is confirmed on arrival (DESIGN §1 "free events").
+        if (confirmed) {
+          const total = await confirmFreePledges(tx, c.id, now);
+          await tx.campaign.update({
+            where: { id: c.id },
+            data: { totalCharged: total },
+            select: { id: true },
+          });
+        }
       } else if (d.crossed && d.paid) {
         status = "funded";
         await tx.campaign.update({
@@ -440,17 +448,7 @@ function commitLocked(
       } else if (d.crossed) {
         // Free events have nothing to charge: confirmed at once (DESIGN §1 "free events").
         status = "charged";
-        const marked = await tx.pledge.updateMany({
-          where: { campaignId: c.id, charged: false },
-          data: {
-            charged: true,
-            verified: true,
-            chargeType: "free",
-            chargedAt: now,
-            paymentIntentId: null,
-            chargeStatus: "succeeded",
-          },
-        });
+        const confirmedCount = await confirmFreePledges(tx, c.id, now);
         await tx.campaign.update({
           where: { id: c.id },
           data: {
@@ -458,7 +456,7 @@ function commitLocked(
             fundedAt: now,
             chargedAt: now,
             chargeType: "free",
-            totalCharged: { increment: marked.count },
+            totalCharged: confirmedCount,
             lastStatusUpdate: now,
           },
           select: { id: true },

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { cancelCampaign, refundCancelledPledges } from "@/lib/cancellation/service";
-import type { PaymentGateway } from "@/lib/payments/gateway";
+import type { PaymentGateway } from "@/lib/payments/types";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
 const v = (u: { id: string; isAdmin: boolean }) => ({ id: u.id, isAdmin: u.isAdmin });

@@ -6,11 +6,13 @@ import { fundedPaidCampaign } from "@/tests/charging/helpers";
 
 let fake: FakeStripe;
 let service: typeof import("@/lib/charging/service");
+let recovery: typeof import("@/lib/charging/recovery");
 
 beforeAll(async () => {
   fake = await startFakeStripe();
   useFakeStripeEnv(fake, { STRIPE_RATE_LIMIT: "1000" });
   service = await import("@/lib/charging/service");
+  recovery = await import("@/lib/charging/recovery");
 });
 afterAll(async () => {
   await fake.close();
@@ -30,7 +32,7 @@ describe("paying a failed charge on-session with Stripe", () => {
     ]);
 
     const backer = { id: users[0].id, email: users[0].email, isAdmin: false };
-    const result = await service.payPledgeOnSession(backer, {
+    const result = await recovery.payPledgeOnSession(backer, {
       pledgeId: pledges[0].id,
       paymentMethodId: pledges[0].paymentMethodId,
     });
@@ -43,11 +45,11 @@ describe("paying a failed charge on-session with Stripe", () => {
     expect(onSession.idempotencyKey).toBe(`pledge-${pledges[0].id}-attempt-2`);
 
     // Not authenticated yet: nothing recorded as paid.
-    expect(await service.confirmPledgePayment(backer, pledges[0].id)).toMatchObject({ status: "failed" });
+    expect(await recovery.confirmPledgePayment(backer, pledges[0].id)).toMatchObject({ status: "failed" });
     // The browser completes 3-D Secure (stripe.handleNextAction); Stripe then reports success.
     const piId = (await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).paymentIntentId!;
     fake.state.paymentIntents.get(piId)!.status = "succeeded";
-    expect(await service.confirmPledgePayment(backer, pledges[0].id)).toEqual({ status: "succeeded" });
+    expect(await recovery.confirmPledgePayment(backer, pledges[0].id)).toEqual({ status: "succeeded" });
     const after = await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } });
     expect([after.chargeStatus, after.charged, after.paymentIntentId]).toEqual(["succeeded", true, piId]);
     expect(fake.chargeCount(pledges[0].id)).toBe(2); // the off-session attempt (declined) and this one
@@ -56,7 +58,7 @@ describe("paying a failed charge on-session with Stripe", () => {
 
     // Someone else cannot confirm it.
     await expect(
-      service.confirmPledgePayment({ id: users[1].id, isAdmin: false }, pledges[0].id),
+      recovery.confirmPledgePayment({ id: users[1].id, isAdmin: false }, pledges[0].id),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

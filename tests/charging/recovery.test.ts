@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { confirmDemoSetup, createDemoSetupSecret } from "@/lib/payments/demo-gateway";
-import { checkAndCharge, payPledgeOnSession } from "@/lib/charging/service";
+import { checkAndCharge } from "@/lib/charging/service";
+import { payPledgeOnSession } from "@/lib/charging/recovery";
 import { getPledgeForPayment } from "@/lib/charging/queries";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 

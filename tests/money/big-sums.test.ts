@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { finalizeIfDone } from "@/lib/charging/service";
+import { finalizeIfDone } from "@/lib/charging/run";
 import { getManageView, getCommitPanel } from "@/lib/pledges/queries";
 import { getCampaignDetail, listCampaignsByCreator } from "@/lib/campaigns/queries";
 import { commitToCampaign } from "@/lib/pledges/service";

@@ -6,7 +6,7 @@ import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
 import { createUser } from "@/tests/helpers/factories";
 
 let fake: FakeStripe;
-let gateway: import("@/lib/payments/gateway").PaymentGateway;
+let gateway: import("@/lib/payments/types").PaymentGateway;
 
 beforeAll(async () => {
   fake = await startFakeStripe();

@@ -1,5 +1,5 @@
 import { handle } from "@/lib/http";
-import { handleStripeEvent, verifyStripeEvent } from "@/lib/payments/webhook";
+import { handleStripeEvent, verifyStripeEvent } from "@/lib/charging/webhook";
 
 export const dynamic = "force-dynamic";
 

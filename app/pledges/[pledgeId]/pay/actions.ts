@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { runAction, parseInput, type ActionResult } from "@/lib/actions";
 import { requireUser } from "@/lib/auth/viewer";
-import { confirmPledgePayment, payPledgeOnSession, type PayPledgeResult } from "@/lib/charging/service";
+import { confirmPledgePayment, payPledgeOnSession, type PayPledgeResult } from "@/lib/charging/recovery";
 import { confirmPledgePaymentSchema, payPledgeSchema } from "@/lib/charging/schema";
 
 const PAY_FAILED = "Payment failed. Please try again.";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
 import { getPledgeForPayment } from "@/lib/charging/queries";
-import { paymentClosedReason } from "@/lib/charging/service";
+import { paymentClosedReason } from "@/lib/charging/recovery";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { env } from "@/lib/env";
 import { formatCents, formatDateTime } from "@/lib/format";

@@ -3,8 +3,9 @@ import Stripe from "stripe";
 import { db, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { finalizeIfDone } from "@/lib/charging/service";
+import { finalizeIfDone } from "@/lib/charging/run";
 import { onChargeFailed } from "@/lib/charging/notify";
+import { recordProviderFailure, recordProviderSuccess } from "@/lib/charging/pledge-state";
 
 /**
  * Stripe webhooks (POST /api/stripe/webhook). Deliveries are at least once and unordered, so:
@@ -58,19 +59,10 @@ async function findPledge(tx: Tx, pi: Stripe.PaymentIntent) {
 async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outcome> {
   const pledge = await findPledge(tx, pi);
   if (!pledge) return {};
-  await tx.pledge.updateMany({
-    where: { id: pledge.id, chargeStatus: { notIn: ["succeeded", "refunded"] } },
-    data: {
-      chargeStatus: "succeeded",
-      charged: true,
-      verified: true,
-      chargedAt: Number.isInteger(pi.created) ? new Date(pi.created * 1000) : new Date(),
-      chargeType: "paid",
-      paymentIntentId: pi.id,
-      ...(Number.isInteger(pi.amount) && pi.amount >= 0 ? { amountCents: pi.amount } : {}),
-      chargeFailureCode: null,
-      chargeFailureMessage: null,
-    },
+  await recordProviderSuccess(tx, pledge.id, {
+    paymentIntentId: pi.id,
+    chargedAt: Number.isInteger(pi.created) ? new Date(pi.created * 1000) : new Date(),
+    amountCents: Number.isInteger(pi.amount) && pi.amount >= 0 ? pi.amount : null,
   });
   return { campaignId: pledge.campaignId };
 }
@@ -92,23 +84,15 @@ async function onIntentUnsuccessful(
     kind === "requires_action"
       ? "authentication_required"
       : (err?.decline_code ?? err?.code ?? "card_declined");
-  const { count } = await tx.pledge.updateMany({
-    where: {
-      id: pledge.id,
-      chargeAttempts: pledge.chargeAttempts,
-      chargeStatus: { notIn: ["succeeded", "refunded"] },
-    },
-    data: {
-      chargeStatus: kind,
-      chargeFailureCode: code,
-      chargeFailureMessage: (
-        err?.message ??
-        (kind === "requires_action" ? "This transaction requires authentication." : "Your card was declined.")
-      ).slice(0, 500),
-      paymentIntentId: pi.id,
-    },
+  const changed = await recordProviderFailure(tx, pledge, {
+    kind,
+    code,
+    message:
+      err?.message ??
+      (kind === "requires_action" ? "This transaction requires authentication." : "Your card was declined."),
+    paymentIntentId: pi.id,
   });
-  return count > 0 && pledge.chargeStatus !== kind
+  return changed && pledge.chargeStatus !== kind
     ? { campaignId: pledge.campaignId, failedPledgeId: pledge.id }
     : { campaignId: pledge.campaignId };
 }

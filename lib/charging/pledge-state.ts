@@ -1,0 +1,299 @@
+import "server-only";
+import { db, Prisma, statusIn } from "@/lib/db";
+import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
+import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
+import type { CardSummary, ChargeResult } from "@/lib/payments/types";
+
+/**
+ * The only writer of a pledge's charge state (issue 15). A pledge moves
+ *
+ *   none → processing (the CLAIM) → succeeded | failed | requires_action;
+ *   failed | requires_action → processing (a retry, the backer's own payment) → …;
+ *   succeeded → refunded (a cancelled event); none → succeeded (a free event's confirmation).
+ *
+ * A success is the provider's word that money moved: recorded from any unsettled state. A failure
+ * applies only to the attempt that failed. Card release forgets the saved card of a pledge never
+ * charged. The states the next issues add (withdrawn, dropped, waitlisted) are written here too.
+ */
+export const PLEDGE_CHARGE_STATES = [
+  "none",
+  "processing",
+  "succeeded",
+  "failed",
+  "requires_action",
+  "refunded",
+] as const;
+export type PledgeChargeState = (typeof PLEDGE_CHARGE_STATES)[number];
+
+/** A charge that did not go through and that the backer can still pay (DESIGN §1 "failed payments"). */
+export const RECOVERABLE_STATES = ["failed", "requires_action"] as const;
+/** The states a charge attempt ends in (what a charge summary reports). */
+export const OUTCOME_STATES = ["succeeded", ...RECOVERABLE_STATES] as const;
+/** A success is recorded from any of these (not over an earlier success, nor after a refund). */
+const SUCCESS_MAY_FOLLOW = ["none", "processing", ...RECOVERABLE_STATES] as const;
+const SETTLED_STATES = ["succeeded", "refunded"] as const;
+
+export const isRecoverable = (state: string) => (RECOVERABLE_STATES as readonly string[]).includes(state);
+
+/** A pledge whose charge is claimed but not recorded for this long is presumed abandoned (crash). */
+export const STALE_CLAIM_MS = 5 * 60_000;
+
+const HARD_CODES = [...HARD_DECLINE_CODES];
+
+/**
+ * DESIGN §1 "failed payments": a soft decline gets one retry (the organizer's manual charge is that
+ * retry), so at most two off-session attempts; after that only the backer's own payment can settle it.
+ */
+export const MAX_OFF_SESSION_ATTEMPTS = 2;
+
+export type ClaimedPledge = {
+  id: string;
+  userId: string;
+  paymentMethodId: string;
+  amountCents: number;
+  chargeAttempts: number;
+  createdAt: Date;
+  customerId: string | null;
+  /** this claim's stamp, and the state before it: a claim not yet charged can be given back exactly */
+  claimedAt: Date;
+  prevStatus: string;
+  prevClaimedAt: Date | null;
+  prevAttempts: number;
+};
+
+/**
+ * Claims the next chargeable pledges (up to `limit`) of a campaign for this run: uncharged with a
+ * saved card and either unclaimed, or claimed by a run that died (claim older than `staleAfterMs`),
+ * or — for the manual charge — a soft decline not yet retried by this run. `FOR UPDATE SKIP LOCKED`
+ * hands concurrent runs (on any instance) disjoint pledges without waiting; the UPDATE re-checks
+ * the state, so a pledge is never held twice. A fresh claim increments the attempt (a new
+ * idempotency key); re-driving a stale claim keeps it, so the provider replays the first request.
+ * The backer's provider customer comes along, so the charge needs no lookup of its own, and the
+ * pledge's state before the claim, so a claim not charged can be given back (`giveBackClaims`).
+ */
+export async function claimBatch(
+  campaignId: string,
+  staleAfterMs: number,
+  runStart: Date,
+  retryFailed: boolean,
+  limit: number,
+): Promise<ClaimedPledge[]> {
+  // New charges only while the campaign is confirmed (not cancelled or expired meanwhile). A stale
+  // claim is still re-driven: with its original idempotency key it can only learn the outcome of a
+  // charge already made, which then gets recorded (and refunded if the event was cancelled).
+  const live = Prisma.sql`EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = ${campaignId} AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))`;
+  const retry = retryFailed
+    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND "chargeClaimedAt" < ${runStart} AND ${live} AND "chargeAttempts" < ${MAX_OFF_SESSION_ATTEMPTS}
+         AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))`
+    : Prisma.empty;
+  const rows = await db.$queryRaw<ClaimedPledge[]>`
+    UPDATE "Pledge" AS p SET
+      "chargeStatus" = 'processing',
+      "chargeClaimedAt" = clock_timestamp(),
+      "chargeAttempts" = CASE WHEN p."chargeStatus" = 'processing' THEN GREATEST(p."chargeAttempts", 1) ELSE p."chargeAttempts" + 1 END
+    FROM (
+      SELECT "id", "chargeStatus"::text AS "prevStatus", "chargeClaimedAt" AS "prevClaimedAt", "chargeAttempts" AS "prevAttempts" FROM "Pledge"
+      WHERE "campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
+        AND (("chargeStatus" = 'none' AND ${live})
+          OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < LEAST(${runStart}, clock_timestamp() - (${staleAfterMs}::int * interval '1 millisecond')))
+          ${retry})
+      ORDER BY "createdAt" ASC, "id" ASC
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    ) AS next, "User" AS u
+    WHERE p."id" = next."id" AND u."id" = p."userId"
+    RETURNING p."id", p."userId", p."paymentMethodId", p."amountCents", p."chargeAttempts", p."createdAt", u."stripeCustomerId" AS "customerId",
+      p."chargeClaimedAt" AS "claimedAt", next."prevStatus", next."prevClaimedAt", next."prevAttempts"`;
+  // In the order they were committed (RETURNING keeps none).
+  return rows.sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
+/**
+ * Gives claims back that this run took but never charged (nothing was sent to the provider under
+ * their attempt's key): each pledge returns to exactly its state before the claim, if the claim is
+ * still this run's. The next run claims it again with the same attempt number.
+ */
+export async function giveBackClaims(claims: ClaimedPledge[]): Promise<void> {
+  if (claims.length === 0) return;
+  const values = claims.map(
+    (c) =>
+      Prisma.sql`(${c.id}::text, ${c.chargeAttempts}::int, ${c.claimedAt}::timestamptz, ${c.prevStatus}::text, ${c.prevClaimedAt}::timestamptz, ${c.prevAttempts}::int)`,
+  );
+  await db.$executeRaw`
+    UPDATE "Pledge" AS p SET
+      "chargeStatus" = v."prevStatus"::"PledgeChargeStatus", "chargeClaimedAt" = v."prevClaimedAt", "chargeAttempts" = v."prevAttempts"
+    FROM (VALUES ${Prisma.join(values)}) AS v("id", "attempt", "claimedAt", "prevStatus", "prevClaimedAt", "prevAttempts")
+    WHERE p."id" = v."id" AND p."chargeStatus" = 'processing' AND p."chargeAttempts" = v."attempt" AND p."chargeClaimedAt" = v."claimedAt"`;
+}
+
+/**
+ * Records a charge's outcome. A success is the provider's word that money moved, so it is recorded
+ * whatever the pledge's state (except already succeeded/refunded); a failure only on a pledge this
+ * run still holds (`processing`), so a late failure never overwrites a success. Returns whether it
+ * changed the pledge (the caller tells the backer about a new failure: lib/charging/notify.ts).
+ */
+export async function recordChargeResult(
+  pledgeId: string,
+  amountCents: number,
+  result: ChargeResult,
+): Promise<boolean> {
+  if (result.status === "succeeded") {
+    // The backer's "Event Confirmed!" email is derived from the charged pledge by the email job
+    // (lib/email/derived.ts, same dedupe key), so this hot path stays one short statement.
+    const { count } = await db.pledge.updateMany({
+      where: { id: pledgeId, chargeStatus: { in: [...SUCCESS_MAY_FOLLOW] } },
+      data: {
+        chargeStatus: "succeeded",
+        charged: true,
+        verified: true,
+        chargedAt: new Date(),
+        chargeType: "paid",
+        paymentIntentId: result.paymentIntentId,
+        amountCents,
+        chargeFailureCode: null,
+        chargeFailureMessage: null,
+      },
+    });
+    return count > 0;
+  }
+  const { count } = await db.pledge.updateMany({
+    where: { id: pledgeId, chargeStatus: "processing" },
+    data: {
+      chargeStatus: result.status === "requires_action" ? "requires_action" : "failed",
+      chargeFailureCode: result.code,
+      chargeFailureMessage: result.message.slice(0, 500),
+      ...(result.paymentIntentId ? { paymentIntentId: result.paymentIntentId } : {}),
+    },
+  });
+  return count > 0;
+}
+
+/**
+ * Records several successes in one statement, under the same rule as `recordChargeResult` (a
+ * success is recorded whatever the pledge's state, except already succeeded/refunded). Returns how
+ * many pledges it changed.
+ */
+export async function recordSuccesses(
+  items: { pledgeId: string; amountCents: number; paymentIntentId: string }[],
+): Promise<number> {
+  if (items.length === 0) return 0;
+  const values = items.map(
+    (i) => Prisma.sql`(${i.pledgeId}::text, ${i.paymentIntentId}::text, ${i.amountCents}::int)`,
+  );
+  return db.$executeRaw`
+    UPDATE "Pledge" AS p SET
+      "chargeStatus" = 'succeeded', "charged" = true, "verified" = true, "chargedAt" = now(), "chargeType" = 'paid',
+      "paymentIntentId" = v."paymentIntentId", "amountCents" = v."amountCents",
+      "chargeFailureCode" = NULL, "chargeFailureMessage" = NULL
+    FROM (VALUES ${Prisma.join(values)}) AS v("id", "paymentIntentId", "amountCents")
+    WHERE p."id" = v."id" AND p."chargeStatus" IN (${Prisma.join(SUCCESS_MAY_FOLLOW.map((s) => Prisma.sql`${s}::"PledgeChargeStatus"`))})`;
+}
+
+/**
+ * A free event at its threshold (DESIGN §1 "free events"): every pledge not yet confirmed is marked
+ * free and confirmed. Returns how many pledges of the event are confirmed (its `totalCharged`).
+ */
+export async function confirmFreePledges(
+  tx: Prisma.TransactionClient,
+  campaignId: string,
+  now: Date,
+): Promise<number> {
+  await tx.pledge.updateMany({
+    where: { campaignId, charged: false },
+    data: {
+      charged: true,
+      verified: true,
+      chargedAt: now,
+      chargeType: "free",
+      chargeStatus: "succeeded",
+      paymentIntentId: null,
+    },
+  });
+  return tx.pledge.count({ where: { campaignId, charged: true, chargeType: "free" } });
+}
+
+/**
+ * Claims a failed or authentication-blocked charge for the backer's own payment (on-session) with
+ * the card they just saved: a new attempt, so a new idempotency key. Only while the event is
+ * confirmed. Returns the attempt number, or null when the pledge is not (or no longer) payable.
+ */
+export async function claimForOnSession(
+  pledgeId: string,
+  userId: string,
+  card: CardSummary,
+): Promise<number | null> {
+  const claimed = await db.$queryRaw<{ chargeAttempts: number }[]>`
+    UPDATE "Pledge" SET "chargeStatus" = 'processing', "chargeClaimedAt" = clock_timestamp(), "chargeAttempts" = "chargeAttempts" + 1,
+      "paymentMethodId" = ${card.paymentMethodId}, "cardBrand" = ${card.brand}, "cardLast4" = ${card.last4}
+    WHERE "id" = ${pledgeId} AND "userId" = ${userId} AND "chargeStatus" IN ('failed', 'requires_action')
+      AND EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = "Pledge"."campaignId" AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))
+    RETURNING "chargeAttempts"`;
+  return claimed[0]?.chargeAttempts ?? null;
+}
+
+/** The provider reports a payment succeeded (webhook): recorded unless the pledge is settled. */
+export async function recordProviderSuccess(
+  tx: Prisma.TransactionClient,
+  pledgeId: string,
+  payment: { paymentIntentId: string; chargedAt: Date; amountCents: number | null },
+): Promise<void> {
+  await tx.pledge.updateMany({
+    where: { id: pledgeId, chargeStatus: { notIn: [...SETTLED_STATES] } },
+    data: {
+      chargeStatus: "succeeded",
+      charged: true,
+      verified: true,
+      chargedAt: payment.chargedAt,
+      chargeType: "paid",
+      paymentIntentId: payment.paymentIntentId,
+      ...(payment.amountCents !== null ? { amountCents: payment.amountCents } : {}),
+      chargeFailureCode: null,
+      chargeFailureMessage: null,
+    },
+  });
+}
+
+/**
+ * The provider reports a payment failed or needs authentication (webhook): recorded only on the
+ * attempt the pledge is on and never over a settled pledge. Returns whether the pledge changed.
+ */
+export async function recordProviderFailure(
+  tx: Prisma.TransactionClient,
+  pledge: { id: string; chargeAttempts: number },
+  failure: { kind: "failed" | "requires_action"; code: string; message: string; paymentIntentId: string },
+): Promise<boolean> {
+  const { count } = await tx.pledge.updateMany({
+    where: {
+      id: pledge.id,
+      chargeAttempts: pledge.chargeAttempts,
+      chargeStatus: { notIn: [...SETTLED_STATES] },
+    },
+    data: {
+      chargeStatus: failure.kind,
+      chargeFailureCode: failure.code,
+      chargeFailureMessage: failure.message.slice(0, 500),
+      paymentIntentId: failure.paymentIntentId,
+    },
+  });
+  return count > 0;
+}
+
+/** A refund went through (cancelled event): recorded once per pledge. */
+export async function recordRefund(pledgeId: string, refundId: string): Promise<boolean> {
+  const { count } = await db.pledge.updateMany({
+    where: { id: pledgeId, refundId: null },
+    data: { refundId, refundedAt: new Date(), chargeStatus: "refunded" },
+  });
+  return count > 0;
+}
+
+/** The pledge forgets its saved card (an event called off, never charged); only if still that card. */
+export async function releaseCard(pledgeId: string, paymentMethodId: string): Promise<boolean> {
+  const { count } = await db.pledge.updateMany({
+    where: { id: pledgeId, paymentMethodId, chargeStatus: "none" },
+    data: { paymentMethodId: null },
+  });
+  return count > 0;
+}
