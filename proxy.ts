@@ -10,6 +10,7 @@ import { sessionClaims } from "@/lib/auth/session-cookie";
 import { HOME_FILTERS } from "@/lib/campaigns/schema";
 import { databaseReachable, unavailablePage } from "@/lib/health-gate";
 import { copyNonce, signVersion } from "@/lib/cache/signed-path";
+import { EVENT_PATH } from "@/lib/ids";
 
 /**
  * Runs before every page request:
@@ -44,7 +45,6 @@ function homeQuery(url: URL): { filter: string; page: string } | null {
   return { filter, page };
 }
 
-const EVENT_PATH = /^\/campaign\/([a-z0-9]{10,40})$/i;
 /**
  * The cached copy's path, its version signed (lib/cache/signed-path.ts: the /v/ pages render only
  * signed versions). Resolved against the server's own origin (`request.url`), not `nextUrl`, whose

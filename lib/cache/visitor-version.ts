@@ -1,6 +1,8 @@
 import pg from "pg";
 import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import type { SessionClaims } from "@/lib/auth/session-cookie";
+import { memberCopyAudience } from "@/lib/access/rules";
+import { isCampaignId } from "@/lib/ids";
 
 /**
  * Visitors' pages are cached by version (issue 8: fast pages, and "an approval, a commit or a
@@ -82,7 +84,7 @@ export async function memberHomeVersion(session: SessionClaims, now = Date.now()
 /** Version of one event page; null when the campaign does not exist (the dynamic route redirects). */
 export async function campaignVersion(id: string, now = Date.now()): Promise<string | null> {
   const p = pool();
-  if (!p || !/^[a-z0-9]{10,40}$/i.test(id)) return null;
+  if (!p || !isCampaignId(id)) return null;
   const { rows } = await p.query<{ updatedAt: Date; deadline: Date }>({
     name: "pn_campaign_version",
     text: `SELECT "updatedAt", deadline FROM "Campaign" WHERE id = $1`,
@@ -101,7 +103,7 @@ export async function campaignVersion(id: string, now = Date.now()): Promise<str
  * more than any such person may see; proxy.ts refuses /v/ paths from outside, so a copy is only
  * ever served to the audience it was made for.
  */
-export const MEMBER_EVENT = { member: "~m", committed: "~c" } as const;
+export const MEMBER_EVENT: Record<"member" | "committed", string> = { member: "~m", committed: "~c" };
 
 /**
  * Version of an event page for a signed-in user, or null when their page must render per request
@@ -114,17 +116,17 @@ export async function memberCampaignVersion(
   now = Date.now(),
 ): Promise<string | null> {
   const p = pool();
-  if (!p || !/^[a-z0-9]{10,40}$/i.test(id) || !/^[A-Za-z0-9_-]{1,64}$/.test(session.userId)) return null;
+  if (!p || !isCampaignId(id) || !/^[A-Za-z0-9_-]{1,64}$/.test(session.userId)) return null;
   const { rows } = await p.query<{
     updatedAt: Date;
     deadline: Date;
-    creator: boolean;
+    creatorId: string;
     admin: boolean;
     committed: boolean;
     listed: boolean;
   }>({
     name: "pn_member_campaign_version",
-    text: `SELECT c."updatedAt", c.deadline, c."creatorId" = u.id AS creator, u."isAdmin" AS admin,
+    text: `SELECT c."updatedAt", c.deadline, c."creatorId", u."isAdmin" AS admin,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id) AS committed,
             EXISTS (SELECT 1 FROM (SELECT "userId" FROM "Pledge" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $3) f WHERE f."userId" = u.id)
               OR EXISTS (SELECT 1 FROM (SELECT "authorId" FROM "Comment" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $4) f WHERE f."authorId" = u.id) AS listed
@@ -132,6 +134,14 @@ export async function memberCampaignVersion(
     values: [id, session.userId, EVENT_COMMITMENTS_LIMIT, COMMENTS_SHOWN, session.version],
   });
   const row = rows[0];
-  if (!row || row.creator || row.admin || row.listed) return null;
-  return `${eventVersion(row, now)}${row.committed ? MEMBER_EVENT.committed : MEMBER_EVENT.member}`;
+  if (!row) return null;
+  // The audience is the access rule's (lib/access/rules.ts), not restated here: the query only reads the facts.
+  const audience = memberCopyAudience({
+    actor: { id: session.userId, isAdmin: row.admin },
+    creatorId: row.creatorId,
+    committed: row.committed,
+    listed: row.listed,
+  });
+  if (!audience) return null;
+  return `${eventVersion(row, now)}${MEMBER_EVENT[audience]}`;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { isCampaignId } from "@/lib/ids";
 import { cache } from "react";
 import { db } from "@/lib/db";
 import { memberHasCommitted, type Viewer } from "@/lib/auth/viewer";
@@ -157,9 +158,6 @@ export type CampaignView = Omit<CampaignDetail, "creatorEmail"> & {
   creatorEmail: string | null;
   viewer: { id: string; isAdmin: boolean; isCreator: boolean; committed: boolean } | null;
 };
-
-/** Syntactically possible campaign ids (cuid, or the e2e fixtures' ids); anything else is unknown. */
-export const isCampaignId = (id: string) => /^[a-z0-9]{10,40}$/i.test(id);
 
 /**
  * The viewer-independent campaign row (cacheable); null when missing. Read once per request: the

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { idSchema } from "@/lib/ids";
 
 export const cancelCampaignSchema = z.object({
-  campaignId: z.string({ error: "Invalid id." }).regex(/^[a-z0-9]{10,40}$/i, "Invalid id."),
+  campaignId: idSchema(),
 });
 export type CancelCampaignInput = z.infer<typeof cancelCampaignSchema>;
 

@@ -1,5 +1,6 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
+import { idSchema, offsetSchema } from "@/lib/ids";
 import { COMMENT_MAX, COMMENT_REQUIRED, COMMENT_TOO_LONG } from "@/lib/comments/limits";
 
 export { COMMENT_MAX, COMMENT_REQUIRED, COMMENT_TOO_LONG };
@@ -11,22 +12,16 @@ export const commentTextSchema = z
   .min(1, COMMENT_REQUIRED)
   .max(COMMENT_MAX, COMMENT_TOO_LONG);
 
-const idSchema = z.string({ error: "Invalid id." }).regex(/^[a-z0-9]{10,40}$/i, "Invalid id.");
-
-export const createCommentSchema = z.object({ campaignId: idSchema, text: commentTextSchema });
+export const createCommentSchema = z.object({ campaignId: idSchema(), text: commentTextSchema });
 export type CreateCommentInput = z.infer<typeof createCommentSchema>;
 
-export const deleteCommentSchema = z.object({ commentId: idSchema });
+export const deleteCommentSchema = z.object({ commentId: idSchema() });
 export type DeleteCommentInput = z.infer<typeof deleteCommentSchema>;
 
 /** "Show more comments": the next page after the `offset` comments already shown (newest first). */
 export const moreCommentsSchema = z.object({
-  campaignId: idSchema,
-  offset: z
-    .number({ error: "Invalid page." })
-    .int("Invalid page.")
-    .min(0, "Invalid page.")
-    .max(1_000_000, "Invalid page."),
+  campaignId: idSchema(),
+  offset: offsetSchema,
 });
 
 /** Per-user posting limit (DESIGN: rate limits live in Postgres, shared by every instance). */

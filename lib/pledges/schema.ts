@@ -1,5 +1,7 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
+import { idSchema, offsetSchema } from "@/lib/ids";
+import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { dollarsToCents } from "@/lib/format";
 import { CROWDFUND_MIN_CENTS } from "@/lib/campaigns/lifecycle";
 
@@ -10,7 +12,7 @@ import { CROWDFUND_MIN_CENTS } from "@/lib/campaigns/lifecycle";
 export { CROWDFUND_MIN_CENTS };
 export const CROWDFUND_MAX_CENTS = 1_000_000; // $10,000, the same ceiling as a ticket price
 
-export const campaignIdSchema = z.string().regex(/^[a-z0-9]{10,40}$/i, "Campaign not found");
+export const campaignIdSchema = idSchema(ACCESS_TEXTS.campaignNotFound);
 
 /** A crowdfund amount as typed ("25", "25.50") to integer cents. */
 export const crowdfundAmountSchema = z
@@ -56,9 +58,5 @@ export const manageCampaignSchema = z.object({ campaignId: campaignIdSchema });
 /** "Show more" on an event page's commitments: the page after the `offset` already shown. */
 export const moreCommitmentsSchema = z.object({
   campaignId: campaignIdSchema,
-  offset: z
-    .number({ error: "Invalid page." })
-    .int("Invalid page.")
-    .min(0, "Invalid page.")
-    .max(1_000_000, "Invalid page."),
+  offset: offsetSchema,
 });

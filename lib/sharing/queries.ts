@@ -1,4 +1,5 @@
 import "server-only";
+import { isCampaignId } from "@/lib/ids";
 import { getCampaignDetail } from "@/lib/campaigns/queries";
 import { appUrl } from "@/lib/env";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
@@ -22,7 +23,7 @@ export type ShareInfo = {
 
 /** What sharing surfaces (flyer, calendar file, social image) may show: no identities at all. Null when the event does not exist for the viewer. */
 export async function getShareInfo(campaignId: string, viewer: Actor): Promise<ShareInfo | null> {
-  if (!/^[a-z0-9]{10,40}$/i.test(campaignId)) return null;
+  if (!isCampaignId(campaignId)) return null;
   const c = await getCampaignDetail(campaignId);
   if (!c || !canSeeEvent(viewer, c)) return null;
   return {

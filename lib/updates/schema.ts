@@ -1,5 +1,6 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
+import { idSchema } from "@/lib/ids";
 import { UPDATE_MAX, UPDATE_REQUIRED, UPDATE_TOO_LONG } from "@/lib/updates/limits";
 
 export {
@@ -17,7 +18,7 @@ export const updateTextSchema = z
   .max(UPDATE_MAX, UPDATE_TOO_LONG);
 
 export const postUpdateSchema = z.object({
-  campaignId: z.string({ error: "Invalid id." }).regex(/^[a-z0-9]{10,40}$/i, "Invalid id."),
+  campaignId: idSchema(),
   text: updateTextSchema,
 });
 export type PostUpdateInput = z.infer<typeof postUpdateSchema>;
