@@ -1,5 +1,13 @@
 import type { Metadata, Viewport } from "next";
 import { SiteHeader } from "@/components/layout/site-header";
+import { ServerActionsProvider, type ServerActions } from "@/components/actions/server-actions";
+import { deleteTestEventsAction, setApprovalStatusAction } from "@/app/admin/actions";
+import { cancelCampaignAction } from "@/app/campaign/[campaignId]/cancel-actions";
+import { deleteCommentAction, postCommentAction } from "@/app/campaign/[campaignId]/comment-actions";
+import { commitToCampaignAction } from "@/app/campaign/[campaignId]/commit-action";
+import { loadMoreCommentsAction, loadMoreCommitmentsAction } from "@/app/campaign/[campaignId]/list-actions";
+import { postUpdateAction } from "@/app/campaign/[campaignId]/update-actions";
+import { createCampaignAction, deleteDraftAction, saveDraftAction } from "@/app/create-campaign/actions";
 import "./globals.css";
 
 // Absolute URLs in metadata (Open Graph images) use the public address, never the one Next listens on
@@ -19,12 +27,30 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#4f46e5" };
 
+/** Every server action a client component calls, handed down as props (components never import app/). */
+const actions: ServerActions = {
+  commitToCampaignAction,
+  loadMoreCommitmentsAction,
+  loadMoreCommentsAction,
+  postCommentAction,
+  deleteCommentAction,
+  postUpdateAction,
+  cancelCampaignAction,
+  setApprovalStatusAction,
+  deleteTestEventsAction,
+  createCampaignAction,
+  saveDraftAction,
+  deleteDraftAction,
+};
+
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
       <body className="min-h-screen flex flex-col">
-        <SiteHeader />
-        <main className="flex-1">{children}</main>
+        <ServerActionsProvider actions={actions}>
+          <SiteHeader />
+          <main className="flex-1">{children}</main>
+        </ServerActionsProvider>
         <footer className="border-t border-slate-200 bg-white py-6 text-center text-sm text-slate-600">
           PactNexus — a nexus for pacts. Solving coordination problems through assurance contracts.
         </footer>

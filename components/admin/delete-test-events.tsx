@@ -1,13 +1,14 @@
 "use client";
+import { useServerActions } from "@/components/actions/server-actions";
 
 import { useCallback, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
-import { deleteTestEventsAction } from "@/app/admin/actions";
 import { DELETE_TEST_ERROR, NO_TEST_EVENTS, deletedTestEvents } from "@/lib/campaigns/messages";
 
 export function DeleteTestEvents({ count }: { count: number }) {
+  const { deleteTestEventsAction } = useServerActions();
   const router = useRouter();
   const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState<{ tone: "ok" | "error" | "info"; text: string } | null>(null);

@@ -1,9 +1,9 @@
 "use client";
+import { useServerActions } from "@/components/actions/server-actions";
 
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
-import { setApprovalStatusAction } from "@/app/admin/actions";
 import { APPROVAL_ERROR } from "@/lib/campaigns/messages";
 
 /**
@@ -21,6 +21,7 @@ export function ApprovalButtons({
   size?: "sm" | "md";
   campaignTitle?: string;
 }) {
+  const { setApprovalStatusAction } = useServerActions();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);

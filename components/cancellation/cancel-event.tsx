@@ -1,10 +1,10 @@
 "use client";
+import { useServerActions } from "@/components/actions/server-actions";
 
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
-import { cancelCampaignAction } from "@/app/campaign/[campaignId]/cancel-actions";
 
 /** The organiser's "Cancel event" button with its confirmation (the server checks who may cancel). */
 export function CancelEvent({
@@ -16,6 +16,7 @@ export function CancelEvent({
   confirmed: boolean;
   committers: number;
 }) {
+  const { cancelCampaignAction } = useServerActions();
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);

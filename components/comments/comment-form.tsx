@@ -1,16 +1,17 @@
 "use client";
+import { useServerActions } from "@/components/actions/server-actions";
 
 import { useId, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
-import { postCommentAction } from "@/app/campaign/[campaignId]/comment-actions";
 import { COMMENT_MAX } from "@/lib/comments/limits";
 
 // The shared zod schema (and zod) is fetched when the viewer starts writing, not with the event page.
 const loadSchema = () => import("@/lib/comments/schema").then((m) => m.commentTextSchema);
 
 export function CommentForm({ campaignId }: { campaignId: string }) {
+  const { postCommentAction } = useServerActions();
   const id = useId();
   const router = useRouter();
   const [text, setText] = useState("");

@@ -1,8 +1,8 @@
 "use client";
+import { useServerActions } from "@/components/actions/server-actions";
 
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
-import { deleteCommentAction } from "@/app/campaign/[campaignId]/comment-actions";
 
 export function DeleteCommentButton({
   commentId,
@@ -11,6 +11,7 @@ export function DeleteCommentButton({
   commentId: string;
   onDeleted?: (id: string) => void;
 }) {
+  const { deleteCommentAction } = useServerActions();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);

@@ -1,7 +1,7 @@
 "use client";
+import { useServerActions } from "@/components/actions/server-actions";
 
 import { useState, useTransition } from "react";
-import { loadMoreCommentsAction } from "@/app/campaign/[campaignId]/list-actions";
 import type { PresentedComment } from "@/lib/comments/queries";
 import { CommentItem } from "@/components/comments/comment-item";
 import { LoadMore } from "@/components/ui/load-more";
@@ -23,6 +23,7 @@ export function MoreComments({
   total: number;
   canDelete: boolean;
 }) {
+  const { loadMoreCommentsAction } = useServerActions();
   const [more, setMore] = useState<PresentedComment[]>([]);
   const [latestTotal, setLatestTotal] = useState(total);
   const [error, setError] = useState<string | null>(null);

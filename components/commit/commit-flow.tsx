@@ -1,24 +1,17 @@
 "use client";
+import { useServerActions } from "@/components/actions/server-actions";
 
-import dynamic from "next/dynamic";
 import { useCallback, useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
 import { Field, Input } from "@/components/ui/field";
-import { DemoCardForm } from "@/components/payments/demo-card-form";
-import { commitToCampaignAction } from "@/app/campaign/[campaignId]/commit-action";
+import { SaveCardStep } from "@/components/payments/save-card-step";
 import { crowdfundAmountSchema } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
 import { formatCents } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import type { CommitResult } from "@/lib/pledges/service";
-
-// Stripe.js is fetched only when the payment step opens (this chunk is not part of the page).
-const StripeCardForm = dynamic(() => import("@/components/payments/stripe-card-form"), {
-  ssr: false,
-  loading: () => <p className="py-6 text-center text-sm text-slate-400">Loading secure card form...</p>,
-});
 
 type Step = "resuming" | "confirm" | "payment" | "result";
 
@@ -48,11 +41,10 @@ export default function CommitFlow({
   /** the flow is over (closed, done, or failed while resuming: `error` is shown under the button) */
   onExit: (error?: string) => void;
 }) {
+  const { commitToCampaignAction } = useServerActions();
   const router = useRouter();
   const [step, setStep] = useState<Step>(resume ? "resuming" : "confirm");
   const [amountError, setAmountError] = useState<string | null>(null);
-  const [clientSecret, setClientSecret] = useState<string | null>(null);
-  const [initError, setInitError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<CommitResult | null>(null);
@@ -85,7 +77,7 @@ export default function CommitFlow({
       setResult(res.data);
       setStep("result");
     },
-    [panel.campaignId, panel.crowdfund, amount, onExit],
+    [panel.campaignId, panel.crowdfund, amount, onExit, commitToCampaignAction],
   );
 
   // Back from a bank's authentication page (Stripe redirect): finish the commit with that card.
@@ -105,23 +97,8 @@ export default function CommitFlow({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  async function openPayment() {
+  function openPayment() {
     setStep("payment");
-    setClientSecret(null);
-    setInitError(null);
-    try {
-      const res = await fetch("/api/create-setup-intent", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: panel.viewerEmail ?? undefined }), // informative only: the server uses the session
-      });
-      if (!res.ok) throw new Error(`${res.status} ${await res.text().catch(() => "")}`.trim());
-      const body = (await res.json()) as { clientSecret?: string };
-      if (!body.clientSecret) throw new Error("No client secret returned");
-      setClientSecret(body.clientSecret);
-    } catch (e) {
-      setInitError(`Failed to initialize payment. Please try again. Error: ${(e as Error).message}`);
-    }
   }
 
   function onConfirm() {
@@ -133,7 +110,7 @@ export default function CommitFlow({
       }
     }
     setAmountError(null);
-    if (panel.paid) void openPayment();
+    if (panel.paid) openPayment();
     else void save();
   }
 
@@ -218,25 +195,12 @@ export default function CommitFlow({
                 Your card is saved now and charged only if the event reaches its goal.
               </p>
             </div>
-            {initError && (
-              <p role="alert" className="rounded-lg bg-red-500/15 px-3 py-2 text-sm text-red-300">
-                {initError}
-              </p>
-            )}
-            {!initError && !clientSecret && (
-              <p className="py-6 text-center text-sm text-slate-400">Preparing secure payment...</p>
-            )}
-            {clientSecret &&
-              (paymentsMode === "stripe" && publishableKey ? (
-                <StripeCardForm
-                  clientSecret={clientSecret}
-                  publishableKey={publishableKey}
-                  onSaved={(pm) => void save(pm)}
-                  busy={saving}
-                />
-              ) : (
-                <DemoCardForm clientSecret={clientSecret} onSaved={(pm) => void save(pm)} busy={saving} />
-              ))}
+            <SaveCardStep
+              paymentsMode={paymentsMode}
+              publishableKey={publishableKey}
+              onSaved={(pm) => void save(pm)}
+              busy={saving}
+            />
             {error && (
               <p role="alert" className="rounded-lg bg-red-500/15 px-3 py-2 text-sm text-red-300">
                 {error}

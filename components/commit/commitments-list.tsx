@@ -1,7 +1,7 @@
 "use client";
+import { useServerActions } from "@/components/actions/server-actions";
 
 import { useState, useTransition } from "react";
-import { loadMoreCommitmentsAction } from "@/app/campaign/[campaignId]/list-actions";
 import { Badge } from "@/components/ui/badge";
 import { Modal } from "@/components/ui/modal";
 import { LoadMore } from "@/components/ui/load-more";
@@ -30,6 +30,7 @@ export function CommitmentsList({
   total: number;
   crowdfund: boolean;
 }) {
+  const { loadMoreCommitmentsAction } = useServerActions();
   const [open, setOpen] = useState<PublicCommitment | null>(null);
   const [more, setMore] = useState<PublicCommitment[]>([]);
   const [total, setTotal] = useState(firstTotal);

@@ -1,4 +1,5 @@
 "use client";
+import { useServerActions } from "@/components/actions/server-actions";
 
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
@@ -6,7 +7,6 @@ import { Button } from "@/components/ui/button";
 import { Field, Input, Textarea, inputClass } from "@/components/ui/field";
 import { DraftsPanel } from "@/components/create/drafts-panel";
 import type { DraftView } from "@/components/create/draft-view";
-import { createCampaignAction, deleteDraftAction, saveDraftAction } from "@/app/create-campaign/actions";
 import {
   DESCRIPTION_MAX,
   GOAL_MAX,
@@ -47,6 +47,7 @@ function isoToLocal(iso: string): string {
 }
 
 export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[] }) {
+  const { createCampaignAction, deleteDraftAction, saveDraftAction } = useServerActions();
   const router = useRouter();
   const [values, setValues] = useState<CampaignFormValues>(emptyCampaignForm);
   const [deadlineLocal, setDeadlineLocal] = useState("");

@@ -1,10 +1,10 @@
 "use client";
+import { useServerActions } from "@/components/actions/server-actions";
 
 import { useId, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
-import { postUpdateAction } from "@/app/campaign/[campaignId]/update-actions";
 import { UPDATE_MAX } from "@/lib/updates/limits";
 
 // The shared zod schema (and zod) is fetched when the organiser starts writing, not with the page.
@@ -19,6 +19,7 @@ export function UpdateForm({
   remainingToday: number;
   committers: number;
 }) {
+  const { postUpdateAction } = useServerActions();
   const id = useId();
   const router = useRouter();
   const [text, setText] = useState("");

@@ -1,17 +1,9 @@
 "use client";
 
-import dynamic from "next/dynamic";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { DemoCardForm } from "@/components/payments/demo-card-form";
-import { Button } from "@/components/ui/button";
+import { SaveCardStep } from "@/components/payments/save-card-step";
 import { confirmPledgePaymentAction, payPledgeAction } from "@/app/pledges/[pledgeId]/pay/actions";
-
-// Stripe.js is fetched only on this page's payment step.
-const StripeCardForm = dynamic(() => import("@/components/payments/stripe-card-form"), {
-  ssr: false,
-  loading: () => <p className="py-6 text-center text-sm text-slate-400">Loading secure card form...</p>,
-});
 
 /**
  * Update the card and pay on-session: save a new card (Stripe Elements or the demo form), then the
@@ -30,37 +22,11 @@ export function PayForm({
   publishableKey: string | null;
 }) {
   const router = useRouter();
-  const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [initError, setInitError] = useState<string | null>(null);
   const [paying, setPaying] = useState(false);
   const [paid, setPaid] = useState(false);
-
-  const init = useCallback(async () => {
-    setClientSecret(null);
-    setInitError(null);
-    try {
-      const res = await fetch("/api/create-setup-intent", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: "{}",
-      });
-      const body = (await res.json().catch(() => null)) as {
-        clientSecret?: string;
-        error?: { message?: string };
-      } | null;
-      if (!res.ok || !body?.clientSecret) throw new Error(body?.error?.message || `HTTP ${res.status}`);
-      setClientSecret(body.clientSecret);
-    } catch (e) {
-      setInitError(`Failed to initialize payment. Please try again. Error: ${(e as Error).message}`);
-    }
-  }, []);
-
-  useEffect(() => {
-    // Fetching the setup intent is the point of this effect (external system), once on mount.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    void init();
-  }, [init]);
+  // A used setup intent cannot be confirmed again: a new attempt remounts the card step for a fresh one.
+  const [attempt, setAttempt] = useState(0);
 
   async function pay(paymentMethodId: string) {
     setPaying(true);
@@ -91,7 +57,7 @@ export function PayForm({
             ? res.data.message
             : "Authentication was not completed. Please try again.",
         );
-      await init(); // a saved setup intent cannot be reused: start a fresh one for the next card
+      setAttempt((n) => n + 1);
     } finally {
       setPaying(false);
     }
@@ -121,33 +87,14 @@ export function PayForm({
           {error}
         </p>
       )}
-      {initError ? (
-        <div className="space-y-3">
-          <p role="alert" className="rounded-lg bg-red-500/15 px-3 py-2 text-sm text-red-300">
-            {initError}
-          </p>
-          <Button variant="secondary" onClick={() => void init()}>
-            Try again
-          </Button>
-        </div>
-      ) : !clientSecret ? (
-        <p className="py-6 text-center text-sm text-slate-400">Preparing secure card form...</p>
-      ) : paymentsMode === "stripe" && publishableKey ? (
-        <StripeCardForm
-          key={clientSecret}
-          clientSecret={clientSecret}
-          publishableKey={publishableKey}
-          onSaved={(pm) => void pay(pm)}
-          busy={paying}
-        />
-      ) : (
-        <DemoCardForm
-          key={clientSecret}
-          clientSecret={clientSecret}
-          onSaved={(pm) => void pay(pm)}
-          busy={paying}
-        />
-      )}
+      <SaveCardStep
+        key={attempt}
+        paymentsMode={paymentsMode}
+        publishableKey={publishableKey}
+        onSaved={(pm) => void pay(pm)}
+        busy={paying}
+        preparingText="Preparing secure card form..."
+      />
       <p className="mt-4 text-xs text-slate-400">
         Your card is charged {amountText} as soon as it is saved. It is used for this commitment only.
       </p>

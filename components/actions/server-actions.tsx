@@ -1,0 +1,57 @@
+"use client";
+import { createContext, useContext, type ReactNode } from "react";
+import type { ActionResult } from "@/lib/actions";
+import type { CommitResult } from "@/lib/pledges/service";
+import type { PublicCommitment } from "@/lib/pledges/queries";
+import type { PresentedComment } from "@/lib/comments/queries";
+
+/**
+ * The server actions client components call. A "use server" export is a public endpoint, so the
+ * actions stay in app/ where the security registry lists them; the root layout (a server
+ * component) hands them to this provider as props, and client components take them from here —
+ * components never import from app/ (issue 15 item 6).
+ */
+export type ServerActions = {
+  commitToCampaignAction: (input: unknown) => Promise<ActionResult<CommitResult>>;
+  loadMoreCommitmentsAction: (
+    input: unknown,
+  ) => Promise<ActionResult<{ items: PublicCommitment[]; total: number }>>;
+  loadMoreCommentsAction: (
+    input: unknown,
+  ) => Promise<ActionResult<{ comments: PresentedComment[]; total: number; canDelete: boolean }>>;
+  postCommentAction: (input: { campaignId: string; text: string }) => Promise<ActionResult<{ id: string }>>;
+  deleteCommentAction: (input: { commentId: string }) => Promise<ActionResult>;
+  postUpdateAction: (input: {
+    campaignId: string;
+    text: string;
+  }) => Promise<ActionResult<{ emailed: number }>>;
+  cancelCampaignAction: (input: {
+    campaignId: string;
+  }) => Promise<ActionResult<{ refunded: number; emailed: number }>>;
+  setApprovalStatusAction: (
+    campaignId: string,
+    approvalStatus: "approved" | "rejected",
+  ) => Promise<ActionResult<{ approvalStatus: string }>>;
+  deleteTestEventsAction: () => Promise<ActionResult<{ deleted: number }>>;
+  createCampaignAction: (input: unknown, draftId?: string | null) => Promise<ActionResult<{ id: string }>>;
+  saveDraftAction: (input: unknown) => Promise<ActionResult<{ id: string }>>;
+  deleteDraftAction: (draftId: unknown) => Promise<ActionResult<null>>;
+};
+
+const ServerActionsContext = createContext<ServerActions | null>(null);
+
+export function ServerActionsProvider({
+  actions,
+  children,
+}: {
+  actions: ServerActions;
+  children: ReactNode;
+}) {
+  return <ServerActionsContext.Provider value={actions}>{children}</ServerActionsContext.Provider>;
+}
+
+export function useServerActions(): ServerActions {
+  const actions = useContext(ServerActionsContext);
+  if (!actions) throw new Error("useServerActions() needs <ServerActionsProvider> (app/layout.tsx).");
+  return actions;
+}
