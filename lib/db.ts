@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma as PrismaNs, PrismaClient } from "@/lib/generated/prisma/client";
 import { sqlStatusList, type StatusSet } from "@/lib/campaigns/lifecycle";
+import { databaseUrl, env } from "@/lib/env";
 
 export { Prisma } from "@/lib/generated/prisma/client";
 export type * from "@/lib/generated/prisma/client";
@@ -12,9 +13,9 @@ function createClient(url: string): Db {
   const adapter = new PrismaPg(
     {
       connectionString: url,
-      max: Number(process.env.DATABASE_POOL_SIZE || 10),
+      max: env().DATABASE_POOL_SIZE,
       // How long a query may wait for a pooled connection (or a new one to open) before failing.
-      connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS || 5_000),
+      connectionTimeoutMillis: env().DATABASE_CONNECT_TIMEOUT_MS,
     },
     {
       // An idle connection dropped by the server (restart, failover) must not crash the process;
@@ -27,7 +28,7 @@ function createClient(url: string): Db {
 
 /** The Prisma client, created on first use so DATABASE_URL can be set at run time (tests, start script). */
 export function getDb(): Db {
-  const url = process.env.DATABASE_URL;
+  const url = databaseUrl();
   if (!url) throw new Error("DATABASE_URL is not set. Start the app with `npm start`, which provides one.");
   if (!globalForDb.__pactnexusDb || globalForDb.__pactnexusDbUrl !== url) {
     globalForDb.__pactnexusDb = createClient(url);

@@ -26,6 +26,13 @@ const envSchema = z.object({
   CHARGE_CONCURRENCY: z.coerce.number().int().positive().max(64).default(8),
   SMTP_URL: optional,
   EMAIL_FROM: z.string().default("PactNexus <no-reply@pactnexus.local>"),
+  DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  /** benchmarks and load tests: the per-user abuse limits off */
+  RATE_LIMIT_DISABLED: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   JOBS_ENABLED: z
     .enum(["true", "false"])
     .default("true")
@@ -46,6 +53,29 @@ export function env(): Env {
   cached = parsed.data;
   return cached;
 }
+
+/**
+ * The database address, read live rather than from the parsed copy: the start script and the tests
+ * set it at run time, and the pool (lib/db.ts) follows a change.
+ */
+export const databaseUrl = (): string | undefined => process.env.DATABASE_URL;
+
+/** Environment variables whose values must never reach a log (lib/security/redact.ts). */
+export const SECRET_ENV = [
+  "NEXTAUTH_SECRET",
+  "AUTH_SECRET",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "GOOGLE_CLIENT_SECRET",
+  "SMTP_URL",
+  "DATABASE_URL",
+] as const;
+
+/** The secrets' current values, for masking; read raw so a log line works even when env() would not parse. */
+export const secretValues = (): Array<[name: string, value: string]> =>
+  SECRET_ENV.map((name) => [name, process.env[name]?.trim() ?? ""] as [string, string]).filter(
+    ([, value]) => value.length >= 8,
+  );
 
 export const googleEnabled = () => Boolean(env().GOOGLE_CLIENT_ID && env().GOOGLE_CLIENT_SECRET);
 export const stripeEnabled = () =>

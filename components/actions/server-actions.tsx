@@ -1,7 +1,7 @@
 "use client";
 import { createContext, useContext, type ReactNode } from "react";
 import type { ActionResult } from "@/lib/actions";
-import type { CommitResult } from "@/lib/pledges/service";
+import type { CommitResult } from "@/lib/pledges/decide";
 import type { PublicCommitment } from "@/lib/pledges/queries";
 import type { PresentedComment } from "@/lib/comments/queries";
 

@@ -5,6 +5,7 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { APPROVAL_ERROR } from "@/lib/campaigns/messages";
+import { isApproved } from "@/lib/access/rules";
 
 /**
  * Approve / Reject (or Re-approve) buttons for admins. The server action checks the role again;
@@ -43,7 +44,7 @@ export function ApprovalButtons({
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap gap-2">
-        {approvalStatus !== "approved" && (
+        {!isApproved({ approvalStatus }) && (
           <Button
             size={size}
             variant="success"

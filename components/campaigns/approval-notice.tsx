@@ -1,8 +1,9 @@
 import type { CampaignView } from "@/lib/campaigns/queries";
+import { isApproved } from "@/lib/access/rules";
 
 /** Pending/rejected notice for the creator (admins get the moderation panel instead). */
 export function ApprovalNotice({ campaign }: { campaign: CampaignView }) {
-  if (campaign.approvalStatus === "approved" || campaign.viewer?.isAdmin) return null;
+  if (isApproved(campaign) || campaign.viewer?.isAdmin) return null;
   if (campaign.approvalStatus === "pending") {
     return (
       <div role="status" className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-amber-900">

@@ -11,7 +11,7 @@ import { crowdfundAmountSchema } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
 import { formatCents } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
-import type { CommitResult } from "@/lib/pledges/service";
+import type { CommitResult } from "@/lib/pledges/decide";
 
 type Step = "resuming" | "confirm" | "payment" | "result";
 

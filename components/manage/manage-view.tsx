@@ -9,6 +9,7 @@ import { formatCents, formatDateTime, progressPercent } from "@/lib/format";
 import type { ManageCommitment, ManageView as View } from "@/lib/pledges/queries";
 
 import { isConfirmed } from "@/lib/campaigns/lifecycle";
+import { isApproved } from "@/lib/access/rules";
 
 function statusBanner(c: View["campaign"]): { tone: string; title: string; text: string } {
   const remaining = Math.max(0, c.goal - c.committedCount);
@@ -128,7 +129,7 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         </Link>
         <p className="mt-3 text-sm font-semibold uppercase tracking-wide text-slate-500">Manage Campaign</p>
         <h1 className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">{c.title}</h1>
-        {c.approvalStatus !== "approved" && (
+        {!isApproved(c) && (
           <p className="mt-2 text-sm text-amber-800">
             This event is {c.approvalStatus === "rejected" ? "rejected" : "pending approval"} and is not
             visible to the public.

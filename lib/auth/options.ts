@@ -86,7 +86,7 @@ export function authOptions(): NextAuthOptions {
     session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
     useSecureCookies: secureCookies(),
     cookies: { sessionToken: sessionCookie() },
-    secret: process.env.NEXTAUTH_SECRET,
+    secret: env().NEXTAUTH_SECRET,
     pages: { signIn: "/profile", error: "/profile" },
     providers,
     callbacks: {

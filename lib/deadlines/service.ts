@@ -6,6 +6,7 @@ import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/e
 import { getGateway, paymentsMode } from "@/lib/payments/gateway";
 import { releaseCard } from "@/lib/charging/pledge-state";
 import { CALLED_OFF_STATUSES, CANCELLABLE_STATUSES, thresholdMet } from "@/lib/campaigns/lifecycle";
+import { isApproved } from "@/lib/access/rules";
 
 /**
  * The deadline (DESIGN §1): pending events past their deadline below the threshold become
@@ -63,7 +64,7 @@ export async function expireCampaign(campaignId: string, now = new Date()): Prom
     const emails = pledges.map((p) =>
       expiredEmail(ec, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"),
     );
-    if (c.approvalStatus === "approved" || pledges.length > 0) {
+    if (isApproved(c) || pledges.length > 0) {
       emails.push(
         expiredEmail(ec, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, "organizer"),
       );

@@ -1,4 +1,5 @@
 import "server-only";
+import { databaseUrl } from "@/lib/env";
 import { db, Prisma } from "@/lib/db";
 
 /**
@@ -51,7 +52,7 @@ const pools = new Map<string, Pool>();
 
 function poolFor(key: string, limit: number, windowMs: number): Pool {
   // Per database too: tests point DATABASE_URL at a fresh database per file.
-  const id = `${process.env.DATABASE_URL}|${key}|${limit}|${windowMs}`;
+  const id = `${databaseUrl()}|${key}|${limit}|${windowMs}`;
   let pool = pools.get(id);
   if (!pool) {
     pool = {

@@ -1,230 +1,34 @@
 import "server-only";
 import { contributorText } from "@/lib/privacy/present";
-import { randomBytes } from "node:crypto";
-import { db, Prisma } from "@/lib/db";
-import { AppError, isAppError } from "@/lib/errors";
+import { db } from "@/lib/db";
+import { isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway } from "@/lib/payments/gateway";
-import { type CardSummary } from "@/lib/payments/types";
 import { requestCharging } from "@/lib/charging/service";
 import { queueConfirmedEmails } from "@/lib/email/notifications";
 import { commitReceivedEmail } from "@/lib/email/templates";
 import { kickEmailSender, outboxColumns, queueEmail } from "@/lib/email/service";
-import { parseInput } from "@/lib/actions";
-import { commitInputSchema, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
-import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy";
 import { consume, secondsText } from "@/lib/rate-limit/service";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { canSeeEvent } from "@/lib/access/rules";
+import {
+  decide,
+  fail,
+  parseCommitInput,
+  readForCommit,
+  resultOf,
+  type Card,
+  type CommitResult,
+  type Decision,
+  type Pre,
+} from "@/lib/pledges/decide";
+import { isUniqueViolation, newId, oneAtATime, withCommitSlot } from "@/lib/pledges/commit-slots";
 import { confirmFreePledges } from "@/lib/charging/pledge-state";
-
-export type CommitResult = {
-  pledgeId: string;
-  campaignId: string;
-  /** what counts toward the goal: attendees, or dollars for a crowdfund */
-  committedCount: number;
-  goal: number;
-  remaining: number;
-  thresholdMet: boolean;
-  /** true for exactly one commit per campaign: the one that crossed the threshold */
-  crossed: boolean;
-  /** a commit after the threshold (acceptAfterThreshold): charged at once */
-  late: boolean;
-  status: "pending" | "funded" | "charged";
-  unit: "people" | "dollars";
-  free: boolean;
-  /** false when the crossing could not queue charging at once (the sweeper will); SPEC §8 auto-charge failure */
-  chargingQueued: boolean;
-};
-
-type LockedCampaign = {
-  version: string;
-  id: string;
-  goal: number;
-  status: string;
-  approvalStatus: string;
-  deadline: Date;
-  creatorId: string;
-  ticketPriceCents: number;
-  pactType: string | null;
-  paymentMethod: string | null;
-  committedCount: number;
-  pledgeCount: number;
-  raisedCents: number;
-  acceptAfterThreshold: boolean;
-  title: string;
-  description: string;
-  alreadyCommitted: boolean;
-  userEmail: string | null;
-  userName: string | null;
-};
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
 export const commitTooFastText = (wait: string) =>
   `You're committing too quickly. Please wait ${wait} and try again.`;
-
-const fail = (key: keyof typeof COMMIT_MESSAGES, code: AppError["code"]) =>
-  new AppError(code, COMMIT_MESSAGES[key]);
-
-const BLOCK_CODES = {
-  signedOut: "UNAUTHENTICATED",
-  alreadyCommitted: "CONFLICT",
-  notApproved: "FORBIDDEN",
-  closed: "CONFLICT",
-  ended: "CONFLICT",
-} as const;
-
-/**
- * Commits to one campaign run one at a time per app instance. The row lock serialises them anyway
- * (and still does across instances); queuing here, in memory, keeps a burst on one popular event
- * from parking every pooled connection on that lock, which starved other requests and made commits
- * fail with pool timeouts (seen with 200 concurrent commits on a 10-connection pool).
- */
-const commitQueues = new Map<string, Promise<unknown>>();
-function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = commitQueues.get(key) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  commitQueues.set(key, tail);
-  void tail.then(() => {
-    if (commitQueues.get(key) === tail) commitQueues.delete(key);
-  });
-  return run;
-}
-
-/**
- * At most this many commits per instance do their reads before the write (rate limit; for a paid
- * commit also campaign, existing pledge, card check) at once; the rest wait in memory. Without it, 200 simultaneous
- * commits queued hundreds of queries on the 10-connection pool and some failed with the pool's
- * connect timeout on a busy machine, and page views starved meanwhile.
- */
-const COMMIT_SLOTS = Math.max(2, Math.floor(Number(process.env.DATABASE_POOL_SIZE || 10) / 2));
-let slotsInUse = 0;
-const slotWaiters: Array<() => void> = [];
-async function withCommitSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (slotsInUse >= COMMIT_SLOTS) await new Promise<void>((resolve) => slotWaiters.push(resolve));
-  else slotsInUse++;
-  try {
-    return await fn();
-  } finally {
-    // Hand the slot straight to the next waiter (slotsInUse unchanged), or free it.
-    const next = slotWaiters.shift();
-    if (next) next();
-    else slotsInUse--;
-  }
-}
-
-const isUniqueViolation = (e: unknown) =>
-  (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") ||
-  /23505|Unique constraint/i.test(String((e as Error)?.message));
-
-/**
- * A new row id in the shape of Prisma's cuid() (25 lowercase letters and digits, a time prefix then
- * randomness), for the raw inserts below, which Prisma's client-side id default does not reach.
- */
-function newId(): string {
-  const bytes = randomBytes(15);
-  let rand = "";
-  for (const b of bytes) rand += (b % 36).toString(36);
-  return `c${Date.now().toString(36).padStart(9, "0")}${rand}`;
-}
-
-type Card = CardSummary | null;
-type Pre = { paid: boolean; crowdfund: boolean; card: Card } | null;
-
-/**
- * The campaign as a commit decides on it, the viewer's existing pledge and their address for the
- * email, in one statement; `version` is the row version (xmin), which every update of the row moves.
- * With `lock`, the row is locked FOR UPDATE (inside the commit transaction).
- */
-async function readForCommit(
-  client: Prisma.TransactionClient,
-  campaignId: string,
-  viewerId: string,
-  lock: boolean,
-) {
-  const rows = await client.$queryRaw<LockedCampaign[]>`
-    SELECT c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
-           c.deadline, c."creatorId", c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
-           c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.title, c.description,
-           EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId}) AS "alreadyCommitted",
-           (SELECT u.email FROM "User" u WHERE u.id = ${viewerId}) AS "userEmail",
-           (SELECT u.name FROM "User" u WHERE u.id = ${viewerId}) AS "userName"
-    FROM "Campaign" c WHERE c.id = ${campaignId} ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
-  return rows[0] ?? null;
-}
-
-/**
- * Whether and how `viewer` commits to `c` (the SPEC's refusals, in the order the user sees them:
- * not found, own pledge, card, amount, then the event's state), and the counters after the commit.
- * Pure: both write paths below call it with the row they write against.
- */
-function decide(
-  viewer: Viewer,
-  c: LockedCampaign | null,
-  input: ReturnType<typeof parseCommitInput>,
-  pre: Pre,
-  now: Date,
-) {
-  if (!c || !canSeeEvent(viewer, c)) throw fail("notFound", "NOT_FOUND");
-  if (c.alreadyCommitted) throw fail("alreadyCommitted", "CONFLICT");
-  const paid = isPaidEvent(c);
-  const crowdfund = isCrowdfund(c);
-  if (pre) {
-    // The price or type may have changed since the snapshot; the card decision must match the row.
-    if (paid !== pre.paid || crowdfund !== pre.crowdfund) throw fail("saveFailed", "CONFLICT");
-  } else if (paid) {
-    throw fail("paymentRequired", "BAD_REQUEST");
-  }
-  const card = pre?.card ?? null;
-  let amountCents = c.ticketPriceCents;
-  if (crowdfund) {
-    const minimum = CROWDFUND_MIN_CENTS; // DESIGN "pact types": the ticket price is not used for crowdfunds
-    if (input.amount === undefined)
-      throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
-    if (input.amount < minimum) {
-      const text = `Amount must be at least $${(minimum / 100).toFixed(2)}`;
-      throw new AppError("BAD_REQUEST", text, { amount: text });
-    }
-    amountCents = input.amount;
-  }
-  const block = commitBlock(viewer, c, c.alreadyCommitted, now);
-  if (block) throw fail(block, BLOCK_CODES[block]);
-
-  const amount = crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1;
-  const pledgeCents = paid || crowdfund ? amountCents : 0;
-  // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
-  // carries one, checked above), free events count all; a crowdfund counts dollars.
-  const counts = !paid || Boolean(card);
-  const committedCount = c.committedCount + (counts ? 1 : 0);
-  const raisedCents = c.raisedCents + pledgeCents;
-  const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
-  // A late commit (the event keeps accepting after its threshold) crosses nothing: the campaign is
-  // already confirmed; it is charged at once (free: confirmed on arrival; paid: the charging job).
-  const late = isLateCommit(c);
-  const crossed = !late && progress >= c.goal;
-  return {
-    c,
-    paid,
-    crowdfund,
-    card,
-    amount,
-    pledgeCents,
-    committedCount,
-    raisedCents,
-    progress,
-    late,
-    crossed,
-    confirmed: late && !paid,
-  };
-}
-type Decision = ReturnType<typeof decide>;
-
-const parseCommitInput = (raw: unknown) => parseInput(commitInputSchema, raw);
 
 /** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */
 function commitEmail(viewer: Viewer, d: Decision, pledgeId: string) {
@@ -245,23 +49,6 @@ function commitEmail(viewer: Viewer, d: Decision, pledgeId: string) {
     pledgeId,
     d.pledgeCents,
   );
-}
-
-function resultOf(d: Decision, pledgeId: string, status: CommitResult["status"]): CommitResult {
-  return {
-    pledgeId,
-    campaignId: d.c.id,
-    committedCount: d.progress,
-    goal: d.c.goal,
-    remaining: Math.max(0, d.c.goal - d.progress),
-    thresholdMet: d.crossed || d.late,
-    crossed: d.crossed,
-    late: d.late,
-    status,
-    unit: d.crowdfund ? "dollars" : "people",
-    free: !d.paid,
-    chargingQueued: (d.crossed || d.late) && !d.paid,
-  };
 }
 
 /**

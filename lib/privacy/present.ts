@@ -1,4 +1,5 @@
 import "server-only";
+import { env } from "@/lib/env";
 import { createHmac } from "node:crypto";
 import { type Actor, canSeeIdentity, type IdentityFacts, seesAllIdentities } from "@/lib/access/rules";
 
@@ -72,7 +73,7 @@ export const numberedCommenter = (n: number) => `Commenter #${n}`;
  * id, and so to a person (issue 13).
  */
 export function opaqueKey(rowId: string): string {
-  const secret = process.env.NEXTAUTH_SECRET ?? "pactnexus-row-keys";
+  const secret = env().NEXTAUTH_SECRET ?? "pactnexus-row-keys";
   return `h${createHmac("sha256", `row-key\u0000${secret}`).update(rowId).digest("base64url").slice(0, 16)}`;
 }
 

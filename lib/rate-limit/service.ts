@@ -1,4 +1,5 @@
 import "server-only";
+import { env } from "@/lib/env";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 
@@ -8,7 +9,7 @@ import { AppError } from "@/lib/errors";
  */
 export type Limit = { key: string; limit: number; windowMs: number };
 
-export const rateLimitsDisabled = () => process.env.RATE_LIMIT_DISABLED === "true";
+export const rateLimitsDisabled = () => env().RATE_LIMIT_DISABLED;
 
 /** Hits for `key` inside the window, and when the oldest of them leaves it. */
 export async function countHits(

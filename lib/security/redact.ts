@@ -1,4 +1,5 @@
 import "server-only";
+import { secretValues } from "@/lib/env";
 
 /**
  * Secrets never reach the logs (issue 9, OWASP ASVS 7.1.1/7.1.2): every unexpected error is logged
@@ -6,15 +7,6 @@ import "server-only";
  * Prisma validation errors quote the call's arguments and driver errors may quote connection
  * strings, so the text is scrubbed rather than trusted.
  */
-const SECRET_ENV = [
-  "NEXTAUTH_SECRET",
-  "AUTH_SECRET",
-  "STRIPE_SECRET_KEY",
-  "STRIPE_WEBHOOK_SECRET",
-  "GOOGLE_CLIENT_SECRET",
-  "SMTP_URL",
-  "DATABASE_URL",
-] as const;
 
 const PATTERNS: [RegExp, string][] = [
   // Stripe secret, restricted and webhook keys; publishable keys are public but masked alike
@@ -39,10 +31,7 @@ const PATTERNS: [RegExp, string][] = [
 
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const name of SECRET_ENV) {
-    const value = process.env[name]?.trim();
-    if (value && value.length >= 8) out = out.split(value).join(`[${name}]`);
-  }
+  for (const [name, value] of secretValues()) out = out.split(value).join(`[${name}]`);
   for (const [re, to] of PATTERNS) out = out.replace(re, to);
   return out;
 }

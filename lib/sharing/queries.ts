@@ -4,6 +4,7 @@ import { getCampaignDetail } from "@/lib/campaigns/queries";
 import { appUrl } from "@/lib/env";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
 import { type Actor, canSeeEvent } from "@/lib/access/rules";
+import { isApproved } from "@/lib/access/rules";
 
 export type ShareInfo = {
   id: string;
@@ -39,7 +40,7 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
     crowdfund: isCrowdfund(c),
     status: c.status,
     ticketPriceCents: c.ticketPriceCents,
-    approved: c.approvalStatus === "approved",
+    approved: isApproved(c),
   };
 }
 

@@ -5,7 +5,8 @@ const requestCharging = vi.hoisted(() => vi.fn(async (_campaignId: string) => {}
 vi.mock("@/lib/charging/service", () => ({ requestCharging }));
 
 import { db } from "@/lib/db";
-import { commitToCampaign, type CommitResult } from "@/lib/pledges/service";
+import { commitToCampaign } from "@/lib/pledges/service";
+import type { CommitResult } from "@/lib/pledges/decide";
 import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
 import { createCampaign, createUser } from "../helpers/factories";
 

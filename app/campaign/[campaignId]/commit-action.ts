@@ -2,7 +2,8 @@
 
 import { getViewer } from "@/lib/auth/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
-import { commitToCampaign, type CommitResult } from "@/lib/pledges/service";
+import { commitToCampaign } from "@/lib/pledges/service";
+import type { CommitResult } from "@/lib/pledges/decide";
 import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
 
 /**

@@ -1,0 +1,177 @@
+import "server-only";
+import { Prisma } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import type { Viewer } from "@/lib/auth/viewer";
+import type { CardSummary } from "@/lib/payments/types";
+import { parseInput } from "@/lib/actions";
+import { commitInputSchema, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
+import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy";
+import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { canSeeEvent } from "@/lib/access/rules";
+
+/**
+ * The commit decision (SPEC §4 commit flow, DESIGN §1 threshold): reads the campaign row a commit
+ * is decided on and decides, purely, whether and how the viewer commits. lib/pledges/service.ts
+ * writes what it decides.
+ */
+export type CommitResult = {
+  pledgeId: string;
+  campaignId: string;
+  /** what counts toward the goal: attendees, or dollars for a crowdfund */
+  committedCount: number;
+  goal: number;
+  remaining: number;
+  thresholdMet: boolean;
+  /** true for exactly one commit per campaign: the one that crossed the threshold */
+  crossed: boolean;
+  /** a commit after the threshold (acceptAfterThreshold): charged at once */
+  late: boolean;
+  status: "pending" | "funded" | "charged";
+  unit: "people" | "dollars";
+  free: boolean;
+  /** false when the crossing could not queue charging at once (the sweeper will); SPEC §8 auto-charge failure */
+  chargingQueued: boolean;
+};
+
+type LockedCampaign = {
+  version: string;
+  id: string;
+  goal: number;
+  status: string;
+  approvalStatus: string;
+  deadline: Date;
+  creatorId: string;
+  ticketPriceCents: number;
+  pactType: string | null;
+  paymentMethod: string | null;
+  committedCount: number;
+  pledgeCount: number;
+  raisedCents: number;
+  acceptAfterThreshold: boolean;
+  title: string;
+  description: string;
+  alreadyCommitted: boolean;
+  userEmail: string | null;
+  userName: string | null;
+};
+
+export const fail = (key: keyof typeof COMMIT_MESSAGES, code: AppError["code"]) =>
+  new AppError(code, COMMIT_MESSAGES[key]);
+
+const BLOCK_CODES = {
+  signedOut: "UNAUTHENTICATED",
+  alreadyCommitted: "CONFLICT",
+  notApproved: "FORBIDDEN",
+  closed: "CONFLICT",
+  ended: "CONFLICT",
+} as const;
+
+export type Card = CardSummary | null;
+export type Pre = { paid: boolean; crowdfund: boolean; card: Card } | null;
+
+/**
+ * The campaign as a commit decides on it, the viewer's existing pledge and their address for the
+ * email, in one statement; `version` is the row version (xmin), which every update of the row moves.
+ * With `lock`, the row is locked FOR UPDATE (inside the commit transaction).
+ */
+export async function readForCommit(
+  client: Prisma.TransactionClient,
+  campaignId: string,
+  viewerId: string,
+  lock: boolean,
+) {
+  const rows = await client.$queryRaw<LockedCampaign[]>`
+    SELECT c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
+           c.deadline, c."creatorId", c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
+           c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.title, c.description,
+           EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId}) AS "alreadyCommitted",
+           (SELECT u.email FROM "User" u WHERE u.id = ${viewerId}) AS "userEmail",
+           (SELECT u.name FROM "User" u WHERE u.id = ${viewerId}) AS "userName"
+    FROM "Campaign" c WHERE c.id = ${campaignId} ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
+  return rows[0] ?? null;
+}
+
+/**
+ * Whether and how `viewer` commits to `c` (the SPEC's refusals, in the order the user sees them:
+ * not found, own pledge, card, amount, then the event's state), and the counters after the commit.
+ * Pure: both write paths below call it with the row they write against.
+ */
+export function decide(
+  viewer: Viewer,
+  c: LockedCampaign | null,
+  input: ReturnType<typeof parseCommitInput>,
+  pre: Pre,
+  now: Date,
+) {
+  if (!c || !canSeeEvent(viewer, c)) throw fail("notFound", "NOT_FOUND");
+  if (c.alreadyCommitted) throw fail("alreadyCommitted", "CONFLICT");
+  const paid = isPaidEvent(c);
+  const crowdfund = isCrowdfund(c);
+  if (pre) {
+    // The price or type may have changed since the snapshot; the card decision must match the row.
+    if (paid !== pre.paid || crowdfund !== pre.crowdfund) throw fail("saveFailed", "CONFLICT");
+  } else if (paid) {
+    throw fail("paymentRequired", "BAD_REQUEST");
+  }
+  const card = pre?.card ?? null;
+  let amountCents = c.ticketPriceCents;
+  if (crowdfund) {
+    const minimum = CROWDFUND_MIN_CENTS; // DESIGN "pact types": the ticket price is not used for crowdfunds
+    if (input.amount === undefined)
+      throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
+    if (input.amount < minimum) {
+      const text = `Amount must be at least $${(minimum / 100).toFixed(2)}`;
+      throw new AppError("BAD_REQUEST", text, { amount: text });
+    }
+    amountCents = input.amount;
+  }
+  const block = commitBlock(viewer, c, c.alreadyCommitted, now);
+  if (block) throw fail(block, BLOCK_CODES[block]);
+
+  const amount = crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1;
+  const pledgeCents = paid || crowdfund ? amountCents : 0;
+  // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
+  // carries one, checked above), free events count all; a crowdfund counts dollars.
+  const counts = !paid || Boolean(card);
+  const committedCount = c.committedCount + (counts ? 1 : 0);
+  const raisedCents = c.raisedCents + pledgeCents;
+  const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
+  // A late commit (the event keeps accepting after its threshold) crosses nothing: the campaign is
+  // already confirmed; it is charged at once (free: confirmed on arrival; paid: the charging job).
+  const late = isLateCommit(c);
+  const crossed = !late && progress >= c.goal;
+  return {
+    c,
+    paid,
+    crowdfund,
+    card,
+    amount,
+    pledgeCents,
+    committedCount,
+    raisedCents,
+    progress,
+    late,
+    crossed,
+    confirmed: late && !paid,
+  };
+}
+export type Decision = ReturnType<typeof decide>;
+
+export const parseCommitInput = (raw: unknown) => parseInput(commitInputSchema, raw);
+
+export function resultOf(d: Decision, pledgeId: string, status: CommitResult["status"]): CommitResult {
+  return {
+    pledgeId,
+    campaignId: d.c.id,
+    committedCount: d.progress,
+    goal: d.c.goal,
+    remaining: Math.max(0, d.c.goal - d.progress),
+    thresholdMet: d.crossed || d.late,
+    crossed: d.crossed,
+    late: d.late,
+    status,
+    unit: d.crowdfund ? "dollars" : "people",
+    free: !d.paid,
+    chargingQueued: (d.crossed || d.late) && !d.paid,
+  };
+}
