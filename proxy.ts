@@ -7,7 +7,7 @@ import {
   memberHomeVersion,
 } from "@/lib/cache/visitor-version";
 import { sessionClaims } from "@/lib/auth/session-cookie";
-import { HOME_FILTERS } from "@/lib/campaigns/schema";
+import { HOME_FILTERS } from "@/lib/campaigns/filters";
 import { databaseReachable, unavailablePage } from "@/lib/health-gate";
 import { copyNonce, signVersion } from "@/lib/cache/signed-path";
 import { EVENT_PATH } from "@/lib/ids";

@@ -1,5 +1,5 @@
 import { getViewer } from "@/lib/auth/viewer";
-import { homeQuerySchema } from "@/lib/campaigns/schema";
+import { homeQuerySchema } from "@/lib/campaigns/filters";
 import { HomeView } from "@/components/home/home-view";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };

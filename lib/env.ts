@@ -28,11 +28,6 @@ const envSchema = z.object({
   EMAIL_FROM: z.string().default("PactNexus <no-reply@pactnexus.local>"),
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
-  /** benchmarks and load tests: the per-user abuse limits off */
-  RATE_LIMIT_DISABLED: z
-    .enum(["true", "false"])
-    .default("false")
-    .transform((v) => v === "true"),
   JOBS_ENABLED: z
     .enum(["true", "false"])
     .default("true")
@@ -59,6 +54,13 @@ export function env(): Env {
  * set it at run time, and the pool (lib/db.ts) follows a change.
  */
 export const databaseUrl = (): string | undefined => process.env.DATABASE_URL;
+
+/** Read live too: benchmarks and tests switch the per-user abuse limits off at run time. */
+export const rateLimitsDisabled = () => process.env.RATE_LIMIT_DISABLED === "true";
+
+/** The configured public addresses (APP_URL, NEXTAUTH_URL), read live like the front server's view of them. */
+export const publicUrls = (): string[] =>
+  [process.env.APP_URL, process.env.NEXTAUTH_URL].filter((u): u is string => Boolean(u));
 
 /** Environment variables whose values must never reach a log (lib/security/redact.ts). */
 export const SECRET_ENV = [

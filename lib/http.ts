@@ -1,5 +1,5 @@
 import "server-only";
-import { env } from "@/lib/env";
+import { publicUrls } from "@/lib/env";
 import type { z } from "zod";
 import {
   AppError,
@@ -92,8 +92,7 @@ export function requireSameOrigin(req: Request): void {
   const allowed = [
     req.headers.get("x-forwarded-host")?.split(",")[0]?.trim().toLowerCase(),
     req.headers.get("host")?.trim().toLowerCase(),
-    hostOf(env().APP_URL),
-    hostOf(env().NEXTAUTH_URL),
+    ...publicUrls().map(hostOf),
   ].filter(Boolean);
   if (!originHost || !allowed.includes(originHost)) throw new AppError("FORBIDDEN", CROSS_ORIGIN_MESSAGE);
 }

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { getViewer } from "@/lib/auth/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { deleteTestCampaigns, setApprovalStatus } from "@/lib/campaigns/service";
-import { APPROVAL_ERROR, DELETE_TEST_ERROR } from "@/lib/campaigns/messages";
+import { APPROVAL_ERROR, DELETE_TEST_ERROR } from "@/lib/campaigns/texts";
 
 /** Approve, reject or re-approve a campaign (admins only; checked in lib/campaigns/service). */
 export async function setApprovalStatusAction(

@@ -5,7 +5,7 @@ import { getViewer } from "@/lib/auth/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { createCampaign } from "@/lib/campaigns/service";
 import { deleteDraft, saveDraft } from "@/lib/drafts/service";
-import { CREATE_ERROR, DRAFT_DELETE_ERROR, DRAFT_SAVE_ERROR } from "@/lib/campaigns/messages";
+import { CREATE_ERROR, DRAFT_DELETE_ERROR, DRAFT_SAVE_ERROR } from "@/lib/campaigns/texts";
 
 /** Create an event from the form (validated again by the shared schema in lib/campaigns). */
 export async function createCampaignAction(

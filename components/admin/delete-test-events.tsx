@@ -5,7 +5,7 @@ import { useCallback, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
-import { DELETE_TEST_ERROR, NO_TEST_EVENTS, deletedTestEvents } from "@/lib/campaigns/messages";
+import { DELETE_TEST_ERROR, NO_TEST_EVENTS, deletedTestEvents } from "@/lib/campaigns/texts";
 
 export function DeleteTestEvents({ count }: { count: number }) {
   const { deleteTestEventsAction } = useServerActions();

@@ -4,7 +4,7 @@ import { useServerActions } from "@/components/actions/server-actions";
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
-import { APPROVAL_ERROR } from "@/lib/campaigns/messages";
+import { APPROVAL_ERROR } from "@/lib/campaigns/texts";
 import { isApproved } from "@/lib/access/rules";
 
 /**

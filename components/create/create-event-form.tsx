@@ -8,12 +8,7 @@ import { Field, Input, Textarea, inputClass } from "@/components/ui/field";
 import { DraftsPanel } from "@/components/create/drafts-panel";
 import type { DraftView } from "@/components/create/draft-view";
 import {
-  DESCRIPTION_MAX,
-  GOAL_MAX,
-  LOGISTICS_MAX,
   STEP1_FIELDS,
-  TICKET_PRICE_MAX_DOLLARS,
-  TITLE_MAX,
   createCampaignSchema,
   draftSchema,
   emptyCampaignForm,
@@ -21,12 +16,19 @@ import {
   type CampaignFormValues,
 } from "@/lib/campaigns/schema";
 import {
+  DESCRIPTION_MAX,
+  GOAL_MAX,
+  LOGISTICS_MAX,
+  TICKET_PRICE_MAX_DOLLARS,
+  TITLE_MAX,
+} from "@/lib/campaigns/limits";
+import {
   CREATE_ERROR,
   DRAFT_DELETE_CONFIRM,
   DRAFT_DELETE_ERROR,
   DRAFT_SAVE_ERROR,
   DRAFT_SAVED,
-} from "@/lib/campaigns/messages";
+} from "@/lib/campaigns/texts";
 
 type Errors = Partial<Record<keyof CampaignFormValues | "_", string>>;
 const STEPS = ["Event Details", "Additional Settings"] as const;

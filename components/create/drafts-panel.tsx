@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { DraftView } from "@/components/create/draft-view";
-import { DRAFT_SNIPPET_LENGTH } from "@/lib/campaigns/schema";
+import { DRAFT_SNIPPET_LENGTH } from "@/lib/campaigns/limits";
 import { formatDate } from "@/lib/format";
 
 const snippet = (text: string | null) => {

@@ -3,7 +3,7 @@ import { CampaignCard } from "@/components/home/campaign-card";
 import { homeCard } from "@/lib/campaigns/display";
 import { Pagination } from "@/components/home/pagination";
 import type { HomePage } from "@/lib/campaigns/queries";
-import type { HomeFilter } from "@/lib/campaigns/schema";
+import type { HomeFilter } from "@/lib/campaigns/filters";
 
 export function CampaignGrid({
   result,

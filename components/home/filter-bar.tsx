@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { HOME_FILTER_LABELS } from "@/lib/campaigns/filters";
-import { HOME_FILTERS, type HomeFilter } from "@/lib/campaigns/schema";
+import { HOME_FILTERS, type HomeFilter } from "@/lib/campaigns/filters";
 
 /** The filter control; the choice lives in the URL (?filter=ending) so it can be shared and cached. */
 export function FilterBar({ current }: { current: HomeFilter }) {

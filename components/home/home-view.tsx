@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { listHomeCampaigns } from "@/lib/campaigns/queries";
-import type { HomeFilter } from "@/lib/campaigns/schema";
+import type { HomeFilter } from "@/lib/campaigns/filters";
 import { Hero } from "@/components/home/hero";
 import { InfoSteps } from "@/components/home/info-steps";
 import { FilterBar } from "@/components/home/filter-bar";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { HomeFilter } from "@/lib/campaigns/schema";
+import type { HomeFilter } from "@/lib/campaigns/filters";
 
 const href = (filter: HomeFilter, page: number) => {
   const q = new URLSearchParams();

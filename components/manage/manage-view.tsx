@@ -6,7 +6,7 @@ import { buttonClass } from "@/components/ui/button";
 import { ChargeButton } from "@/components/manage/charge-button";
 import { CommitmentsChart } from "@/components/manage/commitments-chart";
 import { formatCents, formatDateTime, progressPercent } from "@/lib/format";
-import type { ManageCommitment, ManageView as View } from "@/lib/pledges/queries";
+import type { ManageCommitment, ManageView as View } from "@/lib/pledges/manage-queries";
 
 import { isConfirmed } from "@/lib/campaigns/lifecycle";
 import { isApproved } from "@/lib/access/rules";

@@ -14,7 +14,8 @@ import { queueEmailConfirmation } from "@/lib/auth/email-confirmation";
 import { kickEmailSender } from "@/lib/email/service";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
-import { consume, minutesText, rateLimitsDisabled } from "@/lib/rate-limit/service";
+import { consume, minutesText } from "@/lib/rate-limit/service";
+import { rateLimitsDisabled } from "@/lib/env";
 
 export { normalizeEmail };
 

@@ -1,5 +1,17 @@
+import "@/lib/zod"; // no eval probe in the browser (CSP)
+import { z } from "zod";
 import { CONFIRMED_STATUSES, inStatuses } from "@/lib/campaigns/lifecycle";
-import { ENDING_SOON_MS, type HomeFilter } from "@/lib/campaigns/schema";
+import { ENDING_SOON_MS } from "@/lib/campaigns/limits";
+
+export const HOME_FILTERS = ["all", "active", "funded", "ending"] as const;
+export type HomeFilter = (typeof HOME_FILTERS)[number];
+
+/** Home query string (?filter=ending&page=2); anything unknown falls back to the defaults. */
+export const homeQuerySchema = z.object({
+  filter: z.enum(HOME_FILTERS).catch("all"),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+export type HomeQuery = z.output<typeof homeQuerySchema>;
 
 /**
  * Home filters (SPEC §2, §9) as one pure predicate and one database condition built from the same

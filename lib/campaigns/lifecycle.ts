@@ -21,6 +21,8 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const COLLECTING_STATUSES = ["pending"] as const;
 /** The threshold was met: the event is confirmed and its pledges are (being) charged. */
 export const CONFIRMED_STATUSES = ["funded", "charging", "charged"] as const;
+/** Confirmed, its charging not yet settled. */
+export const SETTLING_STATUSES = ["funded", "charging"] as const;
 /** Over without anyone paying. */
 export const CALLED_OFF_STATUSES = ["expired", "cancelled"] as const;
 /** No new commitment is taken (DESIGN §1 "after confirmation"), unless the event keeps accepting late ones. */

@@ -4,7 +4,8 @@ import { cache } from "react";
 import { db } from "@/lib/db";
 import { memberHasCommitted, type Viewer } from "@/lib/auth/viewer";
 import { homeFilterWhere } from "@/lib/campaigns/filters";
-import { HOME_PAGE_SIZE, type HomeFilter } from "@/lib/campaigns/schema";
+import { type HomeFilter } from "@/lib/campaigns/filters";
+import { HOME_PAGE_SIZE } from "@/lib/campaigns/limits";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
 import { canSeeCreatorEmail, canSeeEvent } from "@/lib/access/rules";
 

@@ -4,9 +4,9 @@ import {
   draftSchema,
   emptyCampaignForm,
   fieldErrorsOf,
-  homeQuerySchema,
   type CampaignFormValues,
 } from "@/lib/campaigns/schema";
+import { homeQuerySchema } from "@/lib/campaigns/filters";
 
 const NOW = new Date("2026-11-21T12:00:00Z").getTime();
 const H = 3600_000;

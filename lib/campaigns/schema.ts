@@ -1,26 +1,25 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
-import { DRAFT_EMPTY } from "@/lib/campaigns/messages";
+import {
+  TITLE_MIN,
+  TITLE_MAX,
+  DESCRIPTION_MIN,
+  DESCRIPTION_MAX,
+  LOGISTICS_MAX,
+  GOAL_MAX,
+  TICKET_PRICE_MAX_DOLLARS,
+  DEADLINE_MIN_MS,
+  DEADLINE_MAX_MS,
+  PAYMENT_HANDLE_MAX,
+  REFUND_BONUS_DEFAULT,
+  REFUND_BONUS_MAX,
+} from "@/lib/campaigns/limits";
+import { DRAFT_EMPTY } from "@/lib/campaigns/texts";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
 
 /* ------------------------------------------------------------------------------------------------
  * Limits (SPEC §5, §9). The database CHECK constraints repeat the same numbers.
  * ---------------------------------------------------------------------------------------------- */
-export const TITLE_MIN = 5;
-export const TITLE_MAX = 100;
-export const DESCRIPTION_MIN = 20;
-export const DESCRIPTION_MAX = 1000;
-export const LOGISTICS_MAX = 2000;
-export const GOAL_MIN = 1;
-export const GOAL_MAX = 10_000;
-export const TICKET_PRICE_MAX_DOLLARS = 10_000;
-export const TICKET_PRICE_MAX_CENTS = TICKET_PRICE_MAX_DOLLARS * 100;
-export const DEADLINE_MIN_MS = 24 * 60 * 60 * 1000;
-export const DEADLINE_MAX_MS = 365 * 24 * 60 * 60 * 1000;
-export const PAYMENT_HANDLE_MAX = 100;
-export const REFUND_BONUS_DEFAULT = 10;
-export const REFUND_BONUS_MAX = 100;
-export const DRAFT_SNIPPET_LENGTH = 80;
 
 export const PACT_TYPES = ["paction", "crowdfund"] as const;
 export const REVELATION_TYPES = ["never", "onStart", "immediate"] as const;
@@ -334,7 +333,7 @@ export type DraftData = z.output<typeof draftSchema>;
 export const draftIdSchema = z.string().trim().min(1).max(40);
 
 /* ------------------------------------------------------------------------------------------------
- * Moderation and home listing
+ * Moderation
  * ---------------------------------------------------------------------------------------------- */
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected"] as const;
 export const approvalInputSchema = z.object({
@@ -342,15 +341,3 @@ export const approvalInputSchema = z.object({
   approvalStatus: z.enum(["approved", "rejected"]),
 });
 export type ApprovalInput = z.input<typeof approvalInputSchema>;
-
-export const HOME_PAGE_SIZE = 24;
-export const HOME_FILTERS = ["all", "active", "funded", "ending"] as const;
-export type HomeFilter = (typeof HOME_FILTERS)[number];
-export const ENDING_SOON_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** Home query string (?filter=ending&page=2); anything unknown falls back to the defaults. */
-export const homeQuerySchema = z.object({
-  filter: z.enum(HOME_FILTERS).catch("all"),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-});
-export type HomeQuery = z.output<typeof homeQuerySchema>;

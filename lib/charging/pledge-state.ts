@@ -32,6 +32,12 @@ export const OUTCOME_STATES = ["succeeded", ...RECOVERABLE_STATES] as const;
 /** A success is recorded from any of these (not over an earlier success, nor after a refund). */
 const SUCCESS_MAY_FOLLOW = ["none", "processing", ...RECOVERABLE_STATES] as const;
 const SETTLED_STATES = ["succeeded", "refunded"] as const;
+/** Not charged yet, or a charge in flight: a campaign with such a pledge is not finished charging. */
+export const OPEN_STATES = ["none", "processing"] as const;
+
+/** A set of states as an SQL `IN` list, e.g. `"chargeStatus" IN (${pledgeStatesIn(OPEN_STATES)})`. */
+export const pledgeStatesIn = (set: readonly PledgeChargeState[]) =>
+  Prisma.join(set.map((s) => Prisma.sql`${s}::"PledgeChargeStatus"`));
 
 export const isRecoverable = (state: string) => (RECOVERABLE_STATES as readonly string[]).includes(state);
 
@@ -188,7 +194,7 @@ export async function recordSuccesses(
       "paymentIntentId" = v."paymentIntentId", "amountCents" = v."amountCents",
       "chargeFailureCode" = NULL, "chargeFailureMessage" = NULL
     FROM (VALUES ${Prisma.join(values)}) AS v("id", "paymentIntentId", "amountCents")
-    WHERE p."id" = v."id" AND p."chargeStatus" IN (${Prisma.join(SUCCESS_MAY_FOLLOW.map((s) => Prisma.sql`${s}::"PledgeChargeStatus"`))})`;
+    WHERE p."id" = v."id" AND p."chargeStatus" IN (${pledgeStatesIn(SUCCESS_MAY_FOLLOW)})`;
 }
 
 /**

@@ -6,11 +6,19 @@ import type { ChargeResult, PaymentGateway } from "@/lib/payments/types";
 import { onChargeFailed } from "@/lib/charging/notify";
 import { kickEmailSender } from "@/lib/email/service";
 import type { ChargeSummary } from "@/lib/charging/queries";
-import { CONFIRMED_STATUSES, inStatuses, isFreeEvent, pledgeChargeCents } from "@/lib/campaigns/lifecycle";
+import {
+  CONFIRMED_STATUSES,
+  inStatuses,
+  isFreeEvent,
+  pledgeChargeCents,
+  SETTLING_STATUSES,
+} from "@/lib/campaigns/lifecycle";
 import {
   claimBatch,
   confirmFreePledges,
   giveBackClaims,
+  OPEN_STATES,
+  pledgeStatesIn,
   recordChargeResult,
   recordSuccesses,
   STALE_CLAIM_MS,
@@ -60,7 +68,7 @@ async function confirmFree(campaignId: string) {
   const now = new Date();
   await db.$transaction(async (tx) => {
     const moved = await tx.campaign.updateMany({
-      where: { id: campaignId, status: { in: ["funded", "charging"] as const } },
+      where: { id: campaignId, status: { in: [...SETTLING_STATUSES] } },
       data: {
         status: "charged",
         chargedAt: now,
@@ -99,7 +107,7 @@ export async function finalizeIfDone(campaignId: string): Promise<boolean> {
       AND (c."status" <> 'charged' OR c."totalCharged" <> t."n" OR c."totalChargedCents" <> t."cents")
       AND NOT EXISTS (
         SELECT 1 FROM "Pledge" p WHERE p."campaignId" = ${campaignId} AND p."paymentMethodId" IS NOT NULL
-          AND p."charged" = false AND p."chargeStatus" IN ('none', 'processing')
+          AND p."charged" = false AND p."chargeStatus" IN (${pledgeStatesIn(OPEN_STATES)})
       )`;
   return n > 0;
 }

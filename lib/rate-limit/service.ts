@@ -1,5 +1,5 @@
 import "server-only";
-import { env } from "@/lib/env";
+import { rateLimitsDisabled } from "@/lib/env";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 
@@ -8,8 +8,6 @@ import { AppError } from "@/lib/errors";
  * and restarts. A key names who and what ("signin-fail:email:a@b.c", "comment:user:<id>").
  */
 export type Limit = { key: string; limit: number; windowMs: number };
-
-export const rateLimitsDisabled = () => env().RATE_LIMIT_DISABLED;
 
 /** Hits for `key` inside the window, and when the oldest of them leaves it. */
 export async function countHits(

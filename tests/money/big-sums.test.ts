@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { finalizeIfDone } from "@/lib/charging/run";
-import { getManageView, getCommitPanel } from "@/lib/pledges/queries";
+import { getCommitPanel } from "@/lib/pledges/queries";
+import { getManageView } from "@/lib/pledges/manage-queries";
 import { getCampaignDetail, listCampaignsByCreator } from "@/lib/campaigns/queries";
 import { commitToCampaign } from "@/lib/pledges/service";
 import { formatCents } from "@/lib/format";

@@ -11,7 +11,7 @@ import {
 import { EVENT_COMMITMENTS_LIMIT, getCommitPanel, listEventCommitments } from "@/lib/pledges/queries";
 import { COMMENTS_SHOWN, getCommentsView } from "@/lib/comments/queries";
 import { getUpdatesView } from "@/lib/updates/queries";
-import type { HomeFilter } from "@/lib/campaigns/schema";
+import type { HomeFilter } from "@/lib/campaigns/filters";
 
 /**
  * Issue 8 item 3: every list query the pages use is served by an index, and a page render costs a

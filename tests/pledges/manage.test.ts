@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import {
-  csvCell,
-  getCommitmentsCsv,
-  getManageView,
-  listEventCommitments,
-  getCommitPanel,
-} from "@/lib/pledges/queries";
+import { listEventCommitments, getCommitPanel } from "@/lib/pledges/queries";
+import { csvCell, getCommitmentsCsv, getManageView } from "@/lib/pledges/manage-queries";
 import { createCampaign, createPledge, createUser } from "../helpers/factories";
 
 const v = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => ({

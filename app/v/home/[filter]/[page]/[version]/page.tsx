@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { renderAsVisitor } from "@/lib/auth/viewer";
-import { homeQuerySchema } from "@/lib/campaigns/schema";
+import { homeQuerySchema } from "@/lib/campaigns/filters";
 import { HomeView } from "@/components/home/home-view";
 import { MEMBER_HOME } from "@/lib/cache/visitor-version";
 import { verifiedVersion } from "@/lib/cache/signed-path";

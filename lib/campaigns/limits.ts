@@ -1,0 +1,18 @@
+/** The limits of an event's fields and of the home list, as named constants (forms, schemas, queries). */
+export const TITLE_MIN = 5;
+export const TITLE_MAX = 100;
+export const DESCRIPTION_MIN = 20;
+export const DESCRIPTION_MAX = 1000;
+export const LOGISTICS_MAX = 2000;
+export const GOAL_MIN = 1;
+export const GOAL_MAX = 10_000;
+export const TICKET_PRICE_MAX_DOLLARS = 10_000;
+export const TICKET_PRICE_MAX_CENTS = TICKET_PRICE_MAX_DOLLARS * 100;
+export const DEADLINE_MIN_MS = 24 * 60 * 60 * 1000;
+export const DEADLINE_MAX_MS = 365 * 24 * 60 * 60 * 1000;
+export const PAYMENT_HANDLE_MAX = 100;
+export const REFUND_BONUS_DEFAULT = 10;
+export const REFUND_BONUS_MAX = 100;
+export const DRAFT_SNIPPET_LENGTH = 80;
+export const HOME_PAGE_SIZE = 24;
+export const ENDING_SOON_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,0 +1,249 @@
+import "server-only";
+import { db } from "@/lib/db";
+import type { Viewer } from "@/lib/auth/viewer";
+import { campaignIdSchema } from "@/lib/pledges/schema";
+import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
+import { RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
+import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { canManageEvent } from "@/lib/access/rules";
+
+/** The organizer's view of their event: every commitment with its charge state, the chart, the CSV (SPEC §6). */
+export type ManageCommitment = {
+  id: string;
+  contributor: string;
+  email: string;
+  createdAt: string;
+  amountCents: number;
+  amount: number;
+  charged: boolean;
+  verified: boolean;
+  chargeStatus: string;
+  chargeFailureCode: string | null;
+  chargeFailureMessage: string | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+  chargedAt: string | null;
+};
+
+export type ManageView = {
+  campaign: {
+    id: string;
+    title: string;
+    goal: number;
+    committedCount: number;
+    pledgeCount: number;
+    raisedCents: number;
+    status: string;
+    approvalStatus: string;
+    deadline: string;
+    createdAt: string;
+    ticketPriceCents: number;
+    crowdfund: boolean;
+    paid: boolean;
+    paymentType: string | null;
+    paymentMethod: string | null;
+    attendeesAnonymous: boolean;
+    identityRevelationType: string;
+    chargedAt: string | null;
+    totalCharged: number;
+    totalChargedCents: number;
+  };
+  /** newest first, at most MANAGE_COMMITMENTS_LIMIT (the CSV has all) */
+  commitments: ManageCommitment[];
+  totalCommitments: number;
+  /** pledges a manual charge would take (saved card, not charged, not being processed) */
+  chargeableCount: number;
+  failedCount: number;
+  /** cumulative progress after each pledge, oldest first, for the chart */
+  timeline: Array<{ at: string; total: number }>;
+};
+
+/** The manage page's data, or null when the campaign does not exist or `viewer` is not its creator. */
+export async function getManageView(campaignId: string, viewer: Viewer | null): Promise<ManageView | null> {
+  if (!viewer || !campaignIdSchema.safeParse(campaignId).success) return null;
+  const c = await db.campaign.findUnique({
+    where: { id: campaignId },
+    select: {
+      id: true,
+      title: true,
+      goal: true,
+      committedCount: true,
+      pledgeCount: true,
+      raisedCents: true,
+      status: true,
+      approvalStatus: true,
+      deadline: true,
+      createdAt: true,
+      creatorId: true,
+      ticketPriceCents: true,
+      pactType: true,
+      paymentType: true,
+      paymentMethod: true,
+      attendeesAnonymous: true,
+      identityRevelationType: true,
+      chargedAt: true,
+      totalCharged: true,
+      totalChargedCents: true,
+    },
+  });
+  if (!c || !canManageEvent(viewer, c)) return null;
+  const crowdfund = isCrowdfund(c);
+  const paid = isPaidEvent(c);
+  const [commitments, total, chargeableCount, failedCount, points] = await Promise.all([
+    listManagedPledges(c.id, MANAGE_COMMITMENTS_LIMIT),
+    db.pledge.count({ where: { campaignId: c.id } }),
+    // Mirrors what a manual charge claims (lib/charging): saved card, not charged, never tried or
+    // a soft decline; hard declines wait for the backer's new card.
+    db.pledge.count({
+      where: {
+        campaignId: c.id,
+        paymentMethodId: { not: null },
+        charged: false,
+        OR: [
+          { chargeStatus: "none" },
+          {
+            chargeStatus: "failed",
+            OR: [{ chargeFailureCode: null }, { chargeFailureCode: { notIn: [...HARD_DECLINE_CODES] } }],
+          },
+        ],
+      },
+    }),
+    db.pledge.count({ where: { campaignId: c.id, chargeStatus: { in: [...RECOVERABLE_STATES] } } }),
+    db.pledge.findMany({
+      where: { campaignId: c.id },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { createdAt: true, amountCents: true, paymentMethodId: true },
+    }),
+  ]);
+  let running = 0;
+  const timeline = points.map((p) => {
+    running += crowdfund ? Math.floor(p.amountCents / 100) : !paid || p.paymentMethodId ? 1 : 0;
+    return { at: p.createdAt.toISOString(), total: running };
+  });
+  return {
+    campaign: {
+      id: c.id,
+      title: c.title,
+      goal: c.goal,
+      committedCount: crowdfund ? Math.floor(Number(c.raisedCents) / 100) : c.committedCount,
+      pledgeCount: c.pledgeCount,
+      // bigint sums in the database, numbers from here on (< 2^53)
+      raisedCents: Number(c.raisedCents),
+      status: c.status,
+      approvalStatus: c.approvalStatus,
+      deadline: c.deadline.toISOString(),
+      createdAt: c.createdAt.toISOString(),
+      ticketPriceCents: c.ticketPriceCents,
+      crowdfund,
+      paid,
+      paymentType: c.paymentType,
+      paymentMethod: c.paymentMethod,
+      attendeesAnonymous: c.attendeesAnonymous,
+      identityRevelationType: c.identityRevelationType,
+      chargedAt: c.chargedAt?.toISOString() ?? null,
+      totalCharged: c.totalCharged,
+      totalChargedCents: Number(c.totalChargedCents),
+    },
+    commitments,
+    totalCommitments: total,
+    chargeableCount,
+    failedCount,
+    timeline,
+  };
+}
+
+/** The manage page lists this many newest commitments; the CSV export has every one. */
+export const MANAGE_COMMITMENTS_LIMIT = 500;
+
+async function listManagedPledges(campaignId: string, take?: number): Promise<ManageCommitment[]> {
+  const rows = await db.pledge.findMany({
+    where: { campaignId },
+    take,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: {
+      id: true,
+      createdAt: true,
+      amount: true,
+      amountCents: true,
+      charged: true,
+      verified: true,
+      chargeStatus: true,
+      chargeFailureCode: true,
+      chargeFailureMessage: true,
+      cardBrand: true,
+      cardLast4: true,
+      chargedAt: true,
+      user: { select: { name: true, email: true } },
+    },
+  });
+  // The creator always sees who committed (SPEC §6).
+  return rows.map(({ user, ...p }) => ({
+    ...p,
+    contributor: user.name?.trim() || user.email,
+    email: user.email,
+    createdAt: p.createdAt.toISOString(),
+    chargedAt: p.chargedAt?.toISOString() ?? null,
+  }));
+}
+
+/** CSV export of a campaign's commitments (creator only); null when not permitted. */
+export async function getCommitmentsCsv(
+  campaignId: string,
+  viewer: Viewer | null,
+): Promise<{ filename: string; csv: string } | null> {
+  const view = await getManageView(campaignId, viewer);
+  if (!view) return null;
+  const all = await listManagedPledges(campaignId);
+  const header = [
+    "Contributor",
+    "Email",
+    "Committed at (UTC)",
+    "Amount (USD)",
+    "Status",
+    "Charged at (UTC)",
+    "Card",
+    "Failure code",
+  ];
+  const lines = all.map((p) =>
+    [
+      p.contributor,
+      p.email,
+      p.createdAt,
+      (p.amountCents / 100).toFixed(2),
+      chargeStateLabel(p),
+      p.chargedAt ?? "",
+      p.cardLast4 ? `${p.cardBrand ?? "card"} ${p.cardLast4}` : "",
+      p.chargeFailureCode ?? "",
+    ]
+      .map(csvCell)
+      .join(","),
+  );
+  const slug =
+    view.campaign.title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 40) || "campaign";
+  return {
+    filename: `${slug}-commitments.csv`,
+    csv: [header.map(csvCell).join(","), ...lines].join("\r\n") + "\r\n",
+  };
+}
+
+/** One CSV cell: quoted, and a leading formula character neutralised (spreadsheet injection). */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/** The charge state of a pledge in words, shared by the manage page and the CSV. */
+export function chargeStateLabel(
+  p: Pick<ManageCommitment, "charged" | "verified" | "chargeStatus" | "chargeFailureCode">,
+): string {
+  if (p.chargeStatus === "refunded") return "Refunded";
+  if (p.charged) return "Charged";
+  if (p.chargeStatus === "processing") return "Charging";
+  if (p.chargeStatus === "requires_action") return "Needs authentication";
+  if (p.chargeStatus === "failed") return `Failed${p.chargeFailureCode ? ` (${p.chargeFailureCode})` : ""}`;
+  return p.verified ? "Verified" : "Pending";
+}
