@@ -48,13 +48,13 @@ export function EventPageView({
           <EventCommit campaignId={campaign.id} viewer={viewer} />
           <PaymentInstructions campaign={campaign} />
           <CreatorBox campaign={campaign} />
-          <SharePanel campaign={campaign} now={now} />
+          <SharePanel campaign={campaign} viewer={viewer} now={now} />
           <CancelEventPanel campaign={campaign} />
         </aside>
 
         <div className="space-y-6 lg:col-span-2">
           <LogisticalDetails details={campaign.logisticalDetails} />
-          <UpdatesSection campaign={campaign} />
+          <UpdatesSection campaign={campaign} viewer={viewer} />
           <EventCommitments
             campaignId={campaign.id}
             viewer={viewer}
@@ -63,7 +63,7 @@ export function EventPageView({
         </div>
       </div>
 
-      <CommentsSection campaign={campaign} now={now} />
+      <CommentsSection campaign={campaign} viewer={viewer} now={now} />
     </div>
   );
 }

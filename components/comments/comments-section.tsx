@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { getViewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/auth/viewer";
 import { eventComments } from "@/components/campaigns/event-data";
 import { CommentForm } from "@/components/comments/comment-form";
 import { CommentItem } from "@/components/comments/comment-item";
@@ -11,9 +11,16 @@ import { MoreComments } from "@/components/comments/more-comments";
  * in lib/privacy before anything reaches this component, so hidden names never enter the HTML or
  * the RSC payload.
  */
-export async function CommentsSection({ campaign, now }: { campaign: { id: string }; now: number | Date }) {
+export async function CommentsSection({
+  campaign,
+  viewer,
+  now,
+}: {
+  campaign: { id: string };
+  viewer: Viewer | null;
+  now: number | Date;
+}) {
   const campaignId = campaign.id;
-  const viewer = await getViewer();
   const view = await eventComments(campaignId, viewer, new Date(now).getTime());
   if (!view) return null;
   const { comments, total } = view;

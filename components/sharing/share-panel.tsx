@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { getViewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/auth/viewer";
 import { paceEstimate } from "@/lib/sharing/pace";
 import { shareProgress } from "@/lib/sharing/queries";
 import { eventShareInfo } from "@/components/campaigns/event-data";
@@ -7,8 +7,16 @@ import { Card } from "@/components/ui/card";
 import { ShareButton } from "@/components/sharing/share-button";
 
 /** Event page: pace estimate, share, add to calendar, printable flyer. */
-export async function SharePanel({ campaign, now }: { campaign: { id: string }; now?: number | Date }) {
-  const info = await eventShareInfo(campaign.id, await getViewer());
+export async function SharePanel({
+  campaign,
+  viewer,
+  now,
+}: {
+  campaign: { id: string };
+  viewer: Viewer | null;
+  now?: number | Date;
+}) {
+  const info = await eventShareInfo(campaign.id, viewer);
   if (!info) return null;
   const pace = paceEstimate(
     {

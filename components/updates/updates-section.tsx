@@ -1,11 +1,17 @@
-import { getViewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/auth/viewer";
 import { eventUpdates } from "@/components/campaigns/event-data";
 import { formatDateTime } from "@/lib/format";
 import { UpdateForm } from "@/components/updates/update-form";
 
 /** Organiser updates on the event page: the list for everyone, the form for the organiser. Renders nothing when empty for non-organisers. */
-export async function UpdatesSection({ campaign }: { campaign: { id: string } }) {
-  const view = await eventUpdates(campaign.id, await getViewer());
+export async function UpdatesSection({
+  campaign,
+  viewer,
+}: {
+  campaign: { id: string };
+  viewer: Viewer | null;
+}) {
+  const view = await eventUpdates(campaign.id, viewer);
   if (!view || (view.updates.length === 0 && !view.canPost)) return null;
   return (
     <section

@@ -7,7 +7,7 @@ import { homeFilterWhere } from "@/lib/campaigns/filters";
 import { type HomeFilter } from "@/lib/campaigns/filters";
 import { HOME_PAGE_SIZE } from "@/lib/campaigns/limits";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
-import { canSeeCreatorEmail, canSeeEvent } from "@/lib/access/rules";
+import { type Actor, canSeeCreatorEmail, canSeeEvent } from "@/lib/access/rules";
 
 /* ------------------------------------------------------------------------------------------------
  * Campaign cards (home grid, admin dashboard)
@@ -186,9 +186,20 @@ export const hasCommitted = cache(async (campaignId: string, userId: string): Pr
  * One campaign as `viewer` may see it; null when it does not exist for them (missing, or not
  * approved and the viewer is neither its creator nor an admin — DESIGN §1).
  */
-export async function getCampaignForViewer(id: string, viewer: Viewer | null): Promise<CampaignView | null> {
+/**
+ * The one visibility check of a render (lib/access/rules canSeeEvent): the campaign as `viewer` may
+ * see it, or null when it does not exist for them. Memoised per request on (id, viewer), so the
+ * event page and every section it renders ask once; outside a render (actions, tests) it is a
+ * plain call.
+ */
+export const seeCampaign = cache(async (id: string, viewer: Actor): Promise<CampaignDetail | null> => {
   const campaign = await getCampaignDetail(id);
-  if (!campaign || !canSeeEvent(viewer, campaign)) return null;
+  return campaign && canSeeEvent(viewer, campaign) ? campaign : null;
+});
+
+export async function getCampaignForViewer(id: string, viewer: Viewer | null): Promise<CampaignView | null> {
+  const campaign = await seeCampaign(id, viewer);
+  if (!campaign) return null;
   const committed = viewer ? await hasCommitted(campaign.id, viewer.id) : false;
   const { creatorEmail, ...rest } = campaign;
   return {

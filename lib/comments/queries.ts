@@ -1,20 +1,14 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { canComment } from "@/lib/comments/policy";
-import { getCampaignDetail, hasCommitted } from "@/lib/campaigns/queries";
+import { hasCommitted, seeCampaign } from "@/lib/campaigns/queries";
 import { presentComments, type PresentedIdentity } from "@/lib/privacy/present";
 import { parseInput } from "@/lib/actions";
 import { AppError } from "@/lib/errors";
 import { moreCommentsSchema } from "@/lib/comments/schema";
 
 import { COMMENTS_SHOWN } from "@/lib/campaigns/page-sizes";
-import {
-  type Actor,
-  canOverseeEvent,
-  canSeeCreatorEmail,
-  canSeeEvent,
-  type IdentityFacts,
-} from "@/lib/access/rules";
+import { type Actor, canOverseeEvent, canSeeCreatorEmail, type IdentityFacts } from "@/lib/access/rules";
 
 export { COMMENTS_SHOWN };
 
@@ -45,8 +39,8 @@ export async function getCommentsView(
   now: Date = new Date(),
   { offset = 0, limit = COMMENTS_SHOWN }: { offset?: number; limit?: number } = {},
 ): Promise<CommentsView | null> {
-  const campaign = await getCampaignDetail(campaignId);
-  if (!campaign || !canSeeEvent(viewer, campaign)) return null;
+  const campaign = await seeCampaign(campaignId, viewer);
+  if (!campaign) return null;
 
   // The page, its authors and the total in one statement (one round trip, one snapshot).
   const found = await db.$queryRaw<

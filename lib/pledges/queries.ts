@@ -1,14 +1,13 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
-import { anonymousAttendee, numberedAttendee, opaqueKey } from "@/lib/privacy/present";
+import { anonymousAttendee, numberedAttendee, presentIdentity } from "@/lib/privacy/present";
 import { commitBlock, isLateCommit, type CommitBlock } from "@/lib/pledges/policy";
 import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
-import { getCampaignDetail, hasCommitted } from "@/lib/campaigns/queries";
+import { hasCommitted, seeCampaign } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
 import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
-import { canSeeEvent, canSeeIdentity, seesAllIdentities } from "@/lib/access/rules";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {
@@ -37,8 +36,8 @@ export async function getCommitPanel(
   now = new Date(),
 ): Promise<CommitPanel | null> {
   if (!campaignIdSchema.safeParse(campaignId).success) return null;
-  const c = await getCampaignDetail(campaignId);
-  if (!c || !canSeeEvent(viewer, c)) return null;
+  const c = await seeCampaign(campaignId, viewer);
+  if (!c) return null;
   const alreadyCommitted = viewer ? await hasCommitted(campaignId, viewer.id) : false;
   return {
     campaignId: c.id,
@@ -90,8 +89,8 @@ export async function listEventCommitments(
   }: { now?: Date; limit?: number; offset?: number } = {},
 ): Promise<{ items: PublicCommitment[]; total: number }> {
   if (!campaignIdSchema.safeParse(campaignId).success) return { items: [], total: 0 };
-  const campaign = await getCampaignDetail(campaignId);
-  if (!campaign || !canSeeEvent(viewer, campaign)) return { items: [], total: 0 };
+  const campaign = await seeCampaign(campaignId, viewer);
+  if (!campaign) return { items: [], total: 0 };
   // One statement, so one snapshot: the count and the page agree (the numbers match the rows)
   // even while people commit. Served by the (campaignId, createdAt, id) index; no transaction.
   const rows = await db.$queryRaw<
@@ -116,18 +115,22 @@ export async function listEventCommitments(
     ORDER BY p."createdAt" DESC, p.id DESC
     LIMIT ${limit} OFFSET ${offset}`;
   const total = rows[0]?.total ?? (offset === 0 ? 0 : await db.pledge.count({ where: { campaignId } }));
-  const seesEveryEmail = seesAllIdentities(viewer, campaign);
   const items = rows.map((p, i): PublicCommitment => {
-    const visible = canSeeIdentity(viewer, campaign, p.userId, now);
     // stored at commit (a trigger), never renumbered
     const n = p.attendeeNumber ?? total - offset - i;
-    // DESIGN §1 "public names": the email only to the person, the organizer and admins.
-    const seesEmail = seesEveryEmail || Boolean(viewer && viewer.id === p.userId);
+    // DESIGN §1 "public names": the presenter decides what this viewer sees of the person.
+    const person = presentIdentity(
+      viewer,
+      campaign,
+      now,
+      { key: p.id, userId: p.userId, name: p.name, email: p.email },
+      { hidden: anonymousAttendee(n), unnamed: numberedAttendee(n) },
+    );
     return {
-      key: visible ? p.id : opaqueKey(p.id),
-      label: visible ? p.name?.trim() || (seesEmail ? p.email : numberedAttendee(n)) : anonymousAttendee(n),
-      anonymous: !visible,
-      isViewer: Boolean(viewer && viewer.id === p.userId),
+      key: person.key,
+      label: person.label,
+      anonymous: person.anonymous,
+      isViewer: person.isViewer,
       createdAt: p.createdAt.toISOString(),
       amountCents: p.amountCents,
       amount: p.amount,

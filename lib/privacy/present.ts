@@ -97,7 +97,12 @@ export function numberByFirstAppearance(
   return new Map(order.map(([userId], i) => [userId, i + 1]));
 }
 
-function identityFor(
+/**
+ * One person on a list as `viewer` may see them at `now`: their name (their email only to
+ * themselves and the overseers, else `labels.unnamed`), or `labels.hidden` with an opaque key. Every
+ * list that shows people (commitments, comments) goes through here.
+ */
+export function presentIdentity(
   viewer: Actor,
   campaign: IdentityFacts,
   now: Date,
@@ -137,7 +142,7 @@ export function presentAttendees<T extends AttendeeRow>(
   );
   return pledges.map((p) => {
     const n = numbers.get(p.userId) ?? 0;
-    const identity = identityFor(
+    const identity = presentIdentity(
       viewer,
       campaign,
       now,
@@ -221,7 +226,7 @@ export function presentComments<T extends CommentRow>(
       return { ...strip(c), ...identity, isOrganizer: true };
     }
     const n = numbers.get(c.authorId) ?? 0;
-    const identity = identityFor(viewer, campaign, now, person, {
+    const identity = presentIdentity(viewer, campaign, now, person, {
       hidden: anonymousCommenter(n),
       unnamed: numberedCommenter(n),
     });

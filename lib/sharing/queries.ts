@@ -1,9 +1,9 @@
 import "server-only";
 import { isCampaignId } from "@/lib/ids";
-import { getCampaignDetail } from "@/lib/campaigns/queries";
+import { seeCampaign } from "@/lib/campaigns/queries";
 import { appUrl } from "@/lib/env";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
-import { type Actor, canSeeEvent } from "@/lib/access/rules";
+import type { Actor } from "@/lib/access/rules";
 import { isApproved } from "@/lib/access/rules";
 
 export type ShareInfo = {
@@ -25,8 +25,8 @@ export type ShareInfo = {
 /** What sharing surfaces (flyer, calendar file, social image) may show: no identities at all. Null when the event does not exist for the viewer. */
 export async function getShareInfo(campaignId: string, viewer: Actor): Promise<ShareInfo | null> {
   if (!isCampaignId(campaignId)) return null;
-  const c = await getCampaignDetail(campaignId);
-  if (!c || !canSeeEvent(viewer, c)) return null;
+  const c = await seeCampaign(campaignId, viewer);
+  if (!c) return null;
   return {
     id: c.id,
     title: c.title,

@@ -1,8 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { getCampaignDetail } from "@/lib/campaigns/queries";
+import { seeCampaign } from "@/lib/campaigns/queries";
 import { UPDATES_PER_DAY } from "@/lib/updates/schema";
-import { type Actor, canManageEvent, canSeeEvent } from "@/lib/access/rules";
+import { type Actor, canManageEvent } from "@/lib/access/rules";
 
 export type UpdatesView = {
   updates: Array<{ id: string; text: string; createdAt: Date }>;
@@ -18,8 +18,8 @@ export async function getUpdatesView(
   viewer: Actor,
   now = new Date(),
 ): Promise<UpdatesView | null> {
-  const campaign = await getCampaignDetail(campaignId);
-  if (!campaign || !canSeeEvent(viewer, campaign)) return null;
+  const campaign = await seeCampaign(campaignId, viewer);
+  if (!campaign) return null;
   const updates = await db.campaignUpdate.findMany({
     where: { campaignId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
