@@ -1,20 +1,24 @@
 import "server-only";
 import type { z } from "zod";
-import {
-  AppError,
-  INVALID_TEXT_MESSAGE,
-  isAppError,
-  isDatabaseUnavailable,
-  isInvalidText,
-} from "@/lib/errors";
+import { AppError, describeError, isAppError } from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
 
 /** What every server action returns: data, or a user-facing message (and per-field messages). */
 export type ActionResult<T = undefined> =
   { ok: true; data: T } | { ok: false; error: string; fieldErrors?: Record<string, string> };
 
-/** Parses untrusted action input with a zod schema; field messages keyed by the first path segment. */
-export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+/**
+ * Parses untrusted input (an action's arguments, a route handler's JSON body, a service's input)
+ * with a zod schema: the one way input is checked. A failure is a BAD_REQUEST AppError whose
+ * message is the first issue's (prefixed with its path when `withPath`, as route handlers answer),
+ * or `message` when the caller names the failure itself; field messages are keyed by the first
+ * path segment.
+ */
+export function parseInput<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  opts: { message?: string; withPath?: boolean } = {},
+): z.infer<T> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
@@ -22,7 +26,13 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.in
       const key = String(issue.path[0] ?? "_");
       fieldErrors[key] ??= issue.message;
     }
-    throw new AppError("BAD_REQUEST", parsed.error.issues[0]?.message ?? "Invalid input.", fieldErrors);
+    const first = parsed.error.issues[0];
+    const where = opts.withPath && first?.path?.length ? `${first.path.join(".")}: ` : "";
+    throw new AppError(
+      "BAD_REQUEST",
+      opts.message ?? `${where}${first?.message ?? "Invalid input."}`,
+      fieldErrors,
+    );
   }
   return parsed.data;
 }
@@ -35,10 +45,11 @@ export async function runAction<T>(fallback: string, fn: () => Promise<T>): Prom
   try {
     return { ok: true, data: await fn() };
   } catch (err) {
-    if (isAppError(err)) return { ok: false, error: err.message, fieldErrors: err.fieldErrors };
-    if (isDatabaseUnavailable(err))
-      return { ok: false, error: "The service is temporarily unavailable. Please try again in a moment." };
-    if (isInvalidText(err)) return { ok: false, error: INVALID_TEXT_MESSAGE };
+    const known = describeError(err);
+    if (known)
+      return isAppError(err)
+        ? { ok: false, error: known.message, fieldErrors: known.fieldErrors }
+        : { ok: false, error: known.message };
     // Next's redirect()/notFound() work by throwing: let them through.
     if (
       err &&

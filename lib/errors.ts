@@ -52,3 +52,21 @@ export function isInvalidText(e: unknown): boolean {
   const text = `${(e as { code?: string })?.code ?? ""} ${(e as Error)?.message ?? ""}`;
   return /\b22021\b|\b22P05\b|invalid byte sequence for encoding|untranslatable character/i.test(text);
 }
+
+export const UNAVAILABLE_MESSAGE = "The service is temporarily unavailable. Please try again in a moment.";
+
+/**
+ * What a failure means for the person who asked, the same for server actions (lib/actions.ts
+ * runAction) and route handlers (lib/http.ts errorResponse): a domain error says its own message;
+ * an unreachable database, a temporary unavailability; text PostgreSQL cannot store, bad input.
+ * Null for anything else: an unexpected fault, which the caller logs and answers generically.
+ */
+export function describeError(
+  err: unknown,
+): { code: ErrorCode; status: number; message: string; fieldErrors?: Record<string, string> } | null {
+  if (isAppError(err))
+    return { code: err.code, status: err.status, message: err.message, fieldErrors: err.fieldErrors };
+  if (isDatabaseUnavailable(err)) return { code: "UNAVAILABLE", status: 503, message: UNAVAILABLE_MESSAGE };
+  if (isInvalidText(err)) return { code: "BAD_REQUEST", status: 400, message: INVALID_TEXT_MESSAGE };
+  return null;
+}

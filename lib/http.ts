@@ -1,13 +1,8 @@
 import "server-only";
 import { publicUrls } from "@/lib/env";
 import type { z } from "zod";
-import {
-  AppError,
-  INVALID_TEXT_MESSAGE,
-  isAppError,
-  isDatabaseUnavailable,
-  isInvalidText,
-} from "@/lib/errors";
+import { AppError, describeError, isAppError } from "@/lib/errors";
+import { parseInput } from "@/lib/actions";
 import { logUnexpected } from "@/lib/security/redact";
 
 /**
@@ -23,35 +18,27 @@ export async function parseJson<T extends z.ZodType>(req: Request, schema: T): P
   } catch {
     throw new AppError("BAD_REQUEST", "The request body must be valid JSON.");
   }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path?.length ? `${issue.path.join(".")}: ` : "";
-    throw new AppError("BAD_REQUEST", `${where}${issue?.message ?? "Invalid request."}`);
+  try {
+    return parseInput(schema, body, { withPath: true });
+  } catch (err) {
+    // Route handlers answer the message only (no per-field map): SPEC §7's clients read `error.message`.
+    if (isAppError(err)) throw new AppError(err.code, err.message);
+    throw err;
   }
-  return parsed.data;
 }
 
 export function errorResponse(err: unknown): Response {
-  if (isAppError(err)) {
+  const known = describeError(err);
+  if (isAppError(err))
     return Response.json(
       { error: { code: err.code, message: err.message, fieldErrors: err.fieldErrors } },
       { status: err.status },
     );
-  }
-  if (isDatabaseUnavailable(err)) {
+  if (known)
     return Response.json(
-      {
-        error: {
-          code: "UNAVAILABLE",
-          message: "The service is temporarily unavailable. Please try again in a moment.",
-        },
-      },
-      { status: 503, headers: { "Retry-After": "5" } },
+      { error: { code: known.code, message: known.message } },
+      known.status === 503 ? { status: 503, headers: { "Retry-After": "5" } } : { status: known.status },
     );
-  }
-  if (isInvalidText(err))
-    return Response.json({ error: { code: "BAD_REQUEST", message: INVALID_TEXT_MESSAGE } }, { status: 400 });
   logUnexpected("[api] unexpected error", err);
   return Response.json(
     { error: { code: "INTERNAL", message: "Something went wrong. Please try again." } },

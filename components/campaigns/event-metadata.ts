@@ -3,7 +3,7 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { getCampaignForViewer } from "@/lib/campaigns/queries";
 import { appUrl } from "@/lib/env";
 
-/** Title and description for link previews; never an identity (the description is the organiser's). */
+/** Title and description for link previews; never an identity (the description is the organizer's). */
 export async function campaignMetadata(campaignId: string, viewer: Viewer | null): Promise<Metadata> {
   const campaign = await getCampaignForViewer(campaignId, viewer);
   if (!campaign) return { title: "Campaign not found" };

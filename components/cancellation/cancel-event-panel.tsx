@@ -11,7 +11,7 @@ type CampaignForCancel = {
   committedCount: number;
 };
 
-/** Shown to the organiser (and admins) while the event can still be cancelled. */
+/** Shown to the organizer (and admins) while the event can still be cancelled. */
 export async function CancelEventPanel({ campaign }: { campaign: CampaignForCancel }) {
   const viewer = await getViewer();
   if (!canOverseeEvent(viewer, campaign) || !isCancellable(campaign.status)) return null;

@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
 
-/** The organiser's "Cancel event" button with its confirmation (the server checks who may cancel). */
+/** The organizer's "Cancel event" button with its confirmation (the server checks who may cancel). */
 export function CancelEvent({
   campaignId,
   confirmed,

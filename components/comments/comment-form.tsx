@@ -60,7 +60,7 @@ export function CommentForm({ campaignId }: { campaignId: string }) {
           setText(e.target.value);
           if (error) setError(null);
         }}
-        placeholder="Share a thought or ask the organiser a question…"
+        placeholder="Share a thought or ask the organizer a question…"
         className={`${inputClass} mt-2 resize-y`}
         aria-invalid={error ? true : undefined}
         aria-describedby={`${id}-count${error ? ` ${id}-error` : ""}`}

@@ -128,7 +128,7 @@ export default function CommitFlow({
           <div className="space-y-4 text-slate-700">
             {panel.lateCommit ? (
               <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200">
-                This event has already reached its threshold and is confirmed. The organiser keeps accepting
+                This event has already reached its threshold and is confirmed. The organizer keeps accepting
                 commitments.
               </p>
             ) : (

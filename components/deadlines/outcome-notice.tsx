@@ -29,7 +29,7 @@ export function OutcomeNotice({ campaign }: { campaign: CampaignOutcome }) {
   if (campaign.status === "cancelled") {
     return (
       <div role="status" className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-900">
-        <p className="font-semibold">The organiser cancelled this event.</p>
+        <p className="font-semibold">The organizer cancelled this event.</p>
         <p className="mt-1 text-sm">
           {isPaidEvent(campaign)
             ? "Anyone who was charged is refunded in full; nobody else will be charged."

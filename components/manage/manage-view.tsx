@@ -111,7 +111,7 @@ function Stat({
   );
 }
 
-/** The organiser's manage page body (SPEC §2 "Manage page"). Rendered on the server. */
+/** The organizer's manage page body (SPEC §2 "Manage page"). Rendered on the server. */
 export function ManageView({ view, now }: { view: View; now: string }) {
   const c = view.campaign;
   const banner = statusBanner(c);
@@ -203,10 +203,10 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         <Card className="border-brand-100 bg-brand-50/40">
           <h2 className="text-lg font-bold text-slate-900">Privacy</h2>
           <p className="mt-2 text-sm text-slate-700">
-            As the organiser you always see who committed. {revelationText(c)}
+            As the organizer you always see who committed. {revelationText(c)}
           </p>
           <p className="mt-2 text-sm text-slate-700">
-            Please use attendee contact details only to organise this event, and do not share them.
+            Please use attendee contact details only to organize this event, and do not share them.
           </p>
         </Card>
       </div>

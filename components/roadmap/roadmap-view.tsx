@@ -4,12 +4,12 @@ const stages = [
   {
     name: "Coordinated events",
     status: "Live in beta",
-    text: "Events that only happen when enough people commit. Organisers set a threshold and a deadline; attendees save a card, and everyone is charged only if the threshold is met.",
+    text: "Events that only happen when enough people commit. Organizers set a threshold and a deadline; attendees save a card, and everyone is charged only if the threshold is met.",
   },
   {
     name: "Better crowdfunding with a refund bonus",
     status: "Next",
-    text: "Dominant assurance contracts: if a project misses its goal, backers get their money back plus a bonus paid by the organiser, so pledging is the winning move either way.",
+    text: "Dominant assurance contracts: if a project misses its goal, backers get their money back plus a bonus paid by the organizer, so pledging is the winning move either way.",
   },
   {
     name: "Variable thresholds",
@@ -19,7 +19,7 @@ const stages = [
   {
     name: "Escrow and accountability",
     status: "Planned",
-    text: "Funds held in escrow until the organiser delivers, with milestones and a way for backers to confirm the promise was kept.",
+    text: "Funds held in escrow until the organizer delivers, with milestones and a way for backers to confirm the promise was kept.",
   },
   {
     name: "Real-world pactions",

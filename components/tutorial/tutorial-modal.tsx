@@ -144,7 +144,7 @@ export function TutorialModal({ onClose }: { onClose: () => void }) {
     <div key="bonus" className="space-y-3">
       <p>
         If the goal is <em>not</em> met, you don&rsquo;t just get your money back: you get{" "}
-        <strong>110%</strong>. The organiser pays a {REFUND_BONUS_PERCENT}% refund bonus ($100 per $1,000,
+        <strong>110%</strong>. The organizer pays a {REFUND_BONUS_PERCENT}% refund bonus ($100 per $1,000,
         rounded down) for the risk of failing.
       </p>
       <dl className="grid grid-cols-3 gap-2 text-center">

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { UPDATE_MAX } from "@/lib/updates/limits";
 
-// The shared zod schema (and zod) is fetched when the organiser starts writing, not with the page.
+// The shared zod schema (and zod) is fetched when the organizer starts writing, not with the page.
 const loadSchema = () => import("@/lib/updates/schema").then((m) => m.updateTextSchema);
 
 export function UpdateForm({

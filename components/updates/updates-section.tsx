@@ -3,7 +3,7 @@ import { eventUpdates } from "@/components/campaigns/event-data";
 import { formatDateTime } from "@/lib/format";
 import { UpdateForm } from "@/components/updates/update-form";
 
-/** Organiser updates on the event page: the list for everyone, the form for the organiser. Renders nothing when empty for non-organisers. */
+/** Organizer updates on the event page: the list for everyone, the form for the organizer. Renders nothing when empty for non-organizers. */
 export async function UpdatesSection({
   campaign,
   viewer,

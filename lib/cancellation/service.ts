@@ -2,6 +2,7 @@ import "server-only";
 import { isCancellable, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { parseInput } from "@/lib/actions";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { cancelledEmail } from "@/lib/email/templates";
 import { getGateway } from "@/lib/payments/gateway";
@@ -25,9 +26,7 @@ export async function cancelCampaign(
   opts: { gateway?: PaymentGateway; now?: Date } = {},
 ): Promise<{ campaignId: string; refunded: number; emailed: number }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
-  const parsed = cancelCampaignSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("BAD_REQUEST", "Invalid event.");
-  const { campaignId } = parsed.data;
+  const { campaignId } = parseInput(cancelCampaignSchema, input, { message: "Invalid event." });
   const now = opts.now ?? new Date();
 
   const emailed = await db.$transaction(async (tx) => {

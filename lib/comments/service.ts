@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { parseInput } from "@/lib/actions";
 import { consume, secondsText } from "@/lib/rate-limit/service";
 import { canComment } from "@/lib/comments/policy";
 import { COMMENT_RATE_LIMIT, createCommentSchema, deleteCommentSchema } from "@/lib/comments/schema";
@@ -18,14 +19,7 @@ export async function createComment(
   input: unknown,
 ): Promise<{ id: string; campaignId: string }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in to comment.");
-  const parsed = createCommentSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError("BAD_REQUEST", issue?.message ?? "Invalid comment.", {
-      [String(issue?.path[0] ?? "text")]: issue?.message ?? "",
-    });
-  }
-  const { campaignId, text } = parsed.data;
+  const { campaignId, text } = parseInput(createCommentSchema, input);
   const campaign = await loadCampaignFor(viewer, campaignId, "see");
   if (!canComment(viewer, campaign))
     throw new AppError("FORBIDDEN", "Comments open once the event is approved.");
@@ -44,10 +38,9 @@ export async function createComment(
 /** Deletes a comment: the event's organizer and admins only. */
 export async function deleteComment(viewer: Actor, input: unknown): Promise<{ campaignId: string }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
-  const parsed = deleteCommentSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("BAD_REQUEST", "Invalid comment.");
+  const { commentId } = parseInput(deleteCommentSchema, input, { message: "Invalid comment." });
   const comment = await db.comment.findUnique({
-    where: { id: parsed.data.commentId },
+    where: { id: commentId },
     select: { id: true, campaignId: true, campaign: { select: { creatorId: true, approvalStatus: true } } },
   });
   if (!comment || !canSeeEvent(viewer, comment.campaign))

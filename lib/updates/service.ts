@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { parseInput } from "@/lib/actions";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { organizerUpdateEmail } from "@/lib/email/templates";
 import { postUpdateSchema, UPDATE_LIMIT_REACHED, UPDATES_PER_DAY } from "@/lib/updates/schema";
@@ -18,14 +19,7 @@ export async function postUpdate(
   now = new Date(),
 ): Promise<{ id: string; campaignId: string; emailed: number }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
-  const parsed = postUpdateSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError("BAD_REQUEST", issue?.message ?? "Invalid update.", {
-      [String(issue?.path[0] ?? "text")]: issue?.message ?? "",
-    });
-  }
-  const { campaignId, text } = parsed.data;
+  const { campaignId, text } = parseInput(postUpdateSchema, input);
   const result = await db.$transaction(async (tx) => {
     const campaign = await loadCampaignFor(viewer, campaignId, "update", {
       tx,
