@@ -27,7 +27,7 @@ function createClient(url: string): Db {
 }
 
 /** The Prisma client, created on first use so DATABASE_URL can be set at run time (tests, start script). */
-export function getDb(): Db {
+function getDb(): Db {
   const url = databaseUrl();
   if (!url) throw new Error("DATABASE_URL is not set. Start the app with `npm start`, which provides one.");
   if (!globalForDb.__pactnexusDb || globalForDb.__pactnexusDbUrl !== url) {

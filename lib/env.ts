@@ -63,7 +63,7 @@ export const publicUrls = (): string[] =>
   [process.env.APP_URL, process.env.NEXTAUTH_URL].filter((u): u is string => Boolean(u));
 
 /** Environment variables whose values must never reach a log (lib/security/redact.ts). */
-export const SECRET_ENV = [
+const SECRET_ENV = [
   "NEXTAUTH_SECRET",
   "AUTH_SECRET",
   "STRIPE_SECRET_KEY",

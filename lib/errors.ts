@@ -53,7 +53,7 @@ export function isInvalidText(e: unknown): boolean {
   return /\b22021\b|\b22P05\b|invalid byte sequence for encoding|untranslatable character/i.test(text);
 }
 
-export const UNAVAILABLE_MESSAGE = "The service is temporarily unavailable. Please try again in a moment.";
+const UNAVAILABLE_MESSAGE = "The service is temporarily unavailable. Please try again in a moment.";
 
 /**
  * What a failure means for the person who asked, the same for server actions (lib/actions.ts

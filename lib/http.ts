@@ -84,7 +84,7 @@ export function requireSameOrigin(req: Request): void {
   if (!originHost || !allowed.includes(originHost)) throw new AppError("FORBIDDEN", CROSS_ORIGIN_MESSAGE);
 }
 
-export type HandleOptions = {
+type HandleOptions = {
   /** "any" skips the Origin check: only for requests authenticated otherwise (the signed Stripe webhook). */
   origin?: "same" | "any";
 };

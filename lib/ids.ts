@@ -14,8 +14,8 @@ export const isCampaignId = (id: string) => ID.test(id);
 /** An event page's path; the first group is the campaign id (the proxy's cached copies). */
 export const EVENT_PATH = new RegExp(`^/campaign/(${ID_SOURCE})$`, "i");
 
-export const INVALID_ID = "Invalid id.";
-export const INVALID_PAGE = "Invalid page.";
+const INVALID_ID = "Invalid id.";
+const INVALID_PAGE = "Invalid page.";
 
 /** An id field; `message` is what a malformed one says (SPEC's "Campaign not found" on the commit path). */
 export const idSchema = (message: string = INVALID_ID) => z.string({ error: message }).regex(ID, message);

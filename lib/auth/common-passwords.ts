@@ -90,5 +90,3 @@ export function isCommonPassword(password: string): boolean {
   set ??= new Set(LIST.toLowerCase().split(/\s+/).filter(Boolean));
   return set.has(password.toLowerCase());
 }
-
-export const COMMON_PASSWORD_COUNT = 1000;

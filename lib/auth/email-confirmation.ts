@@ -17,8 +17,8 @@ import { applyAdminEmails } from "@/lib/auth/admins";
  * Confirmation emails are never shown on /admin/emails (lib/email/queries masks CONFIRM_EMAIL_KEY).
  */
 export const CONFIRM_EMAIL_KEY = "confirm-email:";
-export const CONFIRMATION_TTL_MS = 24 * 3600_000;
-export const RESEND_LIMIT = { limit: 3, windowMs: 60 * 60_000 };
+const CONFIRMATION_TTL_MS = 24 * 3600_000;
+const RESEND_LIMIT = { limit: 3, windowMs: 60 * 60_000 };
 
 export const CONFIRM_TEXT = {
   confirmed: "Your email address is confirmed.",
@@ -31,7 +31,7 @@ export const CONFIRM_TEXT = {
 const identifier = (userId: string) => `${CONFIRM_EMAIL_KEY}${userId}`;
 const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
-export const confirmationTokenSchema = z
+const confirmationTokenSchema = z
   .string()
   .trim()
   .min(20)

@@ -7,8 +7,8 @@ import { isCommonPassword } from "@/lib/auth/common-passwords";
  * (components/auth/sign-in-card.tsx) and again on the server (lib/auth/service.ts), so both
  * give the same messages.
  */
-export const EMAIL_MAX = 254; // RFC 5321 path limit
-export const PASSWORD_MIN = 6; // SPEC §9
+const EMAIL_MAX = 254; // RFC 5321 path limit
+const PASSWORD_MIN = 6; // SPEC §9
 export const PASSWORD_MAX = 128; // long enough for any password manager; bounds the hashing work
 export const NAME_MAX = 50;
 
@@ -56,7 +56,7 @@ export const signInSchema = z.object({
     .max(PASSWORD_MAX, AUTH_TEXT.passwordTooLong),
 });
 
-export const newPasswordSchema = z
+const newPasswordSchema = z
   .string({ error: AUTH_TEXT.passwordRequired })
   .min(1, AUTH_TEXT.passwordRequired)
   .max(PASSWORD_MAX, AUTH_TEXT.passwordTooLong)
@@ -71,7 +71,7 @@ export const looksLikeEmail = (name: string) => /\S@\S/.test(name) || /^@|@$/.te
 export const isReservedDisplayName = (name: string) =>
   /^\s*(event\s+organi[sz]er\b|anonymous\b|(attendee|commenter)\s*#?\s*\d+\s*$)/i.test(name);
 
-export const displayNameSchema = z
+const displayNameSchema = z
   .string()
   .trim()
   .max(NAME_MAX, AUTH_TEXT.nameTooLong)
@@ -85,9 +85,6 @@ export const signUpSchema = z.object({
   password: newPasswordSchema,
   name: displayNameSchema,
 });
-
-export type SignInInput = z.infer<typeof signInSchema>;
-export type SignUpInput = z.infer<typeof signUpSchema>;
 
 /** Field messages of a failed parse, keyed by field (the first message per field). */
 export function fieldErrorsOf(error: z.ZodError): Record<string, string> {

@@ -22,13 +22,13 @@ export { normalizeEmail };
 export type SessionUser = { id: string; email: string; name: string | null };
 
 /** Who is asking, as far as rate limits care (lib/auth/client-ip.ts). */
-export type RequestContext = { ip: string | null };
+type RequestContext = { ip: string | null };
 
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_FAILS_PER_EMAIL = 5;
 export const SIGN_IN_FAILS_PER_IP = 20;
 export const SIGN_UPS_PER_IP = 10;
-export const SIGN_UP_WINDOW_MS = 60 * 60_000;
+const SIGN_UP_WINDOW_MS = 60 * 60_000;
 
 const failKeys = (email: string, ip: string | null) =>
   [`signin-fail:email:${email}`, ...(ip ? [`signin-fail:ip:${ip}`] : [])].sort(); // sorted: one lock order, no deadlock

@@ -22,7 +22,7 @@ const visitorRender = cache((): { on: boolean; member: { committed: boolean } | 
  * MEMBER_EVENT): signed in, not an admin, not the organizer, none of the page's rows theirs. Its id
  * is no user's (ids are cuids), so it owns nothing, and its email is unknown to the page.
  */
-export const MEMBER_VIEWER: Viewer = Object.freeze({ id: "~member", email: "", name: null, isAdmin: false });
+const MEMBER_VIEWER: Viewer = Object.freeze({ id: "~member", email: "", name: null, isAdmin: false });
 
 /**
  * Marks the current render as a cached copy for signed-in members (app/v/campaign with a member

@@ -1,7 +1,7 @@
 /** Countdown maths shared by the server render and the ticking client component (SPEC §2, §9: 1 s tick). */
 export const COUNTDOWN_TICK_MS = 1000;
 
-export type CountdownParts = {
+type CountdownParts = {
   ended: boolean;
   days: number;
   hours: number;

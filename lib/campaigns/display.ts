@@ -29,7 +29,7 @@ export type HomeCard = Pick<
 >;
 
 /** The longest description start a card can show in its three lines (the page sends no more). */
-export const CARD_DESCRIPTION_MAX = 320;
+const CARD_DESCRIPTION_MAX = 320;
 
 export const homeCard = (c: CampaignCard): HomeCard => ({
   id: c.id,

@@ -11,7 +11,6 @@ export const homeQuerySchema = z.object({
   filter: z.enum(HOME_FILTERS).catch("all"),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
 });
-export type HomeQuery = z.output<typeof homeQuerySchema>;
 
 /**
  * Home filters (SPEC §2, §9) as one pure predicate and one database condition built from the same

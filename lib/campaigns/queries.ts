@@ -87,7 +87,7 @@ export async function listHomeCampaigns({
 
 export const ADMIN_SECTION_LIMIT = 50;
 
-export type AdminDashboard = {
+type AdminDashboard = {
   counts: { pending: number; approved: number; rejected: number; test: number };
   pending: CampaignCard[];
   approved: CampaignCard[];

@@ -21,9 +21,9 @@ import { isCrowdfund } from "@/lib/campaigns/lifecycle";
  * Limits (SPEC §5, §9). The database CHECK constraints repeat the same numbers.
  * ---------------------------------------------------------------------------------------------- */
 
-export const PACT_TYPES = ["paction", "crowdfund"] as const;
-export const REVELATION_TYPES = ["never", "onStart", "immediate"] as const;
-export const PAYMENT_TYPES = ["venmo", "paypal", "other"] as const;
+const PACT_TYPES = ["paction", "crowdfund"] as const;
+const REVELATION_TYPES = ["never", "onStart", "immediate"] as const;
+const PAYMENT_TYPES = ["venmo", "paypal", "other"] as const;
 
 /** Fields on step 1 ("Event Details"); the rest are on step 2 ("Additional Settings"). */
 export const STEP1_FIELDS = [
@@ -111,7 +111,7 @@ const logisticalDetails = optionalText.pipe(
 );
 
 /** Goal: a whole number of people, 1..10,000. */
-export function parseGoal(raw: string, ctx: z.RefinementCtx): number {
+function parseGoal(raw: string, ctx: z.RefinementCtx): number {
   if (raw === "" || !/^-?\d+(\.\d+)?$/.test(raw)) return fail(ctx, "Goal amount is required");
   const n = Number(raw);
   if (n <= 0) return fail(ctx, "Goal must be greater than 0");
@@ -121,7 +121,7 @@ export function parseGoal(raw: string, ctx: z.RefinementCtx): number {
 }
 
 /** Ticket price in dollars (two decimals at most) to integer cents; empty means free. */
-export function parseTicketPrice(raw: string, ctx: z.RefinementCtx): number {
+function parseTicketPrice(raw: string, ctx: z.RefinementCtx): number {
   if (raw === "") return 0;
   const clean = raw.replace(/^\$/, "");
   if (!/^-?\d*(\.\d*)?$/.test(clean) || !/\d/.test(clean))
@@ -253,9 +253,6 @@ export function createCampaignSchema(now: () => number = Date.now) {
     });
 }
 
-export type CreateCampaignInput = z.input<ReturnType<typeof createCampaignSchema>>;
-export type CreateCampaignData = z.output<ReturnType<typeof createCampaignSchema>>;
-
 /** Field → first message, as the form shows them. */
 export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};
@@ -328,14 +325,11 @@ export const draftSchema = z
     };
   });
 
-export type DraftInput = z.input<typeof draftSchema>;
-export type DraftData = z.output<typeof draftSchema>;
 export const draftIdSchema = z.string().trim().min(1).max(40);
 
 /* ------------------------------------------------------------------------------------------------
  * Moderation
  * ---------------------------------------------------------------------------------------------- */
-export const APPROVAL_STATUSES = ["pending", "approved", "rejected"] as const;
 export const approvalInputSchema = z.object({
   campaignId: z.string().trim().min(1).max(40),
   approvalStatus: z.enum(["approved", "rejected"]),

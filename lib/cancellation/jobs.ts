@@ -3,7 +3,7 @@ import { defineJob } from "@/lib/jobs/types";
 import { refundCancelledPledges } from "@/lib/cancellation/service";
 
 /** Every minute: finish refunds of cancelled events (failed attempts, charges that completed after the cancellation). */
-export const refundSweeperJob = defineJob<Record<string, never>>({
+const refundSweeperJob = defineJob<Record<string, never>>({
   name: "refund-sweeper",
   cron: "* * * * *",
   scheduleData: {},

@@ -7,7 +7,7 @@ import { CHARGE_JOB, listCampaignsNeedingCharge, requestCharging, runCharging } 
  * at a time). The sweeper runs every minute and re-queues any funded/charging campaign with
  * uncharged pledges, so a lost job or a crashed instance never leaves money uncollected.
  */
-export const chargeCampaignJob = defineJob<{ campaignId: string }>({
+const chargeCampaignJob = defineJob<{ campaignId: string }>({
   name: CHARGE_JOB,
   concurrency: 2,
   retryLimit: 5,
@@ -16,7 +16,7 @@ export const chargeCampaignJob = defineJob<{ campaignId: string }>({
   },
 });
 
-export const chargeSweeperJob = defineJob<Record<string, never>>({
+const chargeSweeperJob = defineJob<Record<string, never>>({
   name: "charge-sweeper",
   cron: "* * * * *",
   scheduleData: {},

@@ -50,7 +50,7 @@ const HARD_CODES = [...HARD_DECLINE_CODES];
  * DESIGN §1 "failed payments": a soft decline gets one retry (the organizer's manual charge is that
  * retry), so at most two off-session attempts; after that only the backer's own payment can settle it.
  */
-export const MAX_OFF_SESSION_ATTEMPTS = 2;
+const MAX_OFF_SESSION_ATTEMPTS = 2;
 
 export type ClaimedPledge = {
   id: string;

@@ -17,7 +17,7 @@ export type ChargeSummary = {
 };
 
 /** Whose rows a summary may list: every pledge's, one user's own, or none. */
-export type ChargeRowsAudience = { all: true } | { userId: string } | null;
+type ChargeRowsAudience = { all: true } | { userId: string } | null;
 
 export async function getChargeSummary(
   campaignId: string,

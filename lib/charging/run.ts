@@ -112,7 +112,7 @@ export async function finalizeIfDone(campaignId: string): Promise<boolean> {
   return n > 0;
 }
 
-export type RunCounts = { charged: number; failed: number; unknown: number };
+type RunCounts = { charged: number; failed: number; unknown: number };
 
 export async function chargeCampaign(campaignId: string, opts: RunOptions, counts: RunCounts): Promise<void> {
   const campaign = await loadCampaign(campaignId);

@@ -35,7 +35,7 @@ export async function requestCharging(campaignId: string): Promise<void> {
  * `funded`. The commit transaction normally does this; this is the server-side check behind
  * POST /api/check-and-charge and the manual charge, with the campaign row locked.
  */
-export async function fundIfThresholdMet(campaignId: string): Promise<string | null> {
+async function fundIfThresholdMet(campaignId: string): Promise<string | null> {
   // Only a pending campaign can change here: anything else is answered without taking the lock.
   const current = await db.campaign.findUnique({ where: { id: campaignId }, select: { status: true } });
   if (!current || current.status !== "pending") return current?.status ?? null;
@@ -60,10 +60,10 @@ export async function fundIfThresholdMet(campaignId: string): Promise<string | n
 }
 
 /** Manual charges per event (issue 14: 8 clicks in 1.8 s made 8 attempts on one card). */
-export const MANUAL_CHARGE_LIMIT = { limit: 3, windowMs: 60_000 };
+const MANUAL_CHARGE_LIMIT = { limit: 3, windowMs: 60_000 };
 
 /** check-and-charge calls per client address and event (DESIGN §1: rate-limited per address and event). */
-export const CHECK_AND_CHARGE_LIMIT = { limit: 20, windowMs: 60_000 };
+const CHECK_AND_CHARGE_LIMIT = { limit: 20, windowMs: 60_000 };
 
 /**
  * POST /api/check-and-charge: anyone may ask about an event they can see; only the database

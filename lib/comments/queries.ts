@@ -19,7 +19,7 @@ export type PresentedComment = PresentedIdentity & {
   isOrganizer: boolean;
 };
 
-export type CommentsView = {
+type CommentsView = {
   comments: PresentedComment[];
   total: number;
   canPost: boolean;

@@ -13,10 +13,8 @@ export const commentTextSchema = z
   .max(COMMENT_MAX, COMMENT_TOO_LONG);
 
 export const createCommentSchema = z.object({ campaignId: idSchema(), text: commentTextSchema });
-export type CreateCommentInput = z.infer<typeof createCommentSchema>;
 
 export const deleteCommentSchema = z.object({ commentId: idSchema() });
-export type DeleteCommentInput = z.infer<typeof deleteCommentSchema>;
 
 /** "Show more comments": the next page after the `offset` comments already shown (newest first). */
 export const moreCommentsSchema = z.object({

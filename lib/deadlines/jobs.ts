@@ -3,7 +3,7 @@ import { defineJob } from "@/lib/jobs/types";
 import { runDeadlines } from "@/lib/deadlines/service";
 
 /** Every minute: expire events past their deadline, release their cards, send 48-hour reminders. */
-export const deadlinesJob = defineJob<Record<string, never>>({
+const deadlinesJob = defineJob<Record<string, never>>({
   name: "deadlines",
   cron: "* * * * *",
   scheduleData: {},

@@ -15,7 +15,7 @@ import { isApproved } from "@/lib/access/rules";
  * emails commit together under the campaign's row lock, and card release is resumable.
  */
 
-export const REMINDER_LEAD_MS = 48 * 3600_000;
+const REMINDER_LEAD_MS = 48 * 3600_000;
 
 const campaignSelect = {
   ...emailCampaignSelect,
@@ -30,7 +30,7 @@ const campaignSelect = {
 } as const;
 
 /** Ids of pending events whose deadline has passed (the ones expireCampaign will look at). */
-export async function listDueCampaigns(now = new Date(), take = 200): Promise<string[]> {
+async function listDueCampaigns(now = new Date(), take = 200): Promise<string[]> {
   const rows = await db.campaign.findMany({
     where: { status: "pending", deadline: { lte: now } },
     orderBy: { deadline: "asc" },

@@ -22,7 +22,7 @@ export type DraftSummary = {
   updatedAt: Date;
 };
 
-export const DRAFT_LIST_LIMIT = 100;
+const DRAFT_LIST_LIMIT = 100;
 
 /** The drafts of one user (only ever their own), most recently edited first. */
 export async function listDrafts(userId: string): Promise<DraftSummary[]> {

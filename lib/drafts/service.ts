@@ -7,7 +7,7 @@ import { draftIdSchema, draftSchema } from "@/lib/campaigns/schema";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 
 /** Abuse guard on draft saves per user (autosave-like use stays far below it). */
-export const DRAFT_SAVE_LIMIT = { limit: 120, windowMs: 3600_000 } as const;
+const DRAFT_SAVE_LIMIT = { limit: 120, windowMs: 3600_000 } as const;
 
 /**
  * Saves a draft for `owner`: creates one, or updates the given id only if the owner holds it (a

@@ -5,7 +5,7 @@
  */
 export type IcsStatus = "TENTATIVE" | "CONFIRMED" | "CANCELLED";
 
-export type IcsEvent = {
+type IcsEvent = {
   campaignId: string;
   title: string;
   description: string;
@@ -30,7 +30,7 @@ const utc = (d: Date) =>
     .replace(/\.\d{3}/, "");
 
 /** RFC 5545 §3.3.11 TEXT escaping. */
-export const icsEscape = (s: string) =>
+const icsEscape = (s: string) =>
   s
     .replace(/\\/g, "\\\\")
     .replace(/;/g, "\\;")

@@ -10,7 +10,7 @@ import { queueDerivedEmails } from "@/lib/email/derived";
  * still goes out.
  * A run that fails as a whole (database down) is retried by pg-boss.
  */
-export const emailSendJob = defineJob<{ kick?: boolean }>({
+const emailSendJob = defineJob<{ kick?: boolean }>({
   name: EMAIL_SEND_JOB,
   cron: "* * * * *",
   scheduleData: {},
@@ -29,7 +29,7 @@ export const emailSendJob = defineJob<{ kick?: boolean }>({
 });
 
 /** A few minutes past every hour: the organizers' commitment digests for the hours just ended. */
-export const organizerDigestJob = defineJob<Record<string, never>>({
+const organizerDigestJob = defineJob<Record<string, never>>({
   name: "organizer-commit-digest",
   cron: "5 * * * *",
   scheduleData: {},

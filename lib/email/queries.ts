@@ -5,7 +5,7 @@ import { smtpConfigured } from "@/lib/email/transport";
 import { CONFIRM_EMAIL_KEY } from "@/lib/auth/email-confirmation";
 import { type Actor } from "@/lib/access/rules";
 
-export const OUTBOX_PAGE_SIZE = 25;
+const OUTBOX_PAGE_SIZE = 25;
 
 export const HIDDEN_LINK_TEXT = "This email holds a one-time confirmation link, which is not shown here.";
 
@@ -22,7 +22,7 @@ export type OutboxEntry = {
   attachmentNames: string[];
 };
 
-export type OutboxPage = {
+type OutboxPage = {
   entries: OutboxEntry[];
   total: number;
   page: number;

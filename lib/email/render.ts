@@ -5,7 +5,7 @@
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-export type EmailContent = {
+type EmailContent = {
   /** First line / heading, e.g. "Event Confirmed!" */
   heading: string;
   /** Paragraphs of plain text (no HTML). */
@@ -16,7 +16,7 @@ export type EmailContent = {
   unsubscribeUrl?: string;
 };
 
-export type RenderedEmail = { text: string; html: string };
+type RenderedEmail = { text: string; html: string };
 
 export function renderEmail(c: EmailContent): RenderedEmail {
   const text = [

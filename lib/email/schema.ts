@@ -1,14 +1,13 @@
 import { z } from "zod";
 
-export const SUBJECT_MAX = 300;
-export const DEDUPE_KEY_MAX = 300;
+const SUBJECT_MAX = 300;
+const DEDUPE_KEY_MAX = 300;
 
-export const emailAttachmentSchema = z.object({
+const emailAttachmentSchema = z.object({
   filename: z.string().min(1).max(200),
   contentType: z.string().min(1).max(200),
   content: z.string().max(1_000_000),
 });
-export type EmailAttachment = z.infer<typeof emailAttachmentSchema>;
 
 /** One email for the outbox. `dedupeKey` names the cause and the recipient, e.g. "commit:<pledgeId>:<userId>". */
 export const queuedEmailSchema = z.object({

@@ -97,7 +97,7 @@ type OutboxRow = {
   attempts: number;
 };
 
-export type SendReport = { sent: number; stored: number; failed: number; retrying: number };
+type SendReport = { sent: number; stored: number; failed: number; retrying: number };
 
 /**
  * Sends pending outbox rows, oldest first. Each row is sent inside its own transaction holding

@@ -19,7 +19,7 @@ export const unsubscribeToken = (userId: string) => `${userId}.${sign(userId)}`;
 export const unsubscribeUrl = (userId: string) =>
   `${appUrl()}/unsubscribe?token=${encodeURIComponent(unsubscribeToken(userId))}`;
 
-export const unsubscribeTokenSchema = z.string().min(3).max(300);
+const unsubscribeTokenSchema = z.string().min(3).max(300);
 
 /** The user id of a valid token, else null. */
 export function verifyUnsubscribeToken(token: unknown): string | null {

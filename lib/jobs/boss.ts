@@ -26,12 +26,6 @@ export function getBoss(): Promise<PgBoss> {
   return g.__pnBoss;
 }
 
-export async function stopBoss() {
-  const pending = g.__pnBoss;
-  g.__pnBoss = undefined;
-  if (pending) await (await pending).stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {});
-}
-
 const created = new Set<string>();
 
 /**

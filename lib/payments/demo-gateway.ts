@@ -42,7 +42,7 @@ export function createDemoSetupSecret(userId: string): string {
 }
 
 /** The setup intent id of a demo secret signed for `userId`, or null. */
-export function verifyDemoSetupSecret(userId: string, clientSecret: string): string | null {
+function verifyDemoSetupSecret(userId: string, clientSecret: string): string | null {
   const m = /^seti_demo_([0-9a-f]{24})_secret_([A-Za-z0-9_-]{32})$/.exec(clientSecret);
   if (!m) return null;
   const expected = Buffer.from(sign(userId, m[1]));

@@ -18,7 +18,7 @@ import { db, Prisma } from "@/lib/db";
 /** A lease is what a crashed holder blocks its slot for: far longer than any provider call. */
 const LEASE_MS = 60_000;
 
-export type ProviderSlot = {
+type ProviderSlot = {
   takenAt: Date;
   /**
    * Ends the slot's call: call it as soon as the provider's answer is in. The slot is stamped with

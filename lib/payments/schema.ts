@@ -17,9 +17,9 @@ export const CARD_MESSAGES = {
   declined: "Your card was declined.",
 } as const;
 
-export const digitsOnly = (s: string) => s.replace(/[\s-]/g, "");
+const digitsOnly = (s: string) => s.replace(/[\s-]/g, "");
 
-export function luhnValid(number: string): boolean {
+function luhnValid(number: string): boolean {
   let sum = 0;
   let double = false;
   for (let i = number.length - 1; i >= 0; i--) {
@@ -44,7 +44,7 @@ export function cardBrand(number: string): string {
 }
 
 /** Card-form fields are checked in the order Stripe Elements reports them. */
-export type CardCheck =
+type CardCheck =
   | { ok: true; number: string; brand: string; expMonth: number; expYear: number }
   | { ok: false; code: string; message: string; field: "cardNumber" | "expiry" | "cvc" };
 

@@ -27,7 +27,7 @@ const RATE_KEY = "stripe";
 
 let cached: { key: string; client: Stripe } | undefined;
 
-export function stripeClient(): Stripe {
+function stripeClient(): Stripe {
   const e = env();
   const secret = e.STRIPE_SECRET_KEY;
   if (!secret) throw new AppError("UNAVAILABLE", "Card payments are not configured.");
@@ -59,7 +59,7 @@ function isRetryable(err: unknown): boolean {
 }
 
 /** Runs one provider call through the shared limiter, retrying transient failures with backoff. */
-export async function callStripe<T>(fn: (client: Stripe) => Promise<T>): Promise<T> {
+async function callStripe<T>(fn: (client: Stripe) => Promise<T>): Promise<T> {
   const client = stripeClient();
   let lastError: unknown;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -108,7 +108,7 @@ async function customerFor(user: { id: string; email?: string }): Promise<string
 }
 
 /** Maps a Stripe card error to a charge result (declines, expired card, authentication). */
-export function mapCardError(err: InstanceType<typeof Stripe.errors.StripeError>): ChargeResult {
+function mapCardError(err: InstanceType<typeof Stripe.errors.StripeError>): ChargeResult {
   const pi = err.payment_intent;
   const code = err.code ?? "card_declined";
   const decline = err.decline_code;

@@ -153,7 +153,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
 }
 
 /** The manage page lists this many newest commitments; the CSV export has every one. */
-export const MANAGE_COMMITMENTS_LIMIT = 500;
+const MANAGE_COMMITMENTS_LIMIT = 500;
 
 async function listManagedPledges(campaignId: string, take?: number): Promise<ManageCommitment[]> {
   const rows = await db.pledge.findMany({
@@ -237,7 +237,7 @@ export function csvCell(value: string): string {
 }
 
 /** The charge state of a pledge in words, shared by the manage page and the CSV. */
-export function chargeStateLabel(
+function chargeStateLabel(
   p: Pick<ManageCommitment, "charged" | "verified" | "chargeStatus" | "chargeFailureCode">,
 ): string {
   if (p.chargeStatus === "refunded") return "Refunded";

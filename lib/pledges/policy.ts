@@ -8,7 +8,7 @@ import { ACCESS_TEXTS } from "@/lib/access/texts";
  * disable the Commit button (hiding a button is never the check itself).
  */
 
-export type CommitPolicyCampaign = {
+type CommitPolicyCampaign = {
   creatorId: string;
   status: string; // CampaignStatus
   approvalStatus: string; // ApprovalStatus

@@ -10,7 +10,7 @@ import { CROWDFUND_MIN_CENTS } from "@/lib/campaigns/lifecycle";
  * action (the authority). Money is integer cents once parsed.
  */
 export { CROWDFUND_MIN_CENTS };
-export const CROWDFUND_MAX_CENTS = 1_000_000; // $10,000, the same ceiling as a ticket price
+const CROWDFUND_MAX_CENTS = 1_000_000; // $10,000, the same ceiling as a ticket price
 
 export const campaignIdSchema = idSchema(ACCESS_TEXTS.campaignNotFound);
 
@@ -49,11 +49,6 @@ export const commitInputSchema = z.object({
   /** crowdfund only: dollars as typed */
   amount: crowdfundAmountSchema.optional(),
 });
-
-export type CommitInput = z.input<typeof commitInputSchema>;
-
-/** The manual-charge request from the manage page (the server reads everything else from the database). */
-export const manageCampaignSchema = z.object({ campaignId: campaignIdSchema });
 
 /** "Show more" on an event page's commitments: the page after the `offset` already shown. */
 export const moreCommitmentsSchema = z.object({

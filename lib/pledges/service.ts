@@ -27,7 +27,7 @@ import { confirmFreePledges } from "@/lib/charging/pledge-state";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
-export const commitTooFastText = (wait: string) =>
+const commitTooFastText = (wait: string) =>
   `You're committing too quickly. Please wait ${wait} and try again.`;
 
 /** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */

@@ -14,22 +14,6 @@ export const anonymousCommenter = (n: number) => `Anonymous Commenter #${n}`;
  * serialise only what comes back.
  */
 
-/**
- * The campaign fields the rules need (a Prisma `select`). Includes pactType and raisedCents so a
- * crowdfund's threshold is judged in dollars, not by the number of backers.
- */
-export const privacyCampaignSelect = {
-  creatorId: true,
-  attendeesAnonymous: true,
-  identityRevelationType: true,
-  status: true,
-  deadline: true,
-  goal: true,
-  committedCount: true,
-  pactType: true,
-  raisedCents: true,
-} as const;
-
 /** What a presented row says about the person behind it. */
 export type PresentedIdentity = {
   /** Stable key for React lists and actions: the pledge or comment id for a visible person, an opaque key for a hidden one; never the user id. */
@@ -65,14 +49,14 @@ export function contributorText(name: string | null | undefined): string {
 
 /** A person without a display name, as those who may not see their email see them (DESIGN §1 "public names"). */
 export const numberedAttendee = (n: number) => `Attendee #${n}`;
-export const numberedCommenter = (n: number) => `Commenter #${n}`;
+const numberedCommenter = (n: number) => `Commenter #${n}`;
 
 /**
  * The React key of a hidden person's row: opaque and stable (so "Show more" pages dedupe), derived
  * from the row id with the server's secret, so no other response can tie it to a pledge or comment
  * id, and so to a person (issue 13).
  */
-export function opaqueKey(rowId: string): string {
+function opaqueKey(rowId: string): string {
   const secret = env().NEXTAUTH_SECRET ?? "pactnexus-row-keys";
   return `h${createHmac("sha256", `row-key\u0000${secret}`).update(rowId).digest("base64url").slice(0, 16)}`;
 }
@@ -119,7 +103,7 @@ export function presentIdentity(
   return { key: opaqueKey(person.key), label: labels.hidden, email: null, anonymous: true, isViewer };
 }
 
-export type AttendeeRow = {
+type AttendeeRow = {
   id: string;
   userId: string;
   createdAt: Date;
@@ -156,7 +140,7 @@ export function presentAttendees<T extends AttendeeRow>(
   });
 }
 
-export type CommentRow = {
+type CommentRow = {
   id: string;
   authorId: string;
   createdAt: Date;
@@ -164,7 +148,7 @@ export type CommentRow = {
 };
 
 /** Label of the organizer's comments for viewers who may not know who the organizer is (DESIGN §1). */
-export const ORGANIZER_LABEL = "Event organizer";
+const ORGANIZER_LABEL = "Event organizer";
 
 export type PresentedComment<T> = WithoutIdentity<T> & PresentedIdentity & { isOrganizer: boolean };
 

@@ -3,7 +3,7 @@ import { defineJob } from "@/lib/jobs/types";
 import { pruneHits } from "@/lib/rate-limit/service";
 
 /** Hourly: drop rate-limit hits older than a day (every window is shorter), so the table stays small. */
-export const pruneRateLimitHitsJob = defineJob<Record<string, never>>({
+const pruneRateLimitHitsJob = defineJob<Record<string, never>>({
   name: "rate-limit-prune",
   cron: "17 * * * *",
   scheduleData: {},

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
  * Sliding-window limits kept in Postgres (table RateLimitHit), so they hold across app instances
  * and restarts. A key names who and what ("signin-fail:email:a@b.c", "comment:user:<id>").
  */
-export type Limit = { key: string; limit: number; windowMs: number };
+type Limit = { key: string; limit: number; windowMs: number };
 
 /** Hits for `key` inside the window, and when the oldest of them leaves it. */
 export async function countHits(

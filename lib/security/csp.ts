@@ -6,7 +6,7 @@
  * prerendered route reached without the proxy's rewrite.
  * Stripe's domains are allowed only when Stripe is enabled.
  */
-export type CspOptions = { nonce?: string; stripe: boolean; dev: boolean };
+type CspOptions = { nonce?: string; stripe: boolean; dev: boolean };
 
 const STRIPE = {
   script: ["https://js.stripe.com", "https://*.js.stripe.com"],

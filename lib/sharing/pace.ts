@@ -2,7 +2,7 @@
  * Live pace estimate for the event page: how many more are needed before the deadline and whether,
  * at the average rate since the event was created, it will reach its goal ("tip").
  */
-export type PaceInput = {
+type PaceInput = {
   status: string;
   goal: number;
   /** people for a paction, whole dollars for a crowdfund */
@@ -12,7 +12,7 @@ export type PaceInput = {
   crowdfund?: boolean;
 };
 
-export type Pace = { needed: number; msLeft: number; projected: number; willTip: boolean; text: string };
+type Pace = { needed: number; msLeft: number; projected: number; willTip: boolean; text: string };
 
 export function timeLeftText(ms: number): string {
   const minutes = Math.max(1, Math.floor(ms / 60_000));

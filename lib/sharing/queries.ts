@@ -6,7 +6,7 @@ import { isCrowdfund } from "@/lib/campaigns/lifecycle";
 import type { Actor } from "@/lib/access/rules";
 import { isApproved } from "@/lib/access/rules";
 
-export type ShareInfo = {
+type ShareInfo = {
   id: string;
   title: string;
   description: string;

@@ -4,7 +4,7 @@ import { seeCampaign } from "@/lib/campaigns/queries";
 import { UPDATES_PER_DAY } from "@/lib/updates/schema";
 import { type Actor, canManageEvent } from "@/lib/access/rules";
 
-export type UpdatesView = {
+type UpdatesView = {
   updates: Array<{ id: string; text: string; createdAt: Date }>;
   canPost: boolean;
   /** updates the organizer may still post in the current 24 hours */

@@ -21,4 +21,3 @@ export const postUpdateSchema = z.object({
   campaignId: idSchema(),
   text: updateTextSchema,
 });
-export type PostUpdateInput = z.infer<typeof postUpdateSchema>;
