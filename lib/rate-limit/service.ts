@@ -66,8 +66,11 @@ export async function consume(l: Limit, message: (retryAfterMs: number) => strin
   });
 }
 
-/** Deletes hits older than a day (called by a periodic job). */
-export async function pruneHits(olderThanMs = 24 * 3600_000): Promise<number> {
+/** How long a hit is kept: longer than any limit's window (the longest is an hour). */
+export const HIT_RETENTION_MS = 24 * 3600_000;
+
+/** Deletes hits older than HIT_RETENTION_MS (called by a periodic job). */
+export async function pruneHits(olderThanMs = HIT_RETENTION_MS): Promise<number> {
   const { count } = await db.rateLimitHit.deleteMany({
     where: { createdAt: { lt: new Date(Date.now() - olderThanMs) } },
   });
