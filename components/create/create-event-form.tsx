@@ -1,27 +1,26 @@
 "use client";
 import { useServerActions } from "@/components/actions/server-actions";
 
-import { useState, useTransition } from "react";
+import { useState, useSyncExternalStore, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Textarea, inputClass } from "@/components/ui/field";
 import { DraftsPanel } from "@/components/create/drafts-panel";
+import { TimePlaceFields, zonedHint } from "@/components/create/time-place-fields";
+import { ReviewDialog } from "@/components/create/review-dialog";
+import { isTimeZone, localTimeZone, toWallClock } from "@/lib/campaigns/event-time";
+import { describePrice } from "@/lib/campaigns/fields";
 import type { DraftView } from "@/components/create/draft-view";
 import {
   STEP1_FIELDS,
   createCampaignSchema,
-  draftSchema,
   emptyCampaignForm,
   fieldErrorsOf,
   type CampaignFormValues,
+  type CreateCampaignInput,
 } from "@/lib/campaigns/schema";
-import {
-  DESCRIPTION_MAX,
-  GOAL_MAX,
-  LOGISTICS_MAX,
-  TICKET_PRICE_MAX_DOLLARS,
-  TITLE_MAX,
-} from "@/lib/campaigns/limits";
+import { draftSchema } from "@/lib/drafts/schema";
+import { DESCRIPTION_MAX, GOAL_MAX, LOGISTICS_MAX, TITLE_MAX } from "@/lib/campaigns/limits";
 import {
   CREATE_ERROR,
   DRAFT_DELETE_CONFIRM,
@@ -34,25 +33,20 @@ type Errors = Partial<Record<keyof CampaignFormValues | "_", string>>;
 const STEPS = ["Event Details", "Additional Settings"] as const;
 const isStep1 = (k: string) => (STEP1_FIELDS as readonly string[]).includes(k);
 
-/** datetime-local text (the browser's local time) <-> ISO instant. */
-function localToIso(local: string): string {
-  if (!local) return "";
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? local : d.toISOString();
-}
-function isoToLocal(iso: string): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+const noSubscription = () => () => {};
+
+/** A stored instant (ISO) as the datetime-local value in the event's zone; wall-clock values pass. */
+function toFormTime(value: string, zone: string): string {
+  if (!value || !/[zZ]|[+-]\d\d:\d\d$/.test(value)) return value;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? "" : toWallClock(d.getTime(), zone);
 }
 
 export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[] }) {
   const { createCampaignAction, deleteDraftAction, saveDraftAction } = useServerActions();
   const router = useRouter();
   const [values, setValues] = useState<CampaignFormValues>(emptyCampaignForm);
-  const [deadlineLocal, setDeadlineLocal] = useState("");
+  const [review, setReview] = useState<CreateCampaignInput | null>(null);
   const [step, setStep] = useState(0);
   const [errors, setErrors] = useState<Errors>({});
   const [notice, setNotice] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
@@ -62,7 +56,12 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
   // A draft remembers its pact type only once the creator has seen step 2, so loading it reopens there.
   const [reachedSettings, setReachedSettings] = useState(false);
 
-  const payload = (): CampaignFormValues => ({ ...values, deadline: localToIso(deadlineLocal) });
+  // The event's zone is the browser's until one is chosen (read after hydration: the server cannot know it).
+  const browserZone = useSyncExternalStore(noSubscription, localTimeZone, () => "UTC");
+  const zone = values.timeZone || browserZone;
+
+  // Times travel as wall-clock values with their zone; the schema reads them in that zone.
+  const payload = (): CampaignFormValues => ({ ...values, timeZone: zone });
 
   const set = <K extends keyof CampaignFormValues>(key: K, value: CampaignFormValues[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
@@ -104,6 +103,11 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
     setNotice(null);
     const found = validate(false);
     if (Object.keys(found).length) return showErrors(found);
+    const parsed = createCampaignSchema().safeParse(payload());
+    if (parsed.success) setReview(parsed.data);
+  };
+
+  const publish = () => {
     startTransition(async () => {
       try {
         const result = await createCampaignAction(payload(), draftId);
@@ -111,10 +115,12 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
           router.push(`/campaign/${result.data.id}`);
           return;
         }
+        setReview(null);
         if (result.fieldErrors && Object.keys(result.fieldErrors).some((k) => k !== "_"))
           showErrors(result.fieldErrors);
         setNotice({ tone: "error", text: result.error || CREATE_ERROR });
       } catch {
+        setReview(null);
         setNotice({ tone: "error", text: CREATE_ERROR });
       }
     });
@@ -158,8 +164,14 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
   };
 
   const loadDraft = (d: DraftView) => {
-    setValues(d.values);
-    setDeadlineLocal(isoToLocal(d.values.deadline));
+    const draftZone = isTimeZone(d.values.timeZone) ? d.values.timeZone : browserZone;
+    setValues({
+      ...d.values,
+      timeZone: draftZone,
+      deadline: toFormTime(d.values.deadline, draftZone),
+      startsAt: toFormTime(d.values.startsAt, draftZone),
+      endsAt: toFormTime(d.values.endsAt, draftZone),
+    });
     setDraftId(d.id);
     setErrors({});
     setNotice(null);
@@ -262,15 +274,13 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
                   id="ticketPrice"
                   label="Ticket Price ($)"
                   error={err("ticketPrice")}
-                  hint="0 for a free event"
+                  hint={describePrice(values.ticketPrice) ?? "0 or empty for a free event"}
                 >
                   <Input
                     id="ticketPrice"
-                    type="number"
+                    type="text"
                     inputMode="decimal"
-                    min={0}
-                    max={TICKET_PRICE_MAX_DOLLARS}
-                    step={0.01}
+                    autoComplete="off"
                     value={values.ticketPrice}
                     onChange={(e) => set("ticketPrice", e.target.value)}
                     invalid={!!err("ticketPrice")}
@@ -282,16 +292,18 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
                 id="deadline"
                 label="Deadline"
                 error={err("deadline")}
-                hint="Between 24 hours and 1 year from now"
+                hint={
+                  <>
+                    {zonedHint(values.deadline, zone) ?? "Between 24 hours and 1 year from now"}
+                    {" · "}times in {zone.replace(/_/g, " ")} (change on step 2)
+                  </>
+                }
               >
                 <Input
                   id="deadline"
                   type="datetime-local"
-                  value={deadlineLocal}
-                  onChange={(e) => {
-                    setDeadlineLocal(e.target.value);
-                    set("deadline", e.target.value);
-                  }}
+                  value={values.deadline}
+                  onChange={(e) => set("deadline", e.target.value)}
                   invalid={!!err("deadline")}
                 />
               </Field>
@@ -311,7 +323,7 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
               </Field>
             </fieldset>
           ) : (
-            <SettingsStep values={values} set={set} err={err} />
+            <SettingsStep values={{ ...values, timeZone: zone }} set={set} err={err} />
           )}
 
           {notice && (
@@ -346,13 +358,16 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
                 </Button>
               ) : (
                 <Button type="submit" disabled={busy}>
-                  {busy ? "Creating..." : "Create Event"}
+                  Create Event
                 </Button>
               )}
             </div>
           </div>
         </form>
       </div>
+      {review && (
+        <ReviewDialog event={review} busy={busy} onConfirm={publish} onClose={() => setReview(null)} />
+      )}
       <div className="order-1 lg:order-2">
         <DraftsPanel
           drafts={drafts}
@@ -408,6 +423,8 @@ function SettingsStep({
   return (
     <fieldset className="space-y-6">
       <legend className="mb-4 text-xl font-bold text-slate-900">Additional Settings</legend>
+
+      <TimePlaceFields values={values} set={set} err={err} />
 
       <div role="radiogroup" aria-labelledby="pactType-label" className="space-y-2">
         <p id="pactType-label" className="text-sm font-semibold text-slate-800">
@@ -494,7 +511,7 @@ function SettingsStep({
               }
             >
               <option value="never">Never</option>
-              <option value="onStart">When the event starts (at the deadline)</option>
+              <option value="onStart">When the event starts (at the deadline when no start is set)</option>
               <option value="immediate">As soon as the threshold is met</option>
             </select>
           </Field>

@@ -15,6 +15,10 @@ export type DraftView = {
 const centsToDollars = (cents: number) =>
   cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2);
 
+// defensive: a date the form cannot show (rows stored before years were checked) starts empty
+const iso = (d: Date | null) =>
+  d && d.getUTCFullYear() >= 2000 && d.getUTCFullYear() <= 9999 ? d.toISOString() : "";
+
 export function toDraftView(d: DraftSummary): DraftView {
   return {
     id: d.id,
@@ -29,11 +33,16 @@ export function toDraftView(d: DraftSummary): DraftView {
       description: d.description ?? "",
       logisticalDetails: d.logisticalDetails ?? "",
       goal: d.goal === null ? "" : String(d.goal),
-      // defensive: a date the form cannot show (rows stored before years were checked) starts empty
-      deadline:
-        d.deadline && d.deadline.getUTCFullYear() >= 2000 && d.deadline.getUTCFullYear() <= 9999
-          ? d.deadline.toISOString()
-          : "",
+      deadline: iso(d.deadline),
+      startsAt: iso(d.startsAt),
+      endsAt: iso(d.endsAt),
+      // empty: the form uses the browser's zone
+      timeZone: d.timeZone ?? "",
+      venue: d.venue ?? "",
+      address: d.address ?? "",
+      onlineUrl: d.onlineUrl ?? "",
+      area: d.area ?? "",
+      addressPrivate: d.addressPrivate,
       ticketPrice: d.ticketPriceCents === null ? "" : centsToDollars(d.ticketPriceCents),
       pactType: d.pactType ?? "paction",
       attendeesAnonymous: d.attendeesAnonymous,

@@ -14,3 +14,9 @@ export const REFUND_BONUS_MAX = 100;
 export const DRAFT_SNIPPET_LENGTH = 80;
 export const HOME_PAGE_SIZE = 24;
 export const ENDING_SOON_MS = 7 * 24 * 60 * 60 * 1000;
+/** Event time and place (issue 16); the database CHECK constraints repeat them. */
+export const VENUE_MAX = 120;
+export const ADDRESS_MAX = 300;
+export const AREA_MAX = 80;
+export const ONLINE_URL_MAX = 500;
+export const START_MAX_MS = 2 * 365 * 24 * 60 * 60 * 1000;

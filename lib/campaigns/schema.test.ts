@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   createCampaignSchema,
-  draftSchema,
   emptyCampaignForm,
   fieldErrorsOf,
   type CampaignFormValues,
 } from "@/lib/campaigns/schema";
+import { draftSchema } from "@/lib/drafts/schema";
 import { homeQuerySchema } from "@/lib/campaigns/filters";
 
 const NOW = new Date("2026-11-21T12:00:00Z").getTime();
@@ -118,7 +118,7 @@ describe("deadline", () => {
 describe("ticket price", () => {
   it.each([
     ["abc", "Ticket price must be a valid number"],
-    ["1.234", "Ticket price must be a valid number"],
+    ["1.234", "Ticket price can have at most two decimals (cents), like 12.50"],
     ["-1", "Ticket price cannot be negative"],
     ["-0.01", "Ticket price cannot be negative"],
     ["10000.01", "Ticket price cannot exceed $10,000"],

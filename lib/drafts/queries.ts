@@ -18,6 +18,14 @@ export type DraftSummary = {
   acceptAfterThreshold: boolean;
   paymentType: "venmo" | "paypal" | "other" | null;
   paymentMethod: string | null;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  timeZone: string | null;
+  venue: string | null;
+  address: string | null;
+  onlineUrl: string | null;
+  area: string | null;
+  addressPrivate: boolean;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -43,6 +51,14 @@ export async function listDrafts(userId: string): Promise<DraftSummary[]> {
       identityRevelationType: true,
       refundBonusEnabled: true,
       refundBonusPercentage: true,
+      startsAt: true,
+      endsAt: true,
+      timeZone: true,
+      venue: true,
+      address: true,
+      onlineUrl: true,
+      area: true,
+      addressPrivate: true,
       isTest: true,
       acceptAfterThreshold: true,
       paymentType: true,

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import type { Viewer } from "@/lib/auth/viewer";
-import { draftIdSchema, draftSchema } from "@/lib/campaigns/schema";
+import { draftIdSchema, draftSchema } from "@/lib/drafts/schema";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 
 /** Abuse guard on draft saves per user (autosave-like use stays far below it). */

@@ -1,0 +1,88 @@
+"use client";
+
+import { Modal } from "@/components/ui/modal";
+import { Button } from "@/components/ui/button";
+import type { CreateCampaignInput } from "@/lib/campaigns/schema";
+import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
+import { isCrowdfund } from "@/lib/campaigns/lifecycle";
+import { formatCents, plural } from "@/lib/format";
+
+/**
+ * "Review before publishing" (issue 16 item 5): the event as it will be published — title, date and
+ * place, goal, price and what the organizer collects at the goal. "Create Event" here publishes.
+ */
+export function ReviewDialog({
+  event,
+  busy,
+  onConfirm,
+  onClose,
+}: {
+  event: CreateCampaignInput;
+  busy: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const crowdfund = isCrowdfund(event);
+  const rows: [string, string][] = [
+    ["Title", event.title],
+    [
+      "When",
+      event.startsAt
+        ? formatEventRange(event.startsAt, event.endsAt, event.timeZone)
+        : "Date to be announced",
+    ],
+    ["Where", placeSummary(event)],
+    ["Deadline", formatInZone(event.deadline, event.timeZone)],
+    [
+      "Goal",
+      crowdfund ? `${formatCents(event.goal * 100)} raised` : plural(event.goal, "attendee", "attendees"),
+    ],
+    [
+      crowdfund ? "Pledges" : "Price",
+      crowdfund
+        ? "Any amount from $1"
+        : event.ticketPriceCents === 0
+          ? "Free"
+          : `${formatCents(event.ticketPriceCents)} per person`,
+    ],
+    ["At the goal you collect", collected(event)],
+  ];
+  return (
+    <Modal title="Review your event" onClose={onClose} dismissible={!busy}>
+      <p className="text-sm text-slate-600">
+        Check the details before publishing. After the first commitment the goal, the price and the type
+        cannot change.
+      </p>
+      <dl className="mt-4 divide-y divide-slate-100 rounded-lg border border-slate-200">
+        {rows.map(([label, value]) => (
+          <div key={label} className="grid grid-cols-[8.5rem_1fr] gap-3 px-3 py-2 text-sm">
+            <dt className="text-slate-500">{label}</dt>
+            <dd className="min-w-0 break-words font-medium text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onClose} disabled={busy}>
+          Keep editing
+        </Button>
+        <Button onClick={onConfirm} disabled={busy}>
+          {busy ? "Creating..." : "Create Event"}
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+function placeSummary(e: CreateCampaignInput): string {
+  const parts = [e.venue, e.address].filter(Boolean).join(", ");
+  const online = e.onlineUrl ? `Online: ${e.onlineUrl}` : "";
+  const where = [parts, online].filter(Boolean).join(" · ") || "Not given";
+  if (!e.addressPrivate) return where;
+  return `${where} (the address${e.onlineUrl ? " and link" : ""} only for attendees${e.area ? `; others see ${e.area}` : ""})`;
+}
+
+function collected(e: CreateCampaignInput): string {
+  if (isCrowdfund(e)) return `At least ${formatCents(e.goal * 100)}, paid to your payment handle`;
+  if (e.ticketPriceCents === 0) return "Nothing: the event is free";
+  return `${formatCents(e.goal * e.ticketPriceCents)} (${plural(e.goal, "attendee", "attendees")} × ${formatCents(e.ticketPriceCents)})`;
+}
