@@ -26,6 +26,7 @@ export async function SharePanel({
       createdAt: info.createdAt,
       deadline: info.deadline,
       crowdfund: info.crowdfund,
+      commitments: info.pledgeCount,
     },
     now === undefined ? new Date() : new Date(now),
   );
@@ -34,21 +35,24 @@ export async function SharePanel({
       <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Spread the word</h2>
       {pace && (
         <p
-          className={`mt-2 text-sm font-medium ${pace.willTip ? "text-emerald-700" : "text-amber-800"}`}
+          className={`mt-2 text-sm font-medium ${pace.willTip === null ? "text-slate-600" : pace.willTip ? "text-emerald-700" : "text-amber-800"}`}
           data-testid="pace"
         >
           {pace.text}
         </p>
       )}
       <ShareButton url={info.url} title={info.title} className="mt-3" />
-      <div className="mt-3 grid grid-cols-2 gap-2 text-sm">
-        <a
-          href={`/campaign/${info.id}/calendar.ics`}
-          download
-          className="rounded-lg px-3 py-2 text-center font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50"
-        >
-          Add to calendar
-        </a>
+      <div className={`mt-3 grid gap-2 text-sm ${info.startsAt ? "grid-cols-2" : "grid-cols-1"}`}>
+        {/* no calendar entry until there is a date (issue 16) */}
+        {info.startsAt && (
+          <a
+            href={`/campaign/${info.id}/calendar.ics`}
+            download
+            className="rounded-lg px-3 py-2 text-center font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50"
+          >
+            Add to calendar
+          </a>
+        )}
         <Link
           href={`/campaign/${info.id}/flyer`}
           className="rounded-lg px-3 py-2 text-center font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50"

@@ -1,4 +1,4 @@
-import { thresholdMet, type ThresholdFacts } from "@/lib/campaigns/lifecycle";
+import { revealAt, thresholdMet, type ThresholdFacts } from "@/lib/campaigns/lifecycle";
 
 /**
  * Who may do what (SPEC §4, §6; DESIGN §1): one predicate per access level, pure and
@@ -61,6 +61,8 @@ export type IdentityFacts = Owned &
     attendeesAnonymous: boolean;
     identityRevelationType: RevelationType;
     deadline: Date;
+    /** the event's start: "onStart" reveals then (the deadline when none) */
+    startsAt: Date | null;
   };
 
 /** Whether identities are public at `now` for viewers with no special standing. */
@@ -70,7 +72,7 @@ export function identitiesPublic(c: IdentityFacts, now: Date): boolean {
     case "immediate":
       return thresholdMet(c);
     case "onStart":
-      return now.getTime() >= c.deadline.getTime();
+      return now.getTime() >= revealAt(c).getTime();
     case "never":
     default:
       return false;
@@ -103,3 +105,15 @@ export function memberCopyAudience(facts: {
   if (canOverseeEvent(facts.actor, facts) || facts.listed) return null;
   return facts.committed ? "committed" : "member";
 }
+
+// ---- the exact place (issue 16, DESIGN §1 "event time and place") ---------------------------------
+
+/**
+ * An address (and online link) kept for attendees: the organizer, admins and people who committed
+ * see it; everyone else sees the venue and the public area. Not kept: everyone sees it.
+ */
+export const canSeeExactPlace = (
+  actor: Actor,
+  c: Owned & { addressPrivate: boolean },
+  actorCommitted: boolean,
+) => !c.addressPrivate || canOverseeEvent(actor, c) || Boolean(actor && actorCommitted);

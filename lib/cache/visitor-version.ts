@@ -43,9 +43,12 @@ const bucket = (now: number) => Math.floor(now / BUCKET_MS).toString(36);
 const listVersion = (v: Date | null, now: number) =>
   `${v ? new Date(v).getTime().toString(36) : "0"}-${bucket(now)}`;
 
-/** An event page's version: its row's last change, the time bucket, and whether its deadline has passed. */
-const eventVersion = (row: { updatedAt: Date; deadline: Date }, now: number) =>
-  `${new Date(row.updatedAt).getTime().toString(36)}-${bucket(now)}-${now >= new Date(row.deadline).getTime() ? "e" : "o"}`;
+/**
+ * An event page's version: its row's last change, the time bucket, whether its deadline has passed,
+ * and whether it has started ("onStart" identities are revealed then: lib/campaigns/lifecycle revealAt).
+ */
+const eventVersion = (row: { updatedAt: Date; deadline: Date; startsAt: Date | null }, now: number) =>
+  `${new Date(row.updatedAt).getTime().toString(36)}-${bucket(now)}-${now >= new Date(row.deadline).getTime() ? "e" : "o"}${row.startsAt && now >= new Date(row.startsAt).getTime() ? "s" : ""}`;
 
 /** Version of the home list, or null when it cannot be determined (then the page renders per request). */
 export async function homeVersion(now = Date.now()): Promise<string | null> {
@@ -85,9 +88,9 @@ export async function memberHomeVersion(session: SessionClaims, now = Date.now()
 export async function campaignVersion(id: string, now = Date.now()): Promise<string | null> {
   const p = pool();
   if (!p || !isCampaignId(id)) return null;
-  const { rows } = await p.query<{ updatedAt: Date; deadline: Date }>({
-    name: "pn_campaign_version",
-    text: `SELECT "updatedAt", deadline FROM "Campaign" WHERE id = $1`,
+  const { rows } = await p.query<{ updatedAt: Date; deadline: Date; startsAt: Date | null }>({
+    name: "pn_campaign_version_2",
+    text: `SELECT "updatedAt", deadline, "startsAt" FROM "Campaign" WHERE id = $1`,
     values: [id],
   });
   const row = rows[0];
@@ -120,13 +123,14 @@ export async function memberCampaignVersion(
   const { rows } = await p.query<{
     updatedAt: Date;
     deadline: Date;
+    startsAt: Date | null;
     creatorId: string;
     admin: boolean;
     committed: boolean;
     listed: boolean;
   }>({
-    name: "pn_member_campaign_version",
-    text: `SELECT c."updatedAt", c.deadline, c."creatorId", u."isAdmin" AS admin,
+    name: "pn_member_campaign_version_2",
+    text: `SELECT c."updatedAt", c.deadline, c."startsAt", c."creatorId", u."isAdmin" AS admin,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id) AS committed,
             EXISTS (SELECT 1 FROM (SELECT "userId" FROM "Pledge" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $3) f WHERE f."userId" = u.id)
               OR EXISTS (SELECT 1 FROM (SELECT "authorId" FROM "Comment" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $4) f WHERE f."authorId" = u.id) AS listed

@@ -139,3 +139,51 @@ export const STATUS_LABELS: Record<CampaignStatus, string> = {
 };
 
 export const statusLabel = (status: string) => STATUS_LABELS[status as CampaignStatus] ?? "Active";
+
+/** The badge a phase shows, and its colour (cards, the event page, the organizer's profile). */
+export const PHASE_BADGES: Record<Phase, { label: string; tone: "brand" | "green" | "slate" | "red" }> = {
+  collecting: { label: "Active", tone: "brand" },
+  ended: { label: "Ended", tone: "slate" },
+  confirmed: { label: "Confirmed", tone: "green" },
+  charged: { label: "Confirmed", tone: "green" },
+  expired: { label: "Expired", tone: "slate" },
+  cancelled: { label: "Cancelled", tone: "red" },
+};
+
+/**
+ * The event page's call to action, the same for every viewer of a phase (the cached copies are
+ * shared): commit while it collects (or, confirmed, while it keeps accepting late commitments);
+ * "You're in" for someone committed; otherwise the phase says why not.
+ */
+export type CallToAction = "commit" | "committed" | "closed" | "confirmed" | "cancelled" | "ended";
+
+export const CALL_TO_ACTION_LABELS: Record<CallToAction, string> = {
+  commit: "Commit",
+  committed: "You're in",
+  closed: "Closed",
+  confirmed: "Confirmed",
+  cancelled: "Cancelled",
+  ended: "Ended",
+};
+
+export function callToAction(
+  c: { status: string; deadline: Date; acceptAfterThreshold?: boolean },
+  /** openToViewer: approved, or the viewer may commit before approval (admins: lib/access/rules) */
+  facts: { committed: boolean; openToViewer: boolean },
+  now: Date,
+): CallToAction {
+  const phase = phaseOf(c, now);
+  if (phase === "cancelled") return "cancelled";
+  if (phase === "expired" || phase === "ended") return "ended";
+  if (facts.committed) return "committed";
+  if (!facts.openToViewer) return "closed";
+  if (phase === "collecting") return "commit";
+  // confirmed or charged: open only to late commitments, and only before the deadline
+  return c.acceptAfterThreshold && c.deadline.getTime() > now.getTime() ? "commit" : "confirmed";
+}
+
+/**
+ * When identities revealed "onStart" become public (DESIGN §1): the event's start, or its deadline
+ * when it has none. The cached copies' version moves at the same moment.
+ */
+export const revealAt = (c: { startsAt?: Date | null; deadline: Date }): Date => c.startsAt ?? c.deadline;

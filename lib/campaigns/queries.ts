@@ -7,7 +7,8 @@ import { homeFilterWhere } from "@/lib/campaigns/filters";
 import { type HomeFilter } from "@/lib/campaigns/filters";
 import { HOME_PAGE_SIZE } from "@/lib/campaigns/limits";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
-import { type Actor, canSeeCreatorEmail, canSeeEvent } from "@/lib/access/rules";
+import { type Actor, canSeeCreatorEmail, canSeeEvent, canSeeExactPlace } from "@/lib/access/rules";
+import { type EventPlace, placeFor } from "@/lib/campaigns/place";
 
 /* ------------------------------------------------------------------------------------------------
  * Campaign cards (home grid, admin dashboard)
@@ -135,6 +136,15 @@ const detailSelect = {
   raisedCents: true,
   chargedAt: true,
   acceptAfterThreshold: true,
+  startsAt: true,
+  endsAt: true,
+  timeZone: true,
+  venue: true,
+  address: true,
+  onlineUrl: true,
+  area: true,
+  addressPrivate: true,
+  calendarSequence: true,
 } as const;
 
 export type CampaignDetail = CampaignCard & {
@@ -151,12 +161,23 @@ export type CampaignDetail = CampaignCard & {
   raisedCents: number;
   chargedAt: Date | null;
   acceptAfterThreshold: boolean;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  timeZone: string;
+  venue: string | null;
+  address: string | null;
+  onlineUrl: string | null;
+  area: string | null;
+  addressPrivate: boolean;
+  calendarSequence: number;
 };
 
 /** What the event page renders: the campaign with the creator email only when the viewer may see it. */
-export type CampaignView = Omit<CampaignDetail, "creatorEmail"> & {
+export type CampaignView = Omit<CampaignDetail, "creatorEmail" | "address" | "onlineUrl"> & {
   /** null when the viewer may not see it (the page shows "Event organizer"). */
   creatorEmail: string | null;
+  /** The place as this viewer may see it: an attendee-only address is left out for others. */
+  place: EventPlace;
   viewer: { id: string; isAdmin: boolean; isCreator: boolean; committed: boolean } | null;
 };
 
@@ -201,10 +222,12 @@ export async function getCampaignForViewer(id: string, viewer: Viewer | null): P
   const campaign = await seeCampaign(id, viewer);
   if (!campaign) return null;
   const committed = viewer ? await hasCommitted(campaign.id, viewer.id) : false;
-  const { creatorEmail, ...rest } = campaign;
+  // address and onlineUrl leave the row here: only `place` (what this viewer may see) goes on.
+  const { creatorEmail, address: _address, onlineUrl: _onlineUrl, ...rest } = campaign;
   return {
     ...rest,
     creatorEmail: canSeeCreatorEmail(viewer, campaign, committed) ? creatorEmail : null,
+    place: placeFor(campaign, canSeeExactPlace(viewer, campaign, committed)),
     viewer: viewer
       ? { id: viewer.id, isAdmin: viewer.isAdmin, isCreator: viewer.id === campaign.creatorId, committed }
       : null,

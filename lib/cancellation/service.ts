@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { cancelledEmail } from "@/lib/email/templates";
+import { emailCampaignSelect } from "@/lib/email/notifications";
 import { getGateway } from "@/lib/payments/gateway";
 import { type PaymentGateway } from "@/lib/payments/types";
 import { cancelCampaignSchema } from "@/lib/cancellation/schema";
@@ -33,16 +34,7 @@ export async function cancelCampaign(
     const c = await loadCampaignFor(viewer, campaignId, "cancel", {
       tx,
       lock: true,
-      select: {
-        title: true,
-        description: true,
-        deadline: true,
-        goal: true,
-        committedCount: true,
-        ticketPriceCents: true,
-        pactType: true,
-        status: true,
-      },
+      select: { ...emailCampaignSelect, status: true },
     });
     if (!isCancellable(c.status)) {
       throw new AppError(

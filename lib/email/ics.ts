@@ -1,7 +1,10 @@
+import { tzlib_get_ical_block } from "timezones-ical-library";
+import { toWallClock } from "@/lib/campaigns/event-time";
+
 /**
  * iCalendar (RFC 5545) for an event: attached TENTATIVE when someone commits, CONFIRMED with the
  * same UID (and a higher SEQUENCE) once the threshold is met, so calendars update the entry
- * instead of adding a second one.
+ * instead of adding a second one. Times are in the event's zone (DTSTART;TZID with its VTIMEZONE).
  */
 export type IcsStatus = "TENTATIVE" | "CONFIRMED" | "CANCELLED";
 
@@ -10,9 +13,15 @@ type IcsEvent = {
   title: string;
   description: string;
   url: string;
-  /** The event's start: the campaign deadline (the moment it happens or not). */
+  /** The event's start and end (an end-less event books 2 hours). */
   start: Date;
-  durationMinutes?: number;
+  end?: Date | null;
+  /** The event's IANA zone. */
+  timeZone?: string;
+  /** What the viewer may see of the place (lib/campaigns/place placeLine). */
+  location?: string | null;
+  /** The campaign's stored calendarSequence: moves when the date or place changes. */
+  sequence?: number;
   status: IcsStatus;
   /** Creation/modification stamp; defaults to now. */
   stamp?: Date;
@@ -21,7 +30,24 @@ type IcsEvent = {
 /** Stable per event: every calendar file of one event carries it. */
 export const icsUid = (campaignId: string) => `campaign-${campaignId}@pactnexus`;
 
-const SEQUENCE: Record<IcsStatus, number> = { TENTATIVE: 0, CONFIRMED: 1, CANCELLED: 2 };
+/**
+ * SEQUENCE = the stored sequence (edits) + the status's rank: both only grow (TENTATIVE → CONFIRMED
+ * → CANCELLED), so every revision of the entry carries a higher number than the one before.
+ */
+const STATUS_RANK: Record<IcsStatus, number> = { TENTATIVE: 0, CONFIRMED: 1, CANCELLED: 2 };
+export const icsSequence = (stored: number, status: IcsStatus) => stored + STATUS_RANK[status];
+
+/** A local date-time in the zone, as DTSTART;TZID= wants it: 20261201T190000. */
+const local = (d: Date, zone: string) => `${toWallClock(d.getTime(), zone).replace(/[-:]/g, "")}00`;
+
+/** The zone's VTIMEZONE (its current rules); null for UTC or a zone the library does not know. */
+function vtimezone(zone: string): string[] | null {
+  if (zone === "UTC" || zone === "Etc/UTC") return null;
+  const block = tzlib_get_ical_block(zone);
+  const text = Array.isArray(block) ? block[0] : "";
+  if (!text || !text.startsWith("BEGIN:VTIMEZONE")) return null;
+  return text.split(/\r?\n/).filter(Boolean);
+}
 
 const utc = (d: Date) =>
   d
@@ -58,21 +84,26 @@ export function foldLine(line: string): string {
 }
 
 export function buildIcs(e: IcsEvent): string {
-  const end = new Date(e.start.getTime() + (e.durationMinutes ?? 120) * 60_000);
+  const end = e.end ?? new Date(e.start.getTime() + 120 * 60_000);
+  const zone = e.timeZone ?? "UTC";
+  const tz = vtimezone(zone);
+  const at = (name: string, d: Date) => (tz ? `${name};TZID=${zone}:${local(d, zone)}` : `${name}:${utc(d)}`);
   const lines = [
     "BEGIN:VCALENDAR",
     "VERSION:2.0",
     "PRODID:-//PactNexus//Events//EN",
     "CALSCALE:GREGORIAN",
     "METHOD:PUBLISH",
+    ...(tz ?? []),
     "BEGIN:VEVENT",
     `UID:${icsUid(e.campaignId)}`,
-    `SEQUENCE:${SEQUENCE[e.status]}`,
+    `SEQUENCE:${icsSequence(e.sequence ?? 0, e.status)}`,
     `DTSTAMP:${utc(e.stamp ?? new Date())}`,
-    `DTSTART:${utc(e.start)}`,
-    `DTEND:${utc(end)}`,
+    at("DTSTART", e.start),
+    at("DTEND", end),
     `SUMMARY:${icsEscape(e.title)}`,
     `DESCRIPTION:${icsEscape(e.description)}`,
+    ...(e.location ? [`LOCATION:${icsEscape(e.location)}`] : []),
     `URL:${e.url}`,
     `STATUS:${e.status}`,
     "END:VEVENT",

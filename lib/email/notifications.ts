@@ -25,6 +25,15 @@ export const emailCampaignSelect = {
   committedCount: true,
   ticketPriceCents: true,
   pactType: true,
+  startsAt: true,
+  endsAt: true,
+  timeZone: true,
+  venue: true,
+  address: true,
+  onlineUrl: true,
+  area: true,
+  addressPrivate: true,
+  calendarSequence: true,
 } as const;
 
 /** Commit flow: the backer's confirmation with a TENTATIVE calendar entry. */

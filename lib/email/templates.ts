@@ -1,6 +1,8 @@
 import "server-only";
 import { appUrl } from "@/lib/env";
-import { formatCents, formatDateTime, plural } from "@/lib/format";
+import { formatCents, plural } from "@/lib/format";
+import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
+import { placeFor, placeLine } from "@/lib/campaigns/place";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { icsAttachment } from "@/lib/email/ics";
 import { renderEmail } from "@/lib/email/render";
@@ -22,23 +24,51 @@ export type EmailCampaign = {
   goal: number;
   committedCount: number;
   ticketPriceCents: number;
+  /** time and place (issue 16): every recipient is a committer or the organizer, who may see the exact place */
+  startsAt: Date | null;
+  endsAt: Date | null;
+  timeZone: string;
+  venue: string | null;
+  address: string | null;
+  onlineUrl: string | null;
+  area: string | null;
+  addressPrivate: boolean;
+  calendarSequence: number;
 };
 
 export type Recipient = { userId: string; email: string; name?: string | null };
 
 const campaignUrl = (c: { id: string }) => `${appUrl()}/campaign/${c.id}`;
 const price = (c: EmailCampaign) => (c.ticketPriceCents > 0 ? formatCents(c.ticketPriceCents) : "free");
+const place = (c: EmailCampaign) => placeLine(placeFor(c, true));
+/** The event's calendar entry; none until it has a start (issue 16: no entry booked at the deadline). */
 const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELLED") =>
-  icsAttachment({
-    campaignId: c.id,
-    title: c.title,
-    description: `${c.description}\n\n${campaignUrl(c)}`,
-    url: campaignUrl(c),
-    start: c.deadline,
-    status,
-  });
+  c.startsAt
+    ? [
+        icsAttachment({
+          campaignId: c.id,
+          title: c.title,
+          description: `${c.description}\n\n${campaignUrl(c)}`,
+          url: campaignUrl(c),
+          start: c.startsAt,
+          end: c.endsAt,
+          timeZone: c.timeZone,
+          location: place(c),
+          sequence: c.calendarSequence,
+          status,
+        }),
+      ]
+    : [];
 const needed = (c: EmailCampaign) => Math.max(0, c.goal - c.committedCount);
-const when = (d: Date) => `${formatDateTime(d, "UTC")} UTC`;
+/** A time in the event's zone, with its abbreviation. */
+const whenIn = (c: EmailCampaign) => (d: Date) => formatInZone(d, c.timeZone);
+/** "It starts Tue, Dec 5, 2026, 7:30 PM – 10:00 PM EST at Roxy Cinema, 2 6th Ave." or the date to come. */
+const startsLine = (c: EmailCampaign) => {
+  const where = place(c);
+  if (!c.startsAt)
+    return `The date is to be announced: the organizer will post it on the event page.${where ? ` Where: ${where}.` : ""}`;
+  return `It starts ${formatEventRange(c.startsAt, c.endsAt, c.timeZone)}${where ? ` at ${where}` : ""}.`;
+};
 
 /** To the backer when they commit; the calendar entry is TENTATIVE until the threshold is met. */
 export function commitReceivedEmail(
@@ -47,11 +77,12 @@ export function commitReceivedEmail(
   pledgeId: string,
   pledgeCents = 0,
 ): QueuedEmail {
+  const when = whenIn(c);
   const charge = isCrowdfund(c)
-    ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met by ${when(c.deadline)}. Otherwise nobody pays.`
+    ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met by ${whenIn(c)(c.deadline)}. Otherwise nobody pays.`
     : c.ticketPriceCents > 0
-      ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline)}. Otherwise nobody pays.`
-      : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline)}.`;
+      ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} by ${whenIn(c)(c.deadline)}. Otherwise nobody pays.`
+      : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} by ${whenIn(c)(c.deadline)}.`;
   return {
     dedupeKey: `commit:${pledgeId}:${to.userId}`,
     to: to.email,
@@ -64,11 +95,13 @@ export function commitReceivedEmail(
         needed(c) > 0
           ? `It needs ${plural(needed(c), "more person", "more people")}. Share the event to get there.`
           : "The goal has been reached!",
-        "A tentative calendar entry is attached; it becomes confirmed when the event is.",
+        c.startsAt
+          ? "A tentative calendar entry is attached; it becomes confirmed when the event is."
+          : startsLine(c),
       ],
       action: { label: "View the event", url: campaignUrl(c) },
     }),
-    attachments: [calendar(c, "TENTATIVE")],
+    attachments: calendar(c, "TENTATIVE"),
   };
 }
 
@@ -89,11 +122,13 @@ export function eventConfirmedEmail(
         amountChargedCents > 0
           ? `You were charged ${formatCents(amountChargedCents)}.`
           : "This event is free: nothing was charged.",
-        `It starts ${when(c.deadline)}. The attached calendar entry replaces the tentative one.`,
+        c.startsAt
+          ? `${startsLine(c)} The attached calendar entry replaces the tentative one.`
+          : startsLine(c),
       ],
       action: { label: "View the event", url: campaignUrl(c) },
     }),
-    attachments: [calendar(c, "CONFIRMED")],
+    attachments: calendar(c, "CONFIRMED"),
   };
 }
 
@@ -115,7 +150,7 @@ export function expiredEmail(c: EmailCampaign, to: Recipient, role: "backer" | "
       ],
       action: { label: "View the event", url: campaignUrl(c) },
     }),
-    attachments: [calendar(c, "CANCELLED")],
+    attachments: calendar(c, "CANCELLED"),
   };
 }
 
@@ -133,7 +168,7 @@ export function deadlineReminderEmail(
     ...renderEmail({
       heading: `Needs ${n} more`,
       paragraphs: [
-        `"${c.title}" has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} and the deadline is ${when(c.deadline)}.`,
+        `"${c.title}" has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} and the deadline is ${whenIn(c)(c.deadline)}.`,
         role === "organizer"
           ? `It needs ${plural(n, "more person", "more people")} to happen. Share it with anyone who might come.`
           : `It needs ${plural(n, "more person", "more people")} to happen. Know someone who'd join? Send them the link.`,
@@ -161,7 +196,7 @@ export function organizerCommitDigestEmail(
       paragraphs: [
         `"${c.title}" now has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} (${price(c)}).`,
         n > 0
-          ? `It needs ${plural(n, "more person", "more people")} by ${when(c.deadline)}.`
+          ? `It needs ${plural(n, "more person", "more people")} by ${whenIn(c)(c.deadline)}.`
           : "The goal has been reached!",
       ],
       action: { label: "Manage the event", url: `${campaignUrl(c)}/manage` },
@@ -238,6 +273,6 @@ export function cancelledEmail(
       ],
       action: { label: "View the event", url: campaignUrl(c) },
     }),
-    attachments: [calendar(c, "CANCELLED")],
+    attachments: calendar(c, "CANCELLED"),
   };
 }

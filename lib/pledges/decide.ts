@@ -53,6 +53,15 @@ type LockedCampaign = {
   alreadyCommitted: boolean;
   userEmail: string | null;
   userName: string | null;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  timeZone: string;
+  venue: string | null;
+  address: string | null;
+  onlineUrl: string | null;
+  area: string | null;
+  addressPrivate: boolean;
+  calendarSequence: number;
 };
 
 export const fail = (key: keyof typeof COMMIT_MESSAGES, code: AppError["code"]) =>
@@ -84,6 +93,7 @@ export async function readForCommit(
     SELECT c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
            c.deadline, c."creatorId", c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
            c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.title, c.description,
+           c."startsAt", c."endsAt", c."timeZone", c.venue, c.address, c."onlineUrl", c.area, c."addressPrivate", c."calendarSequence",
            EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId}) AS "alreadyCommitted",
            (SELECT u.email FROM "User" u WHERE u.id = ${viewerId}) AS "userEmail",
            (SELECT u.name FROM "User" u WHERE u.id = ${viewerId}) AS "userName"

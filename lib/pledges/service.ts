@@ -33,16 +33,7 @@ const commitTooFastText = (wait: string) =>
 /** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */
 function commitEmail(viewer: Viewer, d: Decision, pledgeId: string) {
   const { c } = d;
-  const campaign = {
-    id: c.id,
-    title: c.title,
-    description: c.description,
-    deadline: c.deadline,
-    goal: c.goal,
-    committedCount: d.committedCount,
-    ticketPriceCents: c.ticketPriceCents,
-    pactType: c.pactType,
-  };
+  const campaign = { ...c, committedCount: d.committedCount };
   return commitReceivedEmail(
     campaign,
     { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName },

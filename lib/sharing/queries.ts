@@ -1,10 +1,11 @@
 import "server-only";
 import { isCampaignId } from "@/lib/ids";
-import { seeCampaign } from "@/lib/campaigns/queries";
+import { hasCommitted, seeCampaign } from "@/lib/campaigns/queries";
+import { type EventPlace, placeFor } from "@/lib/campaigns/place";
 import { appUrl } from "@/lib/env";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
 import type { Actor } from "@/lib/access/rules";
-import { isApproved } from "@/lib/access/rules";
+import { canSeeExactPlace, isApproved } from "@/lib/access/rules";
 
 type ShareInfo = {
   id: string;
@@ -20,6 +21,14 @@ type ShareInfo = {
   status: string;
   ticketPriceCents: number;
   approved: boolean;
+  pledgeCount: number;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  timeZone: string;
+  /** as this viewer may see it: an attendee-only address is left out for others */
+  place: EventPlace;
+  calendarSequence: number;
+  chargedAt: Date | null;
 };
 
 /** What sharing surfaces (flyer, calendar file, social image) may show: no identities at all. Null when the event does not exist for the viewer. */
@@ -27,6 +36,7 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
   if (!isCampaignId(campaignId)) return null;
   const c = await seeCampaign(campaignId, viewer);
   if (!c) return null;
+  const committed = viewer ? await hasCommitted(c.id, viewer.id) : false;
   return {
     id: c.id,
     title: c.title,
@@ -41,6 +51,13 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
     status: c.status,
     ticketPriceCents: c.ticketPriceCents,
     approved: isApproved(c),
+    pledgeCount: c.pledgeCount,
+    startsAt: c.startsAt,
+    endsAt: c.endsAt,
+    timeZone: c.timeZone,
+    place: placeFor(c, canSeeExactPlace(viewer, c, committed)),
+    calendarSequence: c.calendarSequence,
+    chargedAt: c.chargedAt,
   };
 }
 

@@ -98,3 +98,31 @@ describe("renderEmail", () => {
     expect(withUnsub.html).toContain('href="https://x.test/unsubscribe?token=t"');
   });
 });
+
+describe("buildIcs in the event's zone, read by a real parser (node-ical)", () => {
+  it("has the start and end in the event's zone, its VTIMEZONE, the location, URL and stored SEQUENCE", async () => {
+    const ical = (await import("node-ical")).default;
+    const text = buildIcs({
+      campaignId: "cmp9",
+      title: "Film night",
+      description: "Doors open early",
+      url: "https://pactnexus.example/campaign/cmp9",
+      start: new Date("2026-12-06T00:30:00Z"), // Dec 5, 7:30 PM in New York
+      end: new Date("2026-12-06T03:00:00Z"),
+      timeZone: "America/New_York",
+      location: "Roxy Cinema, 2 6th Ave",
+      sequence: 2,
+      status: "CONFIRMED",
+    });
+    expect(text).toContain("DTSTART;TZID=America/New_York:20261205T193000");
+    expect(text).toContain("BEGIN:VTIMEZONE");
+    const parsed = ical.sync.parseICS(text);
+    const event = Object.values(parsed).find((c) => c?.type === "VEVENT");
+    if (!event || event.type !== "VEVENT" || !event.end) throw new Error("no VEVENT with an end");
+    expect(new Date(event.start).toISOString()).toBe("2026-12-06T00:30:00.000Z");
+    expect(new Date(event.end).toISOString()).toBe("2026-12-06T03:00:00.000Z");
+    expect((event.start as Date & { tz?: string }).tz).toBe("America/New_York");
+    expect(event.location).toBe("Roxy Cinema, 2 6th Ave");
+    expect(Number(event.sequence)).toBe(3); // stored 2 + CONFIRMED's rank 1
+  });
+});

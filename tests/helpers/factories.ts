@@ -36,6 +36,14 @@ type CampaignOverrides = Partial<{
   attendeesAnonymous: boolean;
   identityRevelationType: "never" | "onStart" | "immediate";
   creatorId: string;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  timeZone: string;
+  venue: string | null;
+  address: string | null;
+  onlineUrl: string | null;
+  area: string | null;
+  addressPrivate: boolean;
 }>;
 
 export async function createCampaign(overrides: CampaignOverrides = {}) {
@@ -57,6 +65,14 @@ export async function createCampaign(overrides: CampaignOverrides = {}) {
       identityRevelationType: overrides.identityRevelationType ?? "never",
       creatorId,
       creatorEmail: creator.email,
+      startsAt: overrides.startsAt,
+      endsAt: overrides.endsAt,
+      timeZone: overrides.timeZone,
+      venue: overrides.venue,
+      address: overrides.address,
+      onlineUrl: overrides.onlineUrl,
+      area: overrides.area,
+      addressPrivate: overrides.addressPrivate,
     },
   });
 }

@@ -13,6 +13,7 @@ const campaign: IdentityFacts = {
   attendeesAnonymous: true,
   identityRevelationType: "never",
   status: "pending",
+  startsAt: null,
   deadline: new Date(Date.UTC(2026, 11, 1)),
   goal: 10,
   committedCount: 3,

@@ -28,6 +28,7 @@ function campaign(setting: Setting, progress: Progress): IdentityFacts {
     identityRevelationType: setting === "off" ? "never" : setting,
     status: progress === "charged" ? "charged" : "pending",
     deadline: DEADLINE,
+    startsAt: null,
     goal: 5,
     committedCount: progress === "below" ? 4 : 5,
   };
@@ -146,5 +147,15 @@ describe("seesAllIdentities and labels", () => {
   it("uses the SPEC's anonymous labels", () => {
     expect(anonymousAttendee(3)).toBe("Anonymous Attendee #3");
     expect(anonymousCommenter(1)).toBe("Anonymous Commenter #1");
+  });
+});
+
+describe("onStart reveals at the event's start when it has one (issue 16)", () => {
+  const START = new Date("2026-12-05T19:00:00Z");
+  const c = { ...campaign("onStart", "charged"), startsAt: START };
+  it("is hidden after the deadline but before the start, public from the start", () => {
+    expect(identitiesPublic(c, AFTER)).toBe(false);
+    expect(identitiesPublic(c, new Date(START.getTime() - 1))).toBe(false);
+    expect(identitiesPublic(c, START)).toBe(true);
   });
 });

@@ -254,7 +254,8 @@ const SCENARIOS: Record<string, Scenario<any>> = {
     },
   },
   "app/campaign/[campaignId]/calendar.ics/route.ts#GET": {
-    setup: (p) => eventWithBacker(p),
+    // an event with a date: without one there is no calendar entry for anyone
+    setup: (p) => eventWithBacker(p, { startsAt: new Date(Date.now() + 10 * 24 * 3600_000) }),
     call: (f, role) =>
       route(f.people, role, () =>
         routes.calendar(get(`/campaign/${f.campaign.id}/calendar.ics`), params(f.campaign.id)),

@@ -8,6 +8,7 @@ const base = {
   goal: 10,
   createdAt: new Date(now.getTime() - 4 * DAY),
   deadline: new Date(now.getTime() + 4 * DAY),
+  commitments: 5,
 };
 
 describe("paceEstimate", () => {
@@ -27,7 +28,17 @@ describe("paceEstimate", () => {
       willTip: false,
       text: "Needs 6 more in 4 days; at the current pace it won't tip.",
     });
-    expect(paceEstimate({ ...base, progress: 0 }, now)?.willTip).toBe(false);
+  });
+  it("says it is too early to tell with under 3 commitments or under 12 hours of data (issue 16)", () => {
+    expect(paceEstimate({ ...base, progress: 0, commitments: 0 }, now)).toMatchObject({
+      willTip: null,
+      text: "Needs 10 more in 4 days; too early to tell whether it will tip.",
+    });
+    const justCreated = { ...base, goal: 10_000, createdAt: new Date(now.getTime() - 60_000) };
+    expect(paceEstimate({ ...justCreated, progress: 1, commitments: 1 }, now)?.willTip).toBeNull();
+    expect(paceEstimate({ ...justCreated, progress: 5, commitments: 5 }, now)?.willTip).toBeNull();
+    expect(paceEstimate({ ...base, progress: 2, commitments: 2 }, now)?.willTip).toBeNull();
+    expect(paceEstimate({ ...base, progress: 3, commitments: 3 }, now)?.willTip).toBe(false);
   });
   it("counts dollars for a crowdfund", () => {
     expect(paceEstimate({ ...base, goal: 1000, progress: 250, crowdfund: true }, now)?.text).toBe(

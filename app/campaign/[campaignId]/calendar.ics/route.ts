@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import { handle } from "@/lib/http";
 import { buildIcs, type IcsStatus } from "@/lib/email/ics";
 import { getShareInfo } from "@/lib/sharing/queries";
+import { placeLine } from "@/lib/campaigns/place";
 
 export const dynamic = "force-dynamic";
 
@@ -17,12 +18,18 @@ export const GET = handle(async (_req: Request, { params }: { params: Promise<{ 
   const { campaignId } = await params;
   const info = await getShareInfo(campaignId, await getViewer());
   if (!info) throw new AppError("NOT_FOUND", "Campaign not found.");
+  // No calendar entry until the event has a date (issue 16): the page offers none either.
+  if (!info.startsAt) throw new AppError("NOT_FOUND", "This event's date is to be announced.");
   const ics = buildIcs({
     campaignId: info.id,
     title: info.title,
     description: `${info.description}\n\n${info.url}`,
     url: info.url,
-    start: info.deadline,
+    start: info.startsAt,
+    end: info.endsAt,
+    timeZone: info.timeZone,
+    location: placeLine(info.place),
+    sequence: info.calendarSequence,
     status: STATUS[info.status] ?? "TENTATIVE",
   });
   return new Response(ics, {
