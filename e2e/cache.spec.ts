@@ -139,7 +139,7 @@ test("members whose own entries are not on the page share cached copies made for
   await loginAs(page, early);
   const res = await page.goto(`/campaign/${event.id}`);
   expect(res?.headers()["cache-control"]).toContain("private");
-  await expect(page.getByRole("button", { name: "You're Committed" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "You're in" })).toBeDisabled();
   await expect(page.getByText(organizer.email)).toBeVisible();
   await expect(page.getByText(`Early Backer ${t}`)).toHaveCount(0); // their pledge is not on the first page
   const html = await (await page.request.get(`/campaign/${event.id}`)).text();

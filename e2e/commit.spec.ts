@@ -66,7 +66,7 @@ test("free event to its threshold: Event Confirmed!, then Commit is disabled", a
   await result.getByRole("button", { name: "Close", exact: true }).last().click();
   await expect(result).toBeHidden();
 
-  await expect(page.getByRole("button", { name: "You're Committed" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "You're in" })).toBeDisabled();
   await expect(page.getByText("You have already committed to this event")).toBeVisible();
   // Free at the threshold: confirmed at once, every pledge verified.
   const { rows } = await sql().query(
@@ -117,7 +117,7 @@ test("paid event: the declined card is refused inline, 4242 saves and the pledge
   await expect(result).toContainText("Share this event");
   await result.getByRole("button", { name: "Close", exact: true }).last().click();
 
-  await expect(page.getByRole("button", { name: "You're Committed" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "You're in" })).toBeDisabled();
   const list = page.getByRole("region", { name: "Commitments" });
   await expect(list).toContainText("Card Holder");
   await expect(list).toContainText("PENDING");
@@ -184,7 +184,7 @@ test("paid event reaching its threshold: Event Confirmed!, and the charging job 
     { charged: true, chargeType: "paid", chargeAttempts: 1 },
   ]);
   await result.getByRole("button", { name: "Close", exact: true }).last().click();
-  await expect(page.getByRole("button", { name: "You're Committed" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "You're in" })).toBeDisabled();
   await expect(page.getByText("You have already committed to this event")).toBeVisible();
 });
 

@@ -3,6 +3,7 @@
 // database that already has users).
 import { hashPassword } from "@/lib/auth/password";
 import { db, disconnectDb } from "@/lib/db";
+import { fromWallClock, toWallClock } from "@/lib/campaigns/event-time";
 
 export const DEMO_PASSWORD = "pactnexus-demo";
 const HOUR = 3600_000;
@@ -193,6 +194,130 @@ const EVENTS: EventSeed[] = [
   },
 ];
 
+/**
+ * When and where each demo event happens (issue 16): days after its deadline, the local hour and
+ * length in its zone, and its place. Events not listed have no date yet ("Date to be announced").
+ */
+type WhenWhereSeed = {
+  zone: string;
+  startDaysAfterDeadline: number;
+  hour: number;
+  minute?: number;
+  hours?: number;
+  venue?: string;
+  address?: string;
+  area?: string;
+  attendeesOnly?: boolean;
+  online?: string;
+};
+const NYC = "America/New_York";
+const WHEN_WHERE: Record<string, WhenWhereSeed> = {
+  "Sunrise Yoga in Riverside Park": {
+    zone: NYC,
+    startDaysAfterDeadline: 2,
+    hour: 6,
+    minute: 30,
+    hours: 1,
+    venue: "Riverside Park, north lawn",
+    address: "Riverside Dr & W 103rd St, New York, NY",
+  },
+  "Community Garden Build Day": {
+    zone: NYC,
+    startDaysAfterDeadline: 3,
+    hour: 9,
+    hours: 6,
+    venue: "Elm Street lot",
+    address: "214 Elm St, Brooklyn, NY",
+    area: "Bushwick",
+    attendeesOnly: true,
+  },
+  "Indie Film Night: Local Shorts": {
+    zone: NYC,
+    startDaysAfterDeadline: 4,
+    hour: 19,
+    minute: 30,
+    hours: 2.5,
+    venue: "Roxy Cinema, screen 2",
+    address: "2 6th Ave, New York, NY 10013",
+  },
+  "Beginner Pottery Workshop": {
+    zone: "America/Los_Angeles",
+    startDaysAfterDeadline: 5,
+    hour: 14,
+    hours: 3,
+    venue: "Clay Corner Studio",
+    address: "88 Alvarado St, Los Angeles, CA",
+    area: "Echo Park",
+    attendeesOnly: true,
+  },
+  "Neighbourhood Beach Cleanup": {
+    zone: NYC,
+    startDaysAfterDeadline: 6,
+    hour: 10,
+    hours: 3,
+    venue: "Rockaway Beach, 97th St entrance",
+  },
+  "Board Game Marathon": {
+    zone: "Europe/London",
+    startDaysAfterDeadline: 2,
+    hour: 12,
+    hours: 10,
+    venue: "The Dice Tower café",
+    address: "17 Camden High St, London NW1",
+  },
+  "Open-Air Jazz Quartet": {
+    zone: NYC,
+    startDaysAfterDeadline: 7,
+    hour: 20,
+    hours: 2,
+    venue: "Bryant Park stage",
+  },
+  "Coding Dojo for Kids": {
+    zone: NYC,
+    startDaysAfterDeadline: 3,
+    hour: 10,
+    hours: 2,
+    online: "https://meet.example.org/coding-dojo",
+  },
+  "Salsa Night with Live Band": {
+    zone: NYC,
+    startDaysAfterDeadline: 5,
+    hour: 21,
+    hours: 4,
+    venue: "La Terraza",
+    address: "501 W 50th St, New York, NY",
+    area: "Hell's Kitchen",
+    attendeesOnly: true,
+  },
+  "Repair Café: Fix Your Gadgets": {
+    zone: "Asia/Tokyo",
+    startDaysAfterDeadline: 2,
+    hour: 13,
+    hours: 4,
+    venue: "Kōenji community hall",
+  },
+};
+
+/** The seed's start and end for an event whose deadline is `deadline`, in its zone. */
+function whenWhere(title: string, deadline: Date) {
+  const w = WHEN_WHERE[title];
+  if (!w) return {};
+  const day = toWallClock(deadline.getTime() + w.startDaysAfterDeadline * DAY, w.zone).slice(0, 10);
+  const wall = `${day}T${String(w.hour).padStart(2, "0")}:${String(w.minute ?? 0).padStart(2, "0")}`;
+  const start = fromWallClock(wall, w.zone);
+  if (!start.ok) return {};
+  return {
+    startsAt: start.date,
+    endsAt: new Date(start.date.getTime() + (w.hours ?? 2) * HOUR),
+    timeZone: w.zone,
+    venue: w.venue ?? null,
+    address: w.address ?? null,
+    area: w.area ?? null,
+    addressPrivate: Boolean(w.attendeesOnly && w.address),
+    onlineUrl: w.online ?? null,
+  };
+}
+
 const BACKER_NAMES = [
   "Alice Park",
   "Ben Okafor",
@@ -252,6 +377,7 @@ async function main() {
         logisticalDetails: e.logisticalDetails ?? null,
         goal: e.goal,
         deadline: new Date(now + e.days * DAY),
+        ...whenWhere(e.title, new Date(now + e.days * DAY)),
         createdAt,
         creatorId: organizer.id,
         creatorEmail: organizer.email,

@@ -6,20 +6,24 @@ import { Card } from "@/components/ui/card";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import type { Viewer } from "@/lib/auth/viewer";
 import type { CreatorPact } from "@/lib/campaigns/queries";
-import { statusLabel } from "@/lib/campaigns/lifecycle";
+import { PHASE_BADGES, isCurrentEvent, phaseOf } from "@/lib/campaigns/lifecycle";
+import { isApproved } from "@/lib/access/rules";
+import { formatDayInZone } from "@/lib/campaigns/event-time";
 import { formatCents, formatDate, plural } from "@/lib/format";
 
-const statusTone = (status: string) =>
-  status === "charged" || status === "funded"
-    ? "green"
-    : status === "charging"
-      ? "amber"
-      : status === "pending"
-        ? "brand"
-        : "slate";
-
 /** SPEC §2 signed-in profile: the Profile Dashboard and "Your Active Pacts". */
-export function ProfileDashboard({ viewer, pacts }: { viewer: Viewer; pacts: CreatorPact[] }) {
+export function ProfileDashboard({
+  viewer,
+  pacts,
+  now = new Date(),
+}: {
+  viewer: Viewer;
+  pacts: CreatorPact[];
+  now?: Date;
+}) {
+  // current and past apart (issue 16); a rejected event is past whatever its dates
+  const current = pacts.filter((p) => p.approvalStatus !== "rejected" && isCurrentEvent(p, now));
+  const past = pacts.filter((p) => !current.includes(p));
   const displayName = viewer.name?.trim() || "User";
   const initial = (viewer.name?.trim() || viewer.email).charAt(0).toUpperCase();
   return (
@@ -64,20 +68,39 @@ export function ProfileDashboard({ viewer, pacts }: { viewer: Viewer; pacts: Cre
             </ButtonLink>
           </div>
         ) : (
-          <ul className="mt-4 grid gap-4 md:grid-cols-2">
-            {pacts.map((pact) => (
-              <li key={pact.id}>
-                <PactCard pact={pact} />
-              </li>
-            ))}
-          </ul>
+          <>
+            {current.length === 0 && (
+              <p className="mt-4 text-slate-600">Nothing current: every event you created is over.</p>
+            )}
+            <PactList pacts={current} now={now} />
+            {past.length > 0 && (
+              <>
+                <h3 className="mt-8 text-lg font-semibold text-slate-700">Past events</h3>
+                <PactList pacts={past} now={now} />
+              </>
+            )}
+          </>
         )}
       </section>
     </div>
   );
 }
 
-function PactCard({ pact }: { pact: CreatorPact }) {
+function PactList({ pacts, now }: { pacts: CreatorPact[]; now: Date }) {
+  if (pacts.length === 0) return null;
+  return (
+    <ul className="mt-4 grid gap-4 md:grid-cols-2">
+      {pacts.map((pact) => (
+        <li key={pact.id}>
+          <PactCard pact={pact} now={now} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function PactCard({ pact, now }: { pact: CreatorPact; now: Date }) {
+  const badge = PHASE_BADGES[phaseOf(pact, now)];
   const crowdfund = pact.pactType === "crowdfund";
   const free = !crowdfund && pact.ticketPriceCents === 0;
   const progress = crowdfund
@@ -91,7 +114,8 @@ function PactCard({ pact }: { pact: CreatorPact }) {
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-start sm:justify-between sm:gap-3">
         <h3 className="min-w-0 break-words font-semibold text-slate-900">{pact.title}</h3>
         <div className="flex shrink-0 flex-wrap gap-1 sm:justify-end">
-          <Badge tone={statusTone(pact.status)}>{statusLabel(pact.status)}</Badge>
+          {/* one state badge: the approval until approved, then the phase (issue 16) */}
+          {isApproved(pact) && <Badge tone={badge.tone}>{badge.label}</Badge>}
           {pact.approvalStatus === "pending" && <Badge tone="amber">Awaiting approval</Badge>}
           {pact.approvalStatus === "rejected" && <Badge tone="red">Rejected</Badge>}
         </div>
@@ -119,8 +143,8 @@ function PactCard({ pact }: { pact: CreatorPact }) {
           <dd className="text-slate-800">{formatDate(pact.createdAt)}</dd>
         </div>
         <div>
-          <dt className="text-slate-500">Deadline</dt>
-          <dd className="text-slate-800">{formatDate(pact.deadline)}</dd>
+          <dt className="text-slate-500">{pact.startsAt ? "Starts" : "Deadline"}</dt>
+          <dd className="text-slate-800">{formatDayInZone(pact.startsAt ?? pact.deadline, pact.timeZone)}</dd>
         </div>
       </dl>
       <div className="mt-auto pt-4">

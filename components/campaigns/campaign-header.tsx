@@ -1,9 +1,11 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { CampaignView } from "@/lib/campaigns/queries";
-import { statusLabel } from "@/lib/campaigns/lifecycle";
+import { PHASE_BADGES, phaseOf } from "@/lib/campaigns/lifecycle";
+import { isApproved } from "@/lib/access/rules";
 
-export function CampaignHeader({ campaign }: { campaign: CampaignView }) {
+export function CampaignHeader({ campaign, now }: { campaign: CampaignView; now: number }) {
+  const badge = PHASE_BADGES[phaseOf(campaign, new Date(now))];
   const privileged = Boolean(campaign.viewer && (campaign.viewer.isAdmin || campaign.viewer.isCreator));
   return (
     <header className="space-y-3">
@@ -14,7 +16,8 @@ export function CampaignHeader({ campaign }: { campaign: CampaignView }) {
         <span aria-hidden>←</span> Back to events
       </Link>
       <div className="flex flex-wrap items-center gap-2">
-        <Badge tone={campaign.status === "charged" ? "green" : "brand"}>{statusLabel(campaign.status)}</Badge>
+        {/* one state badge: an event not yet approved shows its approval, not a phase (issue 16) */}
+        {isApproved(campaign) && <Badge tone={badge.tone}>{badge.label}</Badge>}
         {campaign.pactType === "crowdfund" && <Badge tone="purple">Crowdfund</Badge>}
         {campaign.isTest && <Badge tone="amber">TEST</Badge>}
         {privileged && campaign.approvalStatus === "pending" && <Badge tone="amber">PENDING</Badge>}

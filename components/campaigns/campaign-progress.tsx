@@ -1,15 +1,23 @@
 import { Card } from "@/components/ui/card";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { Countdown } from "@/components/campaigns/countdown";
+import { EventTime } from "@/components/time/event-time";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { formatTimeLeft } from "@/lib/campaigns/countdown";
-import { formatCents, formatDateTime, plural, progressPercent } from "@/lib/format";
+import { phaseOf, progress } from "@/lib/campaigns/lifecycle";
+import { formatCents, plural, progressPercent } from "@/lib/format";
 
-/** Confirmed banner, stats (attendees, time until deadline), progress bar and the live countdown. */
+/**
+ * Confirmed banner, stats (attendees, time until deadline), progress bar and the live countdown
+ * (SPEC §2). The phase decides what shows: the countdown says "Campaign ended" after the deadline
+ * and is gone on a cancelled event; the count is said once, in the stats (issue 16).
+ */
 export function CampaignProgress({ campaign, now }: { campaign: CampaignView; now: number }) {
   const crowdfund = campaign.pactType === "crowdfund";
-  const value = crowdfund ? Math.floor(campaign.raisedCents / 100) : campaign.committedCount;
-  const pct = progressPercent(value, campaign.goal);
+  const phase = phaseOf(campaign, new Date(now));
+  const { value, goal } = progress(campaign);
+  const pct = progressPercent(value, goal);
+  const left = Math.max(0, goal - value);
   return (
     <Card className="space-y-5">
       {campaign.status === "charged" && (
@@ -41,24 +49,34 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
         </div>
         <div>
           <dt className="text-sm text-slate-500">Time until deadline</dt>
-          <dd className="text-lg font-semibold text-slate-900">{formatTimeLeft(campaign.deadline, now)}</dd>
+          <dd className="text-lg font-semibold text-slate-900">
+            {phase === "cancelled" ? "Cancelled" : formatTimeLeft(campaign.deadline, now)}
+          </dd>
         </div>
       </dl>
       <div className="space-y-2">
-        <ProgressBar value={value} max={campaign.goal} label="Progress toward the goal" />
-        <div className="flex justify-between text-sm text-slate-600">
+        <ProgressBar value={value} max={goal} label="Progress toward the goal" />
+        <div className="flex justify-between gap-3 text-sm text-slate-600">
           <span>
-            {crowdfund
-              ? `${formatCents(campaign.raisedCents)} raised of ${formatCents(campaign.goal * 100)}`
-              : `${campaign.committedCount} of ${campaign.goal} committed`}
+            {left === 0
+              ? "Goal reached"
+              : phase === "collecting"
+                ? crowdfund
+                  ? `${formatCents(left * 100)} more needed`
+                  : `${plural(left, "more person", "more people")} needed`
+                : `${left} short of the goal`}
           </span>
           <span className="font-semibold">{pct}%</span>
         </div>
       </div>
-      <div className="space-y-2">
-        <Countdown deadline={campaign.deadline.toISOString()} serverNow={now} />
-        <p className="text-center text-xs text-slate-500">Deadline: {formatDateTime(campaign.deadline)}</p>
-      </div>
+      {phase !== "cancelled" && (
+        <div className="space-y-2">
+          <Countdown deadline={campaign.deadline.toISOString()} serverNow={now} />
+          <p className="text-center text-xs text-slate-500">
+            Deadline: <EventTime at={campaign.deadline} zone={campaign.timeZone} />
+          </p>
+        </div>
+      )}
     </Card>
   );
 }

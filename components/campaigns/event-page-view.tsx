@@ -6,6 +6,7 @@ import { AdminApprovalPanel } from "@/components/campaigns/admin-approval-panel"
 import { CampaignProgress } from "@/components/campaigns/campaign-progress";
 import { LogisticalDetails } from "@/components/campaigns/logistical-details";
 import { TicketPriceBox } from "@/components/campaigns/ticket-price-box";
+import { WhenWhere } from "@/components/campaigns/when-where";
 import { PaymentInstructions } from "@/components/campaigns/payment-instructions";
 import { CreatorBox } from "@/components/campaigns/creator-box";
 import { CommentsSection } from "@/components/comments/comments-section";
@@ -32,7 +33,8 @@ export function EventPageView({
 }) {
   return (
     <div className="mx-auto max-w-6xl space-y-6 px-4 py-6 sm:py-10">
-      <CampaignHeader campaign={campaign} />
+      <CampaignHeader campaign={campaign} now={now} />
+      <WhenWhere campaign={campaign} />
       <ApprovalNotice campaign={campaign} />
       <OutcomeNotice campaign={campaign} />
       <AdminApprovalPanel campaign={campaign} />
@@ -44,7 +46,7 @@ export function EventPageView({
         </div>
 
         <aside className="space-y-6 lg:row-span-2" aria-label="Tickets and organizer">
-          <TicketPriceBox campaign={campaign} />
+          <TicketPriceBox campaign={campaign} now={now} />
           <EventCommit campaignId={campaign.id} viewer={viewer} />
           <PaymentInstructions campaign={campaign} />
           <CreatorBox campaign={campaign} />

@@ -1,43 +1,67 @@
 import { Card } from "@/components/ui/card";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { formatCents } from "@/lib/format";
-import { isCrowdfund } from "@/lib/campaigns/lifecycle";
-import { CROWDFUND_MIN_CENTS } from "@/lib/campaigns/lifecycle";
+import { CROWDFUND_MIN_CENTS, isCrowdfund, phaseOf, type Phase } from "@/lib/campaigns/lifecycle";
+import { formatDayInZone } from "@/lib/campaigns/event-time";
 
-export function TicketPriceBox({ campaign }: { campaign: CampaignView }) {
-  if (isCrowdfund(campaign)) {
-    return (
-      <Card>
-        <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Your pledge</h2>
-        <p className="mt-1 text-3xl font-bold text-slate-900">From {formatCents(CROWDFUND_MIN_CENTS)}</p>
-        <p className="mt-2 text-sm text-slate-600">
-          {`Pledge any amount with a saved card. You'll only be charged your pledge if the ${formatCents(campaign.goal * 100)} goal is met by the deadline. Otherwise nobody pays.`}
-        </p>
-        {campaign.refundBonusPercentage > 0 && (
-          <p className="mt-2 text-sm text-slate-600">
-            Backers receive {campaign.refundBonusPercentage}% back if the goal is not met.
-          </p>
-        )}
-      </Card>
-    );
-  }
-  const free = campaign.ticketPriceCents === 0;
+/**
+ * The ticket price box (SPEC §2: FREE when 0, otherwise a note that payment happens only if the
+ * minimum is met). The note follows the phase (issue 16): "You'll only be charged … if" while the
+ * event collects, what happened once it is decided.
+ */
+export function TicketPriceBox({ campaign, now }: { campaign: CampaignView; now: number }) {
+  const phase = phaseOf(campaign, new Date(now));
+  const crowdfund = isCrowdfund(campaign);
+  const free = !crowdfund && campaign.ticketPriceCents === 0;
   return (
     <Card>
-      <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Ticket price</h2>
+      <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">
+        {crowdfund ? "Your pledge" : "Ticket price"}
+      </h2>
       <p className={`mt-1 text-3xl font-bold ${free ? "text-emerald-600" : "text-slate-900"}`}>
-        {free ? "FREE" : formatCents(campaign.ticketPriceCents)}
+        {crowdfund
+          ? `From ${formatCents(CROWDFUND_MIN_CENTS)}`
+          : free
+            ? "FREE"
+            : formatCents(campaign.ticketPriceCents)}
       </p>
-      <p className="mt-2 text-sm text-slate-600">
-        {free
-          ? "This event is free. Commit to show you'll be there if enough people join."
-          : `You'll only be charged ${formatCents(campaign.ticketPriceCents)} if the minimum of ${campaign.goal} attendees is met by the deadline. Otherwise nobody pays.`}
-      </p>
-      {campaign.refundBonusPercentage > 0 && (
+      <p className="mt-2 text-sm text-slate-600">{priceNote(campaign, phase, crowdfund, free)}</p>
+      {campaign.refundBonusPercentage > 0 && (phase === "collecting" || phase === "ended") && (
         <p className="mt-2 text-sm text-slate-600">
           Backers receive {campaign.refundBonusPercentage}% back if the goal is not met.
         </p>
       )}
     </Card>
   );
+}
+
+function priceNote(c: CampaignView, phase: Phase, crowdfund: boolean, free: boolean): string {
+  const price = formatCents(c.ticketPriceCents);
+  const on = c.chargedAt ? ` on ${formatDayInZone(c.chargedAt, c.timeZone)}` : "";
+  switch (phase) {
+    case "collecting":
+      if (crowdfund)
+        return `Pledge any amount with a saved card. You'll only be charged your pledge if the ${formatCents(c.goal * 100)} goal is met by the deadline. Otherwise nobody pays.`;
+      return free
+        ? "This event is free. Commit to show you'll be there if enough people join."
+        : `You'll only be charged ${price} if the minimum of ${c.goal} attendees is met by the deadline. Otherwise nobody pays.`;
+    case "ended":
+      return "The deadline has passed; the result is being recorded.";
+    case "confirmed":
+      if (free) return "Free. The minimum was met: this event is happening.";
+      if (c.acceptAfterThreshold)
+        return crowdfund
+          ? "The goal was met. Pledges made now are charged at once."
+          : `The minimum was met. Commit now and you're charged ${price} at once.`;
+      return crowdfund
+        ? "The goal was met: backers are being charged their pledges."
+        : `The minimum was met: attendees are being charged ${price}.`;
+    case "charged":
+      if (free) return "Free. The minimum was met: this event is happening.";
+      return crowdfund ? `Backers were charged their pledges${on}.` : `Charged ${price} per attendee${on}.`;
+    case "expired":
+      return "The minimum was not met by the deadline. Nobody was charged.";
+    case "cancelled":
+      return "This event was cancelled. Nobody pays; anyone already charged is refunded.";
+  }
 }

@@ -4,8 +4,9 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { COMMIT_MESSAGES, type CommitBlock } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
 import type { CommitPanel } from "@/lib/pledges/queries";
+import { CALL_TO_ACTION_LABELS, type CallToAction } from "@/lib/campaigns/lifecycle";
 
 // The modals, the demo card form and the zod schema are fetched when the viewer starts committing
 // (hovering or focusing the button starts the download); Stripe.js only when the payment step opens.
@@ -19,18 +20,23 @@ const CommitFlow = dynamic(loadFlow, {
   ),
 });
 
-const BLOCK_TEXT: Record<Exclude<CommitBlock, "signedOut">, (p: CommitPanel) => string> = {
-  alreadyCommitted: () => COMMIT_MESSAGES.alreadyCommitted,
-  notApproved: () => "Commitments open once this event is approved.",
-  ended: () => "Campaign ended",
-  closed: (p) =>
+/** What the panel says under a button that offers nothing to do (issue 16: it follows the phase). */
+const CTA_TEXT: Record<Exclude<CallToAction, "commit">, (p: CommitPanel) => string> = {
+  committed: () => COMMIT_MESSAGES.alreadyCommitted,
+  closed: () => "Commitments open once this event is approved.",
+  ended: (p) =>
+    p.status === "expired"
+      ? "This event ended without reaching its goal. Nobody was charged."
+      : "Campaign ended",
+  confirmed: (p) =>
     p.status === "charged"
-      ? "This event is confirmed and all attendees have been charged."
-      : p.status === "funded" || p.status === "charging"
+      ? p.paid
+        ? "This event is confirmed and all attendees have been charged."
+        : "This event is confirmed. It is happening."
+      : p.paid
         ? "The threshold has been reached! Attendees are being charged."
-        : p.status === "expired"
-          ? "This event ended without reaching its goal. Nobody was charged."
-          : "This event was cancelled.",
+        : "The threshold has been reached! This event is happening.",
+  cancelled: () => "This event was cancelled.",
 };
 
 /**
@@ -76,7 +82,9 @@ export function CommitSection({
     setFlow("open");
   }
 
-  const blocked = panel.block && panel.block !== "signedOut" ? panel.block : null;
+  const open = panel.cta === "commit";
+  // A signed-in viewer may still be blocked where the phase is open (e.g. an admin's own rules).
+  const blocked = !open || (panel.block !== null && panel.block !== "signedOut");
   const prefetch = panel.signedIn && !blocked ? () => void loadFlow() : undefined;
 
   return (
@@ -84,14 +92,21 @@ export function CommitSection({
       <Button
         size="lg"
         className="w-full"
-        disabled={Boolean(blocked)}
+        disabled={blocked}
         onClick={onCommitClick}
         onPointerEnter={prefetch}
         onFocus={prefetch}
       >
-        {panel.alreadyCommitted ? "You're Committed" : "Commit"}
+        {CALL_TO_ACTION_LABELS[panel.cta]}
       </Button>
-      {blocked && <p className="mt-3 text-center text-sm text-slate-600">{BLOCK_TEXT[blocked](panel)}</p>}
+      {panel.cta !== "commit" ? (
+        <p className="mt-3 text-center text-sm text-slate-600">{CTA_TEXT[panel.cta](panel)}</p>
+      ) : (
+        blocked &&
+        panel.block === "notApproved" && (
+          <p className="mt-3 text-center text-sm text-slate-600">{CTA_TEXT.closed(panel)}</p>
+        )
+      )}
       {signInPrompt && (
         <div
           role="alert"

@@ -1,11 +1,12 @@
 import { isPaidEvent } from "@/lib/campaigns/lifecycle";
-import { formatDateTime } from "@/lib/format";
+import { formatInZone } from "@/lib/campaigns/event-time";
 
 type CampaignOutcome = {
   status: string;
   goal: number;
   committedCount: number;
   deadline: Date;
+  timeZone: string;
   ticketPriceCents: number;
   pactType?: string | null;
 };
@@ -17,7 +18,7 @@ export function OutcomeNotice({ campaign }: { campaign: CampaignOutcome }) {
       <div role="status" className="rounded-xl border border-slate-300 bg-slate-50 p-4 text-slate-800">
         <p className="font-semibold">This event did not reach its goal.</p>
         <p className="mt-1 text-sm">
-          The deadline passed on {formatDateTime(campaign.deadline)} with {campaign.committedCount} of{" "}
+          The deadline passed on {formatInZone(campaign.deadline, campaign.timeZone)} with {campaign.committedCount} of{" "}
           {campaign.goal} commitments.{" "}
           {isPaidEvent(campaign)
             ? "Nobody was charged, and saved cards were released."

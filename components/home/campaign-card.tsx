@@ -5,7 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
 import type { HomeCard } from "@/lib/campaigns/display";
-import { formatDate, formatCents } from "@/lib/format";
+import { formatCents } from "@/lib/format";
 
 /**
  * A home grid card: the card body links to the event; admin buttons sit below it, outside the link.
@@ -18,6 +18,10 @@ export function CampaignCard({ campaign, isAdmin }: { campaign: HomeCard; isAdmi
       <Link href={`/campaign/${campaign.id}`} className="group flex flex-1 flex-col rounded-xl p-5">
         <div className="mb-2 flex min-h-5 flex-wrap gap-1.5">
           {campaign.isTest && <Badge tone="amber">TEST</Badge>}
+          {/* one state badge: the approval until approved, then the phase (issue 16) */}
+          {campaign.approvalStatus === "approved" && (
+            <Badge tone={campaign.badge.tone}>{campaign.badge.label}</Badge>
+          )}
           {isAdmin && campaign.approvalStatus === "pending" && <Badge tone="purple">PENDING</Badge>}
           {isAdmin && campaign.approvalStatus === "rejected" && <Badge tone="red">REJECTED</Badge>}
           <Badge tone={campaign.ticketPriceCents === 0 ? "green" : "slate"}>
@@ -38,8 +42,9 @@ export function CampaignCard({ campaign, isAdmin }: { campaign: HomeCard; isAdmi
             max={campaign.goal}
             label={`${campaign.title} progress`}
           />
-          <p className="text-xs text-slate-500" suppressHydrationWarning>
-            Deadline: {formatDate(campaign.deadline)}
+          <p className="text-xs text-slate-600">
+            {campaign.when}
+            {campaign.where && <span className="block truncate">{campaign.where}</span>}
           </p>
         </div>
       </Link>

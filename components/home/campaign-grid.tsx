@@ -14,6 +14,7 @@ export function CampaignGrid({
   filter: HomeFilter;
   isAdmin: boolean;
 }) {
+  const now = new Date();
   if (result.campaigns.length === 0) {
     return (
       <div className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white p-10 text-center">
@@ -30,7 +31,7 @@ export function CampaignGrid({
       <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {result.campaigns.map((c) => (
           <li key={c.id}>
-            <CampaignCard campaign={homeCard(c)} isAdmin={isAdmin} />
+            <CampaignCard campaign={homeCard(c, now)} isAdmin={isAdmin} />
           </li>
         ))}
       </ul>

@@ -1,4 +1,4 @@
-import { formatDate } from "@/lib/format";
+import { formatDayInZone } from "@/lib/campaigns/event-time";
 
 /**
  * Commitments over time against the goal: a server-rendered SVG (no chart library, no client JS).
@@ -10,12 +10,15 @@ export function CommitmentsChart({
   start,
   end,
   unit,
+  timeZone,
 }: {
   timeline: Array<{ at: string; total: number }>;
   goal: number;
   start: string;
   end: string;
   unit: string;
+  /** the event's zone: the axis dates are its days */
+  timeZone: string;
 }) {
   const W = 640;
   const H = 240;
@@ -93,8 +96,8 @@ export function CommitmentsChart({
         />
       </svg>
       <div className="mt-1 flex justify-between text-xs text-slate-500">
-        <span>{formatDate(start, "UTC")}</span>
-        <span>{formatDate(new Date(t1), "UTC")}</span>
+        <span>{formatDayInZone(start, timeZone)}</span>
+        <span>{formatDayInZone(new Date(t1), timeZone)}</span>
       </div>
       <div className="mt-3 flex flex-wrap gap-4 text-xs text-slate-600">
         <span className="inline-flex items-center gap-1.5">

@@ -5,7 +5,8 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import { buttonClass } from "@/components/ui/button";
 import { ChargeButton } from "@/components/manage/charge-button";
 import { CommitmentsChart } from "@/components/manage/commitments-chart";
-import { formatCents, formatDateTime, progressPercent } from "@/lib/format";
+import { formatCents, progressPercent } from "@/lib/format";
+import { formatInZone } from "@/lib/campaigns/event-time";
 import type { ManageCommitment, ManageView as View } from "@/lib/pledges/manage-queries";
 
 import { isConfirmed } from "@/lib/campaigns/lifecycle";
@@ -34,7 +35,7 @@ function statusBanner(c: View["campaign"]): { tone: string; title: string; text:
         tone: "border-emerald-200 bg-emerald-50 text-emerald-900",
         title: "Event confirmed",
         text: c.paid
-          ? `All attendees charged${c.chargedAt ? ` on ${formatDateTime(c.chargedAt, "UTC")} UTC` : ""}: ${c.totalCharged} charged, ${formatCents(c.totalChargedCents)} collected.`
+          ? `All attendees charged${c.chargedAt ? ` on ${formatInZone(c.chargedAt, c.timeZone)}` : ""}: ${c.totalCharged} charged, ${formatCents(c.totalChargedCents)} collected.`
           : "The threshold was reached and this free event is confirmed.",
       };
     case "expired":
@@ -47,7 +48,10 @@ function statusBanner(c: View["campaign"]): { tone: string; title: string; text:
       return {
         tone: "border-slate-200 bg-slate-50 text-slate-800",
         title: "Cancelled",
-        text: "This event was cancelled. Nobody will be charged.",
+        text:
+          c.refundedCount > 0
+            ? `This event was cancelled. ${c.refundedCount} ${c.refundedCount === 1 ? "charge was" : "charges were"} refunded (${formatCents(c.refundedCents)}); net collected ${formatCents(Math.max(0, c.totalChargedCents - c.refundedCents))}.`
+            : "This event was cancelled. Nobody will be charged.",
       };
     default:
       return {
@@ -217,6 +221,7 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         start={c.createdAt}
         end={now}
         unit={c.crowdfund ? "dollars" : "attendees"}
+        timeZone={c.timeZone}
       />
 
       <section
@@ -257,7 +262,7 @@ export function ManageView({ view, now }: { view: View; now: string }) {
                   )}
                 </span>
                 <span className="order-3 text-sm text-slate-600 sm:order-none">
-                  {formatDateTime(p.createdAt, "UTC")} UTC
+                  {formatInZone(p.createdAt, c.timeZone)}
                 </span>
                 <span className="order-4 text-right text-sm font-semibold text-slate-900 sm:order-none">
                   {p.amountCents > 0 ? formatCents(p.amountCents) : "Free"}

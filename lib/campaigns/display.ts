@@ -1,5 +1,7 @@
 /** Display helpers shared by server and client components (no server imports). */
 import type { CampaignCard } from "@/lib/campaigns/queries";
+import { PHASE_BADGES, phaseOf } from "@/lib/campaigns/lifecycle";
+import { formatDayInZone, formatInZone } from "@/lib/campaigns/event-time";
 
 export const PAYMENT_TYPE_LABELS: Record<string, string> = {
   venmo: "Venmo",
@@ -26,12 +28,24 @@ export type HomeCard = Pick<
   | "approvalStatus"
   | "isTest"
   | "ticketPriceCents"
->;
+> & {
+  /** the phase's badge, decided on the server at render (issue 16: cards show their status) */
+  badge: (typeof PHASE_BADGES)[keyof typeof PHASE_BADGES];
+  /** "Sat, Dec 5, 2026, 7:30 PM EST" or "Commit by Dec 1, 2026", in the event's zone */
+  when: string;
+  /** the venue or the public area; never an attendee-only address */
+  where: string | null;
+};
 
 /** The longest description start a card can show in its three lines (the page sends no more). */
 const CARD_DESCRIPTION_MAX = 320;
 
-export const homeCard = (c: CampaignCard): HomeCard => ({
+export const homeCard = (c: CampaignCard, now: Date): HomeCard => ({
+  badge: PHASE_BADGES[phaseOf(c, now)],
+  when: c.startsAt
+    ? formatInZone(c.startsAt, c.timeZone)
+    : `Date to be announced · commit by ${formatDayInZone(c.deadline, c.timeZone)}`,
+  where: c.venue ?? c.area,
   id: c.id,
   title: c.title,
   description:

@@ -105,7 +105,7 @@ export const localTimeZone = (): string => {
 
 const zonedFormatters = new Map<string, Intl.DateTimeFormat>();
 
-function zonedFormatter(kind: "full" | "time" | "date", timeZone: string): Intl.DateTimeFormat {
+function zonedFormatter(kind: "full" | "time" | "date" | "day", timeZone: string): Intl.DateTimeFormat {
   const key = `${kind} ${timeZone}`;
   let f = zonedFormatters.get(key);
   if (!f) {
@@ -116,7 +116,9 @@ function zonedFormatter(kind: "full" | "time" | "date", timeZone: string): Intl.
         ? { ...base, weekday: "short", year: "numeric", month: "short", day: "numeric" }
         : kind === "date"
           ? { timeZone, weekday: "short", month: "short", day: "numeric" }
-          : base,
+          : kind === "day"
+            ? { timeZone, month: "short", day: "numeric", year: "numeric" }
+            : base,
     );
     if (zonedFormatters.size < 1000) zonedFormatters.set(key, f);
   }
@@ -126,6 +128,10 @@ function zonedFormatter(kind: "full" | "time" | "date", timeZone: string): Intl.
 /** "Tue, Dec 1, 2026, 7:00 PM EST": a time in a zone, with the zone's abbreviation. */
 export const formatInZone = (at: Date | string | number, timeZone: string): string =>
   zonedFormatter("full", timeZone).format(new Date(at));
+
+/** "Nov 23, 2026": the day in the zone. */
+export const formatDayInZone = (at: Date | string | number, timeZone: string): string =>
+  zonedFormatter("day", timeZone).format(new Date(at));
 
 /** "7:00 PM EST". */
 export const formatTimeInZone = (at: Date | string | number, timeZone: string): string =>

@@ -26,4 +26,10 @@ describe("home filters", () => {
     expect(matchesHomeFilter({ status: "pending", deadline: now }, "ending", now)).toBe(false);
     expect(matchesHomeFilter({ status: "pending", deadline: days(-1) }, "ending", now)).toBe(false);
   });
+  it("ending and active list only events still collecting (issue 16)", () => {
+    for (const status of ["funded", "charging", "charged", "expired", "cancelled"]) {
+      expect(matchesHomeFilter({ status, deadline: days(2) }, "ending", now)).toBe(false);
+      expect(matchesHomeFilter({ status, deadline: days(2) }, "active", now)).toBe(false);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
-import { CONFIRMED_STATUSES, inStatuses } from "@/lib/campaigns/lifecycle";
+import { COLLECTING_STATUSES, CONFIRMED_STATUSES, inStatuses } from "@/lib/campaigns/lifecycle";
 import { ENDING_SOON_MS } from "@/lib/campaigns/limits";
 
 export const HOME_FILTERS = ["all", "active", "funded", "ending"] as const;
@@ -15,7 +15,8 @@ export const homeQuerySchema = z.object({
 /**
  * Home filters (SPEC §2, §9) as one pure predicate and one database condition built from the same
  * rule: active = collecting (status pending) before the deadline; funded = threshold reached
- * (funded, charging or charged); ending = deadline in the future and within 7 days.
+ * (funded, charging or charged); ending = still collecting with the deadline within 7 days (issue
+ * 16: a cancelled or confirmed event is not "ending soon"). "All" lists every event with its status.
  */
 
 export function matchesHomeFilter(
@@ -26,11 +27,13 @@ export function matchesHomeFilter(
   const t = c.deadline.getTime();
   switch (filter) {
     case "active":
-      return c.status === "pending" && t > now.getTime();
+      return inStatuses(COLLECTING_STATUSES, c.status) && t > now.getTime();
     case "funded":
       return inStatuses(CONFIRMED_STATUSES, c.status);
     case "ending":
-      return t > now.getTime() && t <= now.getTime() + ENDING_SOON_MS;
+      return (
+        inStatuses(COLLECTING_STATUSES, c.status) && t > now.getTime() && t <= now.getTime() + ENDING_SOON_MS
+      );
     default:
       return true;
   }
@@ -40,11 +43,14 @@ export function matchesHomeFilter(
 export function homeFilterWhere(filter: HomeFilter, now: Date) {
   switch (filter) {
     case "active":
-      return { status: "pending" as const, deadline: { gt: now } };
+      return { status: { in: [...COLLECTING_STATUSES] }, deadline: { gt: now } };
     case "funded":
       return { status: { in: [...CONFIRMED_STATUSES] } };
     case "ending":
-      return { deadline: { gt: now, lte: new Date(now.getTime() + ENDING_SOON_MS) } };
+      return {
+        status: { in: [...COLLECTING_STATUSES] },
+        deadline: { gt: now, lte: new Date(now.getTime() + ENDING_SOON_MS) },
+      };
     default:
       return {};
   }

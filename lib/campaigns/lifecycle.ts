@@ -187,3 +187,18 @@ export function callToAction(
  * when it has none. The cached copies' version moves at the same moment.
  */
 export const revealAt = (c: { startsAt?: Date | null; deadline: Date }): Date => c.startsAt ?? c.deadline;
+
+/**
+ * Whether an event is still current (the organizer's profile lists current and past events apart):
+ * collecting or awaiting its result, or decided to happen and not yet over (its end, start or — with
+ * neither — deadline still ahead). Expired and cancelled events are past.
+ */
+export function isCurrentEvent(
+  c: { status: string; deadline: Date; startsAt?: Date | null; endsAt?: Date | null },
+  now: Date,
+): boolean {
+  const phase = phaseOf(c, now);
+  if (phase === "collecting" || phase === "ended") return true;
+  if (phase === "expired" || phase === "cancelled") return false;
+  return (c.endsAt ?? c.startsAt ?? c.deadline).getTime() > now.getTime();
+}

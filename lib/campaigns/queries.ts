@@ -26,6 +26,10 @@ const cardSelect = {
   isTest: true,
   ticketPriceCents: true,
   createdAt: true,
+  startsAt: true,
+  timeZone: true,
+  venue: true,
+  area: true,
 } as const;
 
 export type CampaignCard = {
@@ -40,6 +44,11 @@ export type CampaignCard = {
   isTest: boolean;
   ticketPriceCents: number;
   createdAt: Date;
+  startsAt: Date | null;
+  timeZone: string;
+  /** public parts of the place only (never the address) */
+  venue: string | null;
+  area: string | null;
 };
 
 /** Home lists pactions and events with no type (SPEC §1). */
@@ -251,6 +260,9 @@ export type CreatorPact = {
   raisedCents: number;
   createdAt: Date;
   deadline: Date;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  timeZone: string;
 };
 
 /** Every campaign `userId` created, newest first, whatever its status or approval (SPEC §2 Profile). */
@@ -271,6 +283,9 @@ export async function listCampaignsByCreator(userId: string): Promise<CreatorPac
       raisedCents: true,
       createdAt: true,
       deadline: true,
+      startsAt: true,
+      endsAt: true,
+      timeZone: true,
     },
   });
   return rows.map((c) => {

@@ -61,7 +61,7 @@ const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELL
     : [];
 const needed = (c: EmailCampaign) => Math.max(0, c.goal - c.committedCount);
 /** A time in the event's zone, with its abbreviation. */
-const whenIn = (c: EmailCampaign) => (d: Date) => formatInZone(d, c.timeZone);
+const when = (d: Date, c: EmailCampaign) => formatInZone(d, c.timeZone);
 /** "It starts Tue, Dec 5, 2026, 7:30 PM – 10:00 PM EST at Roxy Cinema, 2 6th Ave." or the date to come. */
 const startsLine = (c: EmailCampaign) => {
   const where = place(c);
@@ -77,12 +77,11 @@ export function commitReceivedEmail(
   pledgeId: string,
   pledgeCents = 0,
 ): QueuedEmail {
-  const when = whenIn(c);
   const charge = isCrowdfund(c)
-    ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met by ${whenIn(c)(c.deadline)}. Otherwise nobody pays.`
+    ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met by ${when(c.deadline, c)}. Otherwise nobody pays.`
     : c.ticketPriceCents > 0
-      ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} by ${whenIn(c)(c.deadline)}. Otherwise nobody pays.`
-      : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} by ${whenIn(c)(c.deadline)}.`;
+      ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline, c)}. Otherwise nobody pays.`
+      : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline, c)}.`;
   return {
     dedupeKey: `commit:${pledgeId}:${to.userId}`,
     to: to.email,
@@ -168,7 +167,7 @@ export function deadlineReminderEmail(
     ...renderEmail({
       heading: `Needs ${n} more`,
       paragraphs: [
-        `"${c.title}" has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} and the deadline is ${whenIn(c)(c.deadline)}.`,
+        `"${c.title}" has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} and the deadline is ${when(c.deadline, c)}.`,
         role === "organizer"
           ? `It needs ${plural(n, "more person", "more people")} to happen. Share it with anyone who might come.`
           : `It needs ${plural(n, "more person", "more people")} to happen. Know someone who'd join? Send them the link.`,
@@ -196,7 +195,7 @@ export function organizerCommitDigestEmail(
       paragraphs: [
         `"${c.title}" now has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} (${price(c)}).`,
         n > 0
-          ? `It needs ${plural(n, "more person", "more people")} by ${whenIn(c)(c.deadline)}.`
+          ? `It needs ${plural(n, "more person", "more people")} by ${when(c.deadline, c)}.`
           : "The goal has been reached!",
       ],
       action: { label: "Manage the event", url: `${campaignUrl(c)}/manage` },

@@ -47,6 +47,10 @@ export type ManageView = {
     chargedAt: string | null;
     totalCharged: number;
     totalChargedCents: number;
+    timeZone: string;
+    /** charges given back (a cancelled event): its totals net these out (issue 16) */
+    refundedCount: number;
+    refundedCents: number;
   };
   /** newest first, at most MANAGE_COMMITMENTS_LIMIT (the CSV has all) */
   commitments: ManageCommitment[];
@@ -84,12 +88,13 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       chargedAt: true,
       totalCharged: true,
       totalChargedCents: true,
+      timeZone: true,
     },
   });
   if (!c || !canManageEvent(viewer, c)) return null;
   const crowdfund = isCrowdfund(c);
   const paid = isPaidEvent(c);
-  const [commitments, total, chargeableCount, failedCount, points] = await Promise.all([
+  const [commitments, total, chargeableCount, failedCount, points, refunds] = await Promise.all([
     listManagedPledges(c.id, MANAGE_COMMITMENTS_LIMIT),
     db.pledge.count({ where: { campaignId: c.id } }),
     // Mirrors what a manual charge claims (lib/charging): saved card, not charged, never tried or
@@ -113,6 +118,11 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       where: { campaignId: c.id },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { createdAt: true, amountCents: true, paymentMethodId: true },
+    }),
+    db.pledge.aggregate({
+      where: { campaignId: c.id, chargeStatus: "refunded" },
+      _count: { _all: true },
+      _sum: { amountCents: true },
     }),
   ]);
   let running = 0;
@@ -143,6 +153,9 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       chargedAt: c.chargedAt?.toISOString() ?? null,
       totalCharged: c.totalCharged,
       totalChargedCents: Number(c.totalChargedCents),
+      timeZone: c.timeZone,
+      refundedCount: refunds._count._all,
+      refundedCents: refunds._sum.amountCents ?? 0,
     },
     commitments,
     totalCommitments: total,

@@ -7,7 +7,8 @@ import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
 import { hasCommitted, seeCampaign } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
 import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
-import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { callToAction, isCrowdfund, isPaidEvent, type CallToAction } from "@/lib/campaigns/lifecycle";
+import { canModerate, isApproved } from "@/lib/access/rules";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {
@@ -28,6 +29,8 @@ export type CommitPanel = {
   block: CommitBlock | null;
   /** the event keeps accepting after its threshold and has met it: a commit now is charged at once */
   lateCommit: boolean;
+  /** what the button offers, from the campaign core (issue 16): the same for every viewer of a phase */
+  cta: CallToAction;
 };
 
 export async function getCommitPanel(
@@ -55,6 +58,11 @@ export async function getCommitPanel(
     alreadyCommitted,
     block: commitBlock(viewer, c, alreadyCommitted, now),
     lateCommit: isLateCommit(c),
+    cta: callToAction(
+      c,
+      { committed: alreadyCommitted, openToViewer: isApproved(c) || Boolean(viewer && canModerate(viewer)) },
+      now,
+    ),
   };
 }
 

@@ -27,6 +27,8 @@ type ShareInfo = {
   timeZone: string;
   /** as this viewer may see it: an attendee-only address is left out for others */
   place: EventPlace;
+  /** what anyone may see of the place: the flyer and the social image are public */
+  publicPlace: EventPlace;
   calendarSequence: number;
   chargedAt: Date | null;
 };
@@ -56,6 +58,7 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
     endsAt: c.endsAt,
     timeZone: c.timeZone,
     place: placeFor(c, canSeeExactPlace(viewer, c, committed)),
+    publicPlace: placeFor(c, false),
     calendarSequence: c.calendarSequence,
     chargedAt: c.chargedAt,
   };

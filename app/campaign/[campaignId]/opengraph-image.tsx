@@ -1,5 +1,7 @@
 import { ImageResponse } from "next/og";
-import { formatDate, progressPercent } from "@/lib/format";
+import { progressPercent } from "@/lib/format";
+import { formatDayInZone } from "@/lib/campaigns/event-time";
+import { placeLine } from "@/lib/campaigns/place";
 import { getShareInfo, shareProgress } from "@/lib/sharing/queries";
 
 export const size = { width: 1200, height: 630 };
@@ -69,7 +71,12 @@ export default async function OpenGraphImage({ params }: { params: Promise<{ cam
       </div>
       <div style={{ display: "flex", justifyContent: "space-between", fontSize: 28, color: "#475569" }}>
         <span>
-          {info ? `Deadline ${formatDate(info.deadline, "UTC")}` : "Nobody pays unless the threshold is met."}
+          {info
+            ? info.startsAt
+              ? formatDayInZone(info.startsAt, info.timeZone) +
+                (placeLine(info.publicPlace) ? ` · ${placeLine(info.publicPlace)}`.slice(0, 60) : "")
+              : `Deadline ${formatDayInZone(info.deadline, info.timeZone)}`
+            : "Nobody pays unless the threshold is met."}
         </span>
         <span>{info ? `${pct}%` : ""}</span>
       </div>

@@ -3,7 +3,9 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import QRCode from "qrcode";
 import { getViewer } from "@/lib/auth/viewer";
-import { formatCents, formatDateTime, plural } from "@/lib/format";
+import { formatCents, plural } from "@/lib/format";
+import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
+import { placeLine } from "@/lib/campaigns/place";
 import { getShareInfo } from "@/lib/sharing/queries";
 import { PrintButton } from "@/components/sharing/print-button";
 
@@ -46,8 +48,15 @@ export default async function FlyerPage({ params }: Props) {
         <p className="mx-auto mt-4 max-w-xl whitespace-pre-line break-words text-base text-slate-700 sm:text-lg">
           {info.description}
         </p>
-        <p className="mt-6 text-xl font-bold text-slate-900 sm:text-2xl">
-          It only happens if {unit} commit by {formatDateTime(info.deadline, "UTC")} UTC.
+        {/* the flyer is posted in public: the public place only, never an attendee-only address */}
+        <p className="mt-6 text-lg font-semibold text-slate-800 sm:text-xl">
+          {info.startsAt
+            ? formatEventRange(info.startsAt, info.endsAt, info.timeZone)
+            : "Date to be announced"}
+          {placeLine(info.publicPlace) ? ` · ${placeLine(info.publicPlace)}` : ""}
+        </p>
+        <p className="mt-3 text-xl font-bold text-slate-900 sm:text-2xl">
+          It only happens if {unit} commit by {formatInZone(info.deadline, info.timeZone)}.
         </p>
         <p className="mt-2 text-slate-700">
           {info.ticketPriceCents > 0

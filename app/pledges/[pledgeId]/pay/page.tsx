@@ -55,6 +55,8 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
             <Badge tone="red">Payment failed</Badge>
           ) : pledge.chargeStatus === "processing" ? (
             <Badge tone="brand">Processing</Badge>
+          ) : pledge.chargeStatus === "refunded" ? (
+            <Badge>Refunded</Badge>
           ) : (
             <Badge>Not charged</Badge>
           )}
