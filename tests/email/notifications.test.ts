@@ -4,13 +4,15 @@ import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/
 import { hourKey, queueOrganizerDigests } from "@/lib/email/digest";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
+const inTenDays = () => new Date(Date.now() + 10 * 24 * 3600_000);
+
 const byKey = (prefix: string) =>
   db.emailOutbox.findMany({ where: { dedupeKey: { startsWith: prefix } }, orderBy: { toEmail: "asc" } });
 
 describe("cause hooks", () => {
   it("commit: one email to the backer with a TENTATIVE calendar entry, even if the hook runs twice", async () => {
     const backer = await createUser();
-    const campaign = await createCampaign({ ticketPriceCents: 1250, goal: 4 });
+    const campaign = await createCampaign({ ticketPriceCents: 1250, goal: 4, startsAt: inTenDays() });
     const pledge = await createPledge(campaign.id, backer.id, { paymentMethodId: "pm_x", amountCents: 1250 });
     await db.$transaction((tx) => queueCommitEmail(tx, pledge.id));
     await db.$transaction((tx) => queueCommitEmail(tx, pledge.id));
@@ -24,7 +26,7 @@ describe("cause hooks", () => {
   });
 
   it("confirmed: 'Event Confirmed!' with the amount charged and the same calendar UID, CONFIRMED, once per attendee", async () => {
-    const campaign = await createCampaign({ ticketPriceCents: 900, goal: 2 });
+    const campaign = await createCampaign({ ticketPriceCents: 900, goal: 2, startsAt: inTenDays() });
     const a = await createUser();
     const b = await createUser();
     const uncharged = await createUser();
@@ -51,6 +53,47 @@ describe("cause hooks", () => {
     const ics = (emails[0].attachments as Array<{ content: string }>)[0].content;
     expect(ics).toContain("STATUS:CONFIRMED");
     expect(ics).toContain(`UID:campaign-${campaign.id}@pactnexus`);
+  });
+
+  it("an event with a date and place says them in its zone; one without a date attaches no calendar entry (issue 16)", async () => {
+    const dated = await createCampaign({
+      ticketPriceCents: 900,
+      goal: 2,
+      startsAt: new Date("2027-01-09T00:30:00Z"),
+      endsAt: new Date("2027-01-09T03:00:00Z"),
+      timeZone: "America/New_York",
+      venue: "Roxy Cinema",
+      address: "2 6th Ave",
+      addressPrivate: true,
+      area: "Tribeca",
+    });
+    const undated = await createCampaign({ ticketPriceCents: 900, goal: 2 });
+    for (const c of [dated, undated]) {
+      const u = await createUser();
+      const p = await createPledge(c.id, u.id, { paymentMethodId: "pm", amountCents: 900 });
+      await db.pledge.update({
+        where: { id: p.id },
+        data: {
+          charged: true,
+          verified: true,
+          chargedAt: new Date(),
+          chargeType: "paid",
+          chargeStatus: "succeeded",
+        },
+      });
+      await db.$transaction((tx) => queueConfirmedEmails(tx, c.id));
+    }
+    const [withDate] = await byKey(`confirmed:${dated.id}:`);
+    // the recipient committed: the attendee-only address is theirs to see
+    expect(withDate.text).toContain(
+      "It starts Fri, Jan 8, 2027, 7:30 PM – 10:00 PM EST at Roxy Cinema, 2 6th Ave.",
+    );
+    const ics = (withDate.attachments as Array<{ content: string }>)[0].content;
+    expect(ics).toContain("DTSTART;TZID=America/New_York:20270108T193000");
+    expect(ics).toContain("LOCATION:Roxy Cinema\\, 2 6th Ave");
+    const [withoutDate] = await byKey(`confirmed:${undated.id}:`);
+    expect(withoutDate.text).toContain("The date is to be announced");
+    expect(withoutDate.attachments ?? []).toEqual([]);
   });
 
   it("moderation: the organizer is told about each decision once", async () => {

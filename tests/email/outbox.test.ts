@@ -152,7 +152,11 @@ describe("sendPendingEmails", () => {
   it("passes attachments (the commit email's calendar file) to the transport", async () => {
     await clearOutbox();
     const user = await createUser();
-    const c = await createCampaign({ ticketPriceCents: 1500, goal: 3 });
+    const c = await createCampaign({
+      ticketPriceCents: 1500,
+      goal: 3,
+      startsAt: new Date(Date.now() + 10 * 24 * 3600_000),
+    });
     await db.$transaction((tx) =>
       queueEmail(tx, commitReceivedEmail(c, { userId: user.id, email: user.email }, "pledge1")),
     );
