@@ -118,6 +118,10 @@ test("creating an event lands on its page with the pending notice; it is stored 
   await page.getByLabel("Reveal identities").selectOption("onStart");
   await page.getByLabel("Test event").check();
   await page.getByRole("button", { name: "Create Event" }).click();
+  // issue 16: a review dialog before publishing; its own "Create Event" publishes
+  const review = page.getByRole("dialog", { name: "Review your event" });
+  await expect(review).toContainText("$12.50 per person");
+  await review.getByRole("button", { name: "Create Event" }).click();
 
   await expect(page).toHaveURL(/\/campaign\/[a-z0-9]+$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rooftop cinema night");

@@ -46,6 +46,14 @@ export type CampaignInput = Partial<{
   attendeesAnonymous: boolean;
   identityRevelationType: "never" | "onStart" | "immediate";
   creator: TestUser;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  timeZone: string;
+  venue: string | null;
+  address: string | null;
+  area: string | null;
+  onlineUrl: string | null;
+  addressPrivate: boolean;
 }>;
 
 export async function createCampaign(input: CampaignInput = {}) {
@@ -54,8 +62,10 @@ export async function createCampaign(input: CampaignInput = {}) {
   const title = input.title ?? `E2E event ${campaignId.slice(-6)}`;
   await sql().query(
     `INSERT INTO "Campaign" (id, title, description, goal, "ticketPriceCents", deadline, "creatorId", "creatorEmail",
-       "approvalStatus", status, "isTest", "attendeesAnonymous", "identityRevelationType", "updatedAt")
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9::"ApprovalStatus",$10::"CampaignStatus",$11,$12,$13::"IdentityRevelation",now())`,
+       "approvalStatus", status, "isTest", "attendeesAnonymous", "identityRevelationType", "updatedAt",
+       "startsAt", "endsAt", "timeZone", venue, address, area, "onlineUrl", "addressPrivate")
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9::"ApprovalStatus",$10::"CampaignStatus",$11,$12,$13::"IdentityRevelation",now(),
+       $14,$15,$16,$17,$18,$19,$20,$21)`,
     [
       campaignId,
       title,
@@ -70,6 +80,14 @@ export async function createCampaign(input: CampaignInput = {}) {
       input.isTest ?? false,
       input.attendeesAnonymous ?? true,
       input.identityRevelationType ?? "never",
+      input.startsAt ?? null,
+      input.endsAt ?? null,
+      input.timeZone ?? "UTC",
+      input.venue ?? null,
+      input.address ?? null,
+      input.area ?? null,
+      input.onlineUrl ?? null,
+      input.addressPrivate ?? false,
     ],
   );
   return { id: campaignId, title, creator };

@@ -136,6 +136,15 @@ test("no response of any page, route handler or server action carries a hidden i
       identityRevelationType: setting.revelation,
       status: setting.status,
       deadline: new Date(Date.now() + (setting.past ? -1 : 7) * 86400_000),
+      // issue 16: a date, and a place whose exact address and link are for attendees only
+      // ("onStart" reveals at the start: it has passed where the setting says so)
+      startsAt: new Date(Date.now() + (setting.past ? -0.5 : 8) * 86400_000),
+      timeZone: "America/New_York",
+      venue: `Venue ${t}`,
+      area: `Area ${t}`,
+      address: `${t} Secret Lane`,
+      onlineUrl: `https://meet.example.test/${t}-secret-room`,
+      addressPrivate: true,
     });
     const pledges = {
       [named.id]: await pledgeOf(id, named, 30),
@@ -165,6 +174,8 @@ test("no response of any page, route handler or server action carries a hidden i
     }
     // the organizer's email and name: to committed users, the organizer and admins only (DESIGN "creator email")
     if (role !== "backer") out.push(organizer.email, organizer.name!);
+    // an attendee-only address and link: to committed users, the organizer and admins only (issue 16)
+    if (role !== "backer") out.push(`${t} Secret Lane`, `${t}-secret-room`);
     return out;
   }
 
@@ -268,7 +279,7 @@ test("no response of any page, route handler or server action carries a hidden i
   }
 
   const leaks: string[] = [];
-  const seen = { withData: 0, pages: 0, actions: 0 };
+  const seen = { withData: 0, pages: 0, actions: 0, place: 0 };
   let next = 0;
   await Promise.all(
     Array.from({ length: 6 }, async () => {
@@ -277,6 +288,7 @@ test("no response of any page, route handler or server action carries a hidden i
         const res = await r.run(contexts.get(r.role)!);
         const scanned = `${res.text}\n${res.headers.location ?? ""}`;
         if (res.text.includes(r.f.campaignId)) seen.withData++;
+        if (res.text.includes(`Area ${t}`)) seen.place++;
         // positive controls: where names are public, a visitor's event page and "Show more" action list the named backer
         if (r.role === "visitor" && r.f.setting.revealed && res.text.includes(named.name!)) {
           if (r.what === `GET /campaign/${r.f.campaignId}`) seen.pages++;
@@ -294,12 +306,22 @@ test("no response of any page, route handler or server action carries a hidden i
   );
   for (const ctx of contexts.values()) await ctx.dispose();
   expect(leaks, leaks.slice(0, 20).join("\n")).toEqual([]);
+  // the public place is in the answers (the check looks where the address would be)
+  expect(seen.place).toBeGreaterThan(50);
   // the matrix saw real answers: the event in many of them, and the named backer where names are public,
   // on the page and through the server action called over HTTP
   expect(requests.length).toBeGreaterThan(1000);
   expect(seen.withData).toBeGreaterThan(100);
   const revealed = SETTINGS.filter((s) => s.revealed).length;
   expect(seen).toMatchObject({ pages: revealed, actions: revealed });
+  // positive control for the place: the backer's own event page carries the address the others never get
+  const backerCtx = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { cookie: (await cookieFor(named))! },
+  });
+  const backerPage = await (await backerCtx.get(`/campaign/${fixtures[0].campaignId}`)).text();
+  await backerCtx.dispose();
+  expect(backerPage).toContain(`${t} Secret Lane`);
 });
 
 test("the matrix's check can fail: a visible person's name is found where the page shows it", async ({
