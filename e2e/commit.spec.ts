@@ -81,8 +81,10 @@ test("free event to its threshold: Event Confirmed!, then Commit is disabled", a
   await page.context().clearCookies();
   await loginAs(page, late);
   await page.goto(`/campaign/${event.id}`);
-  await expect(page.getByRole("button", { name: "Commit", exact: true })).toBeDisabled();
-  await expect(page.getByText("This event is confirmed and all attendees have been charged.")).toBeVisible();
+  // issue 16: the call to action follows the phase, and a confirmed free event never says "charged"
+  await expect(page.getByRole("button", { name: "Confirmed", exact: true })).toBeDisabled();
+  await expect(page.getByText("This event is confirmed. It is happening.")).toBeVisible();
+  await expect(page.getByText(/charged/)).toHaveCount(0);
 });
 
 test("paid event: the declined card is refused inline, 4242 saves and the pledge is recorded", async ({

@@ -92,6 +92,13 @@ export function CommitSection({
       <Button
         size="lg"
         className="w-full"
+        variant={
+          panel.cta === "commit"
+            ? "primary"
+            : panel.cta === "committed" || panel.cta === "confirmed"
+              ? "positive"
+              : "quiet"
+        }
         disabled={blocked}
         onClick={onCommitClick}
         onPointerEnter={prefetch}

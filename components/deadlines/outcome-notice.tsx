@@ -18,8 +18,8 @@ export function OutcomeNotice({ campaign }: { campaign: CampaignOutcome }) {
       <div role="status" className="rounded-xl border border-slate-300 bg-slate-50 p-4 text-slate-800">
         <p className="font-semibold">This event did not reach its goal.</p>
         <p className="mt-1 text-sm">
-          The deadline passed on {formatInZone(campaign.deadline, campaign.timeZone)} with {campaign.committedCount} of{" "}
-          {campaign.goal} commitments.{" "}
+          The deadline passed on {formatInZone(campaign.deadline, campaign.timeZone)} with{" "}
+          {campaign.committedCount} of {campaign.goal} commitments.{" "}
           {isPaidEvent(campaign)
             ? "Nobody was charged, and saved cards were released."
             : "It will not take place."}

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ComponentProps } from "react";
 
-type Variant = "primary" | "secondary" | "danger" | "ghost" | "success";
+type Variant = "primary" | "secondary" | "danger" | "ghost" | "success" | "positive" | "quiet";
 type Size = "sm" | "md" | "lg";
 
 const variants: Record<Variant, string> = {
@@ -10,6 +10,9 @@ const variants: Record<Variant, string> = {
   danger: "bg-red-600 text-white hover:bg-red-700 disabled:bg-red-600/50",
   success: "bg-emerald-600 text-white hover:bg-emerald-700 disabled:bg-emerald-600/50",
   ghost: "text-slate-700 hover:bg-slate-100 disabled:text-slate-400",
+  // states shown as a (disabled) button: a good one ("You're in", "Confirmed") and a closed one
+  positive: "bg-emerald-50 text-emerald-800 ring-1 ring-inset ring-emerald-200 disabled:cursor-default",
+  quiet: "bg-slate-100 text-slate-700 ring-1 ring-inset ring-slate-200 disabled:cursor-default",
 };
 const sizes: Record<Size, string> = {
   sm: "px-3 py-1.5 text-sm",

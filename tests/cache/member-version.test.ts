@@ -111,3 +111,25 @@ describe("signed out since (issue 13: a copied cookie must not outlive sign-out)
     expect(await memberCampaignVersion(campaign.id, { userId: member.id, version: 1 })).not.toBeNull();
   });
 });
+
+describe("an event page's version moves at the event's start (issue 16: onStart identities are revealed then)", () => {
+  it("changes when the start passes, for visitors and members alike, and not before", async () => {
+    const deadline = new Date(Date.now() + 2 * 24 * 3600_000);
+    const startsAt = new Date(deadline.getTime() + 3 * 24 * 3600_000);
+    const campaign = await createCampaign({ deadline, startsAt, identityRevelationType: "onStart" });
+    const member = await createUser();
+    const beforeStart = startsAt.getTime() - 1;
+    const afterStart = startsAt.getTime() + 1;
+    const v1 = (await campaignVersion(campaign.id, beforeStart))!;
+    const v2 = (await campaignVersion(campaign.id, afterStart))!;
+    expect(v1.endsWith("-e")).toBe(true); // deadline passed, not started
+    expect(v1).not.toBe(v2);
+    expect(v2.endsWith("es")).toBe(true); // deadline passed, started
+    expect(await memberCampaignVersion(campaign.id, at0(member.id), afterStart)).toBe(
+      `${v2}${MEMBER_EVENT.member}`,
+    );
+    // an event with no start moves only at its deadline, as before
+    const undated = await createCampaign({ deadline });
+    expect((await campaignVersion(undated.id, afterStart))!.endsWith("-e")).toBe(true);
+  });
+});
