@@ -7,6 +7,7 @@ import { deleteCommentAction, postCommentAction } from "@/app/campaign/[campaign
 import { commitToCampaignAction } from "@/app/campaign/[campaignId]/commit-action";
 import { loadMoreCommentsAction, loadMoreCommitmentsAction } from "@/app/campaign/[campaignId]/list-actions";
 import { postUpdateAction } from "@/app/campaign/[campaignId]/update-actions";
+import { updateCampaignAction } from "@/app/campaign/[campaignId]/edit-actions";
 import { createCampaignAction, deleteDraftAction, saveDraftAction } from "@/app/create-campaign/actions";
 import "./globals.css";
 
@@ -41,6 +42,7 @@ const actions: ServerActions = {
   createCampaignAction,
   saveDraftAction,
   deleteDraftAction,
+  updateCampaignAction,
 };
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

@@ -45,7 +45,8 @@ test("visitors see a sign-in prompt instead of the form", async ({ page }) => {
   await page.goto(`/campaign/${campaign.id}`);
   await expect(page.getByRole("heading", { name: /Comments/ })).toBeVisible();
   await expect(page.getByLabel("Add a comment")).toHaveCount(0);
-  await page.getByRole("link", { name: "Sign in" }).click();
+  // the comments' own link (the account strip at the top has a "Sign in" of its own)
+  await page.getByRole("main").getByRole("link", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/profile$/);
 });
 

@@ -11,6 +11,9 @@ const ID = new RegExp(`^${ID_SOURCE}$`, "i");
 
 export const isCampaignId = (id: string) => ID.test(id);
 
+/** Any row id of ours (cuids: covers, pledges, comments) has the same shape. */
+export const isRowId = isCampaignId;
+
 /** An event page's path; the first group is the campaign id (the proxy's cached copies). */
 export const EVENT_PATH = new RegExp(`^/campaign/(${ID_SOURCE})$`, "i");
 

@@ -38,6 +38,7 @@ const DOMAIN_FILES = {
     "lifecycle.ts",
     "countdown.ts",
     "display.ts",
+    "edit.ts",
     "event-time.ts",
     "fields.ts",
     "filters.ts",
@@ -49,6 +50,7 @@ const DOMAIN_FILES = {
   comments: [],
   deadlines: [],
   drafts: [],
+  images: [],
   email: [
     "derived.ts",
     "digest.ts",

@@ -36,6 +36,10 @@ export type ServerActions = {
   createCampaignAction: (input: unknown, draftId?: string | null) => Promise<ActionResult<{ id: string }>>;
   saveDraftAction: (input: unknown) => Promise<ActionResult<{ id: string }>>;
   deleteDraftAction: (draftId: unknown) => Promise<ActionResult<null>>;
+  updateCampaignAction: (
+    campaignId: unknown,
+    input: unknown,
+  ) => Promise<ActionResult<{ id: string; emailed: number }>>;
 };
 
 const ServerActionsContext = createContext<ServerActions | null>(null);

@@ -31,10 +31,10 @@ export function AdminCampaignList({
             <li key={c.id} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
                 <div className="flex flex-wrap items-center gap-2">
-                  <p className="font-semibold break-words text-slate-900">{c.title}</p>
+                  <p className="font-semibold wrap-anywhere text-slate-900">{c.title}</p>
                   {c.isTest && <Badge tone="amber">TEST</Badge>}
                 </div>
-                <p className="mt-0.5 line-clamp-1 text-sm break-words text-slate-600">{c.description}</p>
+                <p className="mt-0.5 line-clamp-1 text-sm wrap-anywhere text-slate-600">{c.description}</p>
                 <p className="mt-1 text-xs text-slate-500">
                   Goal: {c.goal} attendees · {c.committedCount} committed · Created {formatDate(c.createdAt)}{" "}
                   · Deadline {formatDate(c.deadline)}

@@ -91,7 +91,7 @@ function PactList({ pacts, now }: { pacts: CreatorPact[]; now: Date }) {
   return (
     <ul className="mt-4 grid gap-4 md:grid-cols-2">
       {pacts.map((pact) => (
-        <li key={pact.id}>
+        <li key={pact.id} className="min-w-0">
           <PactCard pact={pact} now={now} />
         </li>
       ))}
@@ -112,7 +112,7 @@ function PactCard({ pact, now }: { pact: CreatorPact; now: Date }) {
       className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition-shadow hover:border-brand-100 hover:shadow-md"
     >
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-start sm:justify-between sm:gap-3">
-        <h3 className="min-w-0 break-words font-semibold text-slate-900">{pact.title}</h3>
+        <h3 className="min-w-0 wrap-anywhere font-semibold text-slate-900">{pact.title}</h3>
         <div className="flex shrink-0 flex-wrap gap-1 sm:justify-end">
           {/* one state badge: the approval until approved, then the phase (issue 16) */}
           {isApproved(pact) && <Badge tone={badge.tone}>{badge.label}</Badge>}

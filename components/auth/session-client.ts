@@ -15,6 +15,7 @@ export type SessionUser = { email?: string | null; name?: string | null; isAdmin
 const CROSS_TAB_KEY = "nextauth.message";
 const SAME_TAB_EVENT = "pactnexus:session-changed";
 
+/** The signed-in user; `{}` when the answer is "nobody" (so callers can tell it from "not known yet": null). */
 async function fetchSessionUser(): Promise<SessionUser | null> {
   const res = await fetch("/api/auth/session", {
     cache: "no-store",
@@ -22,7 +23,7 @@ async function fetchSessionUser(): Promise<SessionUser | null> {
   });
   if (!res.ok) return null;
   const body = (await res.json().catch(() => null)) as { user?: SessionUser } | null;
-  return body?.user ?? null;
+  return body?.user ?? {};
 }
 
 /** Call after a sign-in or sign-out: the account bar (this tab and other open tabs) reloads the session. */
@@ -56,7 +57,7 @@ export async function signOutHere(): Promise<void> {
 }
 
 /**
- * The signed-in user, or null (also while loading and for visitors). Re-read when the tab becomes
+ * The signed-in user; `{}` (no email) for a visitor; null while not known yet. Re-read when the tab becomes
  * visible again, after announceSessionChange, and when another tab signs in or out.
  */
 export function useSessionUser(): SessionUser | null {

@@ -98,7 +98,7 @@ export function SignInCard({
 
   return (
     <Card className="mx-auto w-full max-w-md p-6 sm:p-8">
-      <h2 className="text-2xl font-bold text-slate-900">{signingUp ? "Sign Up" : "Sign In"}</h2>
+      <h1 className="text-2xl font-bold text-slate-900">{signingUp ? "Sign Up" : "Sign In"}</h1>
       <p className="mt-1 text-sm text-slate-600">
         {signingUp
           ? "Create an account to start and join pacts."

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { Cover } from "@/components/campaigns/cover";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { PHASE_BADGES, phaseOf } from "@/lib/campaigns/lifecycle";
 import { isApproved } from "@/lib/access/rules";
@@ -15,6 +16,15 @@ export function CampaignHeader({ campaign, now }: { campaign: CampaignView; now:
       >
         <span aria-hidden>←</span> Back to events
       </Link>
+      <Cover
+        id={campaign.id}
+        title={campaign.title}
+        coverId={campaign.cover?.id ?? null}
+        sizes="(min-width: 1152px) 1152px, 100vw"
+        aspect="aspect-[16/9] sm:aspect-[5/2] lg:aspect-[3/1]"
+        className="rounded-2xl shadow-sm"
+        eager
+      />
       <div className="flex flex-wrap items-center gap-2">
         {/* one state badge: an event not yet approved shows its approval, not a phase (issue 16) */}
         {isApproved(campaign) && <Badge tone={badge.tone}>{badge.label}</Badge>}
@@ -23,8 +33,8 @@ export function CampaignHeader({ campaign, now }: { campaign: CampaignView; now:
         {privileged && campaign.approvalStatus === "pending" && <Badge tone="amber">PENDING</Badge>}
         {privileged && campaign.approvalStatus === "rejected" && <Badge tone="red">REJECTED</Badge>}
       </div>
-      <h1 className="text-3xl font-bold break-words text-slate-900 sm:text-4xl">{campaign.title}</h1>
-      <p className="whitespace-pre-line break-words text-lg text-slate-700">{campaign.description}</p>
+      <h1 className="text-3xl font-bold wrap-anywhere text-slate-900 sm:text-4xl">{campaign.title}</h1>
+      <p className="whitespace-pre-line wrap-anywhere text-lg text-slate-700">{campaign.description}</p>
     </header>
   );
 }

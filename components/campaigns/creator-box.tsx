@@ -30,9 +30,14 @@ export function CreatorBox({ campaign }: { campaign: CampaignView }) {
         </div>
       </dl>
       {campaign.viewer?.isCreator && (
-        <ButtonLink href={`/campaign/${campaign.id}/manage`} variant="secondary" className="mt-4 w-full">
-          Manage Campaign
-        </ButtonLink>
+        <div className="mt-4 grid gap-2">
+          <ButtonLink href={`/campaign/${campaign.id}/manage`} variant="secondary" className="w-full">
+            Manage Campaign
+          </ButtonLink>
+          <ButtonLink href={`/campaign/${campaign.id}/edit`} variant="ghost" className="w-full">
+            Edit event
+          </ButtonLink>
+        </div>
       )}
     </Card>
   );

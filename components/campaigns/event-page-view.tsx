@@ -32,7 +32,8 @@ export function EventPageView({
   now: number;
 }) {
   return (
-    <div className="mx-auto max-w-6xl space-y-6 px-4 py-6 sm:py-10">
+    // pb-24 on small screens: room for the sticky commit bar (components/commit/commit-section.tsx)
+    <div className="mx-auto max-w-6xl space-y-6 px-4 pt-6 pb-24 sm:pt-10 lg:pb-10">
       <CampaignHeader campaign={campaign} now={now} />
       <WhenWhere campaign={campaign} />
       <ApprovalNotice campaign={campaign} />
@@ -41,11 +42,11 @@ export function EventPageView({
 
       {/* On phones the ticket and commit panel follows the progress card instead of the long lists. */}
       <div className="grid gap-6 lg:grid-cols-3 lg:grid-rows-[auto_1fr] lg:items-start">
-        <div className="lg:col-span-2">
+        <div className="min-w-0 lg:col-span-2">
           <CampaignProgress campaign={campaign} now={now} />
         </div>
 
-        <aside className="space-y-6 lg:row-span-2" aria-label="Tickets and organizer">
+        <aside className="min-w-0 space-y-6 lg:row-span-2" aria-label="Tickets and organizer">
           <TicketPriceBox campaign={campaign} now={now} />
           <EventCommit campaignId={campaign.id} viewer={viewer} />
           <PaymentInstructions campaign={campaign} />
@@ -54,7 +55,7 @@ export function EventPageView({
           <CancelEventPanel campaign={campaign} />
         </aside>
 
-        <div className="space-y-6 lg:col-span-2">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
           <LogisticalDetails details={campaign.logisticalDetails} />
           <UpdatesSection campaign={campaign} viewer={viewer} />
           <EventCommitments

@@ -5,7 +5,7 @@ export function LogisticalDetails({ details }: { details: string | null }) {
   return (
     <Card>
       <h2 className="text-lg font-semibold text-slate-900">Logistical details</h2>
-      <p className="mt-2 whitespace-pre-line break-words text-slate-700">{details}</p>
+      <p className="mt-2 whitespace-pre-line wrap-anywhere text-slate-700">{details}</p>
     </Card>
   );
 }

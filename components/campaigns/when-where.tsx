@@ -23,7 +23,7 @@ export function WhenWhere({ campaign }: { campaign: CampaignView }) {
       </div>
       <div className="min-w-0">
         <dt className="text-sm font-semibold uppercase tracking-wide text-slate-500">Where</dt>
-        <dd className="mt-1 break-words text-slate-900">
+        <dd className="mt-1 wrap-anywhere text-slate-900">
           {!hasPlace(place) && "Place to be announced"}
           {place.venue && <span className="block font-medium">{place.venue}</span>}
           {place.address && <span className="block">{place.address}</span>}

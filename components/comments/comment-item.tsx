@@ -45,7 +45,7 @@ export function CommentItem({
           </span>
         )}
       </div>
-      <p className="mt-2 whitespace-pre-line break-words text-slate-800">{c.text}</p>
+      <p className="mt-2 whitespace-pre-line wrap-anywhere text-slate-800">{c.text}</p>
     </li>
   );
 }

@@ -2,11 +2,12 @@
 
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { CALL_TO_ACTION_LABELS, type CallToAction } from "@/lib/campaigns/lifecycle";
+import { formatCents } from "@/lib/format";
 
 // The modals, the demo card form and the zod schema are fetched when the viewer starts committing
 // (hovering or focusing the button starts the download); Stripe.js only when the payment step opens.
@@ -59,6 +60,16 @@ export function CommitSection({
     panel.crowdfund ? String(Math.max(1, panel.ticketPriceCents / 100)) : "",
   );
   const [error, setError] = useState<string | null>(null);
+  // The sticky bar (small screens) shows while the panel itself is out of view.
+  const sectionRef = useRef<HTMLElement>(null);
+  const [panelInView, setPanelInView] = useState(false);
+  useEffect(() => {
+    const el = sectionRef.current;
+    if (!el || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(([entry]) => setPanelInView(entry.isIntersecting));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   // Back from a bank's authentication page (Stripe redirect): CommitFlow finishes the commit.
   useEffect(() => {
@@ -68,10 +79,28 @@ export function CommitSection({
     if (new URLSearchParams(window.location.search).has("setup_intent_client_secret")) setFlow("resume");
   }, [paymentsMode, publishableKey]);
 
-  const onExit = useCallback((message?: string) => {
-    setFlow("closed");
-    setError(message ?? null);
+  // Focus goes back to the Commit control when the dialogs close (issue 17: it dropped to the top).
+  const commitButton = useRef<HTMLButtonElement>(null);
+  const wantsFocus = useRef(false);
+  const focusControl = useCallback(() => {
+    const button = commitButton.current;
+    if (button && !button.disabled) button.focus();
+    else sectionRef.current?.focus(); // committed now: the button is disabled, the panel takes focus
   }, []);
+  const onExit = useCallback(
+    (message?: string) => {
+      setFlow("closed");
+      setError(message ?? null);
+      wantsFocus.current = true;
+      requestAnimationFrame(focusControl);
+    },
+    [focusControl],
+  );
+  // The page refreshes after a commit (the button turns into "You're in"): focus stays in the panel.
+  useEffect(() => {
+    if (!wantsFocus.current) return;
+    if (!document.activeElement || document.activeElement === document.body) focusControl();
+  }, [panel.cta, focusControl]);
 
   function onCommitClick() {
     setError(null);
@@ -87,9 +116,39 @@ export function CommitSection({
   const blocked = !open || (panel.block !== null && panel.block !== "signedOut");
   const prefetch = panel.signedIn && !blocked ? () => void loadFlow() : undefined;
 
+  const onBarClick = () => {
+    sectionRef.current?.scrollIntoView({ behavior: "smooth", block: "center" });
+    onCommitClick();
+  };
+  const priceText = panel.crowdfund
+    ? "Pledge from $1"
+    : panel.ticketPriceCents > 0
+      ? `${formatCents(panel.ticketPriceCents)} only if it happens`
+      : "Free";
+
   return (
-    <section aria-label="Commit" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+    <section
+      ref={sectionRef}
+      tabIndex={-1}
+      aria-label="Commit"
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
+      {/* Small screens: the Commit control stays in reach while the panel is scrolled away (issue 17). */}
+      {open && !blocked && !panelInView && flow === "closed" && (
+        <div className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-4px_12px_rgba(15,23,42,0.08)] backdrop-blur lg:hidden">
+          <div className="mx-auto flex max-w-6xl items-center justify-between gap-3">
+            <p className="min-w-0 text-sm">
+              <span className="block truncate font-semibold text-slate-900">{panel.title}</span>
+              <span className="text-slate-600">{priceText}</span>
+            </p>
+            <Button className="shrink-0" aria-label="Commit to this event" onClick={onBarClick}>
+              Commit
+            </Button>
+          </div>
+        </div>
+      )}
       <Button
+        ref={commitButton}
         size="lg"
         className="w-full"
         variant={

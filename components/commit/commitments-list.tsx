@@ -65,6 +65,13 @@ export function CommitmentsList({
         </h2>
         <span className="text-sm text-slate-500">{total}</span>
       </div>
+      {items.length > 0 && (
+        // SPEC's badges, said once in plain words (issue 17: one word per concept, explained where ambiguous)
+        <p className="mt-1 text-xs text-slate-500">
+          PENDING: committed, not charged yet · VERIFIED: {crowdfund ? "pledge" : "ticket"} paid, or confirmed
+          for a free event
+        </p>
+      )}
       {items.length === 0 ? (
         <p className="mt-3 text-sm text-slate-600">No commitments yet. Be the first to commit!</p>
       ) : (
@@ -85,7 +92,7 @@ export function CommitmentsList({
                   {c.anonymous ? "?" : c.label.charAt(0).toUpperCase()}
                 </span>
                 <span className="w-0 min-w-0 flex-1">
-                  <span className="block truncate font-medium text-slate-900">
+                  <span className="block font-medium wrap-anywhere text-slate-900">
                     {c.label}
                     {c.isViewer && <span className="ml-1 text-sm font-normal text-slate-500">(you)</span>}
                   </span>
@@ -119,7 +126,7 @@ export function CommitmentsList({
             <dt className="text-slate-500">Amount</dt>
             <dd className="font-semibold text-slate-900">{amountText(open, crowdfund)}</dd>
             <dt className="text-slate-500">Contributor</dt>
-            <dd className="break-words text-slate-900">{open.label}</dd>
+            <dd className="wrap-anywhere text-slate-900">{open.label}</dd>
             <dt className="text-slate-500">Status</dt>
             <dd>
               <Badge tone={open.verified ? "green" : "amber"}>{open.verified ? "VERIFIED" : "PENDING"}</Badge>

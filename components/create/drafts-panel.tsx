@@ -55,9 +55,9 @@ export function DraftsPanel({
                 key={d.id}
                 className={`rounded-lg border p-3 ${d.id === activeId ? "border-brand-500 bg-brand-50" : "border-slate-200"}`}
               >
-                <p className="font-medium break-words text-slate-900">{d.title || "Untitled Draft"}</p>
+                <p className="font-medium wrap-anywhere text-slate-900">{d.title || "Untitled Draft"}</p>
                 {d.description && (
-                  <p className="mt-0.5 text-sm break-words text-slate-600">{snippet(d.description)}</p>
+                  <p className="mt-0.5 text-sm wrap-anywhere text-slate-600">{snippet(d.description)}</p>
                 )}
                 <p className="mt-1 text-xs text-slate-500">
                   {formatDate(d.updatedAt)}

@@ -57,7 +57,7 @@ export function ReviewDialog({
         {rows.map(([label, value]) => (
           <div key={label} className="grid grid-cols-[8.5rem_1fr] gap-3 px-3 py-2 text-sm">
             <dt className="text-slate-500">{label}</dt>
-            <dd className="min-w-0 break-words font-medium text-slate-900">{value}</dd>
+            <dd className="min-w-0 wrap-anywhere font-medium text-slate-900">{value}</dd>
           </div>
         ))}
       </dl>

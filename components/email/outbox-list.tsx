@@ -44,7 +44,7 @@ export function OutboxList({ entries, smtp }: { entries: OutboxEntry[]; smtp: bo
                 </span>
               </summary>
               <div className="border-t border-slate-100 p-4 text-sm">
-                <pre className="whitespace-pre-wrap break-words font-sans text-slate-800">{e.text}</pre>
+                <pre className="whitespace-pre-wrap wrap-anywhere font-sans text-slate-800">{e.text}</pre>
                 {e.attachmentNames.length > 0 && (
                   <p className="mt-3 text-xs text-slate-500">Attachments: {e.attachmentNames.join(", ")}</p>
                 )}

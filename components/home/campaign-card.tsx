@@ -4,6 +4,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
+import { Cover } from "@/components/campaigns/cover";
 import type { HomeCard } from "@/lib/campaigns/display";
 import { formatCents } from "@/lib/format";
 
@@ -15,37 +16,47 @@ import { formatCents } from "@/lib/format";
 export function CampaignCard({ campaign, isAdmin }: { campaign: HomeCard; isAdmin: boolean }) {
   return (
     <article className="flex h-full flex-col rounded-xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
-      <Link href={`/campaign/${campaign.id}`} className="group flex flex-1 flex-col rounded-xl p-5">
-        <div className="mb-2 flex min-h-5 flex-wrap gap-1.5">
-          {campaign.isTest && <Badge tone="amber">TEST</Badge>}
-          {/* one state badge: the approval until approved, then the phase (issue 16) */}
-          {campaign.approvalStatus === "approved" && (
-            <Badge tone={campaign.badge.tone}>{campaign.badge.label}</Badge>
-          )}
-          {isAdmin && campaign.approvalStatus === "pending" && <Badge tone="purple">PENDING</Badge>}
-          {isAdmin && campaign.approvalStatus === "rejected" && <Badge tone="red">REJECTED</Badge>}
-          <Badge tone={campaign.ticketPriceCents === 0 ? "green" : "slate"}>
-            {campaign.ticketPriceCents === 0 ? "Free" : formatCents(campaign.ticketPriceCents)}
-          </Badge>
-        </div>
-        <h3 className="text-lg font-semibold break-words text-slate-900 group-hover:text-brand-700">
-          {campaign.title}
-        </h3>
-        <p className="mt-1 line-clamp-3 text-sm break-words text-slate-600">{campaign.description}</p>
-        <div className="mt-auto space-y-2 pt-4">
-          <div className="flex justify-between gap-2 text-sm">
-            <span className="font-medium text-slate-800">Goal: {campaign.goal} attendees</span>
-            <span className="text-slate-600">{campaign.committedCount} committed</span>
+      <Link href={`/campaign/${campaign.id}`} className="group flex flex-1 flex-col rounded-xl">
+        <Cover
+          id={campaign.id}
+          title={campaign.title}
+          coverId={campaign.coverId}
+          sizes="(min-width: 1024px) 22rem, (min-width: 640px) 50vw, 100vw"
+          className="rounded-t-xl"
+          aspect="aspect-[2/1]"
+        />
+        <div className="flex flex-1 flex-col p-5">
+          <div className="mb-2 flex min-h-5 flex-wrap gap-1.5">
+            {campaign.isTest && <Badge tone="amber">TEST</Badge>}
+            {/* one state badge: the approval until approved, then the phase (issue 16) */}
+            {campaign.approvalStatus === "approved" && (
+              <Badge tone={campaign.badge.tone}>{campaign.badge.label}</Badge>
+            )}
+            {isAdmin && campaign.approvalStatus === "pending" && <Badge tone="purple">PENDING</Badge>}
+            {isAdmin && campaign.approvalStatus === "rejected" && <Badge tone="red">REJECTED</Badge>}
+            <Badge tone={campaign.ticketPriceCents === 0 ? "green" : "slate"}>
+              {campaign.ticketPriceCents === 0 ? "Free" : formatCents(campaign.ticketPriceCents)}
+            </Badge>
           </div>
-          <ProgressBar
-            value={campaign.committedCount}
-            max={campaign.goal}
-            label={`${campaign.title} progress`}
-          />
-          <p className="text-xs text-slate-600">
-            {campaign.when}
-            {campaign.where && <span className="block truncate">{campaign.where}</span>}
-          </p>
+          <h3 className="text-lg font-semibold wrap-anywhere text-slate-900 group-hover:text-brand-700">
+            {campaign.title}
+          </h3>
+          <p className="mt-1 line-clamp-3 text-sm wrap-anywhere text-slate-600">{campaign.description}</p>
+          <div className="mt-auto space-y-2 pt-4">
+            <div className="flex justify-between gap-2 text-sm">
+              <span className="font-medium text-slate-800">Goal: {campaign.goal} attendees</span>
+              <span className="text-slate-600">{campaign.committedCount} committed</span>
+            </div>
+            <ProgressBar
+              value={campaign.committedCount}
+              max={campaign.goal}
+              label={`${campaign.title} progress`}
+            />
+            <p className="text-xs text-slate-600">
+              {campaign.when}
+              {campaign.where && <span className="block truncate">{campaign.where}</span>}
+            </p>
+          </div>
         </div>
       </Link>
       {isAdmin && (

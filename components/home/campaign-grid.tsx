@@ -30,7 +30,7 @@ export function CampaignGrid({
     <>
       <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {result.campaigns.map((c) => (
-          <li key={c.id}>
+          <li key={c.id} className="min-w-0">
             <CampaignCard campaign={homeCard(c, now)} isAdmin={isAdmin} />
           </li>
         ))}

@@ -36,7 +36,9 @@ export function HomeView({
           </h2>
           <FilterBar current={filter} />
         </div>
-        <Suspense key={`${filter}-${page}`} fallback={<CampaignGridFallback />}>
+        {/* No key: a filter or page change keeps the current grid until the next is ready, so the
+            page keeps its height and the scroll position stays where it was (issue 17). */}
+        <Suspense fallback={<CampaignGridFallback />}>
           <Grid filter={filter} page={page} isAdmin={isAdmin} />
         </Suspense>
       </section>

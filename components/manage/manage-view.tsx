@@ -5,6 +5,7 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import { buttonClass } from "@/components/ui/button";
 import { ChargeButton } from "@/components/manage/charge-button";
 import { CommitmentsChart } from "@/components/manage/commitments-chart";
+import { CoverUpload } from "@/components/manage/cover-upload";
 import { formatCents, progressPercent } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import type { ManageCommitment, ManageView as View } from "@/lib/pledges/manage-queries";
@@ -128,9 +129,17 @@ export function ManageView({ view, now }: { view: View; now: string }) {
   return (
     <div className="space-y-6">
       <div>
-        <Link href={`/campaign/${c.id}`} className="text-sm font-medium text-brand-700 hover:underline">
-          ← Back to event
-        </Link>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <Link href={`/campaign/${c.id}`} className="text-sm font-medium text-brand-700 hover:underline">
+            ← Back to event
+          </Link>
+          <Link
+            href={`/campaign/${c.id}/edit`}
+            className="rounded-lg px-3 py-1.5 text-sm font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50"
+          >
+            Edit event
+          </Link>
+        </div>
         <p className="mt-3 text-sm font-semibold uppercase tracking-wide text-slate-500">Manage Campaign</p>
         <h1 className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">{c.title}</h1>
         {!isApproved(c) && (
@@ -145,6 +154,8 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         <p className="font-bold">{banner.title}</p>
         <p className="mt-1 text-sm">{banner.text}</p>
       </div>
+
+      <CoverUpload campaignId={c.id} title={c.title} coverId={c.coverId} />
 
       <div className="grid grid-cols-3 gap-2 sm:gap-4">
         <Stat

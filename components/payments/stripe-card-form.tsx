@@ -60,7 +60,7 @@ function Inner({ onSaved, busy }: Omit<CardFormProps, "clientSecret">) {
       <button
         type="submit"
         disabled={!stripe || saving || busy}
-        className="w-full rounded-lg bg-brand-500 px-4 py-3 font-semibold text-white hover:bg-brand-400 disabled:cursor-not-allowed disabled:opacity-60"
+        className="w-full rounded-lg bg-brand-600 px-4 py-3 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60"
       >
         {saving ? "Saving..." : busy ? "Recording your pledge..." : "Save Card"}
       </button>

@@ -8,7 +8,7 @@ const variants: Record<Variant, string> = {
   primary: "bg-brand-600 text-white hover:bg-brand-700 disabled:bg-brand-600/50",
   secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400",
   danger: "bg-red-600 text-white hover:bg-red-700 disabled:bg-red-600/50",
-  success: "bg-emerald-600 text-white hover:bg-emerald-700 disabled:bg-emerald-600/50",
+  success: "bg-emerald-700 text-white hover:bg-emerald-800 disabled:bg-emerald-700/50",
   ghost: "text-slate-700 hover:bg-slate-100 disabled:text-slate-400",
   // states shown as a (disabled) button: a good one ("You're in", "Confirmed") and a closed one
   positive: "bg-emerald-50 text-emerald-800 ring-1 ring-inset ring-emerald-200 disabled:cursor-default",

@@ -39,7 +39,7 @@ export async function UpdatesSection({
               <time dateTime={u.createdAt.toISOString()} className="text-xs font-medium text-slate-500">
                 {formatDateTime(u.createdAt)}
               </time>
-              <p className="mt-1 whitespace-pre-line break-words text-slate-800">{u.text}</p>
+              <p className="mt-1 whitespace-pre-line wrap-anywhere text-slate-800">{u.text}</p>
             </li>
           ))}
         </ol>

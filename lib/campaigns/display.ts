@@ -35,6 +35,7 @@ export type HomeCard = Pick<
   when: string;
   /** the venue or the public area; never an attendee-only address */
   where: string | null;
+  coverId: string | null;
 };
 
 /** The longest description start a card can show in its three lines (the page sends no more). */
@@ -46,6 +47,7 @@ export const homeCard = (c: CampaignCard, now: Date): HomeCard => ({
     ? formatInZone(c.startsAt, c.timeZone)
     : `Date to be announced · commit by ${formatDayInZone(c.deadline, c.timeZone)}`,
   where: c.venue ?? c.area,
+  coverId: c.cover?.id ?? null,
   id: c.id,
   title: c.title,
   description:

@@ -196,17 +196,21 @@ export type WhenWhereInput = {
 };
 
 /** DESIGN §1: the deadline may not be after the start; an end needs a start and comes after it. */
-export function timesInOrder(v: WhenWhereInput, ctx: z.RefinementCtx): boolean {
-  const issue = (path: string, message: string) => {
-    ctx.issues.push({ code: "custom", message, path: [path], input: undefined });
-    return false;
-  };
-  if (v.endsAt && !v.startsAt) return issue("startsAt", "Add a start time before an end time");
+export function timeOrderProblem(v: WhenWhereInput): { field: string; message: string } | null {
+  if (v.endsAt && !v.startsAt) return { field: "startsAt", message: "Add a start time before an end time" };
   if (v.startsAt && v.endsAt && v.endsAt <= v.startsAt)
-    return issue("endsAt", "The event must end after it starts");
+    return { field: "endsAt", message: "The event must end after it starts" };
   if (v.startsAt && v.deadline && v.deadline > v.startsAt)
-    return issue("deadline", "The deadline cannot be after the event starts");
-  return true;
+    return { field: "deadline", message: "The deadline cannot be after the event starts" };
+  return null;
+}
+
+/** timeOrderProblem as a zod issue; false when there is one. */
+export function timesInOrder(v: WhenWhereInput, ctx: z.RefinementCtx): boolean {
+  const problem = timeOrderProblem(v);
+  if (problem)
+    ctx.issues.push({ code: "custom", message: problem.message, path: [problem.field], input: undefined });
+  return problem === null;
 }
 
 /** The stored time-and-place columns; an address kept for attendees needs an address. */

@@ -30,6 +30,7 @@ const cardSelect = {
   timeZone: true,
   venue: true,
   area: true,
+  cover: { select: { id: true } },
 } as const;
 
 export type CampaignCard = {
@@ -49,6 +50,8 @@ export type CampaignCard = {
   /** public parts of the place only (never the address) */
   venue: string | null;
   area: string | null;
+  /** the uploaded cover (issue 17); null: a generated one is drawn */
+  cover: { id: string } | null;
 };
 
 /** Home lists pactions and events with no type (SPEC §1). */

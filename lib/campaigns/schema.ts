@@ -107,7 +107,7 @@ export const emptyCampaignForm: CampaignFormValues = {
   paymentMethod: "",
 };
 
-const title = text.pipe(
+export const title = text.pipe(
   z
     .string()
     .min(1, { error: "Campaign title is required" })
@@ -115,7 +115,7 @@ const title = text.pipe(
     .max(TITLE_MAX, { error: `Title must be less than ${TITLE_MAX} characters` }),
 );
 
-const description = text.pipe(
+export const description = text.pipe(
   z
     .string()
     .min(1, { error: "Campaign description is required" })
@@ -123,7 +123,7 @@ const description = text.pipe(
     .max(DESCRIPTION_MAX, { error: `Description must be less than ${DESCRIPTION_MAX} characters` }),
 );
 
-const logisticalDetails = optionalText.pipe(
+export const logisticalDetails = optionalText.pipe(
   z
     .string()
     .max(LOGISTICS_MAX, { error: `Logistical details must be less than ${LOGISTICS_MAX} characters` }),

@@ -14,6 +14,8 @@ type EmailContent = {
   action?: { label: string; url: string };
   /** Unsubscribe link, for non-transactional mail only. */
   unsubscribeUrl?: string;
+  /** The event's cover (an absolute URL), shown above the heading in HTML. */
+  imageUrl?: string;
 };
 
 type RenderedEmail = { text: string; html: string };
@@ -36,6 +38,7 @@ export function renderEmail(c: EmailContent): RenderedEmail {
 <body style="margin:0;padding:24px;background:#f8fafc;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#0f172a">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:24px">
 <p style="margin:0 0 8px;font-weight:700;color:#4338ca">PactNexus</p>
+${c.imageUrl ? `<img src="${escapeHtml(c.imageUrl)}" alt="" width="512" style="display:block;width:100%;max-width:512px;height:auto;border-radius:8px;margin:0 0 16px">` : ""}
 <h1 style="margin:0 0 16px;font-size:22px">${escapeHtml(c.heading)}</h1>
 ${c.paragraphs.map(p).join("\n")}
 ${

@@ -3,6 +3,7 @@ import { appUrl } from "@/lib/env";
 import { formatCents, plural } from "@/lib/format";
 import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeFor, placeLine } from "@/lib/campaigns/place";
+import { coverUrl } from "@/lib/images/limits";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { icsAttachment } from "@/lib/email/ics";
 import { renderEmail } from "@/lib/email/render";
@@ -34,6 +35,8 @@ export type EmailCampaign = {
   area: string | null;
   addressPrivate: boolean;
   calendarSequence: number;
+  /** the uploaded cover (issue 17), shown at the top of the email */
+  cover?: { id: string } | null;
 };
 
 export type Recipient = { userId: string; email: string; name?: string | null };
@@ -59,6 +62,8 @@ const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELL
         }),
       ]
     : [];
+const coverImage = (c: Pick<EmailCampaign, "cover">) =>
+  c.cover ? `${appUrl()}${coverUrl(c.cover.id, "medium")}` : undefined;
 const needed = (c: EmailCampaign) => Math.max(0, c.goal - c.committedCount);
 /** A time in the event's zone, with its abbreviation. */
 const when = (d: Date, c: EmailCampaign) => formatInZone(d, c.timeZone);
@@ -87,6 +92,7 @@ export function commitReceivedEmail(
     to: to.email,
     subject: `You're committed to "${c.title}"`,
     ...renderEmail({
+      imageUrl: coverImage(c),
       heading: "You're Committed!",
       paragraphs: [
         `Thanks for committing to "${c.title}".`,
@@ -115,6 +121,7 @@ export function eventConfirmedEmail(
     to: to.email,
     subject: `Event Confirmed! "${c.title}" is happening`,
     ...renderEmail({
+      imageUrl: coverImage(c),
       heading: "Event Confirmed!",
       paragraphs: [
         `"${c.title}" reached its goal of ${plural(c.goal, "attendee", "attendees")}, so it is happening.`,
@@ -138,6 +145,7 @@ export function expiredEmail(c: EmailCampaign, to: Recipient, role: "backer" | "
     to: to.email,
     subject: `"${c.title}" did not reach its goal — nobody was charged`,
     ...renderEmail({
+      imageUrl: coverImage(c),
       heading: "The goal was not reached",
       paragraphs: [
         `The deadline for "${c.title}" passed with ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} needed.`,
@@ -165,6 +173,7 @@ export function deadlineReminderEmail(
     to: to.email,
     subject: `"${c.title}" needs ${n} more — 48 hours left`,
     ...renderEmail({
+      imageUrl: coverImage(c),
       heading: `Needs ${n} more`,
       paragraphs: [
         `"${c.title}" has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} and the deadline is ${when(c.deadline, c)}.`,
@@ -191,6 +200,7 @@ export function organizerCommitDigestEmail(
     to: to.email,
     subject: `${plural(newCount, "new commitment", "new commitments")} to "${c.title}"`,
     ...renderEmail({
+      imageUrl: coverImage(c),
       heading: `${plural(newCount, "new commitment", "new commitments")}`,
       paragraphs: [
         `"${c.title}" now has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} (${price(c)}).`,
@@ -261,6 +271,7 @@ export function cancelledEmail(
     to: to.email,
     subject: `"${c.title}" was cancelled`,
     ...renderEmail({
+      imageUrl: coverImage(c),
       heading: "Event cancelled",
       paragraphs: [
         `The organizer cancelled "${c.title}".`,
@@ -273,5 +284,34 @@ export function cancelledEmail(
       action: { label: "View the event", url: campaignUrl(c) },
     }),
     attachments: calendar(c, "CANCELLED"),
+  };
+}
+
+/**
+ * To everyone who committed when the organizer changes the date or the place (issue 17): the new
+ * when and where, and the calendar entry again with the same UID and a higher SEQUENCE, so
+ * calendars move the entry instead of adding one. One per recipient per change (the sequence
+ * names the change).
+ */
+export function eventChangedEmail(
+  c: EmailCampaign,
+  to: Recipient,
+  status: "TENTATIVE" | "CONFIRMED",
+): QueuedEmail {
+  return {
+    dedupeKey: `changed:${c.id}:${c.calendarSequence}:${to.userId}`,
+    to: to.email,
+    subject: `New date or place for "${c.title}"`,
+    ...renderEmail({
+      imageUrl: coverImage(c),
+      heading: "The date or place changed",
+      paragraphs: [
+        `The organizer of "${c.title}" changed when or where it happens.`,
+        startsLine(c),
+        c.startsAt ? "The attached calendar entry replaces the one you have." : "",
+      ].filter(Boolean),
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
+    attachments: calendar(c, status),
   };
 }

@@ -48,6 +48,8 @@ export type ManageView = {
     totalCharged: number;
     totalChargedCents: number;
     timeZone: string;
+    /** the uploaded cover (issue 17), or null */
+    coverId: string | null;
     /** charges given back (a cancelled event): its totals net these out (issue 16) */
     refundedCount: number;
     refundedCents: number;
@@ -89,6 +91,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       totalCharged: true,
       totalChargedCents: true,
       timeZone: true,
+      cover: { select: { id: true } },
     },
   });
   if (!c || !canManageEvent(viewer, c)) return null;
@@ -154,6 +157,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       totalCharged: c.totalCharged,
       totalChargedCents: Number(c.totalChargedCents),
       timeZone: c.timeZone,
+      coverId: c.cover?.id ?? null,
       refundedCount: refunds._count._all,
       refundedCents: refunds._sum.amountCents ?? 0,
     },

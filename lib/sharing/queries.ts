@@ -31,6 +31,8 @@ type ShareInfo = {
   publicPlace: EventPlace;
   calendarSequence: number;
   chargedAt: Date | null;
+  /** the uploaded cover (issue 17), or null */
+  coverId: string | null;
 };
 
 /** What sharing surfaces (flyer, calendar file, social image) may show: no identities at all. Null when the event does not exist for the viewer. */
@@ -61,6 +63,7 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
     publicPlace: placeFor(c, false),
     calendarSequence: c.calendarSequence,
     chargedAt: c.chargedAt,
+    coverId: c.cover?.id ?? null,
   };
 }
 

@@ -5,8 +5,8 @@
 //    hops configured, and passes it on in CLIENT_IP_HEADER (and as the only X-Forwarded-For entry),
 //    removing whatever the client sent in either;
 //  - refuses TRACE/TRACK (405);
-//  - caps request bodies: 413 with a message (JSON route handlers 64 kB, server actions and the
-//    Stripe webhook their own limit); a body without a length is refused (411);
+//  - caps request bodies: 413 with a message (JSON route handlers 64 kB, server actions, the
+//    Stripe webhook and the cover upload their own limit); a body without a length is refused (411);
 //  - turns malformed server-action requests into 4xx answers: a cross-origin action (403), a body
 //    that is not a JSON array or a multipart form (400) — Next would answer those with a 500;
 //  - warns once when forwarded headers arrive while TRUST_PROXY is unset.
@@ -16,7 +16,14 @@ import { isIP } from "node:net";
 import { isUtf8 } from "node:buffer";
 
 export const CLIENT_IP_HEADER = "x-pactnexus-client-ip";
-export const LIMITS = { api: 64 * 1024, action: 1024 * 1024, webhook: 512 * 1024 };
+export const LIMITS = {
+  api: 64 * 1024,
+  action: 1024 * 1024,
+  webhook: 512 * 1024,
+  // a cover upload (issue 17): 5 MB of image (lib/images/limits COVER_MAX_BYTES) and the form's envelope
+  cover: 5 * 1024 * 1024 + 64 * 1024,
+};
+const COVER_PATH = /^\/api\/campaigns\/[^/]+\/cover$/;
 
 const json = (res, status, code, message, extra = {}) => {
   if (res.headersSent) return res.destroy();
@@ -77,6 +84,7 @@ function bodyLimit(req) {
   if (req.headers["next-action"]) return { limit: LIMITS.action, what: "a server action" };
   const path = (req.url || "/").split("?")[0];
   if (path === "/api/stripe/webhook") return { limit: LIMITS.webhook, what: "a webhook" };
+  if (COVER_PATH.test(path)) return { limit: LIMITS.cover, what: "an image upload" };
   if (path.startsWith("/api/")) return { limit: LIMITS.api, what: "an API" };
   return { limit: LIMITS.action, what: "a" };
 }

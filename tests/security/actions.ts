@@ -8,6 +8,7 @@ export const commit = await import("@/app/campaign/[campaignId]/commit-action");
 export const lists = await import("@/app/campaign/[campaignId]/list-actions");
 export const cancel = await import("@/app/campaign/[campaignId]/cancel-actions");
 export const updates = await import("@/app/campaign/[campaignId]/update-actions");
+export const edit = await import("@/app/campaign/[campaignId]/edit-actions");
 export const create = await import("@/app/create-campaign/actions");
 export const pay = await import("@/app/pledges/[pledgeId]/pay/actions");
 export const profile = await import("@/app/profile/actions");

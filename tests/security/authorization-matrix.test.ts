@@ -39,9 +39,37 @@ const routes = {
   webhook: (await import("@/app/api/stripe/webhook/route")).POST,
   calendar: (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET,
   csv: (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET,
+  cover: await import("@/app/api/campaigns/[campaignId]/cover/route"),
+  coverImage: (await import("@/app/images/covers/[imageId]/[size]/route")).GET,
 };
-const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe, verifyEmail } =
-  await import("@/tests/security/actions");
+
+/** A small real PNG (a cover upload the creator may make). */
+async function pngFile(): Promise<Blob> {
+  const sharp = (await import("sharp")).default;
+  const bytes = await sharp({ create: { width: 64, height: 32, channels: 3, background: "#4f46e5" } })
+    .png()
+    .toBuffer();
+  return new Blob([new Uint8Array(bytes)], { type: "image/png" });
+}
+const coverRequest = async (id: string) => {
+  const form = new FormData();
+  form.set("file", await pngFile(), "cover.png");
+  return new Request(`http://localhost:3000/api/campaigns/${id}/cover`, { method: "POST", body: form });
+};
+const {
+  admin,
+  comments,
+  commit,
+  lists,
+  cancel,
+  updates,
+  edit,
+  create,
+  pay,
+  profile,
+  unsubscribe,
+  verifyEmail,
+} = await import("@/tests/security/actions");
 const { queueEmailConfirmation } = await import("@/lib/auth/email-confirmation");
 const { authOptions } = await import("@/lib/auth/options");
 // What app/api/auth/[...nextauth]/route.ts delegates to, with the same options (its next/headers
@@ -68,6 +96,7 @@ const DENIALS = [
   "Only the organizer can cancel this event.",
   "Draft not found",
   "Commitment not found.",
+  "Campaign not found or you don't have permission to manage it",
 ] as const;
 
 type People = Record<Exclude<Role, "visitor">, Awaited<ReturnType<typeof createUser>>>;
@@ -261,6 +290,62 @@ const SCENARIOS: Record<string, Scenario<any>> = {
         routes.calendar(get(`/campaign/${f.campaign.id}/calendar.ics`), params(f.campaign.id)),
       ),
   },
+  "app/api/campaigns/[campaignId]/cover/route.ts#POST": {
+    setup: (p) => eventWithBacker(p),
+    call: async (f, role) => {
+      const req = await coverRequest(f.campaign.id);
+      return route(f.people, role, () => routes.cover.POST(req, params(f.campaign.id)));
+    },
+  },
+  "app/api/campaigns/[campaignId]/cover/route.ts#DELETE": {
+    setup: async (p) => {
+      const f = await eventWithBacker(p);
+      await db.coverImage.create({
+        data: {
+          campaignId: f.campaign.id,
+          uploaderId: p.creator.id,
+          etag: "e",
+          width: 1,
+          height: 1,
+          small: new Uint8Array([1]),
+          medium: new Uint8Array([1]),
+          large: new Uint8Array([1]),
+        },
+      });
+      return f;
+    },
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.cover.DELETE(
+          new Request(`http://localhost:3000/api/campaigns/${f.campaign.id}/cover`, { method: "DELETE" }),
+          params(f.campaign.id),
+        ),
+      ),
+  },
+  "app/images/covers/[imageId]/[size]/route.ts#GET": {
+    setup: async (p) => {
+      const f = await eventWithBacker(p);
+      const image = await db.coverImage.create({
+        data: {
+          campaignId: f.campaign.id,
+          uploaderId: p.creator.id,
+          etag: "e",
+          width: 1,
+          height: 1,
+          small: new Uint8Array([1]),
+          medium: new Uint8Array([1]),
+          large: new Uint8Array([1]),
+        },
+      });
+      return { ...f, imageId: image.id };
+    },
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.coverImage(get(`/images/covers/${f.imageId}/small`), {
+          params: Promise.resolve({ imageId: f.imageId, size: "small" }),
+        }),
+      ),
+  },
   "app/campaign/[campaignId]/commitments.csv/route.ts#GET": {
     setup: (p) => eventWithBacker(p),
     call: (f, role) =>
@@ -324,6 +409,20 @@ const SCENARIOS: Record<string, Scenario<any>> = {
     call: (f, role) =>
       action(f.people, role, () =>
         updates.postUpdateAction({ campaignId: f.campaign.id, text: "Doors open at 7." }),
+      ),
+  },
+  "app/campaign/[campaignId]/edit-actions.ts#updateCampaignAction": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) =>
+      action(f.people, role, () =>
+        edit.updateCampaignAction(f.campaign.id, {
+          title: f.campaign.title,
+          description: f.campaign.description,
+          goal: String(f.campaign.goal),
+          ticketPrice: "0",
+          timeZone: "UTC",
+          venue: "A new hall",
+        }),
       ),
   },
   "app/create-campaign/actions.ts#createCampaignAction": {

@@ -10,8 +10,20 @@ import { entryKey, REGISTRY } from "@/tests/security/registry";
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn() }));
 vi.mock("next/headers", () => headersMock);
 
-const { admin, comments, commit, lists, cancel, updates, create, pay, profile, unsubscribe, verifyEmail } =
-  await import("@/tests/security/actions");
+const {
+  admin,
+  comments,
+  commit,
+  lists,
+  cancel,
+  updates,
+  edit,
+  create,
+  pay,
+  profile,
+  unsubscribe,
+  verifyEmail,
+} = await import("@/tests/security/actions");
 
 let f: FuzzFixture;
 beforeAll(async () => {
@@ -44,6 +56,14 @@ const FORM_KEYS = [
   "isTest",
   "paymentType",
   "paymentMethod",
+  "startsAt",
+  "endsAt",
+  "timeZone",
+  "venue",
+  "address",
+  "onlineUrl",
+  "area",
+  "addressPrivate",
 ];
 
 /** Each action, called as the role that gets furthest into it, with hostile arguments. */
@@ -99,6 +119,12 @@ const TARGETS: Record<string, Target> = {
     as: (f) => f.creator,
     input: (f) => one(nastyInput(["campaignId", "text"], f.known)),
     call: (i) => updates.postUpdateAction(i as never),
+  },
+  "app/campaign/[campaignId]/edit-actions.ts#updateCampaignAction": {
+    as: (f) => f.creator,
+    input: (f) =>
+      fc.tuple(nastyValue(f.known), nastyInput(FORM_KEYS, [...f.known, "America/New_York", "25"])),
+    call: (id, i) => edit.updateCampaignAction(id, i),
   },
   "app/create-campaign/actions.ts#createCampaignAction": {
     as: (f) => f.user,

@@ -28,6 +28,8 @@ const health = (await import("@/app/api/health/route")).GET;
 const webhook = (await import("@/app/api/stripe/webhook/route")).POST;
 const calendar = (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET;
 const csv = (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET;
+const coverRoute = await import("@/app/api/campaigns/[campaignId]/cover/route");
+const coverImage = (await import("@/app/images/covers/[imageId]/[size]/route")).GET;
 const { authOptions } = await import("@/lib/auth/options");
 // What app/api/auth/[...nextauth]/route.ts delegates to ("next-auth/core" is not in the package's exports map).
 const { AuthHandler } = createRequire(import.meta.url)(
@@ -121,6 +123,44 @@ const TARGETS: Record<string, Target> = {
     input: segment,
     call: (id) =>
       calendar(get("/campaign/x/calendar.ics"), { params: Promise.resolve({ campaignId: id as string }) }),
+  },
+  "app/api/campaigns/[campaignId]/cover/route.ts#POST": {
+    as: (f) => f.creator,
+    // hostile uploads: random bytes named like images, non-multipart bodies, the wrong field name
+    input: (f) =>
+      fc.tuple(
+        segment(f),
+        fc.uint8Array({ maxLength: 2048 }),
+        fc.constantFrom("x.jpg", "x.png", "../../etc/passwd", "x.webp", ""),
+        fc.constantFrom("multipart", "json", "wrong-field"),
+      ),
+    call: (input) => {
+      const [id, bytes, name, how] = input as [string, Uint8Array, string, string];
+      const url = `http://localhost:3000/api/campaigns/x/cover`;
+      const form = new FormData();
+      form.set(how === "wrong-field" ? "image" : "file", new Blob([new Uint8Array(bytes)]), name || "blob");
+      const req =
+        how === "json"
+          ? new Request(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+          : new Request(url, { method: "POST", body: form });
+      return coverRoute.POST(req, { params: Promise.resolve({ campaignId: id }) });
+    },
+  },
+  "app/api/campaigns/[campaignId]/cover/route.ts#DELETE": {
+    as: (f) => f.user,
+    input: segment,
+    call: (id) =>
+      coverRoute.DELETE(new Request("http://localhost:3000/api/campaigns/x/cover", { method: "DELETE" }), {
+        params: Promise.resolve({ campaignId: id as string }),
+      }),
+  },
+  "app/images/covers/[imageId]/[size]/route.ts#GET": {
+    as: () => null,
+    input: (f) => fc.tuple(segment(f), fc.oneof(nastyString, fc.constantFrom("small", "medium", "large"))),
+    call: (input) => {
+      const [imageId, size] = input as [string, string];
+      return coverImage(get("/images/covers/x/y"), { params: Promise.resolve({ imageId, size }) });
+    },
   },
   "app/campaign/[campaignId]/commitments.csv/route.ts#GET": {
     as: (f) => f.creator,

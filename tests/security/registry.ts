@@ -42,6 +42,27 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "route",
+    file: "app/api/campaigns/[campaignId]/cover/route.ts",
+    name: "POST",
+    access: "creator",
+    rule: 'cover upload: lib/images/service setCover, loadCampaignFor(…, "manage") (others: 404 with SPEC §6\'s message)',
+  },
+  {
+    kind: "route",
+    file: "app/api/campaigns/[campaignId]/cover/route.ts",
+    name: "DELETE",
+    access: "creator",
+    rule: 'cover removal: lib/images/service removeCover, loadCampaignFor(…, "manage")',
+  },
+  {
+    kind: "route",
+    file: "app/images/covers/[imageId]/[size]/route.ts",
+    name: "GET",
+    access: "public",
+    rule: "a cover holds no identity; served by its unguessable id (lib/images/queries)",
+  },
+  {
+    kind: "route",
     file: "app/api/charge-attendees/route.ts",
     name: "POST",
     access: "creator-or-admin",
@@ -162,6 +183,13 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "action",
+    file: "app/campaign/[campaignId]/edit-actions.ts",
+    name: "updateCampaignAction",
+    access: "creator",
+    rule: "lib/campaigns/edit updateCampaign: loadCampaignFor manage (canManageEvent) before the input is read",
+  },
+  {
+    kind: "action",
     file: "app/create-campaign/actions.ts",
     name: "createCampaignAction",
     access: "signed-in",
@@ -265,6 +293,12 @@ export const PAGES: readonly PageEntry[] = [
     access: "public",
     path: ({ campaignId }) => `/campaign/${campaignId}`,
     rule: "the event page; identities per lib/privacy",
+  },
+  {
+    file: "app/campaign/[campaignId]/edit/page.tsx",
+    access: "creator",
+    path: ({ campaignId }) => `/campaign/${campaignId}/edit`,
+    rule: "lib/campaigns/edit getEditView: loadCampaignFor manage; others go home with a notice",
   },
   {
     file: "app/campaign/[campaignId]/flyer/page.tsx",

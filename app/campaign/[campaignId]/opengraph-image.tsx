@@ -3,6 +3,7 @@ import { progressPercent } from "@/lib/format";
 import { formatDayInZone } from "@/lib/campaigns/event-time";
 import { placeLine } from "@/lib/campaigns/place";
 import { getShareInfo, shareProgress } from "@/lib/sharing/queries";
+import { coverDataUrl } from "@/lib/images/queries";
 
 export const size = { width: 1200, height: 630 };
 export const contentType = "image/png";
@@ -28,6 +29,11 @@ export default async function OpenGraphImage({ params }: { params: Promise<{ cam
       : `${progress} of ${info.goal} committed`
     : "Events that only happen when enough people commit.";
 
+  // the organizer's cover behind a light veil (issue 17); a cover holds nothing the privacy rules hide
+  const cover = info?.coverId
+    ? await coverDataUrl(info.coverId, size.width, size.height).catch(() => null)
+    : null;
+
   return new ImageResponse(
     <div
       style={{
@@ -40,8 +46,38 @@ export default async function OpenGraphImage({ params }: { params: Promise<{ cam
         background: "linear-gradient(135deg, #eef2ff 0%, #ffffff 60%)",
         color: "#0f172a",
         fontFamily: "sans-serif",
+        position: "relative",
       }}
     >
+      {cover && (
+        <img
+          src={cover}
+          alt=""
+          width={size.width}
+          height={size.height}
+          style={{
+            position: "absolute",
+            top: 0,
+            left: 0,
+            width: size.width,
+            height: size.height,
+            objectFit: "cover",
+          }}
+        />
+      )}
+      {cover && (
+        <div
+          style={{
+            position: "absolute",
+            top: 0,
+            left: 0,
+            width: size.width,
+            height: size.height,
+            background:
+              "linear-gradient(90deg, rgba(255,255,255,0.94) 0%, rgba(255,255,255,0.82) 60%, rgba(255,255,255,0.55) 100%)",
+          }}
+        />
+      )}
       <div style={{ display: "flex", fontSize: 32, fontWeight: 700, color: "#4338ca" }}>PactNexus</div>
       <div style={{ display: "flex", flexDirection: "column" }}>
         <div style={{ display: "flex", fontSize: 68, fontWeight: 800, lineHeight: 1.1 }}>{title}</div>

@@ -44,8 +44,10 @@ export default async function FlyerPage({ params }: Props) {
       </div>
       <article className="rounded-2xl border-4 border-brand-600 bg-white p-6 text-center sm:p-10 print:rounded-none print:border-8">
         <p className="text-sm font-bold uppercase tracking-[0.2em] text-brand-700">PactNexus</p>
-        <h1 className="mt-4 break-words text-3xl font-extrabold text-slate-900 sm:text-5xl">{info.title}</h1>
-        <p className="mx-auto mt-4 max-w-xl whitespace-pre-line break-words text-base text-slate-700 sm:text-lg">
+        <h1 className="mt-4 wrap-anywhere text-3xl font-extrabold text-slate-900 sm:text-5xl">
+          {info.title}
+        </h1>
+        <p className="mx-auto mt-4 max-w-xl whitespace-pre-line wrap-anywhere text-base text-slate-700 sm:text-lg">
           {info.description}
         </p>
         {/* the flyer is posted in public: the public place only, never an attendee-only address */}
