@@ -74,7 +74,7 @@ test("free event to its threshold: Event Confirmed!, then Commit is disabled", a
     [event.id],
   );
   expect(rows[0]).toEqual({ status: "charged", chargeType: "free" });
-  await expect(page.getByText("VERIFIED")).toHaveCount(2);
+  await expect(page.getByText("VERIFIED", { exact: true })).toHaveCount(2);
 
   // Someone else now finds the event closed.
   const late = await createUser({ name: "Too Late" });

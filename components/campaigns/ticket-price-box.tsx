@@ -48,7 +48,7 @@ function priceNote(c: CampaignView, phase: Phase, crowdfund: boolean, free: bool
     case "ended":
       return "The deadline has passed; the result is being recorded.";
     case "confirmed":
-      if (free) return "Free: nothing is charged.";
+      if (free) return "Free: nobody pays.";
       if (c.acceptAfterThreshold)
         return crowdfund
           ? "The goal was met. Pledges made now are charged at once."
@@ -57,7 +57,7 @@ function priceNote(c: CampaignView, phase: Phase, crowdfund: boolean, free: bool
         ? "The goal was met: backers are being charged their pledges."
         : `The minimum was met: attendees are being charged ${price}.`;
     case "charged":
-      if (free) return "Free: nothing is charged.";
+      if (free) return "Free: nobody pays.";
       return crowdfund ? `Backers were charged their pledges${on}.` : `Charged ${price} per attendee${on}.`;
     case "expired":
       return "The minimum was not met by the deadline. Nobody was charged.";

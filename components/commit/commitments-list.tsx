@@ -68,8 +68,7 @@ export function CommitmentsList({
       {items.length > 0 && (
         // SPEC's badges, said once in plain words (issue 17: one word per concept, explained where ambiguous)
         <p className="mt-1 text-xs text-slate-500">
-          PENDING: committed, not charged yet · VERIFIED: {crowdfund ? "pledge" : "ticket"} paid, or confirmed
-          for a free event
+          PENDING: committed, not yet confirmed · VERIFIED: paid, or confirmed for a free event
         </p>
       )}
       {items.length === 0 ? (

@@ -1,0 +1,62 @@
+import crypto from "node:crypto";
+import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtures";
+
+/*
+ * Issue 17 item 2: the organizer edits a confirmed event's place; the backer gets an email with the
+ * new place and the calendar entry moved (same UID, higher SEQUENCE).
+ */
+test("an organizer moves a tipped event to a new place; the backer is emailed with the calendar entry moved", async ({
+  page,
+}) => {
+  const t = crypto.randomBytes(3).toString("hex");
+  const organizer = await createUser({ name: `Edda ${t}` });
+  const backer = await createUser({ name: `Ben ${t}` });
+  const { id } = await createCampaign({
+    creator: organizer,
+    title: `Editable ${t}`,
+    status: "charged",
+    goal: 1,
+    ticketPriceCents: 900,
+    deadline: new Date(Date.now() + 2 * 86400_000),
+    startsAt: new Date(Date.now() + 6 * 86400_000),
+    timeZone: "America/New_York",
+    venue: "Old Hall",
+  });
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents") VALUES ($1, $2, $3, $4, 900)`,
+    [`pl${crypto.randomBytes(10).toString("hex")}`, id, backer.id, backer.name],
+  );
+
+  await loginAs(page, organizer);
+  await page.goto(`/campaign/${id}`);
+  await page.getByRole("link", { name: "Edit event" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edit event");
+  // what may not change says why
+  await expect(page.getByText("Fixed: someone has committed").first()).toBeVisible();
+  await expect(page.getByText("Fixed: the event is no longer collecting commitments")).toBeVisible();
+  await page.getByLabel("Venue", { exact: true }).fill(`New Hall ${t}`);
+  await page.getByLabel("Address", { exact: true }).fill("12 River Rd");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status")).toContainText("1 person who committed was emailed");
+
+  await page.goto(`/campaign/${id}`);
+  await expect(page.getByText(`New Hall ${t}`)).toBeVisible();
+
+  const { rows } = await sql().query(
+    `SELECT "toEmail", text, attachments FROM "EmailOutbox" WHERE "dedupeKey" LIKE $1`,
+    [`changed:${id}:%`],
+  );
+  expect(rows).toHaveLength(1);
+  expect(rows[0].toEmail).toBe(backer.email);
+  expect(rows[0].text).toContain(`New Hall ${t}, 12 River Rd`);
+  const ics = rows[0].attachments[0].content as string;
+  expect(ics).toContain(`UID:campaign-${id}@pactnexus`);
+  expect(ics).toContain("SEQUENCE:2"); // stored 1 after the change + CONFIRMED's 1: above the confirmed entry's 1
+});
+
+test("someone else cannot open the edit page", async ({ page }) => {
+  const { id } = await createCampaign();
+  await loginAs(page, await createUser());
+  await page.goto(`/campaign/${id}/edit`);
+  await expect(page).toHaveURL(/\/\?notice=/);
+});
