@@ -50,7 +50,7 @@ const DOMAIN_FILES = {
   comments: [],
   deadlines: [],
   drafts: [],
-  images: [],
+  images: ["process.ts"],
   email: [
     "derived.ts",
     "digest.ts",

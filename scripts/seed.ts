@@ -4,6 +4,8 @@
 import { hashPassword } from "@/lib/auth/password";
 import { db, disconnectDb } from "@/lib/db";
 import { fromWallClock, toWallClock } from "@/lib/campaigns/event-time";
+import sharp from "sharp";
+import { processCover } from "@/lib/images/process";
 
 export const DEMO_PASSWORD = "pactnexus-demo";
 const HOUR = 3600_000;
@@ -298,6 +300,31 @@ const WHEN_WHERE: Record<string, WhenWhereSeed> = {
   },
 };
 
+/**
+ * Demo covers (issue 17): an abstract picture drawn from an SVG (two colours and some shapes) and
+ * stored the way an upload is, so the demo shows uploaded covers beside generated ones.
+ */
+const COVERS: Record<string, [string, string]> = {
+  "Sunrise Yoga in Riverside Park": ["#fde68a", "#f97316"],
+  "Indie Film Night: Local Shorts": ["#1e1b4b", "#7c3aed"],
+  "Neighbourhood Beach Cleanup": ["#bae6fd", "#0ea5e9"],
+  "Open-Air Jazz Quartet": ["#0f172a", "#f59e0b"],
+};
+
+async function demoCover(title: string): Promise<Buffer | null> {
+  const colours = COVERS[title];
+  if (!colours) return null;
+  const [a, b] = colours;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="900">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs>
+    <rect width="1600" height="900" fill="url(#g)"/>
+    <circle cx="1250" cy="260" r="190" fill="#ffffff" fill-opacity="0.22"/>
+    <circle cx="300" cy="720" r="320" fill="#ffffff" fill-opacity="0.12"/>
+    <rect x="640" y="420" width="520" height="36" rx="18" fill="#ffffff" fill-opacity="0.25"/>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
 /** The seed's start and end for an event whose deadline is `deadline`, in its zone. */
 function whenWhere(title: string, deadline: Date) {
   const w = WHEN_WHERE[title];
@@ -400,6 +427,13 @@ async function main() {
         currentAmount: e.pledges,
       },
     });
+    const coverSource = await demoCover(e.title);
+    if (coverSource) {
+      const processed = await processCover(coverSource);
+      await db.coverImage.create({
+        data: { campaignId: campaign.id, uploaderId: organizer.id, ...processed },
+      });
+    }
     for (let p = 0; p < e.pledges; p++) {
       const backer = backers[(p + index * 7) % backers.length];
       const at = new Date(createdAt.getTime() + ((p + 1) * (now - createdAt.getTime())) / (e.pledges + 2));

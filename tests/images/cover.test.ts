@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { db } from "@/lib/db";
-import { processCover, removeCover, setCover, sniffImage } from "@/lib/images/service";
+import { removeCover, setCover } from "@/lib/images/service";
+import { processCover, sniffImage } from "@/lib/images/process";
 import { getCoverVariant } from "@/lib/images/queries";
 import { COVER_TEXTS } from "@/lib/images/texts";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
