@@ -21,6 +21,8 @@ type EventSeed = {
   pledges: number;
   approval?: "approved" | "pending" | "rejected";
   confirmed?: boolean;
+  /** an event that did not happen: expired below its goal, or cancelled by the organizer */
+  outcome?: "expired" | "cancelled";
   anonymous?: boolean;
   isTest?: boolean;
   ageDays: number; // created this many days ago
@@ -161,6 +163,28 @@ const EVENTS: EventSeed[] = [
     days: 4,
     pledges: 14,
     ageDays: 1,
+  },
+  {
+    title: "Midnight Stargazing on the Ridge",
+    description:
+      "A guided night of telescopes and hot chocolate with the astronomy club. The bus runs only if 30 of us commit; it did not happen this time.",
+    goal: 30,
+    priceCents: 1500,
+    days: -3,
+    pledges: 12,
+    outcome: "expired",
+    ageDays: 20,
+  },
+  {
+    title: "Rooftop Cinema: Classic Noir",
+    description:
+      "Three classic noir films on a rooftop screen with blankets and popcorn. Cancelled: the building withdrew its permit, and nobody pays.",
+    goal: 40,
+    priceCents: 1400,
+    days: 12,
+    pledges: 15,
+    outcome: "cancelled",
+    ageDays: 6,
   },
   {
     title: "Charity 5K Fun Run",
@@ -415,7 +439,8 @@ async function main() {
         isTest: e.isTest ?? false,
         attendeesAnonymous: e.anonymous ?? true,
         identityRevelationType: e.anonymous === false ? "immediate" : "never",
-        status: e.confirmed ? "charged" : "pending",
+        status: e.confirmed ? "charged" : (e.outcome ?? "pending"),
+        cancelledAt: e.outcome === "cancelled" ? createdAt : null,
         chargeType: e.confirmed ? (paid ? "paid" : "free") : null,
         fundedAt: confirmedAt,
         chargedAt: confirmedAt,

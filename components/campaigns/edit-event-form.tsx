@@ -129,7 +129,6 @@ export function EditEventForm({ view }: { view: EditView }) {
               aria-readonly={view.moneyLocked || undefined}
               onChange={(e) => set("goal", e.target.value)}
               invalid={!!err("goal")}
-              className={view.moneyLocked ? "bg-slate-100" : undefined}
             />
           </Field>
           {!view.crowdfund && (
@@ -151,7 +150,6 @@ export function EditEventForm({ view }: { view: EditView }) {
                 aria-readonly={view.moneyLocked || undefined}
                 onChange={(e) => set("ticketPrice", e.target.value)}
                 invalid={!!err("ticketPrice")}
-                className={view.moneyLocked ? "bg-slate-100" : undefined}
               />
             </Field>
           )}
@@ -174,7 +172,6 @@ export function EditEventForm({ view }: { view: EditView }) {
             aria-readonly={!view.deadlineOpen || undefined}
             onChange={(e) => set("deadline", e.target.value)}
             invalid={!!err("deadline")}
-            className={!view.deadlineOpen ? "bg-slate-100" : undefined}
           />
         </Field>
         <p className="text-sm text-slate-600">

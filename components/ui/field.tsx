@@ -33,10 +33,11 @@ export function Field({
   );
 }
 
-export function Input({ invalid, ...props }: ComponentProps<"input"> & { invalid?: boolean }) {
+export function Input({ invalid, className, ...props }: ComponentProps<"input"> & { invalid?: boolean }) {
   return (
     <input
-      className={inputClass}
+      // read-only fields look it (grey), and extra classes add to the base instead of replacing it
+      className={`${inputClass} read-only:bg-slate-100 read-only:text-slate-600 ${className ?? ""}`}
       aria-invalid={invalid || undefined}
       aria-describedby={invalid ? `${props.id}-error` : undefined}
       {...props}
