@@ -455,9 +455,10 @@ async function main() {
     const coverSource = await demoCover(e.title);
     if (coverSource) {
       const processed = await processCover(coverSource);
-      await db.coverImage.create({
+      const cover = await db.coverImage.create({
         data: { campaignId: campaign.id, uploaderId: organizer.id, ...processed },
       });
+      await db.campaign.update({ where: { id: campaign.id }, data: { coverId: cover.id } });
     }
     for (let p = 0; p < e.pledges; p++) {
       const backer = backers[(p + index * 7) % backers.length];

@@ -19,7 +19,7 @@ export function CampaignHeader({ campaign, now }: { campaign: CampaignView; now:
       <Cover
         id={campaign.id}
         title={campaign.title}
-        coverId={campaign.cover?.id ?? null}
+        coverId={campaign.coverId}
         sizes="(min-width: 1152px) 1152px, 100vw"
         aspect="aspect-[16/9] sm:aspect-[5/2] lg:aspect-[3/1]"
         className="rounded-2xl shadow-sm"

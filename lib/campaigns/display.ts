@@ -47,7 +47,7 @@ export const homeCard = (c: CampaignCard, now: Date): HomeCard => ({
     ? formatInZone(c.startsAt, c.timeZone)
     : `Date to be announced · commit by ${formatDayInZone(c.deadline, c.timeZone)}`,
   where: c.venue ?? c.area,
-  coverId: c.cover?.id ?? null,
+  coverId: c.coverId,
   id: c.id,
   title: c.title,
   description:

@@ -30,7 +30,7 @@ const cardSelect = {
   timeZone: true,
   venue: true,
   area: true,
-  cover: { select: { id: true } },
+  coverId: true,
 } as const;
 
 export type CampaignCard = {
@@ -51,7 +51,7 @@ export type CampaignCard = {
   venue: string | null;
   area: string | null;
   /** the uploaded cover (issue 17); null: a generated one is drawn */
-  cover: { id: string } | null;
+  coverId: string | null;
 };
 
 /** Home lists pactions and events with no type (SPEC §1). */

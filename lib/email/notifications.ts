@@ -34,7 +34,7 @@ export const emailCampaignSelect = {
   area: true,
   addressPrivate: true,
   calendarSequence: true,
-  cover: { select: { id: true } },
+  coverId: true,
 } as const;
 
 /** Commit flow: the backer's confirmation with a TENTATIVE calendar entry. */

@@ -36,7 +36,7 @@ export type EmailCampaign = {
   addressPrivate: boolean;
   calendarSequence: number;
   /** the uploaded cover (issue 17), shown at the top of the email */
-  cover?: { id: string } | null;
+  coverId?: string | null;
 };
 
 export type Recipient = { userId: string; email: string; name?: string | null };
@@ -62,8 +62,8 @@ const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELL
         }),
       ]
     : [];
-const coverImage = (c: Pick<EmailCampaign, "cover">) =>
-  c.cover ? `${appUrl()}${coverUrl(c.cover.id, "medium")}` : undefined;
+const coverImage = (c: Pick<EmailCampaign, "coverId">) =>
+  c.coverId ? `${appUrl()}${coverUrl(c.coverId, "medium")}` : undefined;
 const needed = (c: EmailCampaign) => Math.max(0, c.goal - c.committedCount);
 /** A time in the event's zone, with its abbreviation. */
 const when = (d: Date, c: EmailCampaign) => formatInZone(d, c.timeZone);

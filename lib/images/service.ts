@@ -32,7 +32,11 @@ export async function setCover(actor: Actor, campaignId: unknown, file: unknown)
       data: { campaignId, uploaderId: actor.id, ...processed },
       select: { id: true },
     });
-    await tx.campaign.update({ where: { id: campaignId }, data: { updatedAt: new Date() } });
+    // the column lists read (no join); written with the row, in this transaction
+    await tx.campaign.update({
+      where: { id: campaignId },
+      data: { coverId: created.id, updatedAt: new Date() },
+    });
     return created;
   });
 }
@@ -45,6 +49,7 @@ export async function removeCover(actor: Actor, campaignId: unknown): Promise<vo
   await db.$transaction(async (tx) => {
     await loadCampaignFor(actor, campaignId, "manage", { tx, lock: true });
     const { count } = await tx.coverImage.deleteMany({ where: { campaignId } });
-    if (count > 0) await tx.campaign.update({ where: { id: campaignId }, data: { updatedAt: new Date() } });
+    if (count > 0)
+      await tx.campaign.update({ where: { id: campaignId }, data: { coverId: null, updatedAt: new Date() } });
   });
 }

@@ -62,7 +62,7 @@ type LockedCampaign = {
   area: string | null;
   addressPrivate: boolean;
   calendarSequence: number;
-  cover: { id: string } | null;
+  coverId: string | null;
 };
 
 export const fail = (key: keyof typeof COMMIT_MESSAGES, code: AppError["code"]) =>
@@ -95,7 +95,7 @@ export async function readForCommit(
            c.deadline, c."creatorId", c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
            c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.title, c.description,
            c."startsAt", c."endsAt", c."timeZone", c.venue, c.address, c."onlineUrl", c.area, c."addressPrivate", c."calendarSequence",
-           (SELECT json_build_object('id', ci.id) FROM "CoverImage" ci WHERE ci."campaignId" = c.id) AS cover,
+           c."coverId",
            EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId}) AS "alreadyCommitted",
            (SELECT u.email FROM "User" u WHERE u.id = ${viewerId}) AS "userEmail",
            (SELECT u.name FROM "User" u WHERE u.id = ${viewerId}) AS "userName"

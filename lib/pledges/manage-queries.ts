@@ -91,7 +91,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       totalCharged: true,
       totalChargedCents: true,
       timeZone: true,
-      cover: { select: { id: true } },
+      coverId: true,
     },
   });
   if (!c || !canManageEvent(viewer, c)) return null;
@@ -157,7 +157,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       totalCharged: c.totalCharged,
       totalChargedCents: Number(c.totalChargedCents),
       timeZone: c.timeZone,
-      coverId: c.cover?.id ?? null,
+      coverId: c.coverId,
       refundedCount: refunds._count._all,
       refundedCents: refunds._sum.amountCents ?? 0,
     },

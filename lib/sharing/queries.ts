@@ -63,7 +63,7 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
     publicPlace: placeFor(c, false),
     calendarSequence: c.calendarSequence,
     chargedAt: c.chargedAt,
-    coverId: c.cover?.id ?? null,
+    coverId: c.coverId,
   };
 }
 

@@ -81,12 +81,15 @@ describe("setCover / removeCover", () => {
     const second = await setCover(viewer(organizer), campaign.id, file);
     expect(second.id).not.toBe(first.id);
     expect(await db.coverImage.findUnique({ where: { id: first.id } })).toBeNull();
+    // the campaign row names its cover, so lists read it without a join
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).coverId).toBe(second.id);
     const served = await getCoverVariant(second.id, "medium");
     expect(served && (await sharp(served.bytes).metadata()).width).toBe(800); // never enlarged
 
     expect(await refusal(removeCover(viewer(other), campaign.id))).toMatch(/permission/);
     await removeCover(viewer(organizer), campaign.id);
     expect(await db.coverImage.count({ where: { campaignId: campaign.id } })).toBe(0);
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).coverId).toBeNull();
   });
 
   it("an event's deletion takes its cover along (no orphans)", async () => {
