@@ -4,6 +4,7 @@
 import { hashPassword } from "@/lib/auth/password";
 import { db, disconnectDb } from "@/lib/db";
 import { fromWallClock, toWallClock } from "@/lib/campaigns/event-time";
+import { CALLED_OFF_STATUSES } from "@/lib/campaigns/lifecycle";
 import sharp from "sharp";
 import { processCover } from "@/lib/images/process";
 
@@ -22,11 +23,13 @@ type EventSeed = {
   approval?: "approved" | "pending" | "rejected";
   confirmed?: boolean;
   /** an event that did not happen: expired below its goal, or cancelled by the organizer */
-  outcome?: "expired" | "cancelled";
+  outcome?: (typeof CALLED_OFF_STATUSES)[number];
   anonymous?: boolean;
   isTest?: boolean;
   ageDays: number; // created this many days ago
 };
+
+const [EXPIRED, CANCELLED] = CALLED_OFF_STATUSES;
 
 const EVENTS: EventSeed[] = [
   {
@@ -172,7 +175,7 @@ const EVENTS: EventSeed[] = [
     priceCents: 1500,
     days: -3,
     pledges: 12,
-    outcome: "expired",
+    outcome: EXPIRED,
     ageDays: 20,
   },
   {
@@ -183,7 +186,7 @@ const EVENTS: EventSeed[] = [
     priceCents: 1400,
     days: 12,
     pledges: 15,
-    outcome: "cancelled",
+    outcome: CANCELLED,
     ageDays: 6,
   },
   {
@@ -440,7 +443,7 @@ async function main() {
         attendeesAnonymous: e.anonymous ?? true,
         identityRevelationType: e.anonymous === false ? "immediate" : "never",
         status: e.confirmed ? "charged" : (e.outcome ?? "pending"),
-        cancelledAt: e.outcome === "cancelled" ? createdAt : null,
+        cancelledAt: e.outcome === CANCELLED ? createdAt : null,
         chargeType: e.confirmed ? (paid ? "paid" : "free") : null,
         fundedAt: confirmedAt,
         chargedAt: confirmedAt,
