@@ -123,6 +123,7 @@ export async function proxy(request: NextRequest) {
   if (!(await databaseReachable())) return unavailablePage();
   const stripe = Boolean(process.env.STRIPE_SECRET_KEY && process.env.NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY);
   const dev = process.env.NODE_ENV === "development";
+  const imagesUrl = process.env.S3_BUCKET ? process.env.S3_PUBLIC_URL : undefined;
   const finish = (response: NextResponse, csp: string) => {
     response.headers.set("Content-Security-Policy", csp);
     if (isHttps(request)) response.headers.set("Strict-Transport-Security", HSTS);
@@ -132,7 +133,7 @@ export async function proxy(request: NextRequest) {
   // The cached copies (app/v) are reached only through the rewrites below, never asked for directly:
   // a copy is served only to the audience the proxy checked it was made for.
   if (/^\/v(\/|$)/.test(request.nextUrl.pathname))
-    return finish(new NextResponse("Not found", { status: 404 }), buildCsp({ stripe, dev }));
+    return finish(new NextResponse("Not found", { status: 404 }), buildCsp({ stripe, dev, imagesUrl }));
 
   const target = staticRewrite(request) ?? (await visitorRewrite(request));
   const member = target ? null : await memberRewrite(request);
@@ -141,7 +142,7 @@ export async function proxy(request: NextRequest) {
     // A cached copy cannot carry a per-request nonce: it gets one of its own, derived from its
     // (signed) path, given to the render on a miss and sent with the same policy on every hit.
     const nonce = copyNonce(copy.pathname);
-    const csp = buildCsp({ nonce, stripe, dev });
+    const csp = buildCsp({ nonce, stripe, dev, imagesUrl });
     const requestHeaders = new Headers(request.headers);
     requestHeaders.set("x-nonce", nonce);
     requestHeaders.set("Content-Security-Policy", csp);
@@ -151,10 +152,11 @@ export async function proxy(request: NextRequest) {
     response.headers.set("Cache-Control", `${member ? "private" : "public"}, max-age=0, must-revalidate`);
     return finish(response, csp);
   }
-  if (isCachedRoute(request.nextUrl.pathname)) return finish(NextResponse.next(), buildCsp({ stripe, dev }));
+  if (isCachedRoute(request.nextUrl.pathname))
+    return finish(NextResponse.next(), buildCsp({ stripe, dev, imagesUrl }));
 
   const nonce = btoa(crypto.randomUUID());
-  const csp = buildCsp({ nonce, stripe, dev });
+  const csp = buildCsp({ nonce, stripe, dev, imagesUrl });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);

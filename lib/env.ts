@@ -25,6 +25,13 @@ const envSchema = z.object({
   STRIPE_RATE_LIMIT: z.coerce.number().int().positive().default(25),
   CHARGE_CONCURRENCY: z.coerce.number().int().positive().max(64).default(8),
   SMTP_URL: optional,
+  // Cover images in an S3-compatible bucket (issue 17); unset: kept in PostgreSQL.
+  S3_ENDPOINT: optional,
+  S3_REGION: z.string().default("us-east-1"),
+  S3_BUCKET: optional,
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  S3_PUBLIC_URL: optional, // where browsers fetch the objects (added to the CSP's img-src)
   EMAIL_FROM: z.string().default("PactNexus <no-reply@pactnexus.local>"),
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
@@ -71,6 +78,7 @@ const SECRET_ENV = [
   "GOOGLE_CLIENT_SECRET",
   "SMTP_URL",
   "DATABASE_URL",
+  "S3_SECRET_ACCESS_KEY",
 ] as const;
 
 /** The secrets' current values, for masking; read raw so a log line works even when env() would not parse. */

@@ -50,7 +50,7 @@ const DOMAIN_FILES = {
   comments: [],
   deadlines: [],
   drafts: [],
-  images: ["process.ts"],
+  images: ["process.ts", "storage.ts"],
   email: [
     "derived.ts",
     "digest.ts",

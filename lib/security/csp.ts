@@ -6,7 +6,23 @@
  * prerendered route reached without the proxy's rewrite.
  * Stripe's domains are allowed only when Stripe is enabled.
  */
-type CspOptions = { nonce?: string; stripe: boolean; dev: boolean };
+type CspOptions = {
+  nonce?: string;
+  stripe: boolean;
+  dev: boolean;
+  /** the cover images' bucket (S3_PUBLIC_URL), when covers are served from one */
+  imagesUrl?: string;
+};
+
+/** The origin of a configured URL, or nothing when it is not one. */
+const originOf = (url: string | undefined): string[] => {
+  if (!url) return [];
+  try {
+    return [new URL(url).origin];
+  } catch {
+    return [];
+  }
+};
 
 const STRIPE = {
   script: ["https://js.stripe.com", "https://*.js.stripe.com"],
@@ -15,7 +31,7 @@ const STRIPE = {
   img: ["https://*.stripe.com"],
 };
 
-export function buildCsp({ nonce, stripe, dev }: CspOptions): string {
+export function buildCsp({ nonce, stripe, dev, imagesUrl }: CspOptions): string {
   const script = ["'self'", nonce ? `'nonce-${nonce}' 'strict-dynamic'` : "'unsafe-inline'"];
   if (dev) script.push("'unsafe-eval'");
   if (stripe) script.push(...STRIPE.script);
@@ -24,7 +40,7 @@ export function buildCsp({ nonce, stripe, dev }: CspOptions): string {
     "script-src": script,
     // React writes style attributes (progress widths); inline styles cannot run code.
     "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "data:", "blob:", ...(stripe ? STRIPE.img : [])],
+    "img-src": ["'self'", "data:", "blob:", ...(stripe ? STRIPE.img : []), ...originOf(imagesUrl)],
     "font-src": ["'self'", "data:"],
     "connect-src": ["'self'", ...(stripe ? STRIPE.connect : []), ...(dev ? ["ws:"] : [])],
     "frame-src": stripe ? STRIPE.frame : ["'none'"],

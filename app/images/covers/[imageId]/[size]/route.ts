@@ -13,6 +13,12 @@ export const GET = handle(
       ? await getCoverVariant(imageId, size as CoverSize)
       : null;
     if (!variant) return new Response("Not found", { status: 404, headers: { "cache-control": "no-store" } });
+    // kept in the bucket: the browser fetches it there (the CSP's img-src names S3_PUBLIC_URL)
+    if ("redirect" in variant)
+      return new Response(null, {
+        status: 302,
+        headers: { location: variant.redirect, "cache-control": "public, max-age=31536000, immutable" },
+      });
     const headers = {
       "content-type": "image/webp",
       "cache-control": "public, max-age=31536000, immutable",
