@@ -26,3 +26,19 @@ test("a 200-character word leaves the home page and the event page at 375 px wit
   // the long word is on the page (it wrapped, it was not cut)
   await expect(page.getByRole("heading", { level: 1 })).toContainText(word.slice(0, 40));
 });
+
+test("the filter chips keep the scroll position at 1440 px", async ({ page }) => {
+  await createCampaign({ title: `Scroll keeper ${crypto.randomBytes(3).toString("hex")}` });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/");
+  const filters = page.getByRole("navigation", { name: "Filter events" });
+  await filters.scrollIntoViewIfNeeded();
+  await page.mouse.wheel(0, 300);
+  const before = await page.evaluate(() => window.scrollY);
+  expect(before).toBeGreaterThan(200);
+  await filters.getByRole("link", { name: "Active" }).click();
+  await expect(page).toHaveURL(/filter=active/);
+  await expect(filters.getByRole("link", { name: "Active" })).toHaveAttribute("aria-current", "page");
+  const after = await page.evaluate(() => window.scrollY);
+  expect(Math.abs(after - before)).toBeLessThan(50);
+});
