@@ -2,6 +2,7 @@ import { ButtonLink } from "@/components/ui/button";
 import { CampaignCard } from "@/components/home/campaign-card";
 import { homeCard } from "@/lib/campaigns/display";
 import { Pagination } from "@/components/home/pagination";
+import { ScrollKeeper } from "@/components/home/scroll-keeper";
 import type { HomePage } from "@/lib/campaigns/queries";
 import type { HomeFilter } from "@/lib/campaigns/filters";
 
@@ -28,6 +29,7 @@ export function CampaignGrid({
   }
   return (
     <>
+      <ScrollKeeper />
       <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {result.campaigns.map((c) => (
           <li key={c.id} className="min-w-0">
