@@ -8,7 +8,7 @@ import { loadCampaignFor } from "@/lib/access/policy";
 import { isCampaignId } from "@/lib/ids";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { parseInput } from "@/lib/actions";
-import { description, logisticalDetails, title } from "@/lib/campaigns/schema";
+import { description, logisticalDetails, title, type CampaignFormValues } from "@/lib/campaigns/schema";
 import {
   addressField,
   areaField,
@@ -29,6 +29,7 @@ import {
 import { COLLECTING_STATUSES, inStatuses, isConfirmed } from "@/lib/campaigns/lifecycle";
 import { DEADLINE_MAX_MS } from "@/lib/campaigns/limits";
 import { toWallClock } from "@/lib/campaigns/event-time";
+import { whenWhereSelect } from "@/lib/campaigns/place";
 import { emailCampaignSelect } from "@/lib/email/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { eventChangedEmail } from "@/lib/email/templates";
@@ -90,15 +91,7 @@ const editSelect = {
   goal: true,
   ticketPriceCents: true,
   pactType: true,
-  startsAt: true,
-  endsAt: true,
-  timeZone: true,
-  venue: true,
-  address: true,
-  onlineUrl: true,
-  area: true,
-  addressPrivate: true,
-  calendarSequence: true,
+  ...whenWhereSelect,
 } as const;
 
 /** What the edit form may change now, and why not where it may not. */
@@ -202,22 +195,24 @@ const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === 
 /** The edit form's starting values (times as wall clocks in the event's zone) and what is locked. */
 export type EditView = {
   id: string;
-  values: {
-    title: string;
-    description: string;
-    logisticalDetails: string;
-    goal: string;
-    ticketPrice: string;
-    deadline: string;
-    startsAt: string;
-    endsAt: string;
-    timeZone: string;
-    venue: string;
-    address: string;
-    onlineUrl: string;
-    area: string;
-    addressPrivate: boolean;
-  };
+  values: Pick<
+    CampaignFormValues,
+    | "title"
+    | "description"
+    | "logisticalDetails"
+    | "goal"
+    | "ticketPrice"
+    | "deadline"
+    | "startsAt"
+    | "endsAt"
+    | "timeZone"
+    | "venue"
+    | "address"
+    | "onlineUrl"
+    | "area"
+    | "addressPrivate"
+  >;
+
   crowdfund: boolean;
   moneyLocked: boolean;
   deadlineOpen: boolean;

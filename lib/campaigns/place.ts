@@ -43,3 +43,24 @@ export function placeLine(p: EventPlace): string | null {
 /** Whether the event has any place to show at all. */
 export const hasPlace = (p: EventPlace) =>
   Boolean(p.venue || p.address || p.onlineUrl || p.area || p.withheld);
+
+/** The event's time-and-place columns, as every reader selects them (pages, emails, the edit form). */
+export const whenWhereSelect = {
+  startsAt: true,
+  endsAt: true,
+  timeZone: true,
+  venue: true,
+  address: true,
+  onlineUrl: true,
+  area: true,
+  addressPrivate: true,
+  calendarSequence: true,
+} as const;
+
+/** Those columns as a row holds them. */
+export type WhenWhereRow = PlaceFacts & {
+  startsAt: Date | null;
+  endsAt: Date | null;
+  timeZone: string;
+  calendarSequence: number;
+};

@@ -8,7 +8,7 @@ import { type HomeFilter } from "@/lib/campaigns/filters";
 import { HOME_PAGE_SIZE } from "@/lib/campaigns/limits";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
 import { type Actor, canSeeCreatorEmail, canSeeEvent, canSeeExactPlace } from "@/lib/access/rules";
-import { type EventPlace, placeFor } from "@/lib/campaigns/place";
+import { type EventPlace, type WhenWhereRow, placeFor, whenWhereSelect } from "@/lib/campaigns/place";
 
 /* ------------------------------------------------------------------------------------------------
  * Campaign cards (home grid, admin dashboard)
@@ -148,15 +148,7 @@ const detailSelect = {
   raisedCents: true,
   chargedAt: true,
   acceptAfterThreshold: true,
-  startsAt: true,
-  endsAt: true,
-  timeZone: true,
-  venue: true,
-  address: true,
-  onlineUrl: true,
-  area: true,
-  addressPrivate: true,
-  calendarSequence: true,
+  ...whenWhereSelect,
 } as const;
 
 export type CampaignDetail = CampaignCard & {
@@ -173,16 +165,7 @@ export type CampaignDetail = CampaignCard & {
   raisedCents: number;
   chargedAt: Date | null;
   acceptAfterThreshold: boolean;
-  startsAt: Date | null;
-  endsAt: Date | null;
-  timeZone: string;
-  venue: string | null;
-  address: string | null;
-  onlineUrl: string | null;
-  area: string | null;
-  addressPrivate: boolean;
-  calendarSequence: number;
-};
+} & WhenWhereRow;
 
 /** What the event page renders: the campaign with the creator email only when the viewer may see it. */
 export type CampaignView = Omit<CampaignDetail, "creatorEmail" | "address" | "onlineUrl"> & {

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Prisma } from "@/lib/db";
+import { whenWhereSelect } from "@/lib/campaigns/place";
 import { queueEmail, queueEmails } from "@/lib/email/service";
 import {
   commitReceivedEmail,
@@ -25,15 +26,7 @@ export const emailCampaignSelect = {
   committedCount: true,
   ticketPriceCents: true,
   pactType: true,
-  startsAt: true,
-  endsAt: true,
-  timeZone: true,
-  venue: true,
-  address: true,
-  onlineUrl: true,
-  area: true,
-  addressPrivate: true,
-  calendarSequence: true,
+  ...whenWhereSelect,
   coverId: true,
 } as const;
 

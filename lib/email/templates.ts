@@ -2,7 +2,7 @@ import "server-only";
 import { appUrl } from "@/lib/env";
 import { formatCents, plural } from "@/lib/format";
 import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
-import { placeFor, placeLine } from "@/lib/campaigns/place";
+import { placeFor, placeLine, type WhenWhereRow } from "@/lib/campaigns/place";
 import { coverUrl } from "@/lib/images/limits";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { icsAttachment } from "@/lib/email/ics";
@@ -25,19 +25,10 @@ export type EmailCampaign = {
   goal: number;
   committedCount: number;
   ticketPriceCents: number;
-  /** time and place (issue 16): every recipient is a committer or the organizer, who may see the exact place */
-  startsAt: Date | null;
-  endsAt: Date | null;
-  timeZone: string;
-  venue: string | null;
-  address: string | null;
-  onlineUrl: string | null;
-  area: string | null;
-  addressPrivate: boolean;
-  calendarSequence: number;
   /** the uploaded cover (issue 17), shown at the top of the email */
   coverId?: string | null;
-};
+  // time and place (issue 16): every recipient is a committer or the organizer, who may see the exact place
+} & WhenWhereRow;
 
 export type Recipient = { userId: string; email: string; name?: string | null };
 
