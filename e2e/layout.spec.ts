@@ -26,29 +26,3 @@ test("a 200-character word leaves the home page and the event page at 375 px wit
   // the long word is on the page (it wrapped, it was not cut)
   await expect(page.getByRole("heading", { level: 1 })).toContainText(word.slice(0, 40));
 });
-
-test("the filter chips keep the scroll position at 1440 px", async ({ page }) => {
-  // enough collecting events that both lists are longer than the window
-  for (let i = 0; i < 9; i++)
-    await createCampaign({ title: `Scroll keeper ${i} ${crypto.randomBytes(3).toString("hex")}` });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto("/");
-  const filters = page.getByRole("navigation", { name: "Filter events" });
-  await filters.scrollIntoViewIfNeeded();
-  await page.mouse.wheel(0, 300);
-  const before = await page.evaluate(() => window.scrollY);
-  expect(before).toBeGreaterThan(200);
-  await filters.getByRole("link", { name: "Active" }).click();
-  await expect(page).toHaveURL(/filter=active/);
-  await expect(filters.getByRole("link", { name: "Active" })).toHaveAttribute("aria-current", "page");
-  // where it was, or as far down as the new (possibly shorter) list allows — not back at the top
-  await expect
-    .poll(async () => {
-      const { y, max } = await page.evaluate(() => ({
-        y: window.scrollY,
-        max: document.documentElement.scrollHeight - window.innerHeight,
-      }));
-      return Math.abs(y - Math.min(before, max));
-    })
-    .toBeLessThan(50);
-});
