@@ -132,12 +132,13 @@ export function serverActions(): Map<string, { id: string; page: string }> {
   return out;
 }
 
-/** A worker route ("app/campaign/[campaignId]/page") as the URL to post its actions to. */
+/** A worker route ("app/campaign/[campaignId]/(event)/page") as the URL to post its actions to (groups dropped). */
 export const actionPageUrl = (worker: string, ids: { campaignId: string; pledgeId: string }) =>
   "/" +
   worker
     .replace(/^app\/?/, "")
     .replace(/\/?page$/, "")
+    .replace(/\/\([^)]*\)/g, "")
     .replace("[campaignId]", ids.campaignId)
     .replace("[pledgeId]", ids.pledgeId);
 

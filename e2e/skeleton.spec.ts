@@ -27,3 +27,14 @@ test("an unknown path shows the 404 page with a way home", async ({ page }) => {
   await page.getByRole("link", { name: "Go Home" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
+
+test("pages an outsider may not open answer with a real redirect, not a streamed skeleton", async ({
+  request,
+}) => {
+  const { id } = await createCampaign({ title: "Skeleton redirect picnic" });
+  for (const path of [`/campaign/${id}/edit`, `/campaign/${id}/manage`]) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    expect(res.status(), path).toBe(307);
+    expect(res.headers()["location"], path).toMatch(/^\/\?notice=/);
+  }
+});

@@ -18,7 +18,7 @@ import { EventCommit } from "@/components/commit/event-commit";
 import { EventCommitments } from "@/components/commit/event-commitments";
 
 /**
- * Event page body, shared by the per-request page (app/campaign/[campaignId]/page.tsx) and the
+ * Event page body, shared by the per-request page (app/campaign/[campaignId]/(event)/page.tsx) and the
  * cached visitor page (app/v/campaign/...). A server component composed of section components;
  * other features plug in where marked: the commit panel beside the ticket price, comments at the end.
  */

@@ -30,7 +30,15 @@ export function routerStateTree(campaignId) {
   const tree = [
     "",
     {
-      children: ["campaign", { children: [["campaignId", campaignId, "d"], { children: ["__PAGE__", {}] }] }],
+      children: [
+        "campaign",
+        {
+          children: [
+            ["campaignId", campaignId, "d"],
+            { children: ["(event)", { children: ["__PAGE__", {}] }] },
+          ],
+        },
+      ],
     },
     null,
     null,

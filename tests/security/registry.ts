@@ -289,7 +289,7 @@ export const PAGES: readonly PageEntry[] = [
     rule: "lib/email/queries listOutboxForAdmin (admins); confirmation links masked",
   },
   {
-    file: "app/campaign/[campaignId]/page.tsx",
+    file: "app/campaign/[campaignId]/(event)/page.tsx",
     access: "public",
     path: ({ campaignId }) => `/campaign/${campaignId}`,
     rule: "the event page; identities per lib/privacy",
