@@ -5,6 +5,11 @@ import { deleteTestEventsAction, setApprovalStatusAction } from "@/app/admin/act
 import { cancelCampaignAction } from "@/app/campaign/[campaignId]/cancel-actions";
 import { deleteCommentAction, postCommentAction } from "@/app/campaign/[campaignId]/comment-actions";
 import { commitToCampaignAction } from "@/app/campaign/[campaignId]/commit-action";
+import {
+  changeCardAction,
+  myCommitmentAction,
+  withdrawCommitmentAction,
+} from "@/app/campaign/[campaignId]/backer-actions";
 import { loadMoreCommentsAction, loadMoreCommitmentsAction } from "@/app/campaign/[campaignId]/list-actions";
 import { postUpdateAction } from "@/app/campaign/[campaignId]/update-actions";
 import { updateCampaignAction } from "@/app/campaign/[campaignId]/edit-actions";
@@ -31,6 +36,9 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1, them
 /** Every server action a client component calls, handed down as props (components never import app/). */
 const actions: ServerActions = {
   commitToCampaignAction,
+  myCommitmentAction,
+  withdrawCommitmentAction,
+  changeCardAction,
   loadMoreCommitmentsAction,
   loadMoreCommentsAction,
   postCommentAction,

@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma as PrismaNs, PrismaClient } from "@/lib/generated/prisma/client";
-import { sqlStatusList, type StatusSet } from "@/lib/campaigns/lifecycle";
+import { livePledgeWhere, sqlStatusList, type StatusSet } from "@/lib/campaigns/lifecycle";
 import { databaseUrl, env } from "@/lib/env";
 
 export { Prisma } from "@/lib/generated/prisma/client";
@@ -54,3 +54,6 @@ export async function disconnectDb() {
 
 /** A status set of the campaign core as an SQL `IN` list: `c.status IN (${statusIn(CONFIRMED_STATUSES)})`. */
 export const statusIn = (set: StatusSet) => PrismaNs.raw(sqlStatusList(set));
+
+/** The campaign core's live-pledge rule (not withdrawn) in a tagged statement: `AND ${livePledgeSql("p")}`. */
+export const livePledgeSql = (alias?: string) => PrismaNs.raw(livePledgeWhere(alias));

@@ -70,7 +70,7 @@ const DOMAIN_FILES = {
     "declines.ts",
     "rate-limiter.ts",
   ],
-  pledges: ["decide.ts", "commit-slots.ts", "manage-queries.ts"],
+  pledges: ["decide.ts", "commit-slots.ts", "manage-queries.ts", "withdraw.ts", "mine.ts"],
   privacy: ["present.ts"],
   "rate-limit": [],
   security: ["csp.ts", "redact.ts"],

@@ -4,6 +4,8 @@ import type { ActionResult } from "@/lib/actions";
 import type { CommitResult } from "@/lib/pledges/decide";
 import type { PublicCommitment } from "@/lib/pledges/queries";
 import type { PresentedComment } from "@/lib/comments/queries";
+import type { MyCommitment } from "@/lib/pledges/mine";
+import type { WithdrawResult } from "@/lib/pledges/withdraw";
 
 /**
  * The server actions client components call. A "use server" export is a public endpoint, so the
@@ -13,6 +15,9 @@ import type { PresentedComment } from "@/lib/comments/queries";
  */
 export type ServerActions = {
   commitToCampaignAction: (input: unknown) => Promise<ActionResult<CommitResult>>;
+  myCommitmentAction: (input: unknown) => Promise<ActionResult<MyCommitment | null>>;
+  withdrawCommitmentAction: (input: unknown) => Promise<ActionResult<WithdrawResult>>;
+  changeCardAction: (input: unknown) => Promise<ActionResult<{ brand: string; last4: string }>>;
   loadMoreCommitmentsAction: (
     input: unknown,
   ) => Promise<ActionResult<{ items: PublicCommitment[]; total: number }>>;

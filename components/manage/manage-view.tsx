@@ -75,6 +75,8 @@ function revelationText(c: View["campaign"]) {
 }
 
 function ChargeState({ p }: { p: ManageCommitment }) {
+  if (p.withdrawnAt)
+    return <Badge tone="slate">{p.chargeStatus === "refunded" ? "Withdrawn, refunded" : "Withdrawn"}</Badge>;
   if (p.chargeStatus === "refunded") return <Badge tone="slate">Refunded</Badge>;
   if (p.charged) return <Badge tone="green">Charged</Badge>;
   if (p.chargeStatus === "processing") return <Badge tone="brand">Charging</Badge>;
@@ -242,6 +244,11 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 id="manage-commitments" className="text-lg font-bold text-slate-900">
             Commitments <span className="font-normal text-slate-500">({view.totalCommitments})</span>
+            {view.withdrawnCount > 0 && (
+              <span className="ml-2 text-sm font-normal text-slate-500">
+                {view.withdrawnCount} withdrawn
+              </span>
+            )}
           </h2>
           {view.commitments.length > 0 && (
             <a href={`/campaign/${c.id}/commitments.csv`} className={buttonClass("secondary", "sm")} download>
@@ -288,9 +295,9 @@ export function ManageView({ view, now }: { view: View; now: string }) {
             ))}
           </ul>
         )}
-        {view.totalCommitments > view.commitments.length && (
+        {view.totalCommitments + view.withdrawnCount > view.commitments.length && (
           <p className="mt-3 text-sm text-slate-500">
-            Showing the newest {view.commitments.length} of {view.totalCommitments}. Export CSV for the full
+            Showing the newest {view.commitments.length} of {view.totalCommitments + view.withdrawnCount}. Export CSV for the full
             list.
           </p>
         )}

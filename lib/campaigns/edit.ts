@@ -26,7 +26,8 @@ import {
   venueField,
   whenWhere,
 } from "@/lib/campaigns/fields";
-import { COLLECTING_STATUSES, inStatuses, isConfirmed } from "@/lib/campaigns/lifecycle";
+import { COLLECTING_STATUSES, inStatuses, isConfirmed, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { changeWithdrawUntil } from "@/lib/pledges/policy";
 import { DEADLINE_MAX_MS } from "@/lib/campaigns/limits";
 import { toWallClock } from "@/lib/campaigns/event-time";
 import { whenWhereSelect } from "@/lib/campaigns/place";
@@ -156,6 +157,8 @@ export async function updateCampaign(
       place.venue !== c.venue ||
       place.address !== c.address ||
       place.onlineUrl !== c.onlineUrl;
+    const withdrawUntil =
+      calendarMoved && isConfirmed(c.status) ? changeWithdrawUntil(now, place.startsAt) : null;
     const updated = await tx.campaign.update({
       where: { id: campaignId },
       data: {
@@ -167,12 +170,14 @@ export async function updateCampaign(
         ticketPriceCents: price,
         ...place,
         ...(calendarMoved ? { calendarSequence: { increment: 1 } } : {}),
+        // after the tip, a new date or place frees the backers who committed before it (issue 17)
+        ...(withdrawUntil ? { changedAfterTipAt: now, changeWithdrawUntil: withdrawUntil } : {}),
       },
       select: { ...emailCampaignSelect, status: true },
     });
     if (!calendarMoved) return 0;
     const pledges = await tx.pledge.findMany({
-      where: { campaignId },
+      where: { campaignId, ...LIVE_PLEDGE },
       select: { userId: true, user: { select: { email: true, name: true } } },
     });
     return queueEmails(
@@ -182,6 +187,7 @@ export async function updateCampaign(
           updated,
           { userId: p.userId, email: p.user.email, name: p.user.name },
           isConfirmed(updated.status) ? "CONFIRMED" : "TENTATIVE",
+          withdrawUntil,
         ),
       ),
     );

@@ -70,6 +70,14 @@ export const pledgeChargeCents = (c: PactKind, pledge: { amountCents: number }) 
 /** $1: a crowdfund pledge counts whole dollars toward the goal. */
 export const CROWDFUND_MIN_CENTS = 100;
 
+/**
+ * A pledge that still stands — not withdrawn (DESIGN §1 "withdrawing"): every count, list, email
+ * audience, cached-copy audience and charge asks this. As a Prisma filter, and as SQL for the pledge
+ * table under `alias` (lib/charging/pledge-state livePledgeSql wraps it for tagged statements).
+ */
+export const LIVE_PLEDGE = { withdrawnAt: null } as const;
+export const livePledgeWhere = (alias?: string) => `${alias ? `${alias}.` : ""}"withdrawnAt" IS NULL`;
+
 // ---- the threshold (DESIGN §1 "threshold") --------------------------------------------------------
 
 export type ThresholdFacts = {

@@ -6,7 +6,7 @@ import { memberHasCommitted, type Viewer } from "@/lib/auth/viewer";
 import { homeFilterWhere } from "@/lib/campaigns/filters";
 import { type HomeFilter } from "@/lib/campaigns/filters";
 import { HOME_PAGE_SIZE } from "@/lib/campaigns/limits";
-import { isCrowdfund } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { type Actor, canSeeCreatorEmail, canSeeEvent, canSeeExactPlace } from "@/lib/access/rules";
 import { type EventPlace, type WhenWhereRow, placeFor, whenWhereSelect } from "@/lib/campaigns/place";
 
@@ -187,12 +187,12 @@ export const getCampaignDetail = cache(async (id: string): Promise<CampaignDetai
   return c && { ...c, raisedCents: Number(c.raisedCents) };
 });
 
-/** Whether the user has a pledge on the campaign; asked once per request however many sections need it. */
+/** Whether the user has a live (not withdrawn) pledge on the campaign; asked once per request however many sections need it. */
 export const hasCommitted = cache(async (campaignId: string, userId: string): Promise<boolean> => {
   const member = memberHasCommitted(userId); // the stand-in viewer of a cached member copy
   if (member !== null) return member;
-  const pledge = await db.pledge.findUnique({
-    where: { campaignId_userId: { campaignId, userId } },
+  const pledge = await db.pledge.findFirst({
+    where: { campaignId, userId, ...LIVE_PLEDGE },
     select: { id: true },
   });
   return pledge !== null;

@@ -1,5 +1,5 @@
 import "server-only";
-import { isCancellable, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isCancellable, isPaidEvent, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
@@ -47,7 +47,7 @@ export async function cancelCampaign(
       data: { status: "cancelled", cancelledAt: now, lastStatusUpdate: now },
     });
     const pledges = await tx.pledge.findMany({
-      where: { campaignId },
+      where: { campaignId, ...LIVE_PLEDGE },
       select: {
         userId: true,
         amountCents: true,
@@ -76,8 +76,9 @@ export async function cancelCampaign(
 }
 
 /**
- * Refunds every succeeded, not yet refunded charge of cancelled events (one event, or all of them
- * for the sweeper). Returns how many refunds this call recorded.
+ * Refunds every succeeded, not yet refunded charge that is owed back: those of cancelled events and
+ * those withdrawn after a date or place change (issue 17) — for one event, or all of them for the
+ * sweeper. Returns how many refunds this call recorded.
  */
 export async function refundCancelledPledges(
   campaignId?: string,
@@ -89,7 +90,8 @@ export async function refundCancelledPledges(
       chargeStatus: "succeeded",
       refundId: null,
       paymentIntentId: { not: null },
-      campaign: { status: "cancelled", ...(campaignId ? { id: campaignId } : {}) },
+      ...(campaignId ? { campaignId } : {}),
+      OR: [{ campaign: { status: "cancelled" } }, { withdrawnAt: { not: null } }],
     },
     take,
     select: { id: true, paymentIntentId: true },

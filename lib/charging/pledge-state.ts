@@ -1,6 +1,6 @@
 import "server-only";
-import { db, Prisma, statusIn } from "@/lib/db";
-import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
+import { db, livePledgeSql, Prisma, statusIn } from "@/lib/db";
+import { CONFIRMED_STATUSES, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
 import type { CardSummary, ChargeResult } from "@/lib/payments/types";
 
@@ -14,7 +14,13 @@ import type { CardSummary, ChargeResult } from "@/lib/payments/types";
  * A success is the provider's word that money moved: recorded from any unsettled state. A failure
  * applies only to the attempt that failed. Card release forgets the saved card of a pledge never
  * charged. The states the next issues add (withdrawn, dropped, waitlisted) are written here too.
+ *
+ * Withdrawn (DESIGN §1 "withdrawing") is beside the charge state: `withdrawnAt` is set, the row
+ * stays (its attendee number is never reused), and nothing charges it. A withdrawal after the tip
+ * (a date or place change, issue 17) is refunded like a cancelled event's charge.
  */
+
+export { LIVE_PLEDGE, livePledgeSql };
 export const PLEDGE_CHARGE_STATES = [
   "none",
   "processing",
@@ -89,7 +95,7 @@ export async function claimBatch(
   // charge already made, which then gets recorded (and refunded if the event was cancelled).
   const live = Prisma.sql`EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = ${campaignId} AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))`;
   const retry = retryFailed
-    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND "chargeClaimedAt" < ${runStart} AND ${live} AND "chargeAttempts" < ${MAX_OFF_SESSION_ATTEMPTS}
+    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND "chargeClaimedAt" < ${runStart} AND ${live} AND ${livePledgeSql()} AND "chargeAttempts" < ${MAX_OFF_SESSION_ATTEMPTS}
          AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))`
     : Prisma.empty;
   const rows = await db.$queryRaw<ClaimedPledge[]>`
@@ -100,7 +106,7 @@ export async function claimBatch(
     FROM (
       SELECT "id", "chargeStatus"::text AS "prevStatus", "chargeClaimedAt" AS "prevClaimedAt", "chargeAttempts" AS "prevAttempts" FROM "Pledge"
       WHERE "campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
-        AND (("chargeStatus" = 'none' AND ${live})
+        AND (("chargeStatus" = 'none' AND ${live} AND ${livePledgeSql()})
           OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < LEAST(${runStart}, clock_timestamp() - (${staleAfterMs}::int * interval '1 millisecond')))
           ${retry})
       ORDER BY "createdAt" ASC, "id" ASC
@@ -207,7 +213,7 @@ export async function confirmFreePledges(
   now: Date,
 ): Promise<number> {
   await tx.pledge.updateMany({
-    where: { campaignId, charged: false },
+    where: { campaignId, charged: false, ...LIVE_PLEDGE },
     data: {
       charged: true,
       verified: true,
@@ -217,7 +223,7 @@ export async function confirmFreePledges(
       paymentIntentId: null,
     },
   });
-  return tx.pledge.count({ where: { campaignId, charged: true, chargeType: "free" } });
+  return tx.pledge.count({ where: { campaignId, charged: true, chargeType: "free", ...LIVE_PLEDGE } });
 }
 
 /**
@@ -233,7 +239,7 @@ export async function claimForOnSession(
   const claimed = await db.$queryRaw<{ chargeAttempts: number }[]>`
     UPDATE "Pledge" SET "chargeStatus" = 'processing', "chargeClaimedAt" = clock_timestamp(), "chargeAttempts" = "chargeAttempts" + 1,
       "paymentMethodId" = ${card.paymentMethodId}, "cardBrand" = ${card.brand}, "cardLast4" = ${card.last4}
-    WHERE "id" = ${pledgeId} AND "userId" = ${userId} AND "chargeStatus" IN ('failed', 'requires_action')
+    WHERE "id" = ${pledgeId} AND "userId" = ${userId} AND "chargeStatus" IN ('failed', 'requires_action') AND ${livePledgeSql()}
       AND EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = "Pledge"."campaignId" AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))
     RETURNING "chargeAttempts"`;
   return claimed[0]?.chargeAttempts ?? null;
@@ -286,7 +292,7 @@ export async function recordProviderFailure(
   return count > 0;
 }
 
-/** A refund went through (cancelled event): recorded once per pledge. */
+/** A refund went through (a cancelled event, or a withdrawal after a change): recorded once per pledge. */
 export async function recordRefund(pledgeId: string, refundId: string): Promise<boolean> {
   const { count } = await db.pledge.updateMany({
     where: { id: pledgeId, refundId: null },
@@ -295,11 +301,35 @@ export async function recordRefund(pledgeId: string, refundId: string): Promise<
   return count > 0;
 }
 
-/** The pledge forgets its saved card (an event called off, never charged); only if still that card. */
+/**
+ * The pledge forgets its saved card (an event called off, never charged; or a withdrawn pledge, once
+ * no charge of it is in flight); only if still that card.
+ */
 export async function releaseCard(pledgeId: string, paymentMethodId: string): Promise<boolean> {
   const { count } = await db.pledge.updateMany({
-    where: { id: pledgeId, paymentMethodId, chargeStatus: "none" },
+    where: {
+      id: pledgeId,
+      paymentMethodId,
+      OR: [{ chargeStatus: "none" }, { withdrawnAt: { not: null }, chargeStatus: { not: "processing" } }],
+    },
     data: { paymentMethodId: null },
+  });
+  return count > 0;
+}
+
+/**
+ * The backer withdraws (inside the withdrawal's transaction, the campaign row locked): the pledge
+ * stays as withdrawn. Never while a charge of it is in flight (the claim holds `processing`; the
+ * charge's outcome must be known first). Returns whether this call withdrew it.
+ */
+export async function recordWithdrawal(
+  tx: Prisma.TransactionClient,
+  pledgeId: string,
+  now: Date,
+): Promise<boolean> {
+  const { count } = await tx.pledge.updateMany({
+    where: { id: pledgeId, ...LIVE_PLEDGE, chargeStatus: { not: "processing" } },
+    data: { withdrawnAt: now },
   });
   return count > 0;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
-import { OUTCOME_STATES } from "@/lib/charging/pledge-state";
+import { LIVE_PLEDGE, OUTCOME_STATES } from "@/lib/charging/pledge-state";
 
 /**
  * SPEC §7 response of POST /api/check-and-charge, for one campaign. Its four keys are the same for
@@ -28,6 +28,7 @@ export async function getChargeSummary(
       campaignId,
       chargeStatus: { in: [...OUTCOME_STATES] },
       OR: [{ chargeType: null }, { chargeType: "paid" }],
+      ...LIVE_PLEDGE,
     },
     select: {
       id: true,
@@ -70,6 +71,7 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
       cardBrand: true,
       cardLast4: true,
       paymentIntentId: true,
+      withdrawnAt: true,
       campaign: { select: { id: true, title: true, ticketPriceCents: true, pactType: true, status: true } },
     },
   });

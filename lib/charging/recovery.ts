@@ -23,7 +23,8 @@ export type PayPledgeResult =
  * Why the recovery page may not take money now, or null: a cancelled or expired event is not
  * charged (issue 14: a payment taken after a cancellation was refunded a minute later).
  */
-export function paymentClosedReason(campaignStatus: string): string | null {
+export function paymentClosedReason(campaignStatus: string, withdrawnAt: Date | null = null): string | null {
+  if (withdrawnAt) return "You withdrew from this event, so there is nothing to pay.";
   if (campaignStatus === "cancelled")
     return "This event was cancelled, so there is nothing to pay. Nobody will be charged.";
   if (campaignStatus === "expired")
@@ -42,6 +43,7 @@ async function ownedPledge(viewer: Viewer, pledgeId: string) {
       chargeStatus: true,
       paymentIntentId: true,
       chargeAttempts: true,
+      withdrawnAt: true,
       campaign: { select: { ticketPriceCents: true, pactType: true, status: true } },
     },
   });
@@ -64,7 +66,7 @@ export async function payPledgeOnSession(
   const pledge = await ownedPledge(viewer, input.pledgeId);
   if (pledge.chargeStatus === "succeeded")
     throw new AppError("CONFLICT", "This commitment has already been paid.");
-  const closed = paymentClosedReason(pledge.campaign.status);
+  const closed = paymentClosedReason(pledge.campaign.status, pledge.withdrawnAt);
   if (closed) throw new AppError("CONFLICT", closed);
   if (!isRecoverable(pledge.chargeStatus)) {
     throw new AppError("CONFLICT", "There is no failed payment to complete for this commitment.");

@@ -19,6 +19,7 @@ import {
   giveBackClaims,
   OPEN_STATES,
   pledgeStatesIn,
+  livePledgeSql,
   recordChargeResult,
   recordSuccesses,
   STALE_CLAIM_MS,
@@ -107,7 +108,7 @@ export async function finalizeIfDone(campaignId: string): Promise<boolean> {
       AND (c."status" <> 'charged' OR c."totalCharged" <> t."n" OR c."totalChargedCents" <> t."cents")
       AND NOT EXISTS (
         SELECT 1 FROM "Pledge" p WHERE p."campaignId" = ${campaignId} AND p."paymentMethodId" IS NOT NULL
-          AND p."charged" = false AND p."chargeStatus" IN (${pledgeStatesIn(OPEN_STATES)})
+          AND p."charged" = false AND p."chargeStatus" IN (${pledgeStatesIn(OPEN_STATES)}) AND ${livePledgeSql("p")}
       )`;
   return n > 0;
 }

@@ -5,7 +5,12 @@ import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/email/templates";
 import { getGateway, paymentsMode } from "@/lib/payments/gateway";
 import { releaseCard } from "@/lib/charging/pledge-state";
-import { CALLED_OFF_STATUSES, CANCELLABLE_STATUSES, thresholdMet } from "@/lib/campaigns/lifecycle";
+import {
+  CALLED_OFF_STATUSES,
+  CANCELLABLE_STATUSES,
+  LIVE_PLEDGE,
+  thresholdMet,
+} from "@/lib/campaigns/lifecycle";
 import { isApproved } from "@/lib/access/rules";
 
 /**
@@ -57,7 +62,7 @@ export async function expireCampaign(campaignId: string, now = new Date()): Prom
       data: { status: "expired", lastStatusUpdate: now },
     });
     const pledges = await tx.pledge.findMany({
-      where: { campaignId },
+      where: { campaignId, ...LIVE_PLEDGE },
       select: { userId: true, user: { select: { email: true, name: true } } },
     });
     const ec: EmailCampaign = c;
@@ -75,16 +80,20 @@ export async function expireCampaign(campaignId: string, now = new Date()): Prom
 }
 
 /**
- * Releases the saved cards of expired (and cancelled, never charged) events: the pledge forgets
- * the card, and in Stripe mode the card is detached from the customer unless another live pledge
- * still needs it. Resumable: a pledge keeps its card until its release succeeded.
+ * Releases the saved cards of expired (and cancelled, never charged) events and of withdrawn
+ * pledges (DESIGN §1 "withdrawing"): the pledge forgets the card, and in Stripe mode the card is
+ * detached from the customer unless another live pledge still needs it. Resumable: a pledge keeps
+ * its card until its release succeeded. `pledgeId`: just that one (right after a withdrawal).
  */
-export async function releaseSavedCards(take = 200): Promise<number> {
+export async function releaseSavedCards(take = 200, pledgeId?: string): Promise<number> {
   const pledges = await db.pledge.findMany({
     where: {
+      ...(pledgeId ? { id: pledgeId } : {}),
       paymentMethodId: { not: null },
-      chargeStatus: "none",
-      campaign: { status: { in: [...CALLED_OFF_STATUSES] } },
+      OR: [
+        { chargeStatus: "none", campaign: { status: { in: [...CALLED_OFF_STATUSES] } } },
+        { withdrawnAt: { not: null }, chargeStatus: { not: "processing" } },
+      ],
     },
     take,
     select: { id: true, userId: true, paymentMethodId: true },
@@ -97,6 +106,7 @@ export async function releaseSavedCards(take = 200): Promise<number> {
         where: {
           id: { not: p.id },
           paymentMethodId: pm,
+          ...LIVE_PLEDGE,
           campaign: { status: { in: [...CANCELLABLE_STATUSES] } },
         },
       });
@@ -147,7 +157,7 @@ export async function sendDeadlineReminders(now = new Date(), take = 200): Promi
       await tx.campaign.update({ where: { id: c.id }, data: { reminderSentAt: now } });
       if (thresholdMet(c)) return false;
       const pledges = await tx.pledge.findMany({
-        where: { campaignId: c.id, user: { emailOptOut: false } },
+        where: { campaignId: c.id, ...LIVE_PLEDGE, user: { emailOptOut: false } },
         select: { userId: true, user: { select: { email: true, name: true } } },
       });
       const emails = pledges.map((p) =>

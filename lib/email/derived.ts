@@ -1,5 +1,5 @@
 import "server-only";
-import { db, statusIn } from "@/lib/db";
+import { db, livePledgeSql, statusIn } from "@/lib/db";
 import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
 import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/email/notifications";
 
@@ -21,14 +21,14 @@ export async function queueDerivedEmails(
 
   const commits = await db.$queryRaw<{ id: string }[]>`
     SELECT p.id FROM "Pledge" p
-    WHERE p."createdAt" > ${since}
+    WHERE p."createdAt" > ${since} AND ${livePledgeSql("p")}
       AND NOT EXISTS (SELECT 1 FROM "EmailOutbox" o WHERE o."dedupeKey" = 'commit:' || p.id || ':' || p."userId")
     ORDER BY p."createdAt" ASC LIMIT ${take}`;
   for (const p of commits) if (await db.$transaction((tx) => queueCommitEmail(tx, p.id))) queued++;
 
   const confirmed = await db.$queryRaw<{ id: string; campaignId: string }[]>`
     SELECT p.id, p."campaignId" FROM "Pledge" p JOIN "Campaign" c ON c.id = p."campaignId"
-    WHERE p.charged = true AND p."chargedAt" > ${since} AND c.status IN (${statusIn(CONFIRMED_STATUSES)})
+    WHERE p.charged = true AND p."chargedAt" > ${since} AND ${livePledgeSql("p")} AND c.status IN (${statusIn(CONFIRMED_STATUSES)})
       AND NOT EXISTS (SELECT 1 FROM "EmailOutbox" o WHERE o."dedupeKey" = 'confirmed:' || p."campaignId" || ':' || p."userId")
     ORDER BY p."chargedAt" ASC LIMIT ${take}`;
   for (const p of confirmed)

@@ -1,6 +1,7 @@
 import "server-only";
 import { emailCampaignSelect } from "@/lib/email/notifications";
 import { db } from "@/lib/db";
+import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { queueEmail } from "@/lib/email/service";
 import { organizerCommitDigestEmail } from "@/lib/email/templates";
 
@@ -23,7 +24,7 @@ export async function queueOrganizerDigests(now = new Date(), hours = 3): Promis
     const to = new Date(currentHour - (h - 1) * HOUR);
     const groups = await db.pledge.groupBy({
       by: ["campaignId"],
-      where: { createdAt: { gte: from, lt: to } },
+      where: { createdAt: { gte: from, lt: to }, ...LIVE_PLEDGE },
       _count: { _all: true },
     });
     for (const g of groups) {

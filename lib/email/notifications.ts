@@ -1,5 +1,6 @@
 import "server-only";
 import type { Prisma } from "@/lib/db";
+import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { whenWhereSelect } from "@/lib/campaigns/place";
 import { queueEmail, queueEmails } from "@/lib/email/service";
 import {
@@ -71,7 +72,7 @@ export async function queueConfirmedEmails(
   });
   if (!c) return 0;
   const pledges = await tx.pledge.findMany({
-    where: { campaignId, charged: true, ...(onlyPledgeId ? { id: onlyPledgeId } : {}) },
+    where: { campaignId, charged: true, ...LIVE_PLEDGE, ...(onlyPledgeId ? { id: onlyPledgeId } : {}) },
     select: {
       userId: true,
       amountCents: true,

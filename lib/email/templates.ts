@@ -288,6 +288,8 @@ export function eventChangedEmail(
   c: EmailCampaign,
   to: Recipient,
   status: "TENTATIVE" | "CONFIRMED",
+  /** a change after the tip: the backer may withdraw (with a refund of any charge) until then */
+  withdrawUntil: Date | null = null,
 ): QueuedEmail {
   return {
     dedupeKey: `changed:${c.id}:${c.calendarSequence}:${to.userId}`,
@@ -300,9 +302,38 @@ export function eventChangedEmail(
         `The organizer of "${c.title}" changed when or where it happens.`,
         startsLine(c),
         c.startsAt ? "The attached calendar entry replaces the one you have." : "",
+        withdrawUntil
+          ? `If the new date or place does not work for you, you may withdraw until ${when(withdrawUntil, c)} from the event page, and any charge is refunded in full.`
+          : "",
       ].filter(Boolean),
-      action: { label: "View the event", url: campaignUrl(c) },
+      action: { label: withdrawUntil ? "Keep or withdraw" : "View the event", url: campaignUrl(c) },
     }),
     attachments: calendar(c, status),
+  };
+}
+
+/** To the backer who withdrew (DESIGN §1 "withdrawing"): what happens to their card and any charge. */
+export function withdrawnEmail(
+  c: EmailCampaign,
+  to: Recipient,
+  pledgeId: string,
+  refundCents: number,
+): QueuedEmail {
+  return {
+    dedupeKey: `withdrawn:${pledgeId}`,
+    to: to.email,
+    subject: `You withdrew from "${c.title}"`,
+    ...renderEmail({
+      imageUrl: coverImage(c),
+      heading: "You withdrew your commitment",
+      paragraphs: [
+        `You are no longer committed to "${c.title}".`,
+        refundCents > 0
+          ? `Your payment of ${formatCents(refundCents)} is refunded in full; it can take 5 to 10 days to show on your statement.`
+          : "Nothing was charged, and your saved card will not be used for this event.",
+        "Changed your mind? You can commit again from the event page while it is open.",
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
   };
 }

@@ -8,6 +8,7 @@ import { commitInputSchema, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { canSeeEvent } from "@/lib/access/rules";
+import { livePledgeSql } from "@/lib/charging/pledge-state";
 
 /**
  * The commit decision (SPEC §4 commit flow, DESIGN §1 threshold): reads the campaign row a commit
@@ -96,7 +97,7 @@ export async function readForCommit(
            c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.title, c.description,
            c."startsAt", c."endsAt", c."timeZone", c.venue, c.address, c."onlineUrl", c.area, c."addressPrivate", c."calendarSequence",
            c."coverId",
-           EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId}) AS "alreadyCommitted",
+           EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId} AND ${livePledgeSql("p")}) AS "alreadyCommitted",
            (SELECT u.email FROM "User" u WHERE u.id = ${viewerId}) AS "userEmail",
            (SELECT u.name FROM "User" u WHERE u.id = ${viewerId}) AS "userName"
     FROM "Campaign" c WHERE c.id = ${campaignId} ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;

@@ -4,7 +4,7 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
 import { RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
-import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, isPaidEvent, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { canManageEvent } from "@/lib/access/rules";
 
 /** The organizer's view of their event: every commitment with its charge state, the chart, the CSV (SPEC §6). */
@@ -23,6 +23,8 @@ export type ManageCommitment = {
   cardBrand: string | null;
   cardLast4: string | null;
   chargedAt: string | null;
+  /** the backer withdrew (DESIGN §1 "withdrawing"): listed for the organizer, counted nowhere */
+  withdrawnAt: string | null;
 };
 
 export type ManageView = {
@@ -57,6 +59,8 @@ export type ManageView = {
   /** newest first, at most MANAGE_COMMITMENTS_LIMIT (the CSV has all) */
   commitments: ManageCommitment[];
   totalCommitments: number;
+  /** commitments taken back by their backers (listed, not counted) */
+  withdrawnCount: number;
   /** pledges a manual charge would take (saved card, not charged, not being processed) */
   chargeableCount: number;
   failedCount: number;
@@ -97,37 +101,42 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
   if (!c || !canManageEvent(viewer, c)) return null;
   const crowdfund = isCrowdfund(c);
   const paid = isPaidEvent(c);
-  const [commitments, total, chargeableCount, failedCount, points, refunds] = await Promise.all([
-    listManagedPledges(c.id, MANAGE_COMMITMENTS_LIMIT),
-    db.pledge.count({ where: { campaignId: c.id } }),
-    // Mirrors what a manual charge claims (lib/charging): saved card, not charged, never tried or
-    // a soft decline; hard declines wait for the backer's new card.
-    db.pledge.count({
-      where: {
-        campaignId: c.id,
-        paymentMethodId: { not: null },
-        charged: false,
-        OR: [
-          { chargeStatus: "none" },
-          {
-            chargeStatus: "failed",
-            OR: [{ chargeFailureCode: null }, { chargeFailureCode: { notIn: [...HARD_DECLINE_CODES] } }],
-          },
-        ],
-      },
-    }),
-    db.pledge.count({ where: { campaignId: c.id, chargeStatus: { in: [...RECOVERABLE_STATES] } } }),
-    db.pledge.findMany({
-      where: { campaignId: c.id },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      select: { createdAt: true, amountCents: true, paymentMethodId: true },
-    }),
-    db.pledge.aggregate({
-      where: { campaignId: c.id, chargeStatus: "refunded" },
-      _count: { _all: true },
-      _sum: { amountCents: true },
-    }),
-  ]);
+  const [commitments, total, withdrawnCount, chargeableCount, failedCount, points, refunds] =
+    await Promise.all([
+      listManagedPledges(c.id, MANAGE_COMMITMENTS_LIMIT),
+      db.pledge.count({ where: { campaignId: c.id, ...LIVE_PLEDGE } }),
+      db.pledge.count({ where: { campaignId: c.id, withdrawnAt: { not: null } } }),
+      // Mirrors what a manual charge claims (lib/charging): saved card, not charged, never tried or
+      // a soft decline; hard declines wait for the backer's new card.
+      db.pledge.count({
+        where: {
+          campaignId: c.id,
+          ...LIVE_PLEDGE,
+          paymentMethodId: { not: null },
+          charged: false,
+          OR: [
+            { chargeStatus: "none" },
+            {
+              chargeStatus: "failed",
+              OR: [{ chargeFailureCode: null }, { chargeFailureCode: { notIn: [...HARD_DECLINE_CODES] } }],
+            },
+          ],
+        },
+      }),
+      db.pledge.count({
+        where: { campaignId: c.id, ...LIVE_PLEDGE, chargeStatus: { in: [...RECOVERABLE_STATES] } },
+      }),
+      db.pledge.findMany({
+        where: { campaignId: c.id, ...LIVE_PLEDGE },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        select: { createdAt: true, amountCents: true, paymentMethodId: true },
+      }),
+      db.pledge.aggregate({
+        where: { campaignId: c.id, chargeStatus: "refunded" },
+        _count: { _all: true },
+        _sum: { amountCents: true },
+      }),
+    ]);
   let running = 0;
   const timeline = points.map((p) => {
     running += crowdfund ? Math.floor(p.amountCents / 100) : !paid || p.paymentMethodId ? 1 : 0;
@@ -163,6 +172,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
     },
     commitments,
     totalCommitments: total,
+    withdrawnCount,
     chargeableCount,
     failedCount,
     timeline,
@@ -190,6 +200,7 @@ async function listManagedPledges(campaignId: string, take?: number): Promise<Ma
       cardBrand: true,
       cardLast4: true,
       chargedAt: true,
+      withdrawnAt: true,
       user: { select: { name: true, email: true } },
     },
   });
@@ -200,6 +211,7 @@ async function listManagedPledges(campaignId: string, take?: number): Promise<Ma
     email: user.email,
     createdAt: p.createdAt.toISOString(),
     chargedAt: p.chargedAt?.toISOString() ?? null,
+    withdrawnAt: p.withdrawnAt?.toISOString() ?? null,
   }));
 }
 
@@ -255,8 +267,9 @@ export function csvCell(value: string): string {
 
 /** The charge state of a pledge in words, shared by the manage page and the CSV. */
 function chargeStateLabel(
-  p: Pick<ManageCommitment, "charged" | "verified" | "chargeStatus" | "chargeFailureCode">,
+  p: Pick<ManageCommitment, "charged" | "verified" | "chargeStatus" | "chargeFailureCode" | "withdrawnAt">,
 ): string {
+  if (p.withdrawnAt) return p.chargeStatus === "refunded" ? "Withdrawn (refunded)" : "Withdrawn";
   if (p.chargeStatus === "refunded") return "Refunded";
   if (p.charged) return "Charged";
   if (p.chargeStatus === "processing") return "Charging";

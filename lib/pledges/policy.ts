@@ -1,4 +1,4 @@
-import { CLOSED_STATUSES, inStatuses, isConfirmed } from "@/lib/campaigns/lifecycle";
+import { CLOSED_STATUSES, COLLECTING_STATUSES, inStatuses, isConfirmed } from "@/lib/campaigns/lifecycle";
 import { canModerate, isApproved, type Actor } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 
@@ -54,3 +54,53 @@ export function commitBlock(
   if (c.deadline.getTime() <= now.getTime()) return "ended";
   return null;
 }
+
+// ---- withdrawing (DESIGN §1 "withdrawing"; issue 17: after a date or place change) ----------------
+
+/** After a date or place change on a confirmed event, backers may withdraw with a refund this long. */
+export const CHANGE_WITHDRAW_DAYS = 7;
+
+/** When the window a change after the tip opens closes: 7 days, or the (new) start if sooner. */
+export function changeWithdrawUntil(now: Date, startsAt: Date | null): Date {
+  const week = new Date(now.getTime() + CHANGE_WITHDRAW_DAYS * 86_400_000);
+  return startsAt && startsAt > now && startsAt < week ? startsAt : week;
+}
+
+type WithdrawCampaign = {
+  status: string;
+  deadline: Date;
+  changedAfterTipAt: Date | null;
+  changeWithdrawUntil: Date | null;
+};
+
+/**
+ * Whether the backer of `pledge` may withdraw now: `open` until the event tips (no money has moved);
+ * `afterChange` on a confirmed event whose date or place changed after the backer committed, inside
+ * the change window (a charge already made is refunded); otherwise `binding` (tipped) or `over`.
+ */
+export type WithdrawRule =
+  { kind: "open" } | { kind: "afterChange"; until: Date } | { kind: "binding" } | { kind: "over" };
+
+export function withdrawRule(c: WithdrawCampaign, pledge: { createdAt: Date }, now: Date): WithdrawRule {
+  if (inStatuses(COLLECTING_STATUSES, c.status))
+    return c.deadline.getTime() > now.getTime() ? { kind: "open" } : { kind: "over" };
+  if (!isConfirmed(c.status)) return { kind: "over" };
+  if (
+    c.changedAfterTipAt &&
+    c.changeWithdrawUntil &&
+    c.changeWithdrawUntil.getTime() > now.getTime() &&
+    pledge.createdAt.getTime() < c.changedAfterTipAt.getTime()
+  )
+    return { kind: "afterChange", until: c.changeWithdrawUntil };
+  return { kind: "binding" };
+}
+
+export const WITHDRAW_TEXTS = {
+  /** in the commit confirmation, before anyone commits */
+  promise: "You can withdraw until the goal is reached. Once it is, your commitment is binding.",
+  binding: "This event reached its goal, so your commitment is binding and can no longer be withdrawn.",
+  over: "This event is over: there is nothing to withdraw.",
+  notCommitted: "You have no commitment to this event.",
+  processing: "Your payment is being processed. Please try again in a minute.",
+  done: "You withdrew your commitment.",
+} as const;

@@ -9,6 +9,7 @@ import { parseInput } from "@/lib/actions";
 import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { callToAction, isCrowdfund, isPaidEvent, type CallToAction } from "@/lib/campaigns/lifecycle";
 import { canModerate, isApproved } from "@/lib/access/rules";
+import { LIVE_PLEDGE, livePledgeSql } from "@/lib/charging/pledge-state";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {
@@ -117,12 +118,13 @@ export async function listEventCommitments(
     }>
   >`
     SELECT p.id, p."userId", p."createdAt", p."attendeeNumber", p.amount, p."amountCents", p.verified, p."paymentMethod", u.name, u.email,
-           (SELECT count(*) FROM "Pledge" WHERE "campaignId" = ${campaignId})::int AS total
+           (SELECT count(*) FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()})::int AS total
     FROM "Pledge" p JOIN "User" u ON u.id = p."userId"
-    WHERE p."campaignId" = ${campaignId}
+    WHERE p."campaignId" = ${campaignId} AND ${livePledgeSql("p")}
     ORDER BY p."createdAt" DESC, p.id DESC
     LIMIT ${limit} OFFSET ${offset}`;
-  const total = rows[0]?.total ?? (offset === 0 ? 0 : await db.pledge.count({ where: { campaignId } }));
+  const total =
+    rows[0]?.total ?? (offset === 0 ? 0 : await db.pledge.count({ where: { campaignId, ...LIVE_PLEDGE } }));
   const items = rows.map((p, i): PublicCommitment => {
     // stored at commit (a trigger), never renumbered
     const n = p.attendeeNumber ?? total - offset - i;

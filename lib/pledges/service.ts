@@ -23,7 +23,7 @@ import {
   type Pre,
 } from "@/lib/pledges/decide";
 import { isUniqueViolation, newId, oneAtATime, withCommitSlot } from "@/lib/pledges/commit-slots";
-import { confirmFreePledges } from "@/lib/charging/pledge-state";
+import { confirmFreePledges, LIVE_PLEDGE } from "@/lib/charging/pledge-state";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
@@ -67,7 +67,7 @@ async function commitInOneStatement(
       SELECT ${pledgeId}, c.id, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${contributorText(viewer.name)},
              ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
              ${c.paymentMethod?.trim() || "Not specified"}, ${now} FROM c
-      ON CONFLICT ("campaignId", "userId") DO NOTHING
+      ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
       RETURNING id, amount
     ), u AS (
       UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + 1,
@@ -85,7 +85,7 @@ async function commitInOneStatement(
            (SELECT count(*) FROM u)::int AS updated, (SELECT count(*) FROM o)::int AS queued`;
   const row = rows[0];
   if (!row?.locked) return null;
-  // The row was current and locked: the only way not to insert is the unique (campaignId, userId) index.
+  // The row was current and locked: the only way not to insert is the unique live (campaignId, userId) index.
   if (!row.pledgeId) throw fail("alreadyCommitted", "CONFLICT");
   return resultOf(d, pledgeId, "pending");
 }
@@ -125,8 +125,8 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
       select: { creatorId: true, approvalStatus: true, ticketPriceCents: true, pactType: true },
     });
     if (!snapshot || !canSeeEvent(viewer, snapshot)) throw fail("notFound", "NOT_FOUND");
-    const existing = await db.pledge.findUnique({
-      where: { campaignId_userId: { campaignId: input.campaignId, userId: viewer.id } },
+    const existing = await db.pledge.findFirst({
+      where: { campaignId: input.campaignId, userId: viewer.id, ...LIVE_PLEDGE },
       select: { id: true },
     });
     if (existing) throw fail("alreadyCommitted", "CONFLICT");
@@ -194,7 +194,7 @@ function commitLocked(
           VALUES (${pledgeId}, ${c.id}, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${contributorText(viewer.name)},
                   ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
                   ${c.paymentMethod?.trim() || "Not specified"}, ${now})
-          ON CONFLICT ("campaignId", "userId") DO NOTHING
+          ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
           RETURNING id, amount)
         UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + 1,
                "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p)

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
@@ -35,7 +36,7 @@ export async function postUpdate(
       select: { id: true },
     });
     const pledges = await tx.pledge.findMany({
-      where: { campaignId, user: { emailOptOut: false } },
+      where: { campaignId, ...LIVE_PLEDGE, user: { emailOptOut: false } },
       select: { userId: true, user: { select: { email: true, name: true } } },
     });
     const emailed = await queueEmails(

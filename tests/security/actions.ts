@@ -5,6 +5,7 @@
 export const admin = await import("@/app/admin/actions");
 export const comments = await import("@/app/campaign/[campaignId]/comment-actions");
 export const commit = await import("@/app/campaign/[campaignId]/commit-action");
+export const backer = await import("@/app/campaign/[campaignId]/backer-actions");
 export const lists = await import("@/app/campaign/[campaignId]/list-actions");
 export const cancel = await import("@/app/campaign/[campaignId]/cancel-actions");
 export const updates = await import("@/app/campaign/[campaignId]/update-actions");

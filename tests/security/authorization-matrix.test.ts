@@ -60,6 +60,7 @@ const {
   admin,
   comments,
   commit,
+  backer,
   lists,
   cancel,
   updates,
@@ -97,6 +98,7 @@ const DENIALS = [
   "Draft not found",
   "Commitment not found.",
   "Campaign not found or you don't have permission to manage it",
+  "You have no commitment to this event.",
 ] as const;
 
 type People = Record<Exclude<Role, "visitor">, Awaited<ReturnType<typeof createUser>>>;
@@ -398,6 +400,29 @@ const SCENARIOS: Record<string, Scenario<any>> = {
     }),
     call: (f, role) =>
       action(f.people, role, () => commit.commitToCampaignAction({ campaignId: f.campaign.id })),
+  },
+  "app/campaign/[campaignId]/backer-actions.ts#myCommitmentAction": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) => action(f.people, role, () => backer.myCommitmentAction({ campaignId: f.campaign.id })),
+  },
+  "app/campaign/[campaignId]/backer-actions.ts#withdrawCommitmentAction": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) =>
+      action(f.people, role, () => backer.withdrawCommitmentAction({ campaignId: f.campaign.id })),
+  },
+  "app/campaign/[campaignId]/backer-actions.ts#changeCardAction": {
+    setup: async (p) => {
+      const campaign = await createCampaign({ creatorId: p.creator.id, goal: 10, ticketPriceCents: 800 });
+      await createPledge(campaign.id, p.backer.id, {
+        paymentMethodId: await demoCard(p.backer.id),
+        amountCents: 800,
+      });
+      return { people: p, campaign, card: await demoCard(p.backer.id) };
+    },
+    call: (f, role) =>
+      action(f.people, role, () =>
+        backer.changeCardAction({ campaignId: f.campaign.id, paymentMethodId: f.card }),
+      ),
   },
   "app/campaign/[campaignId]/cancel-actions.ts#cancelCampaignAction": {
     setup: (p) => eventWithBacker(p),

@@ -14,6 +14,7 @@ const {
   admin,
   comments,
   commit,
+  backer,
   lists,
   cancel,
   updates,
@@ -103,6 +104,21 @@ const TARGETS: Record<string, Target> = {
     as: (f) => f.user,
     input: (f) => one(nastyInput(["campaignId", "paymentMethodId", "amount"], f.known)),
     call: (i) => commit.commitToCampaignAction(i),
+  },
+  "app/campaign/[campaignId]/backer-actions.ts#myCommitmentAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["campaignId"], f.known)),
+    call: (i) => backer.myCommitmentAction(i),
+  },
+  "app/campaign/[campaignId]/backer-actions.ts#withdrawCommitmentAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["campaignId"], f.known)),
+    call: (i) => backer.withdrawCommitmentAction(i),
+  },
+  "app/campaign/[campaignId]/backer-actions.ts#changeCardAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["campaignId", "paymentMethodId"], f.known)),
+    call: (i) => backer.changeCardAction(i),
   },
   "app/campaign/[campaignId]/cancel-actions.ts#cancelCampaignAction": {
     as: (f) => f.creator,

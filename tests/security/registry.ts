@@ -183,6 +183,27 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "action",
+    file: "app/campaign/[campaignId]/backer-actions.ts",
+    name: "myCommitmentAction",
+    access: "signed-in",
+    rule: "lib/pledges/mine getMyCommitment: only the viewer's own live pledge (null for everyone else)",
+  },
+  {
+    kind: "action",
+    file: "app/campaign/[campaignId]/backer-actions.ts",
+    name: "withdrawCommitmentAction",
+    access: "backer",
+    rule: "lib/pledges/withdraw withdrawCommitment: the viewer's own live pledge, under the campaign lock",
+  },
+  {
+    kind: "action",
+    file: "app/campaign/[campaignId]/backer-actions.ts",
+    name: "changeCardAction",
+    access: "backer",
+    rule: "lib/pledges/withdraw changeCommitmentCard: the viewer's own live pledge; the card must be theirs",
+  },
+  {
+    kind: "action",
     file: "app/campaign/[campaignId]/edit-actions.ts",
     name: "updateCampaignAction",
     access: "creator",

@@ -27,7 +27,7 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
   const card = pledge.cardLast4
     ? `${pledge.cardBrand ? pledge.cardBrand[0].toUpperCase() + pledge.cardBrand.slice(1) : "Card"} ending in ${pledge.cardLast4}`
     : "your saved card";
-  const closed = paymentClosedReason(pledge.campaign.status);
+  const closed = paymentClosedReason(pledge.campaign.status, pledge.withdrawnAt);
   const due = !closed && (pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action");
 
   return (

@@ -1,0 +1,191 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { parseInput } from "@/lib/actions";
+import { ACCESS_TEXTS } from "@/lib/access/texts";
+import type { Viewer } from "@/lib/auth/viewer";
+import { campaignIdSchema } from "@/lib/pledges/schema";
+import { withdrawRule } from "@/lib/pledges/policy";
+import {
+  inStatuses,
+  CONFIRMED_STATUSES,
+  isCrowdfund,
+  isPaidEvent,
+  LIVE_PLEDGE,
+  phaseOf,
+  PHASE_BADGES,
+  pledgeChargeCents,
+  progress,
+} from "@/lib/campaigns/lifecycle";
+import { formatInZone } from "@/lib/campaigns/event-time";
+import { formatCents, plural } from "@/lib/format";
+
+/**
+ * The backer's own commitments (issue 18): what they committed to, their state in words, their
+ * card, and what they may still do. Only ever built for the pledge's own user — card details and
+ * charge states appear in nobody else's view (the public list keeps SPEC's payment method text).
+ */
+export type BackerState =
+  | "waiting"
+  | "confirmed"
+  | "charged"
+  | "failed"
+  | "expired"
+  | "cancelled"
+  | "refunded"
+  | "withdrawn";
+
+export type MyCommitment = {
+  pledgeId: string;
+  campaignId: string;
+  title: string;
+  committedAt: string;
+  /** the event's phase badge (the campaign core's words) */
+  phase: { label: string; tone: "brand" | "green" | "slate" | "red" };
+  state: BackerState;
+  /** the state in words: "Waiting — 3 more needed", "Charged $12.00 on Dec 1, 2026 …" */
+  stateText: string;
+  tone: "brand" | "green" | "slate" | "red" | "amber";
+  amountCents: number;
+  card: { brand: string; last4: string } | null;
+  /** withdrawing is possible now: before the tip, or until `until` after a change after the tip */
+  withdraw: { kind: "open" } | { kind: "afterChange"; until: string; untilText: string } | null;
+  /** a paid commitment before the tip may change its card */
+  canChangeCard: boolean;
+  /** a failed charge: the page to pay it */
+  payUrl: string | null;
+  /** the event has a date: the calendar entry */
+  calendarUrl: string | null;
+  paymentIntentId: string | null;
+};
+
+const select = {
+  id: true,
+  campaignId: true,
+  createdAt: true,
+  amountCents: true,
+  cardBrand: true,
+  cardLast4: true,
+  paymentMethodId: true,
+  chargeStatus: true,
+  chargedAt: true,
+  refundedAt: true,
+  withdrawnAt: true,
+  paymentIntentId: true,
+  campaign: {
+    select: {
+      id: true,
+      title: true,
+      status: true,
+      deadline: true,
+      goal: true,
+      committedCount: true,
+      raisedCents: true,
+      ticketPriceCents: true,
+      pactType: true,
+      startsAt: true,
+      timeZone: true,
+      changedAfterTipAt: true,
+      changeWithdrawUntil: true,
+    },
+  },
+} as const;
+
+type Row = NonNullable<Awaited<ReturnType<typeof findRows>>>[number];
+const findRows = (where: object, take: number) =>
+  db.pledge.findMany({ where, select, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take });
+
+function present(p: Row, now: Date): MyCommitment {
+  const c = p.campaign;
+  const paid = isPaidEvent(c);
+  const cents = pledgeChargeCents(c, p);
+  const zone = c.timeZone;
+  const phase = PHASE_BADGES[phaseOf(c, now)];
+  let state: BackerState;
+  let stateText: string;
+  let tone: MyCommitment["tone"];
+  if (p.withdrawnAt) {
+    state = "withdrawn";
+    stateText =
+      p.chargeStatus === "refunded"
+        ? `Withdrawn on ${formatInZone(p.withdrawnAt, zone)} — ${formatCents(p.amountCents)} refunded`
+        : `Withdrawn on ${formatInZone(p.withdrawnAt, zone)} — never charged`;
+    tone = "slate";
+  } else if (p.chargeStatus === "refunded") {
+    state = "refunded";
+    stateText = `Refunded ${formatCents(p.amountCents)} — the event was cancelled`;
+    tone = "slate";
+  } else if (c.status === "cancelled") {
+    state = "cancelled";
+    stateText = "Not charged — the event was cancelled";
+    tone = "slate";
+  } else if (c.status === "expired" || (c.status === "pending" && c.deadline <= now)) {
+    state = "expired";
+    stateText = "Not charged — the goal was not reached";
+    tone = "slate";
+  } else if (c.status === "pending") {
+    const left = Math.max(0, c.goal - progress(c).value);
+    state = "waiting";
+    stateText = isCrowdfund(c)
+      ? `Waiting — $${left.toLocaleString("en-US")} more needed`
+      : `Waiting — ${plural(left, "more person", "more people")} needed`;
+    tone = "brand";
+  } else if (p.chargeStatus === "failed" || p.chargeStatus === "requires_action") {
+    state = "failed";
+    stateText =
+      p.chargeStatus === "requires_action"
+        ? "Payment needs your confirmation — please complete it"
+        : "Payment failed — please update your card";
+    tone = "red";
+  } else if (p.chargeStatus === "succeeded" && paid) {
+    state = "charged";
+    stateText = `Charged ${formatCents(p.amountCents)} on ${formatInZone(p.chargedAt ?? now, zone)}`;
+    tone = "green";
+  } else {
+    state = "confirmed";
+    stateText = paid ? "Confirmed — your card is being charged" : "Confirmed — it is happening";
+    tone = "green";
+  }
+  const rule = p.withdrawnAt ? null : withdrawRule(c, p, now);
+  return {
+    pledgeId: p.id,
+    campaignId: c.id,
+    title: c.title,
+    committedAt: p.createdAt.toISOString(),
+    phase,
+    state,
+    stateText,
+    tone,
+    amountCents: paid ? cents : 0,
+    card: p.cardLast4 && !p.withdrawnAt ? { brand: p.cardBrand ?? "card", last4: p.cardLast4 } : null,
+    withdraw:
+      rule?.kind === "open"
+        ? { kind: "open" }
+        : rule?.kind === "afterChange"
+          ? { kind: "afterChange", until: rule.until.toISOString(), untilText: formatInZone(rule.until, zone) }
+          : null,
+    canChangeCard: paid && rule?.kind === "open" && p.paymentMethodId !== null,
+    payUrl: state === "failed" && inStatuses(CONFIRMED_STATUSES, c.status) ? `/pledges/${p.id}/pay` : null,
+    calendarUrl: c.startsAt && !p.withdrawnAt ? `/campaign/${c.id}/calendar.ics` : null,
+    paymentIntentId: p.chargeStatus === "succeeded" ? p.paymentIntentId : null,
+  };
+}
+
+const myCommitmentInput = z.object({ campaignId: campaignIdSchema }).strict();
+
+/** The viewer's live commitment to one event (the event page's "You're in" card), or null. */
+export async function getMyCommitment(
+  viewer: Viewer,
+  input: unknown,
+  now = new Date(),
+): Promise<MyCommitment | null> {
+  const { campaignId } = parseInput(myCommitmentInput, input, { message: ACCESS_TEXTS.campaignNotFound });
+  const [row] = await findRows({ campaignId, userId: viewer.id, ...LIVE_PLEDGE }, 1);
+  return row ? present(row, now) : null;
+}
+
+/** Every commitment of the viewer, newest first (withdrawn ones too, marked so), at most `take`. */
+export async function listMyCommitments(viewer: Viewer, now = new Date(), take = 100): Promise<MyCommitment[]> {
+  const rows = await findRows({ userId: viewer.id }, take);
+  return rows.map((r) => present(r, now));
+}

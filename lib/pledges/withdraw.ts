@@ -1,0 +1,214 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { parseInput } from "@/lib/actions";
+import type { Actor } from "@/lib/access/rules";
+import { canSeeEvent } from "@/lib/access/rules";
+import { ACCESS_TEXTS } from "@/lib/access/texts";
+import { campaignIdSchema } from "@/lib/pledges/schema";
+import { WITHDRAW_TEXTS, withdrawRule } from "@/lib/pledges/policy";
+import { isCrowdfund, isPaidEvent, LIVE_PLEDGE, progress } from "@/lib/campaigns/lifecycle";
+import { recordWithdrawal } from "@/lib/charging/pledge-state";
+import { oneAtATime } from "@/lib/pledges/commit-slots";
+import { emailCampaignSelect } from "@/lib/email/notifications";
+import { kickEmailSender, queueEmail } from "@/lib/email/service";
+import { withdrawnEmail } from "@/lib/email/templates";
+import { refundCancelledPledges } from "@/lib/cancellation/service";
+import { releaseSavedCards } from "@/lib/deadlines/service";
+import type { PaymentGateway } from "@/lib/payments/types";
+import { getGateway, paymentsMode } from "@/lib/payments/gateway";
+
+const withdrawInputSchema = z.object({ campaignId: campaignIdSchema }).strict();
+const changeCardInputSchema = z
+  .object({ campaignId: campaignIdSchema, paymentMethodId: z.string().trim().min(1).max(255) })
+  .strict();
+
+export type WithdrawResult = {
+  campaignId: string;
+  /** what counts toward the goal after the withdrawal (attendees, or dollars for a crowdfund) */
+  committedCount: number;
+  goal: number;
+  /** a charge given back (a withdrawal after a date or place change), in cents; 0 when none */
+  refundCents: number;
+};
+
+/**
+ * The backer takes their commitment back (DESIGN §1 "withdrawing"). Under the campaign row lock —
+ * the lock every commit takes — so it serialises with the commit that would tip the event: a
+ * withdrawal either lands before the tip (and the tipping commit counts without it) or finds the
+ * event tipped and is refused. The pledge row stays (withdrawn), its attendee number is never
+ * reused, the counters drop by exactly what the commit added, and the backer is emailed in the same
+ * transaction. After commit: a charge made before a change after the tip is refunded, and the saved
+ * card is released unless another live pledge uses it (both resumable by their sweepers).
+ */
+export async function withdrawCommitment(
+  actor: Actor,
+  input: unknown,
+  opts: { now?: Date; gateway?: PaymentGateway } = {},
+): Promise<WithdrawResult> {
+  if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
+  const { campaignId } = parseInput(withdrawInputSchema, input, { message: ACCESS_TEXTS.campaignNotFound });
+
+  const done = await oneAtATime(campaignId, () =>
+    db.$transaction(
+      async (tx) => {
+        const now = opts.now ?? new Date();
+        const locked = await tx.$queryRaw<{ id: string }[]>`
+          SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+        if (locked.length === 0) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
+        const c = await tx.campaign.findUniqueOrThrow({
+          where: { id: campaignId },
+          select: {
+            ...emailCampaignSelect,
+            creatorId: true,
+            approvalStatus: true,
+            status: true,
+            deadline: true,
+            raisedCents: true,
+            changedAfterTipAt: true,
+            changeWithdrawUntil: true,
+          },
+        });
+        if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
+        const pledge = await tx.pledge.findFirst({
+          where: { campaignId, userId: actor.id, ...LIVE_PLEDGE },
+          select: {
+            id: true,
+            createdAt: true,
+            amount: true,
+            amountCents: true,
+            paymentMethodId: true,
+            chargeStatus: true,
+            user: { select: { email: true, name: true } },
+          },
+        });
+        if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
+        const rule = withdrawRule(c, pledge, now);
+        if (rule.kind === "binding") throw new AppError("CONFLICT", WITHDRAW_TEXTS.binding);
+        if (rule.kind === "over") throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
+        if (!(await recordWithdrawal(tx, pledge.id, now)))
+          throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+
+        // The counters drop by what this pledge's commit added (lib/pledges/decide: a paid pledge
+        // counts with its card, a free one always; a crowdfund counts its dollars).
+        const paid = isPaidEvent(c);
+        const counted = !paid || pledge.paymentMethodId !== null ? 1 : 0;
+        const pledgeCents = paid || isCrowdfund(c) ? pledge.amountCents : 0;
+        const [after] = await tx.$queryRaw<{ committedCount: number; raisedCents: number }[]>`
+          UPDATE "Campaign" SET "committedCount" = GREATEST(0, "committedCount" - ${counted}),
+                 "pledgeCount" = GREATEST(0, "pledgeCount" - 1),
+                 "raisedCents" = GREATEST(0, "raisedCents" - ${pledgeCents}),
+                 "currentAmount" = GREATEST(0, "currentAmount" - ${pledge.amount})
+          WHERE id = ${campaignId}
+          RETURNING "committedCount", "raisedCents"::float8 AS "raisedCents"`;
+        const refundCents = pledge.chargeStatus === "succeeded" ? pledge.amountCents : 0;
+        await queueEmail(
+          tx,
+          withdrawnEmail(
+            c,
+            { userId: actor.id, email: pledge.user.email, name: pledge.user.name },
+            pledge.id,
+            refundCents,
+          ),
+        );
+        const counts = progress({
+          ...c,
+          committedCount: after.committedCount,
+          raisedCents: after.raisedCents,
+        });
+        return { pledgeId: pledge.id, committedCount: counts.value, goal: c.goal, refundCents };
+      },
+      { maxWait: 60_000, timeout: 60_000 },
+    ),
+  );
+
+  // Money and card after the commit, each idempotent and finished by its sweeper if this fails.
+  try {
+    if (done.refundCents > 0) await refundCancelledPledges(campaignId, opts.gateway);
+    await releaseSavedCards(1, done.pledgeId);
+  } catch (err) {
+    console.warn(`[withdraw] refund or card release of ${done.pledgeId} deferred: ${(err as Error).message}`);
+  }
+  void kickEmailSender();
+  return {
+    campaignId,
+    committedCount: done.committedCount,
+    goal: done.goal,
+    refundCents: done.refundCents,
+  };
+}
+
+export const CHANGE_CARD_TEXTS = {
+  notPaid: "This event has nothing to charge, so there is no card to change.",
+  done: "Your card is updated.",
+} as const;
+
+/**
+ * The backer replaces the card of their commitment before the tip (issue 18), with a card saved
+ * through the same "save a card" step as the commit. The provider confirms the card belongs to the
+ * backer before anything is written; the write happens under the campaign lock, only while
+ * withdrawing would be allowed (after the tip the card is being charged). The old card is released
+ * unless another live pledge still uses it.
+ */
+export async function changeCommitmentCard(
+  actor: Actor,
+  input: unknown,
+  opts: { now?: Date; gateway?: PaymentGateway } = {},
+): Promise<{ brand: string; last4: string }> {
+  if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
+  const { campaignId, paymentMethodId } = parseInput(changeCardInputSchema, input, {
+    message: ACCESS_TEXTS.campaignNotFound,
+  });
+  const gateway = opts.gateway ?? getGateway();
+  const own = await db.pledge.findFirst({
+    where: { campaignId, userId: actor.id, ...LIVE_PLEDGE },
+    select: { id: true },
+  });
+  if (!own) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
+  // the card must be this backer's (the gateway refuses anyone else's)
+  const card = await gateway.getCard(actor, paymentMethodId);
+
+  const old = await oneAtATime(campaignId, () =>
+    db.$transaction(async (tx) => {
+      const now = opts.now ?? new Date();
+      await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+      const c = await tx.campaign.findUniqueOrThrow({
+        where: { id: campaignId },
+        select: {
+          creatorId: true,
+          approvalStatus: true,
+          status: true,
+          deadline: true,
+          ticketPriceCents: true,
+          pactType: true,
+          changedAfterTipAt: true,
+          changeWithdrawUntil: true,
+        },
+      });
+      if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
+      if (!isPaidEvent(c)) throw new AppError("CONFLICT", CHANGE_CARD_TEXTS.notPaid);
+      const pledge = await tx.pledge.findFirst({
+        where: { campaignId, userId: actor.id, ...LIVE_PLEDGE },
+        select: { id: true, createdAt: true, paymentMethodId: true },
+      });
+      if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
+      const rule = withdrawRule(c, pledge, now);
+      if (rule.kind !== "open")
+        throw new AppError("CONFLICT", rule.kind === "over" ? WITHDRAW_TEXTS.over : WITHDRAW_TEXTS.binding);
+      const { count } = await tx.pledge.updateMany({
+        where: { id: pledge.id, chargeStatus: "none", ...LIVE_PLEDGE },
+        data: { paymentMethodId: card.paymentMethodId, cardBrand: card.brand, cardLast4: card.last4 },
+      });
+      if (count === 0) throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+      return pledge.paymentMethodId;
+    }),
+  );
+
+  // The old card: detached (Stripe) unless another live pledge still uses it; errors are not the backer's problem.
+  if (old && old !== card.paymentMethodId && paymentsMode() === "stripe") {
+    const stillUsed = await db.pledge.count({ where: { paymentMethodId: old, ...LIVE_PLEDGE } });
+    if (stillUsed === 0) await gateway.detach(old).catch(() => undefined);
+  }
+  return { brand: card.brand, last4: card.last4 };
+}
