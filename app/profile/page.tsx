@@ -6,6 +6,7 @@ import { GOOGLE_UNVERIFIED_ERROR } from "@/lib/auth/policy";
 import { AUTH_TEXT } from "@/lib/auth/schema";
 import { getViewer } from "@/lib/auth/viewer";
 import { listCampaignsByCreator } from "@/lib/campaigns/queries";
+import { listMyCommitments } from "@/lib/pledges/mine";
 import { googleEnabled } from "@/lib/env";
 import { signUpAction } from "./actions";
 import { resendConfirmationAction } from "@/app/verify-email/actions";
@@ -40,14 +41,15 @@ export default async function ProfilePage({
       </div>
     );
   }
-  const [pacts, confirmed] = await Promise.all([
+  const [pacts, commitments, confirmed] = await Promise.all([
     listCampaignsByCreator(viewer.id),
+    listMyCommitments(viewer),
     isEmailConfirmed(viewer.id),
   ]);
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:py-10">
       {!confirmed && <EmailConfirmationNotice resendAction={resendConfirmationAction} />}
-      <ProfileDashboard viewer={viewer} pacts={pacts} />
+      <ProfileDashboard viewer={viewer} pacts={pacts} commitments={commitments} />
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { Card } from "@/components/ui/card";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import type { Viewer } from "@/lib/auth/viewer";
 import type { CreatorPact } from "@/lib/campaigns/queries";
+import type { MyCommitment } from "@/lib/pledges/mine";
+import { MyCommitments } from "@/components/auth/my-commitments";
 import { PHASE_BADGES, isCurrentEvent, phaseOf } from "@/lib/campaigns/lifecycle";
 import { isApproved } from "@/lib/access/rules";
 import { formatDayInZone } from "@/lib/campaigns/event-time";
@@ -15,10 +17,13 @@ import { formatCents, formatDate, plural } from "@/lib/format";
 export function ProfileDashboard({
   viewer,
   pacts,
+  commitments,
   now = new Date(),
 }: {
   viewer: Viewer;
   pacts: CreatorPact[];
+  /** what the viewer committed to (issue 18), beside their own events */
+  commitments: MyCommitment[];
   now?: Date;
 }) {
   // current and past apart (issue 16); a rejected event is past whatever its dates
@@ -52,6 +57,8 @@ export function ProfileDashboard({
           </div>
         </div>
       </Card>
+
+      <MyCommitments items={commitments} />
 
       <section aria-labelledby="your-pacts">
         <h2 id="your-pacts" className="text-xl font-bold text-slate-900">

@@ -8,7 +8,7 @@ import { Modal } from "@/components/ui/modal";
 import { Field, Input } from "@/components/ui/field";
 import { SaveCardStep } from "@/components/payments/save-card-step";
 import { crowdfundAmountSchema } from "@/lib/pledges/schema";
-import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES, WITHDRAW_TEXTS } from "@/lib/pledges/policy";
 import { formatCents } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import type { CommitResult } from "@/lib/pledges/decide";
@@ -146,6 +146,7 @@ export default function CommitFlow({
                   ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} only if the threshold is met. If it isn't, nobody pays.`
                   : "This is a free event: nothing is charged. You're committing to attend if the threshold is met."}
             </p>
+            {!panel.lateCommit && <p className="text-sm">{WITHDRAW_TEXTS.promise}</p>}
             <p className="text-sm">
               <span className="font-semibold text-slate-900">
                 {current} / {panel.goal}

@@ -8,6 +8,7 @@ import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { CALL_TO_ACTION_LABELS, type CallToAction } from "@/lib/campaigns/lifecycle";
 import { formatCents } from "@/lib/format";
+import { MyCommitmentCard } from "@/components/commit/my-commitment";
 
 // The modals, the demo card form and the zod schema are fetched when the viewer starts committing
 // (hovering or focusing the button starts the download); Stripe.js only when the payment step opens.
@@ -165,7 +166,17 @@ export function CommitSection({
       >
         {CALL_TO_ACTION_LABELS[panel.cta]}
       </Button>
-      {panel.cta !== "commit" ? (
+      {panel.cta === "committed" ? (
+        <>
+          <p className="mt-3 text-center text-sm text-slate-600">{CTA_TEXT.committed(panel)}</p>
+          <MyCommitmentCard
+            campaignId={panel.campaignId}
+            title={panel.title}
+            paymentsMode={paymentsMode}
+            publishableKey={publishableKey}
+          />
+        </>
+      ) : panel.cta !== "commit" ? (
         <p className="mt-3 text-center text-sm text-slate-600">{CTA_TEXT[panel.cta](panel)}</p>
       ) : (
         blocked &&

@@ -245,9 +245,7 @@ export function ManageView({ view, now }: { view: View; now: string }) {
           <h2 id="manage-commitments" className="text-lg font-bold text-slate-900">
             Commitments <span className="font-normal text-slate-500">({view.totalCommitments})</span>
             {view.withdrawnCount > 0 && (
-              <span className="ml-2 text-sm font-normal text-slate-500">
-                {view.withdrawnCount} withdrawn
-              </span>
+              <span className="ml-2 text-sm font-normal text-slate-500">{view.withdrawnCount} withdrawn</span>
             )}
           </h2>
           {view.commitments.length > 0 && (
@@ -297,8 +295,8 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         )}
         {view.totalCommitments + view.withdrawnCount > view.commitments.length && (
           <p className="mt-3 text-sm text-slate-500">
-            Showing the newest {view.commitments.length} of {view.totalCommitments + view.withdrawnCount}. Export CSV for the full
-            list.
+            Showing the newest {view.commitments.length} of {view.totalCommitments + view.withdrawnCount}.
+            Export CSV for the full list.
           </p>
         )}
       </section>

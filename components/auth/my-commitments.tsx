@@ -1,0 +1,93 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { buttonClass } from "@/components/ui/button";
+import type { MyCommitment } from "@/lib/pledges/mine";
+import { formatDate } from "@/lib/format";
+
+const TONE_TEXT: Record<MyCommitment["tone"], string> = {
+  brand: "text-brand-700",
+  green: "text-emerald-700",
+  slate: "text-slate-600",
+  red: "text-red-700",
+  amber: "text-amber-800",
+};
+
+/**
+ * The backer's commitments on their profile (issue 18), beside SPEC's "Your Active Pacts": every
+ * event they committed to, its phase, their own state and their card. Only the backer sees this.
+ */
+export function MyCommitments({ items }: { items: MyCommitment[] }) {
+  const live = items.filter((m) => m.state !== "withdrawn");
+  const withdrawn = items.filter((m) => m.state === "withdrawn");
+  return (
+    <section aria-labelledby="my-commitments">
+      <h2 id="my-commitments" className="text-xl font-bold text-slate-900">
+        My commitments
+      </h2>
+      {items.length === 0 ? (
+        <p className="mt-4 rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">
+          You haven&apos;t committed to any event yet.{" "}
+          <Link href="/" className="font-semibold text-brand-700 underline">
+            Find one to join
+          </Link>
+        </p>
+      ) : (
+        <ul className="mt-4 grid gap-4 md:grid-cols-2">
+          {[...live, ...withdrawn].map((m) => (
+            <li key={m.pledgeId} className="min-w-0">
+              <CommitmentCard m={m} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function CommitmentCard({ m }: { m: MyCommitment }) {
+  return (
+    <div className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-start sm:justify-between sm:gap-3">
+        <h3 className="min-w-0 wrap-anywhere font-semibold text-slate-900">
+          <Link href={`/campaign/${m.campaignId}`} className="hover:underline">
+            {m.title}
+          </Link>
+        </h3>
+        <Badge tone={m.phase.tone}>{m.phase.label}</Badge>
+      </div>
+      <p className={`mt-2 text-sm font-medium ${TONE_TEXT[m.tone]}`}>{m.stateText}</p>
+      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-slate-600">
+        <dt>Committed</dt>
+        <dd>{formatDate(m.committedAt)}</dd>
+        {m.card && (
+          <>
+            <dt>Card</dt>
+            <dd>
+              {m.card.brand.charAt(0).toUpperCase() + m.card.brand.slice(1)} ···· {m.card.last4}
+            </dd>
+          </>
+        )}
+        {m.paymentIntentId && (
+          <>
+            <dt>Receipt</dt>
+            <dd className="wrap-anywhere font-mono text-xs leading-5">{m.paymentIntentId}</dd>
+          </>
+        )}
+      </dl>
+      {(m.payUrl || m.withdraw || m.canChangeCard) && (
+        <div className="mt-auto flex flex-wrap gap-2 pt-3">
+          {m.payUrl && (
+            <Link href={m.payUrl} className={buttonClass("primary", "sm")}>
+              Pay now
+            </Link>
+          )}
+          {(m.withdraw || m.canChangeCard) && (
+            <Link href={`/campaign/${m.campaignId}`} className={buttonClass("secondary", "sm")}>
+              {m.canChangeCard ? "Change card or withdraw" : "Withdraw"}
+            </Link>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

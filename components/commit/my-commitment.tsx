@@ -1,0 +1,203 @@
+"use client";
+
+import Link from "next/link";
+import { useCallback, useEffect, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useServerActions } from "@/components/actions/server-actions";
+import { Button, buttonClass } from "@/components/ui/button";
+import { Modal } from "@/components/ui/modal";
+import { SaveCardStep } from "@/components/payments/save-card-step";
+import { WITHDRAW_TEXTS } from "@/lib/pledges/policy";
+import { formatCents } from "@/lib/format";
+import type { MyCommitment } from "@/lib/pledges/mine";
+
+const TONES: Record<MyCommitment["tone"], string> = {
+  brand: "text-brand-700",
+  green: "text-emerald-700",
+  slate: "text-slate-600",
+  red: "text-red-700",
+  amber: "text-amber-800",
+};
+
+const cardText = (c: { brand: string; last4: string }) =>
+  `${c.brand.charAt(0).toUpperCase()}${c.brand.slice(1)} ···· ${c.last4}`;
+
+/**
+ * The committed backer's own card on the event page (issue 18): "You're in", their state, their
+ * card, and what they may do — add to calendar, change card, withdraw. It asks the server for the
+ * viewer's own commitment after the page loads, so the page (and the cached copy committed members
+ * share) carries nobody's card.
+ */
+export function MyCommitmentCard({
+  campaignId,
+  title,
+  paymentsMode,
+  publishableKey,
+}: {
+  campaignId: string;
+  title: string;
+  paymentsMode: "stripe" | "demo";
+  publishableKey: string | null;
+}) {
+  const { myCommitmentAction, withdrawCommitmentAction, changeCardAction } = useServerActions();
+  const router = useRouter();
+  const [mine, setMine] = useState<MyCommitment | null | undefined>(undefined);
+  const [dialog, setDialog] = useState<"withdraw" | "card" | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [cardKey, setCardKey] = useState(0);
+
+  const load = useCallback(async () => {
+    const res = await myCommitmentAction({ campaignId }).catch(() => null);
+    setMine(res?.ok ? res.data : null);
+  }, [campaignId, myCommitmentAction]);
+  useEffect(() => {
+    // Reading the viewer's own commitment is this effect's point, once on mount.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    void load();
+  }, [load]);
+
+  async function withdraw() {
+    setBusy(true);
+    setError(null);
+    const res = await withdrawCommitmentAction({ campaignId }).catch(() => null);
+    setBusy(false);
+    if (!res?.ok) return setError(res?.error ?? "Could not withdraw. Please try again.");
+    setDialog(null);
+    setNotice(
+      res.data.refundCents > 0
+        ? `${WITHDRAW_TEXTS.done} ${formatCents(res.data.refundCents)} is being refunded to your card.`
+        : WITHDRAW_TEXTS.done,
+    );
+    router.refresh(); // the count drops and Commit comes back
+  }
+
+  async function changeCard(paymentMethodId: string) {
+    setBusy(true);
+    setError(null);
+    const res = await changeCardAction({ campaignId, paymentMethodId }).catch(() => null);
+    setBusy(false);
+    if (!res?.ok) {
+      setError(res?.error ?? "Failed to save payment method");
+      setCardKey((k) => k + 1); // a used setup intent cannot be confirmed again
+      return;
+    }
+    setDialog(null);
+    setNotice(`Your card is now ${cardText(res.data)}.`);
+    void load();
+  }
+
+  if (notice && !mine)
+    return (
+      <p role="status" className="mt-3 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
+        {notice}
+      </p>
+    );
+  if (mine === undefined)
+    return (
+      <p className="mt-3 text-center text-sm text-slate-500" role="status">
+        Loading your commitment...
+      </p>
+    );
+  if (mine === null) return null;
+
+  return (
+    <div
+      className="mt-3 rounded-lg bg-emerald-50 px-4 py-3 ring-1 ring-emerald-200"
+      aria-label="Your commitment"
+    >
+      <p className="font-semibold text-emerald-900">You&apos;re in</p>
+      <p className={`text-sm ${TONES[mine.tone]}`}>{mine.stateText}</p>
+      {mine.card && <p className="mt-1 text-sm text-slate-700">Card: {cardText(mine.card)}</p>}
+      {mine.withdraw?.kind === "afterChange" && (
+        <p className="mt-2 text-sm text-amber-900">
+          The date or place changed after the event was confirmed. You may withdraw with a full refund until{" "}
+          {mine.withdraw.untilText}.
+        </p>
+      )}
+      {notice && (
+        <p role="status" className="mt-2 text-sm text-slate-700">
+          {notice}
+        </p>
+      )}
+      <div className="mt-3 flex flex-wrap gap-2">
+        {mine.payUrl && (
+          <Link href={mine.payUrl} className={buttonClass("primary", "sm")}>
+            Pay now
+          </Link>
+        )}
+        {mine.calendarUrl && (
+          <a href={mine.calendarUrl} download className={buttonClass("secondary", "sm")}>
+            Add to calendar
+          </a>
+        )}
+        {mine.canChangeCard && (
+          <Button size="sm" variant="secondary" onClick={() => (setError(null), setDialog("card"))}>
+            Change card
+          </Button>
+        )}
+        {mine.withdraw && (
+          <Button size="sm" variant="quiet" onClick={() => (setError(null), setDialog("withdraw"))}>
+            Withdraw
+          </Button>
+        )}
+      </div>
+
+      {dialog === "withdraw" && mine.withdraw && (
+        <Modal
+          title="Withdraw your commitment?"
+          onClose={() => setDialog(null)}
+          dismissible={!busy}
+          size="sm"
+        >
+          <div className="space-y-4 text-slate-700">
+            <p>
+              {mine.withdraw.kind === "afterChange"
+                ? mine.state === "charged"
+                  ? `You will no longer be committed to "${title}", and your payment of ${formatCents(mine.amountCents)} is refunded in full.`
+                  : `You will no longer be committed to "${title}", and your card will not be charged for it.`
+                : `You will no longer be committed to "${title}". Nothing is charged, and your card will not be used for it. You can commit again while it is open.`}
+            </p>
+            {error && (
+              <p role="alert" className="text-sm text-red-600">
+                {error}
+              </p>
+            )}
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <Button variant="secondary" onClick={() => setDialog(null)} disabled={busy}>
+                Keep my commitment
+              </Button>
+              <Button variant="danger" onClick={() => void withdraw()} disabled={busy}>
+                {busy ? "Withdrawing..." : "Withdraw"}
+              </Button>
+            </div>
+          </div>
+        </Modal>
+      )}
+
+      {dialog === "card" && (
+        <Modal title="Change your card" onClose={() => setDialog(null)} dismissible={!busy} dark>
+          <div className="space-y-4">
+            <p className="text-sm text-slate-300">
+              The new card replaces {mine.card ? cardText(mine.card) : "your saved card"} for this event. It
+              is charged only if the event reaches its goal.
+            </p>
+            {error && (
+              <p role="alert" className="rounded-lg bg-red-500/15 px-3 py-2 text-sm text-red-300">
+                {error}
+              </p>
+            )}
+            <SaveCardStep
+              key={cardKey}
+              paymentsMode={paymentsMode}
+              publishableKey={publishableKey}
+              onSaved={(pm) => void changeCard(pm)}
+              busy={busy}
+            />
+          </div>
+        </Modal>
+      )}
+    </div>
+  );
+}
