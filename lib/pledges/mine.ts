@@ -26,14 +26,7 @@ import { formatCents, plural } from "@/lib/format";
  * charge states appear in nobody else's view (the public list keeps SPEC's payment method text).
  */
 export type BackerState =
-  | "waiting"
-  | "confirmed"
-  | "charged"
-  | "failed"
-  | "expired"
-  | "cancelled"
-  | "refunded"
-  | "withdrawn";
+  "waiting" | "confirmed" | "charged" | "failed" | "expired" | "cancelled" | "refunded" | "withdrawn";
 
 export type MyCommitment = {
   pledgeId: string;
@@ -162,7 +155,11 @@ function present(p: Row, now: Date): MyCommitment {
       rule?.kind === "open"
         ? { kind: "open" }
         : rule?.kind === "afterChange"
-          ? { kind: "afterChange", until: rule.until.toISOString(), untilText: formatInZone(rule.until, zone) }
+          ? {
+              kind: "afterChange",
+              until: rule.until.toISOString(),
+              untilText: formatInZone(rule.until, zone),
+            }
           : null,
     canChangeCard: paid && rule?.kind === "open" && p.paymentMethodId !== null,
     payUrl: state === "failed" && inStatuses(CONFIRMED_STATUSES, c.status) ? `/pledges/${p.id}/pay` : null,
@@ -185,7 +182,11 @@ export async function getMyCommitment(
 }
 
 /** Every commitment of the viewer, newest first (withdrawn ones too, marked so), at most `take`. */
-export async function listMyCommitments(viewer: Viewer, now = new Date(), take = 100): Promise<MyCommitment[]> {
+export async function listMyCommitments(
+  viewer: Viewer,
+  now = new Date(),
+  take = 100,
+): Promise<MyCommitment[]> {
   const rows = await findRows({ userId: viewer.id }, take);
   return rows.map((r) => present(r, now));
 }
