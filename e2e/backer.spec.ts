@@ -29,7 +29,7 @@ test("commit, see it under My commitments with the card, change the card, withdr
 
   // the event page: a positive "You're in" card with the card and what may be done
   const mine = page.getByLabel("Your commitment");
-  await expect(mine).toContainText("You're in");
+  await expect(mine).toContainText("Your commitment");
   await expect(mine).toContainText("Waiting — 4 more people needed");
   await expect(mine).toContainText("Visa ···· 4242");
 

@@ -420,6 +420,7 @@ async function main() {
   }
   const now = Date.now();
 
+  let shownWithdrawal = false;
   for (const [index, e] of EVENTS.entries()) {
     const createdAt = new Date(now - e.ageDays * DAY - index * HOUR);
     const paid = e.priceCents > 0;
@@ -501,6 +502,25 @@ async function main() {
                 chargeStatus: "succeeded",
               }
             : {}),
+        },
+      });
+    }
+    // One backer of the first open paid event changed their mind (issue 18): a withdrawn commitment,
+    // kept on the organizer's manage page and the backer's profile, counted nowhere.
+    if (paid && !e.confirmed && !e.outcome && e.pledges > 0 && !shownWithdrawal) {
+      shownWithdrawal = true;
+      const backer = backers[(e.pledges + index * 7) % backers.length];
+      await db.pledge.create({
+        data: {
+          campaignId: campaign.id,
+          userId: backer.id,
+          amount: 1,
+          amountCents: e.priceCents,
+          contributor: backer.name ?? "Anonymous Backer",
+          createdAt: new Date(createdAt.getTime() + HOUR),
+          cardBrand: "visa",
+          cardLast4: "4242",
+          withdrawnAt: new Date(now - 2 * HOUR),
         },
       });
     }

@@ -53,7 +53,9 @@ function CommitmentCard({ m }: { m: MyCommitment }) {
             {m.title}
           </Link>
         </h3>
-        <Badge tone={m.phase.tone}>{m.phase.label}</Badge>
+        <span className="self-start">
+          <Badge tone={m.phase.tone}>{m.phase.label}</Badge>
+        </span>
       </div>
       <p className={`mt-2 text-sm font-medium ${TONE_TEXT[m.tone]}`}>{m.stateText}</p>
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-slate-600">

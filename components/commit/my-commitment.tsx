@@ -107,7 +107,7 @@ export function MyCommitmentCard({
       className="mt-3 rounded-lg bg-emerald-50 px-4 py-3 ring-1 ring-emerald-200"
       aria-label="Your commitment"
     >
-      <p className="font-semibold text-emerald-900">You&apos;re in</p>
+      <p className="font-semibold text-emerald-900">Your commitment</p>
       <p className={`text-sm ${TONES[mine.tone]}`}>{mine.stateText}</p>
       {mine.card && <p className="mt-1 text-sm text-slate-700">Card: {cardText(mine.card)}</p>}
       {mine.withdraw?.kind === "afterChange" && (
@@ -138,7 +138,7 @@ export function MyCommitmentCard({
           </Button>
         )}
         {mine.withdraw && (
-          <Button size="sm" variant="quiet" onClick={() => (setError(null), setDialog("withdraw"))}>
+          <Button size="sm" variant="secondary" onClick={() => (setError(null), setDialog("withdraw"))}>
             Withdraw
           </Button>
         )}
