@@ -61,7 +61,7 @@ test("the backer of a declined charge updates the card and pays on-session", asy
 test("nobody else can open the page; signed-out visitors are sent to sign in", async ({ page }) => {
   const { pledgeId } = await failedPledge();
   await page.goto(`/pledges/${pledgeId}/pay`);
-  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page).toHaveURL(/\/profile\?next=%2Fpledges%2F/);
   const other = await createUser({ name: "Someone Else" });
   await loginAs(page, other);
   await page.goto(`/pledges/${pledgeId}/pay`);

@@ -31,6 +31,8 @@ const DOMAIN_FILES = {
     "options.ts",
     "password.ts",
     "session-cookie.ts",
+    "return-path.ts",
+    "password-reset.ts",
     "viewer.ts",
   ],
   cache: ["cache-handler.cjs", "signed-path.ts", "visitor-version.ts"],

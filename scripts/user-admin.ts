@@ -1,5 +1,7 @@
 // npm run user:admin -- <email>            grant admin to an existing account
 // npm run user:admin -- <email> --revoke   take it away
+// npm run user:admin -- <email> --reset-link   print a one-hour password-reset link (when no SMTP
+//                                              delivers the email: reset links never show on /admin/emails)
 //
 // Works on DATABASE_URL when set; otherwise on the embedded database under DATA_DIR (default .data/):
 // the one `npm start` is running, or started for the duration of the command. The change applies
@@ -8,12 +10,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { emailSchema } from "@/lib/auth/schema";
 import { setAdminByEmail } from "@/lib/auth/service";
+import { resetLinkFor } from "@/lib/auth/password-reset";
 import { disconnectDb } from "@/lib/db";
 import { isAppError } from "@/lib/errors";
 import { dataDir, DEFAULT_DB, withDatabase } from "./lib/database-url.mjs";
 import { PASSWORD, USER } from "./lib/embedded-db.mjs";
 
-const USAGE = "Usage: npm run user:admin -- <email> [--revoke]";
+const USAGE = "Usage: npm run user:admin -- <email> [--revoke | --reset-link]";
 
 class CliError extends Error {
   constructor(
@@ -42,7 +45,9 @@ function runningEmbeddedUrl(): string | null {
 
 async function main(argv: string[]): Promise<string> {
   const revoke = argv.includes("--revoke");
-  const unknownFlag = argv.find((a) => a.startsWith("-") && a !== "--revoke");
+  const resetLink = argv.includes("--reset-link");
+  const unknownFlag = argv.find((a) => a.startsWith("-") && a !== "--revoke" && a !== "--reset-link");
+  if (revoke && resetLink) throw new CliError(USAGE, 2);
   const positional = argv.filter((a) => !a.startsWith("-"));
   if (unknownFlag || positional.length !== 1) throw new CliError(USAGE, 2);
   const parsed = emailSchema.safeParse(positional[0]);
@@ -51,6 +56,10 @@ async function main(argv: string[]): Promise<string> {
   const apply = async (url: string) => {
     process.env.DATABASE_URL = url;
     try {
+      if (resetLink) {
+        const link = await resetLinkFor(parsed.data);
+        return `Password-reset link for ${parsed.data} (works once, within an hour):\n${link}`;
+      }
       const { email, changed } = await setAdminByEmail(parsed.data, !revoke);
       if (revoke)
         return changed ? `${email} is no longer an admin.` : `${email} was not an admin; nothing changed.`;

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { SIGN_IN_TO_CREATE_NOTICE } from "@/lib/access/texts";
 import { getViewer } from "@/lib/auth/viewer";
 import { listDrafts } from "@/lib/drafts/queries";
 import { CreateEventForm } from "@/components/create/create-event-form";
@@ -12,7 +13,7 @@ export const metadata: Metadata = {
 
 export default async function CreateCampaignPage() {
   const viewer = await getViewer();
-  if (!viewer) redirect("/");
+  if (!viewer) redirect(`/?notice=${SIGN_IN_TO_CREATE_NOTICE}`);
   const drafts = (await listDrafts(viewer.id)).map(toDraftView);
   return (
     <div className="mx-auto max-w-6xl px-4 py-6 sm:py-10">

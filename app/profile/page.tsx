@@ -1,14 +1,18 @@
 import type { Metadata } from "next";
 import { z } from "zod";
+import { redirect } from "next/navigation";
+import { safeReturnPath } from "@/lib/auth/return-path";
 import { ProfileDashboard } from "@/components/auth/profile-dashboard";
 import { SignInCard } from "@/components/auth/sign-in-card";
 import { GOOGLE_UNVERIFIED_ERROR } from "@/lib/auth/policy";
-import { AUTH_TEXT } from "@/lib/auth/schema";
+import { AUTH_TEXT, RESET_TEXT } from "@/lib/auth/schema";
 import { getViewer } from "@/lib/auth/viewer";
 import { listCampaignsByCreator } from "@/lib/campaigns/queries";
 import { listMyCommitments } from "@/lib/pledges/mine";
 import { googleEnabled } from "@/lib/env";
-import { signUpAction } from "./actions";
+import { changePasswordAction, signUpAction } from "./actions";
+import { hasPassword } from "@/lib/auth/password-reset";
+import { ChangePasswordForm } from "@/components/auth/password-forms";
 import { resendConfirmationAction } from "@/app/verify-email/actions";
 import { isEmailConfirmed } from "@/lib/auth/email-confirmation";
 import { EmailConfirmationNotice } from "@/components/auth/email-confirmation-notice";
@@ -16,7 +20,11 @@ import { EmailConfirmationNotice } from "@/components/auth/email-confirmation-no
 export const metadata: Metadata = { title: "Profile" };
 
 // NextAuth sends failed Google sign-ins here as ?error=<code> (pages.error).
-const searchSchema = z.object({ error: z.string().max(100).optional().catch(undefined) });
+const searchSchema = z.object({
+  error: z.string().max(100).optional().catch(undefined),
+  // issue 18: where sign-in brings the person back to (lib/auth/return-path decides what is safe)
+  next: z.string().max(600).optional().catch(undefined),
+});
 
 function oauthErrorText(code: string | undefined): string | undefined {
   if (!code) return undefined;
@@ -29,27 +37,37 @@ export default async function ProfilePage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const viewer = await getViewer();
+  const { error, next } = searchSchema.parse(await searchParams);
+  const returnTo = safeReturnPath(next);
+  // signed in (a Google sign-in comes back here too): straight on to where they were going
+  if (viewer && returnTo) redirect(returnTo);
   if (!viewer) {
-    const { error } = searchSchema.parse(await searchParams);
     return (
       <div className="px-4 py-10 sm:py-16">
         <SignInCard
           googleEnabled={googleEnabled()}
           initialError={oauthErrorText(error)}
           signUpAction={signUpAction}
+          returnTo={returnTo}
         />
       </div>
     );
   }
-  const [pacts, commitments, confirmed] = await Promise.all([
+  const [pacts, commitments, confirmed, withPassword] = await Promise.all([
     listCampaignsByCreator(viewer.id),
     listMyCommitments(viewer),
     isEmailConfirmed(viewer.id),
+    hasPassword(viewer.id),
   ]);
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:py-10">
       {!confirmed && <EmailConfirmationNotice resendAction={resendConfirmationAction} />}
       <ProfileDashboard viewer={viewer} pacts={pacts} commitments={commitments} />
+      {withPassword ? (
+        <ChangePasswordForm email={viewer.email} changeAction={changePasswordAction} />
+      ) : (
+        <p className="text-sm text-slate-600">{RESET_TEXT.googleOnly}</p>
+      )}
     </div>
   );
 }

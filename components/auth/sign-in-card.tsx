@@ -8,11 +8,13 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/actions";
+import Link from "next/link";
+import { PasswordInput } from "@/components/auth/password-forms";
 import {
   AUTH_TEXT,
   fieldErrorsOf,
   NAME_MAX,
-  PASSWORD_MAX,
+  PASSWORD_HINT,
   signInSchema,
   signUpSchema,
 } from "@/lib/auth/schema";
@@ -31,8 +33,11 @@ export function SignInCard({
   googleEnabled,
   initialError,
   signUpAction,
+  returnTo = null,
 }: {
   googleEnabled: boolean;
+  /** a same-origin path to go on to after signing in (lib/auth/return-path); the dashboard when null */
+  returnTo?: string | null;
   initialError?: string;
   /** the server action that creates the account (app/profile/actions.ts) */
   signUpAction: (input: unknown) => Promise<ActionResult<{ email: string }>>;
@@ -88,7 +93,9 @@ export function SignInCard({
         return;
       }
       announceSessionChange("signin"); // the account bar reads the new session
-      startRefresh(() => router.refresh()); // the server renders the dashboard
+      // back to where they were going (issue 18), else the server renders the dashboard
+      if (returnTo) startRefresh(() => router.push(returnTo));
+      else startRefresh(() => router.refresh());
     } catch {
       setError(AUTH_TEXT.fallback);
     } finally {
@@ -123,7 +130,7 @@ export function SignInCard({
             disabled={busy}
             onClick={() => {
               setError(undefined);
-              void signIn("google", { callbackUrl: "/profile" });
+              void signIn("google", { callbackUrl: returnTo ?? "/profile" });
             }}
           >
             <GoogleMark />
@@ -172,14 +179,26 @@ export function SignInCard({
             }}
           />
         </Field>
-        <Field id="auth-password" label="Password" error={fieldErrors.password}>
-          <Input
+        {signingUp && fieldErrors.email === AUTH_TEXT.emailInUse && (
+          <button
+            type="button"
+            onClick={switchMode}
+            className="-mt-2 text-sm font-semibold text-brand-700 underline"
+          >
+            Sign in instead
+          </button>
+        )}
+        <Field
+          id="auth-password"
+          label="Password"
+          error={fieldErrors.password}
+          hint={signingUp ? PASSWORD_HINT : undefined}
+        >
+          <PasswordInput
             id="auth-password"
             name="password"
-            type="password"
             autoComplete={signingUp ? "new-password" : "current-password"}
             required
-            maxLength={PASSWORD_MAX}
             value={password}
             invalid={Boolean(fieldErrors.password)}
             onChange={(e) => {
@@ -192,6 +211,14 @@ export function SignInCard({
           {busy ? "Please wait..." : signingUp ? "Sign Up" : "Sign In"}
         </Button>
       </form>
+
+      {!signingUp && (
+        <p className="mt-4 text-center text-sm">
+          <Link href="/forgot-password" className="font-semibold text-brand-700 hover:underline">
+            Forgot password?
+          </Link>
+        </p>
+      )}
 
       <p className="mt-5 text-center text-sm">
         <button

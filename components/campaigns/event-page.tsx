@@ -1,5 +1,6 @@
 import "server-only";
 import { redirect } from "next/navigation";
+import { EVENT_NOT_FOUND_NOTICE } from "@/lib/access/texts";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getCampaignForViewer } from "@/lib/campaigns/queries";
 import { requestTime } from "@/lib/campaigns/countdown";
@@ -13,7 +14,7 @@ import { loadEventPage } from "@/components/campaigns/event-data";
  */
 export async function EventPage({ campaignId, viewer }: { campaignId: string; viewer: Viewer | null }) {
   const campaign = await getCampaignForViewer(campaignId, viewer);
-  if (!campaign) redirect("/");
+  if (!campaign) redirect(`/?notice=${EVENT_NOT_FOUND_NOTICE}`);
   const now = requestTime();
   await loadEventPage(campaign.id, viewer, now);
   return <EventPageView campaign={campaign} viewer={viewer} now={now} />;

@@ -9,6 +9,7 @@ import type { CommitPanel } from "@/lib/pledges/queries";
 import { CALL_TO_ACTION_LABELS, type CallToAction } from "@/lib/campaigns/lifecycle";
 import { formatCents } from "@/lib/format";
 import { MyCommitmentCard } from "@/components/commit/my-commitment";
+import { commitReturnPath, signInUrl } from "@/lib/auth/return-path";
 
 // The modals, the demo card form and the zod schema are fetched when the viewer starts committing
 // (hovering or focusing the button starts the download); Stripe.js only when the payment step opens.
@@ -79,6 +80,20 @@ export function CommitSection({
     // eslint-disable-next-line react-hooks/set-state-in-effect
     if (new URLSearchParams(window.location.search).has("setup_intent_client_secret")) setFlow("resume");
   }, [paymentsMode, publishableKey]);
+
+  // Back from signing in to commit (issue 18: ?commit=1): the commit dialog opens again, once.
+  const canOpen =
+    panel.signedIn && panel.cta === "commit" && (panel.block === null || panel.block === "signedOut");
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    if (!url.searchParams.has("commit")) return;
+    url.searchParams.delete("commit");
+    window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+    // Runs once on arrival: the state update opens the dialog the person asked for before signing in.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (canOpen) setFlow("open");
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // Focus goes back to the Commit control when the dialogs close (issue 17: it dropped to the top).
   const commitButton = useRef<HTMLButtonElement>(null);
@@ -190,7 +205,7 @@ export function CommitSection({
           className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200"
         >
           {COMMIT_MESSAGES.signedOut}.{" "}
-          <Link href="/profile" className="font-semibold underline">
+          <Link href={signInUrl(commitReturnPath(panel.campaignId))} className="font-semibold underline">
             Sign in
           </Link>
         </div>

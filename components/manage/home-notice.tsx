@@ -1,10 +1,24 @@
 "use client";
 
+import Link from "next/link";
 import { useEffect, useState } from "react";
-import { ACCESS_TEXTS, MANAGE_DENIED_NOTICE } from "@/lib/access/texts";
+import {
+  ACCESS_TEXTS,
+  EVENT_NOT_FOUND_NOTICE,
+  MANAGE_DENIED_NOTICE,
+  NOTICE_TEXTS,
+  SIGN_IN_TO_CREATE_NOTICE,
+} from "@/lib/access/texts";
 
 /** Messages a redirect to home may carry as `?notice=<code>`; unknown codes show nothing. */
-const NOTICES: Record<string, string> = { [MANAGE_DENIED_NOTICE]: ACCESS_TEXTS.manageDenied };
+const NOTICES: Record<string, { text: string; link?: { href: string; label: string } }> = {
+  [MANAGE_DENIED_NOTICE]: { text: ACCESS_TEXTS.manageDenied },
+  [EVENT_NOT_FOUND_NOTICE]: { text: NOTICE_TEXTS.eventNotFound },
+  [SIGN_IN_TO_CREATE_NOTICE]: {
+    text: NOTICE_TEXTS.signInToCreate,
+    link: { href: `/profile?next=${encodeURIComponent("/create-campaign")}`, label: "Sign in" },
+  },
+};
 
 /**
  * A one-time notice on the home page after a redirect (e.g. from a manage page the viewer may not
@@ -26,7 +40,17 @@ export function HomeNotice({ notice }: { notice: unknown }) {
         role="alert"
         className="flex items-start justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
       >
-        <p>{message}</p>
+        <p>
+          {message.text}
+          {message.link && (
+            <>
+              {" "}
+              <Link href={message.link.href} className="font-semibold underline">
+                {message.link.label}
+              </Link>
+            </>
+          )}
+        </p>
         <button
           type="button"
           onClick={() => setOpen(false)}

@@ -14,3 +14,11 @@ export const ACCESS_TEXTS = {
 
 /** The `?notice=` code the manage page redirects home with; the home page maps it to manageDenied. */
 export const MANAGE_DENIED_NOTICE = "manage-denied";
+
+/** Issue 18: a visitor sent home from Create, and anyone sent home from a missing event, is told why. */
+export const SIGN_IN_TO_CREATE_NOTICE = "sign-in-to-create";
+export const EVENT_NOT_FOUND_NOTICE = "event-not-found";
+export const NOTICE_TEXTS = {
+  signInToCreate: "Sign in to create an event.",
+  eventNotFound: "That event was not found.",
+} as const;

@@ -32,6 +32,20 @@ export const AUTH_TEXT = {
   googleUnverified: "Your Google email address is not verified, so it cannot be used to sign in here.",
 } as const;
 
+/** Password reset and change (issue 18; lib/auth/password-reset). */
+export const RESET_TEXT = {
+  sent: "If an account exists for that address, we sent it an email with a link to reset the password. The link works once, within an hour.",
+  invalid: "This reset link is not valid or has expired. Ask for a new one.",
+  done: "Your password is changed. Sign in with the new one.",
+  changed: "Your password is changed. Other devices are signed out.",
+  wrongCurrent: "Your current password is not correct.",
+  googleOnly: "This account signs in with Google, so it has no password to change.",
+  tooMany: (minutes: string) => `Too many reset requests. Please try again in ${minutes}.`,
+} as const;
+
+/** Shown under a new password before submitting (SPEC §9's rule, issue 18). */
+export const PASSWORD_HINT = `At least ${PASSWORD_MIN} characters, not a common password.`;
+
 export const tooManyAttemptsText = (minutes: string) => `Too many attempts. Try again in ${minutes}.`;
 export const tooManySignUpsText = (minutes: string) =>
   `Too many accounts created from this network. Try again in ${minutes}.`;
@@ -56,7 +70,7 @@ export const signInSchema = z.object({
     .max(PASSWORD_MAX, AUTH_TEXT.passwordTooLong),
 });
 
-const newPasswordSchema = z
+export const newPasswordSchema = z
   .string({ error: AUTH_TEXT.passwordRequired })
   .min(1, AUTH_TEXT.passwordRequired)
   .max(PASSWORD_MAX, AUTH_TEXT.passwordTooLong)

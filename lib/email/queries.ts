@@ -3,11 +3,13 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { smtpConfigured } from "@/lib/email/transport";
 import { CONFIRM_EMAIL_KEY } from "@/lib/auth/email-confirmation";
+import { RESET_PASSWORD_KEY } from "@/lib/auth/password-reset";
 import { type Actor } from "@/lib/access/rules";
 
 const OUTBOX_PAGE_SIZE = 25;
 
-export const HIDDEN_LINK_TEXT = "This email holds a one-time confirmation link, which is not shown here.";
+export const HIDDEN_LINK_TEXT =
+  "This email holds a one-time confirmation or password-reset link, which is not shown here.";
 
 export type OutboxEntry = {
   id: string;
@@ -64,8 +66,12 @@ export async function listOutboxForAdmin(
   return {
     entries: rows.map(({ attachments, dedupeKey, ...r }) => ({
       ...r,
-      // DESIGN §1 "emails": confirmation links are never shown here (an admin could confirm any address)
-      text: dedupeKey.startsWith(CONFIRM_EMAIL_KEY) ? HIDDEN_LINK_TEXT : r.text,
+      // DESIGN §1 "emails": confirmation and reset links are never shown here (an admin could
+      // confirm any address, or take over any account)
+      text:
+        dedupeKey.startsWith(CONFIRM_EMAIL_KEY) || dedupeKey.startsWith(RESET_PASSWORD_KEY)
+          ? HIDDEN_LINK_TEXT
+          : r.text,
       attachmentNames: Array.isArray(attachments)
         ? attachments.map((a) => String((a as { filename?: unknown })?.filename ?? "attachment"))
         : [],

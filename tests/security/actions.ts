@@ -15,3 +15,5 @@ export const pay = await import("@/app/pledges/[pledgeId]/pay/actions");
 export const profile = await import("@/app/profile/actions");
 export const unsubscribe = await import("@/app/unsubscribe/actions");
 export const verifyEmail = await import("@/app/verify-email/actions");
+export const forgotPassword = await import("@/app/forgot-password/actions");
+export const resetPassword = await import("@/app/reset-password/actions");

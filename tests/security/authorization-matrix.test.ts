@@ -70,9 +70,12 @@ const {
   profile,
   unsubscribe,
   verifyEmail,
+  forgotPassword,
+  resetPassword,
 } = await import("@/tests/security/actions");
 const { queueEmailConfirmation } = await import("@/lib/auth/email-confirmation");
 const { authOptions } = await import("@/lib/auth/options");
+const { resetLinkFor } = await import("@/lib/auth/password-reset");
 // What app/api/auth/[...nextauth]/route.ts delegates to, with the same options (its next/headers
 // reads are CommonJS requires that cannot be stubbed here). "next-auth/core" is not in its exports map.
 const { AuthHandler } = createRequire(import.meta.url)(
@@ -521,6 +524,42 @@ const SCENARIOS: Record<string, Scenario<any>> = {
       return action(f.people, role, () => verifyEmail.confirmEmailAction(form));
     },
     allowedOutcome: () => ({ kind: "ok", message: "/verify-email?done=1" }),
+  },
+  "app/profile/actions.ts#changePasswordAction": {
+    // every signed-in role changes its own password (each person has the same old one)
+    setup: async (p) => {
+      const passwordHash = await hashPassword("old password 1");
+      await db.user.updateMany({
+        where: { id: { in: Object.values(p).map((u) => u.id) } },
+        data: { passwordHash },
+      });
+      return { people: p };
+    },
+    call: (f, role) =>
+      action(f.people, role, () =>
+        profile.changePasswordAction({ currentPassword: "old password 1", password: "brand new pass 2" }),
+      ),
+  },
+  "app/forgot-password/actions.ts#requestPasswordResetAction": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) =>
+      action(f.people, role, () =>
+        forgotPassword.requestPasswordResetAction({ email: f.people.backer.email }),
+      ),
+  },
+  "app/reset-password/actions.ts#resetPasswordAction": {
+    setup: async (p) => {
+      await db.user.update({
+        where: { id: p.backer.id },
+        data: { passwordHash: await hashPassword("old password 1") },
+      });
+      const link = await resetLinkFor(p.backer.email);
+      return { people: p, token: new URL(link).searchParams.get("token")! };
+    },
+    call: (f, role) =>
+      action(f.people, role, () =>
+        resetPassword.resetPasswordAction({ token: f.token, password: "brand new pass 3" }),
+      ),
   },
   "app/verify-email/actions.ts#resendConfirmationAction": {
     setup: async (p) => ({ people: p }),

@@ -24,6 +24,8 @@ const {
   profile,
   unsubscribe,
   verifyEmail,
+  forgotPassword,
+  resetPassword,
 } = await import("@/tests/security/actions");
 
 let f: FuzzFixture;
@@ -224,6 +226,21 @@ const TARGETS: Record<string, Target> = {
       }
       throw new Error("confirmEmailAction must redirect");
     },
+  },
+  "app/profile/actions.ts#changePasswordAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["currentPassword", "password"], f.known)),
+    call: (i) => profile.changePasswordAction(i),
+  },
+  "app/forgot-password/actions.ts#requestPasswordResetAction": {
+    as: () => null,
+    input: (f) => one(nastyInput(["email"], f.known)),
+    call: (i) => forgotPassword.requestPasswordResetAction(i),
+  },
+  "app/reset-password/actions.ts#resetPasswordAction": {
+    as: () => null,
+    input: (f) => one(nastyInput(["token", "password"], [...f.known, "A".repeat(43)])),
+    call: (i) => resetPassword.resetPasswordAction(i),
   },
   "app/verify-email/actions.ts#resendConfirmationAction": {
     as: (f) => f.user,

@@ -260,6 +260,27 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "action",
+    file: "app/profile/actions.ts",
+    name: "changePasswordAction",
+    access: "signed-in",
+    rule: "lib/auth/password-reset changePassword: the viewer's own account, current password required, 5 per 15 min",
+  },
+  {
+    kind: "action",
+    file: "app/forgot-password/actions.ts",
+    name: "requestPasswordResetAction",
+    access: "public",
+    rule: "lib/auth/password-reset requestPasswordReset: same answer for any address, limited per address and IP",
+  },
+  {
+    kind: "action",
+    file: "app/reset-password/actions.ts",
+    name: "resetPasswordAction",
+    access: "token",
+    rule: "lib/auth/password-reset resetPassword: a random single-use token (stored hashed), one hour",
+  },
+  {
+    kind: "action",
     file: "app/verify-email/actions.ts",
     name: "confirmEmailAction",
     access: "token",
@@ -363,6 +384,18 @@ export const PAGES: readonly PageEntry[] = [
     access: "token",
     path: () => "/unsubscribe?token=x",
     rule: "lib/email/unsubscribe",
+  },
+  {
+    file: "app/forgot-password/page.tsx",
+    access: "public",
+    path: () => "/forgot-password",
+    rule: "a form; lib/auth/password-reset",
+  },
+  {
+    file: "app/reset-password/page.tsx",
+    access: "token",
+    path: () => "/reset-password?token=x",
+    rule: "lib/auth/password-reset isValidResetToken",
   },
   {
     file: "app/verify-email/page.tsx",

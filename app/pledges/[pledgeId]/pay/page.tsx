@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
+import { signInUrl } from "@/lib/auth/return-path";
 import { getPledgeForPayment } from "@/lib/charging/queries";
 import { paymentClosedReason } from "@/lib/charging/recovery";
 import { paymentsMode } from "@/lib/payments/gateway";
@@ -19,7 +20,7 @@ export const metadata: Metadata = { title: "Complete your payment", robots: { in
 export default async function PayPledgePage({ params }: { params: Promise<{ pledgeId: string }> }) {
   const { pledgeId } = await params;
   const viewer = await getViewer();
-  if (!viewer) redirect("/profile");
+  if (!viewer) redirect(signInUrl(`/pledges/${encodeURIComponent(pledgeId)}/pay`));
   const pledge = await getPledgeForPayment(pledgeId, viewer.id);
   if (!pledge) notFound();
 

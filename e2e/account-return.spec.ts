@@ -1,0 +1,131 @@
+import crypto from "node:crypto";
+import { createCampaign, expect, sql, test } from "./fixtures";
+
+/* Issue 18 items 4 and 5: sign-in that brings you back, password reset and change. */
+
+const main = (page: import("@playwright/test").Page) => page.getByRole("main");
+
+test("commit from a signed-out prompt → sign up → back on the event with the commit dialog open", async ({
+  page,
+}) => {
+  const t = crypto.randomBytes(3).toString("hex");
+  const event = await createCampaign({ title: `Return picnic ${t}`, goal: 5 });
+  await page.goto(`/campaign/${event.id}`);
+  await page.getByRole("button", { name: "Commit", exact: true }).click();
+  await page.getByRole("alert").getByRole("link", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/profile\?next=/);
+  await page.getByRole("button", { name: "Need an account? Sign Up" }).click();
+  await expect(page.getByText("At least 6 characters")).toBeVisible(); // the rule before submitting
+  await page.getByLabel("Email").fill(`return-${t}@example.test`);
+  await page.getByLabel("Password", { exact: true }).fill("violet-harbour-42");
+  await page.getByRole("button", { name: "Show password" }).click();
+  await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
+  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/campaign/${event.id}$`));
+  await expect(page.getByRole("dialog", { name: "Confirm Your Commitment" })).toBeVisible();
+});
+
+test("a failed payment's pay link opened signed out → sign in → the pay page", async ({ page }) => {
+  const t = crypto.randomBytes(3).toString("hex");
+  const email = `payer-${t}@example.test`;
+  // an account with a password, made through sign-up
+  await page.goto("/profile");
+  await page.getByRole("button", { name: "Need an account? Sign Up" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("violet-harbour-42");
+  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
+  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
+  const { rows } = await sql().query(`SELECT id FROM "User" WHERE email = $1`, [email]);
+  const event = await createCampaign({
+    title: `Declined ${t}`,
+    goal: 1,
+    ticketPriceCents: 2000,
+    status: "charged",
+  });
+  const pledgeId = `p${crypto.randomBytes(8).toString("hex")}`;
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", "paymentMethodId", "cardBrand", "cardLast4",
+       "chargeStatus", "chargeAttempts", "chargeFailureCode", "chargeFailureMessage")
+     VALUES ($1,$2,$3,'Payer',2000,'pm_demo_gone','visa','0341','failed',1,'card_declined','Your card was declined.')`,
+    [pledgeId, event.id, rows[0].id],
+  );
+  await page.context().clearCookies();
+
+  await page.goto(`/pledges/${pledgeId}/pay`);
+  await expect(page).toHaveURL(/\/profile\?next=/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("violet-harbour-42");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/pledges/${pledgeId}/pay$`));
+  await expect(page.getByRole("heading", { name: "Complete your payment" })).toBeVisible();
+});
+
+test("a visitor's Create is sent home with a reason; a missing event says it was not found", async ({
+  page,
+}) => {
+  await page.goto("/create-campaign");
+  await expect(page.getByRole("alert").filter({ hasText: "Sign in to create an event." })).toBeVisible();
+  await page.goto("/campaign/cdoesnotexist0000000000000");
+  await expect(page.getByRole("alert").filter({ hasText: "That event was not found." })).toBeVisible();
+});
+
+test("forgot password: the emailed link sets a new password, the old one stops working; a change of password ends other sessions", async ({
+  page,
+  browser,
+}) => {
+  const t = crypto.randomBytes(3).toString("hex");
+  const email = `forgetful-${t}@example.test`;
+  await page.goto("/profile");
+  await page.getByRole("button", { name: "Need an account? Sign Up" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("violet-harbour-42");
+  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
+  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
+  await page.context().clearCookies();
+
+  await page.goto("/profile");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByRole("status")).toContainText("If an account exists for that address");
+  const { rows } = await sql().query(
+    `SELECT text FROM "EmailOutbox" WHERE "toEmail" = $1 AND "dedupeKey" LIKE 'reset-password:%'`,
+    [email],
+  );
+  const link = /(\/reset-password\?token=[A-Za-z0-9_-]+)/.exec(rows[0].text)![1];
+  await page.goto(link);
+  await page.getByLabel("New password").fill("new-lighthouse-22");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.getByRole("status")).toContainText("Your password is changed");
+  await page.goto(link); // single use
+  await expect(page.getByText("This reset link is not valid or has expired.")).toBeVisible();
+
+  await page.goto("/profile");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("violet-harbour-42");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page.getByText("Incorrect password")).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill("new-lighthouse-22");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
+
+  // a second device signed in with the same session, then a password change here
+  const other = await browser.newContext();
+  await other.addCookies(await page.context().cookies());
+  const otherPage = await other.newPage();
+  await otherPage.goto("/profile");
+  await expect(otherPage.getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Change password" }).click();
+  await page.getByLabel("Current password").fill("new-lighthouse-22");
+  await page.getByLabel("New password").fill("third-harbour-33");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Other devices are signed out" })).toBeVisible();
+  await page.reload();
+  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible(); // this one re-issued
+
+  await otherPage.reload();
+  await expect(otherPage.getByRole("heading", { name: "Sign In" })).toBeVisible(); // the old session stopped
+  await other.close();
+});
