@@ -37,14 +37,14 @@ async function fillCard(page: import("@playwright/test").Page, number: string) {
   await page.getByRole("button", { name: "Save Card" }).click();
 }
 
-test("signed out: Commit asks to sign in and links to /profile", async ({ page }) => {
+test("signed out: Commit asks to sign in and links to /profile, with the way back", async ({ page }) => {
   const event = await createCampaign({ title: "Signed-out commit picnic" });
   await page.goto(`/campaign/${event.id}`);
   await page.getByRole("button", { name: "Commit", exact: true }).click();
   const prompt = page.getByRole("alert").filter({ hasText: "Please sign in to commit to this event" });
   await expect(prompt).toBeVisible();
   await prompt.getByRole("link", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page).toHaveURL(new RegExp(`/profile\\?next=%2Fcampaign%2F${event.id}%3Fcommit%3D1$`));
 });
 
 test("free event to its threshold: Event Confirmed!, then Commit is disabled", async ({ page }) => {
