@@ -8,7 +8,7 @@ import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { CALL_TO_ACTION_LABELS, type CallToAction } from "@/lib/campaigns/lifecycle";
 import { formatCents } from "@/lib/format";
-import { MyCommitmentCard } from "@/components/commit/my-commitment";
+
 import { commitReturnPath, signInUrl } from "@/lib/auth/return-path";
 
 // The modals, the demo card form and the zod schema are fetched when the viewer starts committing
@@ -22,6 +22,20 @@ const CommitFlow = dynamic(loadFlow, {
     </p>
   ),
 });
+
+// The committed backer's own card (issue 18) reads their commitment after load; its dialogs and the
+// card form are fetched only for committed viewers, so the event page's first load stays small.
+const MyCommitmentCard = dynamic(
+  () => import("@/components/commit/my-commitment").then((m) => m.MyCommitmentCard),
+  {
+    ssr: false,
+    loading: () => (
+      <p role="status" className="mt-3 text-center text-sm text-slate-500">
+        Loading your commitment...
+      </p>
+    ),
+  },
+);
 
 /** What the panel says under a button that offers nothing to do (issue 16: it follows the phase). */
 const CTA_TEXT: Record<Exclude<CallToAction, "commit">, (p: CommitPanel) => string> = {
