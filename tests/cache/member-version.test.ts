@@ -75,6 +75,31 @@ describe("memberCampaignVersion", () => {
     expect(await memberCampaignVersion("bad id!", at0(early.id))).toBeNull();
   });
 
+  it("a backer who withdrew gets the not-committed copy, and the version moves (issue 18)", async () => {
+    const campaign = await createCampaign({ goal: 50 });
+    const backer = await createUser();
+    const others = await Promise.all(Array.from({ length: EVENT_COMMITMENTS_LIMIT }, () => createUser()));
+    const pledge = await db.pledge.create({
+      data: { campaignId: campaign.id, userId: backer.id, contributor: "b", createdAt: minutesAgo(500) },
+    });
+    await db.pledge.createMany({
+      data: others.map((u, i) => ({
+        campaignId: campaign.id,
+        userId: u.id,
+        contributor: "o",
+        createdAt: minutesAgo(100 - i),
+      })),
+    });
+    const before = await memberCampaignVersion(campaign.id, at0(backer.id));
+    expect(before?.endsWith(MEMBER_EVENT.committed)).toBe(true);
+    await db.pledge.update({ where: { id: pledge.id }, data: { withdrawnAt: new Date() } });
+    const after = await memberCampaignVersion(campaign.id, at0(backer.id));
+    expect(after?.endsWith(MEMBER_EVENT.member)).toBe(true);
+    expect(after!.slice(0, -MEMBER_EVENT.member.length)).not.toBe(
+      before!.slice(0, -MEMBER_EVENT.committed.length),
+    );
+  });
+
   it("moves with the data: a new comment is a new version for members too", async () => {
     const campaign = await createCampaign();
     const member = await createUser();
