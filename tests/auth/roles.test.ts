@@ -7,6 +7,7 @@ import { actAs, headersMock } from "@/tests/security/harness";
 import { setAdminByEmail } from "@/lib/auth/service";
 import { getViewer, requireAdmin, requireUser } from "@/lib/auth/viewer";
 import { db } from "@/lib/db";
+import { hashPassword } from "@/lib/auth/password";
 import { createUser } from "../helpers/factories";
 
 // The session is the signed JWT's content (a real token in the request's cookies, see
@@ -157,6 +158,23 @@ describe("npm run user:admin", () => {
     expect((await rejection(requireAdmin())).code).toBe("FORBIDDEN");
   }, 60_000);
 
+  it("prints a one-hour password-reset link for an account with a password (issue 18)", async () => {
+    const user = await createUser({ email: "forgot-it@example.com" });
+    expect(cli("forgot-it@example.com", "--reset-link")).toMatchObject({
+      code: 1,
+      err: "forgot-it@example.com signs in with Google; it has no password.",
+    });
+    await db.user.update({
+      where: { id: user.id },
+      data: { passwordHash: await hashPassword("old harbour 11") },
+    });
+    const r = cli("forgot-it@example.com", "--reset-link");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(
+      /^Password-reset link for forgot-it@example.com \(works once, within an hour\):\n.+\/reset-password\?token=[A-Za-z0-9_-]{40,}$/,
+    );
+  }, 60_000);
+
   it("says clearly when the user does not exist, and exits with 1", () => {
     const r = cli("nobody-here@example.com");
     expect(r.code).toBe(1);
@@ -165,10 +183,15 @@ describe("npm run user:admin", () => {
   }, 60_000);
 
   it("prints the usage for missing or unknown arguments", () => {
-    for (const args of [[], ["a@b.co", "--force"], ["a@b.co", "c@d.co"]]) {
+    for (const args of [
+      [],
+      ["a@b.co", "--force"],
+      ["a@b.co", "c@d.co"],
+      ["a@b.co", "--revoke", "--reset-link"],
+    ]) {
       const r = cli(...args);
       expect(r.code).toBe(2);
-      expect(r.err).toBe("Usage: npm run user:admin -- <email> [--revoke]");
+      expect(r.err).toBe("Usage: npm run user:admin -- <email> [--revoke | --reset-link]");
     }
     expect(cli("not-an-email")).toMatchObject({ code: 1, err: "Invalid email address: not-an-email" });
   }, 60_000);
