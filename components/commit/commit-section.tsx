@@ -37,6 +37,9 @@ const MyCommitmentCard = dynamic(
   },
 );
 
+/** The last withdrawal's message, for the panel of the refreshed page (see CommitSection). */
+let lastWithdrawal: { campaignId: string; message: string; at: number } | null = null;
+
 /** What the panel says under a button that offers nothing to do (issue 16: it follows the phase). */
 const CTA_TEXT: Record<Exclude<CallToAction, "commit">, (p: CommitPanel) => string> = {
   committed: () => COMMIT_MESSAGES.alreadyCommitted,
@@ -76,6 +79,24 @@ export function CommitSection({
     panel.crowdfund ? String(Math.max(1, panel.ticketPriceCents / 100)) : "",
   );
   const [error, setError] = useState<string | null>(null);
+  // what the backer's own card reported last (a withdrawal): the page refreshes into a new copy (the
+  // cached copies are keyed by data version, so this panel remounts) and the message must survive it
+  const [withdrawn, setWithdrawn] = useState<string | null>(null);
+  useEffect(() => {
+    const note = lastWithdrawal;
+    if (!note || note.campaignId !== panel.campaignId || Date.now() - note.at > 15_000) return;
+    lastWithdrawal = null;
+    // Runs on arrival: shows the message the previous copy of this panel could not keep.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setWithdrawn(note.message);
+  }, [panel.campaignId]);
+  const onWithdrawn = useCallback(
+    (message: string) => {
+      lastWithdrawal = { campaignId: panel.campaignId, message, at: Date.now() };
+      setWithdrawn(message);
+    },
+    [panel.campaignId],
+  );
   // The sticky bar (small screens) shows while the panel itself is out of view.
   const sectionRef = useRef<HTMLElement>(null);
   const [panelInView, setPanelInView] = useState(false);
@@ -134,6 +155,7 @@ export function CommitSection({
 
   function onCommitClick() {
     setError(null);
+    setWithdrawn(null);
     if (!panel.signedIn) {
       setSignInPrompt(true);
       return;
@@ -203,6 +225,7 @@ export function CommitSection({
             title={panel.title}
             paymentsMode={paymentsMode}
             publishableKey={publishableKey}
+            onWithdrawn={onWithdrawn}
           />
         </>
       ) : panel.cta !== "commit" ? (
@@ -212,6 +235,11 @@ export function CommitSection({
         panel.block === "notApproved" && (
           <p className="mt-3 text-center text-sm text-slate-600">{CTA_TEXT.closed(panel)}</p>
         )
+      )}
+      {withdrawn && panel.cta !== "committed" && (
+        <p role="status" className="mt-3 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
+          {withdrawn}
+        </p>
       )}
       {signInPrompt && (
         <div

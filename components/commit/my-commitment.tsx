@@ -33,11 +33,14 @@ export function MyCommitmentCard({
   title,
   paymentsMode,
   publishableKey,
+  onWithdrawn,
 }: {
   campaignId: string;
   title: string;
   paymentsMode: "stripe" | "demo";
   publishableKey: string | null;
+  /** the withdrawal went through: the panel keeps this message after the card itself is gone */
+  onWithdrawn: (message: string) => void;
 }) {
   const { myCommitmentAction, withdrawCommitmentAction, changeCardAction } = useServerActions();
   const router = useRouter();
@@ -65,12 +68,12 @@ export function MyCommitmentCard({
     setBusy(false);
     if (!res?.ok) return setError(res?.error ?? "Could not withdraw. Please try again.");
     setDialog(null);
-    setNotice(
+    onWithdrawn(
       res.data.refundCents > 0
         ? `${WITHDRAW_TEXTS.done} ${formatCents(res.data.refundCents)} is being refunded to your card.`
         : WITHDRAW_TEXTS.done,
     );
-    router.refresh(); // the count drops and Commit comes back
+    router.refresh(); // the count drops, this card goes and Commit comes back
   }
 
   async function changeCard(paymentMethodId: string) {
@@ -88,12 +91,6 @@ export function MyCommitmentCard({
     void load();
   }
 
-  if (notice && !mine)
-    return (
-      <p role="status" className="mt-3 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
-        {notice}
-      </p>
-    );
   if (mine === undefined)
     return (
       <p className="mt-3 text-center text-sm text-slate-500" role="status">
