@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { createCampaign, expect, sql, test } from "./fixtures";
+import { createCampaign, expect, signUpWith, sql, test } from "./fixtures";
 
 /* Issue 18 items 4 and 5: sign-in that brings you back, password reset and change. */
 
@@ -30,12 +30,7 @@ test("a failed payment's pay link opened signed out → sign in → the pay page
   const t = crypto.randomBytes(3).toString("hex");
   const email = `payer-${t}@example.test`;
   // an account with a password, made through sign-up
-  await page.goto("/profile");
-  await page.getByRole("button", { name: "Need an account? Sign Up" }).click();
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("violet-harbour-42");
-  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
-  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
+  await signUpWith(page, email, "violet-harbour-42");
   const { rows } = await sql().query(`SELECT id FROM "User" WHERE email = $1`, [email]);
   const event = await createCampaign({
     title: `Declined ${t}`,
@@ -76,12 +71,7 @@ test("forgot password: the emailed link sets a new password, the old one stops w
 }) => {
   const t = crypto.randomBytes(3).toString("hex");
   const email = `forgetful-${t}@example.test`;
-  await page.goto("/profile");
-  await page.getByRole("button", { name: "Need an account? Sign Up" }).click();
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("violet-harbour-42");
-  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
-  await expect(main(page).getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
+  await signUpWith(page, email, "violet-harbour-42");
   await page.context().clearCookies();
 
   await page.goto("/profile");

@@ -1,14 +1,7 @@
 import crypto from "node:crypto";
-import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtures";
+import { createCampaign, createUser, expect, fillCard, loginAs, sql, test } from "./fixtures";
 
 /* Issue 18 (the backer's journey) and issue 17 (withdrawing after a change on a tipped event). */
-
-async function fillCard(page: import("@playwright/test").Page, number: string) {
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiration date").fill("12 / 34");
-  await page.getByLabel("Security code").fill("123");
-  await page.getByRole("button", { name: "Save Card" }).click();
-}
 
 test("commit, see it under My commitments with the card, change the card, withdraw: the count drops and Commit is back", async ({
   page,

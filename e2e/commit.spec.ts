@@ -1,4 +1,4 @@
-import { createCampaign, createUser, expect, loginAs, sql, test, type TestUser } from "./fixtures";
+import { createCampaign, createUser, expect, fillCard, loginAs, sql, test, type TestUser } from "./fixtures";
 
 /** A pledge already made by someone else (optionally with a saved demo card). */
 async function pledge(campaignId: string, user: TestUser, opts: { cents?: number; card?: boolean } = {}) {
@@ -28,13 +28,6 @@ async function pledge(campaignId: string, user: TestUser, opts: { cents?: number
     `UPDATE "Campaign" SET "committedCount" = "committedCount" + 1, "pledgeCount" = "pledgeCount" + 1 WHERE id = $1`,
     [campaignId],
   );
-}
-
-async function fillCard(page: import("@playwright/test").Page, number: string) {
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiration date").fill("12 / 34");
-  await page.getByLabel("Security code").fill("123");
-  await page.getByRole("button", { name: "Save Card" }).click();
 }
 
 test("signed out: Commit asks to sign in and links to /profile, with the way back", async ({ page }) => {

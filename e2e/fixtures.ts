@@ -143,3 +143,21 @@ export const actionPageUrl = (worker: string, ids: { campaignId: string; pledgeI
     .replace("[pledgeId]", ids.pledgeId);
 
 export const test = base;
+
+/** Fills the demo card form (DESIGN §1 demo payments) with `number` and saves it. */
+export async function fillCard(page: Page, number: string) {
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiration date").fill("12 / 34");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByRole("button", { name: "Save Card" }).click();
+}
+
+/** Creates an email/password account through the sign-up form at /profile (the browser ends signed in). */
+export async function signUpWith(page: Page, email: string, password: string) {
+  await page.goto("/profile");
+  await page.getByRole("button", { name: "Need an account? Sign Up" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign Up", exact: true }).click();
+  await expect(page.getByRole("main").getByRole("heading", { name: "Profile Dashboard" })).toBeVisible();
+}

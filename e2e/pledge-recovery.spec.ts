@@ -1,4 +1,4 @@
-import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtures";
+import { createCampaign, createUser, expect, fillCard, loginAs, sql, test } from "./fixtures";
 
 /** A confirmed paid event where `backer`'s off-session charge was declined. */
 async function failedPledge() {
@@ -17,13 +17,6 @@ async function failedPledge() {
     [pledgeId, event.id, backer.id],
   );
   return { backer, event, pledgeId };
-}
-
-async function fillCard(page: import("@playwright/test").Page, number: string) {
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiration date").fill("12 / 34");
-  await page.getByLabel("Security code").fill("123");
-  await page.getByRole("button", { name: "Save Card" }).click();
 }
 
 test("the backer of a declined charge updates the card and pays on-session", async ({ page }) => {

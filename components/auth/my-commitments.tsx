@@ -2,15 +2,8 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button";
 import type { MyCommitment } from "@/lib/pledges/mine";
+import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";
 import { formatDate } from "@/lib/format";
-
-const TONE_TEXT: Record<MyCommitment["tone"], string> = {
-  brand: "text-brand-700",
-  green: "text-emerald-700",
-  slate: "text-slate-600",
-  red: "text-red-700",
-  amber: "text-amber-800",
-};
 
 /**
  * The backer's commitments on their profile (issue 18), beside SPEC's "Your Active Pacts": every
@@ -57,16 +50,14 @@ function CommitmentCard({ m }: { m: MyCommitment }) {
           <Badge tone={m.phase.tone}>{m.phase.label}</Badge>
         </span>
       </div>
-      <p className={`mt-2 text-sm font-medium ${TONE_TEXT[m.tone]}`}>{m.stateText}</p>
+      <p className={`mt-2 text-sm font-medium ${STATE_TONE_CLASS[m.tone]}`}>{m.stateText}</p>
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-slate-600">
         <dt>Committed</dt>
         <dd>{formatDate(m.committedAt)}</dd>
         {m.card && (
           <>
             <dt>Card</dt>
-            <dd>
-              {m.card.brand.charAt(0).toUpperCase() + m.card.brand.slice(1)} ···· {m.card.last4}
-            </dd>
+            <dd>{cardLabel(m.card)}</dd>
           </>
         )}
         {m.paymentIntentId && (

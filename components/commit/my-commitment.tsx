@@ -10,17 +10,7 @@ import { SaveCardStep } from "@/components/payments/save-card-step";
 import { WITHDRAW_TEXTS } from "@/lib/pledges/policy";
 import { formatCents } from "@/lib/format";
 import type { MyCommitment } from "@/lib/pledges/mine";
-
-const TONES: Record<MyCommitment["tone"], string> = {
-  brand: "text-brand-700",
-  green: "text-emerald-700",
-  slate: "text-slate-600",
-  red: "text-red-700",
-  amber: "text-amber-800",
-};
-
-const cardText = (c: { brand: string; last4: string }) =>
-  `${c.brand.charAt(0).toUpperCase()}${c.brand.slice(1)} ···· ${c.last4}`;
+import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";
 
 /**
  * The committed backer's own card on the event page (issue 18): "You're in", their state, their
@@ -87,7 +77,7 @@ export function MyCommitmentCard({
       return;
     }
     setDialog(null);
-    setNotice(`Your card is now ${cardText(res.data)}.`);
+    setNotice(`Your card is now ${cardLabel(res.data)}.`);
     void load();
   }
 
@@ -105,8 +95,8 @@ export function MyCommitmentCard({
       aria-label="Your commitment"
     >
       <p className="font-semibold text-emerald-900">Your commitment</p>
-      <p className={`text-sm ${TONES[mine.tone]}`}>{mine.stateText}</p>
-      {mine.card && <p className="mt-1 text-sm text-slate-700">Card: {cardText(mine.card)}</p>}
+      <p className={`text-sm ${STATE_TONE_CLASS[mine.tone]}`}>{mine.stateText}</p>
+      {mine.card && <p className="mt-1 text-sm text-slate-700">Card: {cardLabel(mine.card)}</p>}
       {mine.withdraw?.kind === "afterChange" && (
         <p className="mt-2 text-sm text-amber-900">
           The date or place changed after the event was confirmed. You may withdraw with a full refund until{" "}
@@ -177,7 +167,7 @@ export function MyCommitmentCard({
         <Modal title="Change your card" onClose={() => setDialog(null)} dismissible={!busy} dark>
           <div className="space-y-4">
             <p className="text-sm text-slate-300">
-              The new card replaces {mine.card ? cardText(mine.card) : "your saved card"} for this event. It
+              The new card replaces {mine.card ? cardLabel(mine.card) : "your saved card"} for this event. It
               is charged only if the event reaches its goal.
             </p>
             {error && (

@@ -67,6 +67,12 @@ export const isFreeEvent = (c: PactKind) => !isPaidEvent(c);
 export const pledgeChargeCents = (c: PactKind, pledge: { amountCents: number }) =>
   isCrowdfund(c) ? pledge.amountCents : c.ticketPriceCents;
 
+/**
+ * Whether one commitment counts toward a paction's goal (DESIGN §1 "threshold"): on a paid event only
+ * with a saved card, on a free one always. The commit adds what this says; a withdrawal takes it back.
+ */
+export const countsTowardGoal = (c: PactKind, hasCard: boolean) => !isPaidEvent(c) || hasCard;
+
 /** $1: a crowdfund pledge counts whole dollars toward the goal. */
 export const CROWDFUND_MIN_CENTS = 100;
 

@@ -80,6 +80,39 @@ export async function expireCampaign(campaignId: string, now = new Date()): Prom
 }
 
 /**
+ * In Stripe mode, detaches a saved card from the backer's customer unless a live pledge of an event
+ * still collecting or charging uses it (other than `exceptPledgeId`). True when the card is free to
+ * forget (detached, already gone, or still needed elsewhere); false when detaching failed and should
+ * be retried. Demo cards need no detaching.
+ */
+export async function detachIfUnused(
+  paymentMethodId: string,
+  exceptPledgeId: string,
+  gateway = getGateway(),
+): Promise<boolean> {
+  if (paymentsMode() !== "stripe") return true;
+  const stillNeeded = await db.pledge.count({
+    where: {
+      id: { not: exceptPledgeId },
+      paymentMethodId,
+      ...LIVE_PLEDGE,
+      campaign: { status: { in: [...CANCELLABLE_STATUSES] } },
+    },
+  });
+  if (stillNeeded > 0) return true;
+  try {
+    await gateway.detach(paymentMethodId);
+    return true;
+  } catch (err) {
+    // Already detached or gone (Stripe answers 400/404): released all the same. Otherwise retry later.
+    const status = (err as { statusCode?: number })?.statusCode;
+    if (status === 400 || status === 404) return true;
+    console.warn(`[deadlines] detaching a card failed, will retry: ${(err as Error)?.message}`);
+    return false;
+  }
+}
+
+/**
  * Releases the saved cards of expired (and cancelled, never charged) events and of withdrawn
  * pledges (DESIGN §1 "withdrawing"): the pledge forgets the card, and in Stripe mode the card is
  * detached from the customer unless another live pledge still needs it. Resumable: a pledge keeps
@@ -101,30 +134,7 @@ export async function releaseSavedCards(take = 200, pledgeId?: string): Promise<
   let released = 0;
   for (const p of pledges) {
     const pm = p.paymentMethodId!;
-    if (paymentsMode() === "stripe") {
-      const stillNeeded = await db.pledge.count({
-        where: {
-          id: { not: p.id },
-          paymentMethodId: pm,
-          ...LIVE_PLEDGE,
-          campaign: { status: { in: [...CANCELLABLE_STATUSES] } },
-        },
-      });
-      if (stillNeeded === 0) {
-        try {
-          await getGateway().detach(pm);
-        } catch (err) {
-          // Already detached or gone (Stripe answers 400/404): released all the same. Otherwise retry later.
-          const status = (err as { statusCode?: number })?.statusCode;
-          if (status !== 400 && status !== 404) {
-            console.warn(
-              `[deadlines] detaching a card of pledge ${p.id} failed, will retry: ${(err as Error)?.message}`,
-            );
-            continue;
-          }
-        }
-      }
-    }
+    if (!(await detachIfUnused(pm, p.id))) continue;
     if (await releaseCard(p.id, pm)) released++;
   }
   return released;

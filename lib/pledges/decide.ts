@@ -6,7 +6,7 @@ import type { CardSummary } from "@/lib/payments/types";
 import { parseInput } from "@/lib/actions";
 import { commitInputSchema, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy";
-import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { countsTowardGoal, isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { canSeeEvent } from "@/lib/access/rules";
 import { livePledgeSql } from "@/lib/charging/pledge-state";
 
@@ -145,7 +145,7 @@ export function decide(
   const pledgeCents = paid || crowdfund ? amountCents : 0;
   // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
   // carries one, checked above), free events count all; a crowdfund counts dollars.
-  const counts = !paid || Boolean(card);
+  const counts = countsTowardGoal(c, Boolean(card));
   const committedCount = c.committedCount + (counts ? 1 : 0);
   const raisedCents = c.raisedCents + pledgeCents;
   const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;

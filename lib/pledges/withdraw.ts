@@ -8,16 +8,16 @@ import { canSeeEvent } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { WITHDRAW_TEXTS, withdrawRule } from "@/lib/pledges/policy";
-import { isCrowdfund, isPaidEvent, LIVE_PLEDGE, progress } from "@/lib/campaigns/lifecycle";
+import { countsTowardGoal, isPaidEvent, LIVE_PLEDGE, progress } from "@/lib/campaigns/lifecycle";
 import { recordWithdrawal } from "@/lib/charging/pledge-state";
 import { oneAtATime } from "@/lib/pledges/commit-slots";
 import { emailCampaignSelect } from "@/lib/email/notifications";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { withdrawnEmail } from "@/lib/email/templates";
 import { refundCancelledPledges } from "@/lib/cancellation/service";
-import { releaseSavedCards } from "@/lib/deadlines/service";
+import { detachIfUnused, releaseSavedCards } from "@/lib/deadlines/service";
 import type { PaymentGateway } from "@/lib/payments/types";
-import { getGateway, paymentsMode } from "@/lib/payments/gateway";
+import { getGateway } from "@/lib/payments/gateway";
 
 const withdrawInputSchema = z.object({ campaignId: campaignIdSchema }).strict();
 const changeCardInputSchema = z
@@ -92,9 +92,8 @@ export async function withdrawCommitment(
 
         // The counters drop by what this pledge's commit added (lib/pledges/decide: a paid pledge
         // counts with its card, a free one always; a crowdfund counts its dollars).
-        const paid = isPaidEvent(c);
-        const counted = !paid || pledge.paymentMethodId !== null ? 1 : 0;
-        const pledgeCents = paid || isCrowdfund(c) ? pledge.amountCents : 0;
+        const counted = countsTowardGoal(c, pledge.paymentMethodId !== null) ? 1 : 0;
+        const pledgeCents = isPaidEvent(c) ? pledge.amountCents : 0;
         const [after] = await tx.$queryRaw<{ committedCount: number; raisedCents: number }[]>`
           UPDATE "Campaign" SET "committedCount" = GREATEST(0, "committedCount" - ${counted}),
                  "pledgeCount" = GREATEST(0, "pledgeCount" - 1),
@@ -201,14 +200,12 @@ export async function changeCommitmentCard(
         data: { paymentMethodId: card.paymentMethodId, cardBrand: card.brand, cardLast4: card.last4 },
       });
       if (count === 0) throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
-      return pledge.paymentMethodId;
+      return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId };
     }),
   );
 
-  // The old card: detached (Stripe) unless another live pledge still uses it; errors are not the backer's problem.
-  if (old && old !== card.paymentMethodId && paymentsMode() === "stripe") {
-    const stillUsed = await db.pledge.count({ where: { paymentMethodId: old, ...LIVE_PLEDGE } });
-    if (stillUsed === 0) await gateway.detach(old).catch(() => undefined);
-  }
+  // The old card: detached (Stripe) unless another live pledge still uses it; a failure is not the backer's problem.
+  if (old.paymentMethodId && old.paymentMethodId !== card.paymentMethodId)
+    await detachIfUnused(old.paymentMethodId, old.pledgeId, gateway).catch(() => false);
   return { brand: card.brand, last4: card.last4 };
 }
