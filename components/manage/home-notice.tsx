@@ -11,11 +11,12 @@ import {
 } from "@/lib/access/texts";
 
 /** Messages a redirect to home may carry as `?notice=<code>`; unknown codes show nothing. */
-const NOTICES: Record<string, { text: string; link?: { href: string; label: string } }> = {
+const NOTICES: Record<string, { text: string; info?: true; link?: { href: string; label: string } }> = {
   [MANAGE_DENIED_NOTICE]: { text: ACCESS_TEXTS.manageDenied },
   [EVENT_NOT_FOUND_NOTICE]: { text: NOTICE_TEXTS.eventNotFound },
   [SIGN_IN_TO_CREATE_NOTICE]: {
     text: NOTICE_TEXTS.signInToCreate,
+    info: true, // a way forward, not an error
     link: { href: `/profile?next=${encodeURIComponent("/create-campaign")}`, label: "Sign in" },
   },
 };
@@ -38,7 +39,11 @@ export function HomeNotice({ notice }: { notice: unknown }) {
     <div className="mx-auto max-w-6xl px-4 pt-4">
       <div
         role="alert"
-        className="flex items-start justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+        className={`flex items-start justify-between gap-3 rounded-xl border px-4 py-3 text-sm ${
+          message.info
+            ? "border-brand-100 bg-brand-50 text-slate-800"
+            : "border-red-200 bg-red-50 text-red-800"
+        }`}
       >
         <p>
           {message.text}
@@ -55,7 +60,9 @@ export function HomeNotice({ notice }: { notice: unknown }) {
           type="button"
           onClick={() => setOpen(false)}
           aria-label="Dismiss"
-          className="-my-1 rounded px-2 text-lg leading-none text-red-700 hover:bg-red-100"
+          className={`-my-1 rounded px-2 text-lg leading-none ${
+            message.info ? "text-brand-700 hover:bg-brand-100" : "text-red-700 hover:bg-red-100"
+          }`}
         >
           ×
         </button>
