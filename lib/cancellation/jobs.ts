@@ -1,6 +1,6 @@
 import "server-only";
 import { defineJob } from "@/lib/jobs/types";
-import { refundCancelledPledges } from "@/lib/cancellation/service";
+import { refundOwedPledges } from "@/lib/cancellation/service";
 
 /** Every minute: finish refunds of cancelled events (failed attempts, charges that completed after the cancellation). */
 const refundSweeperJob = defineJob<Record<string, never>>({
@@ -9,7 +9,7 @@ const refundSweeperJob = defineJob<Record<string, never>>({
   scheduleData: {},
   retryLimit: 0,
   handler: async () => {
-    await refundCancelledPledges();
+    await refundOwedPledges();
   },
 });
 

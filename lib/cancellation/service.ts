@@ -70,7 +70,7 @@ export async function cancelCampaign(
     );
   });
 
-  const refunded = await refundCancelledPledges(campaignId, opts.gateway);
+  const refunded = await refundOwedPledges(campaignId, opts.gateway);
   await kickEmailSender();
   return { campaignId, refunded, emailed };
 }
@@ -80,7 +80,7 @@ export async function cancelCampaign(
  * those withdrawn after a date or place change (issue 17) — for one event, or all of them for the
  * sweeper. Returns how many refunds this call recorded.
  */
-export async function refundCancelledPledges(
+export async function refundOwedPledges(
   campaignId?: string,
   gateway: PaymentGateway = getGateway(),
   take = 200,

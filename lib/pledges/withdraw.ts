@@ -14,7 +14,7 @@ import { oneAtATime } from "@/lib/pledges/commit-slots";
 import { emailCampaignSelect } from "@/lib/email/notifications";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { withdrawnEmail } from "@/lib/email/templates";
-import { refundCancelledPledges } from "@/lib/cancellation/service";
+import { refundOwedPledges } from "@/lib/cancellation/service";
 import { detachIfUnused, releaseSavedCards } from "@/lib/deadlines/service";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { getGateway } from "@/lib/payments/gateway";
@@ -124,7 +124,7 @@ export async function withdrawCommitment(
 
   // Money and card after the commit, each idempotent and finished by its sweeper if this fails.
   try {
-    if (done.refundCents > 0) await refundCancelledPledges(campaignId, opts.gateway);
+    if (done.refundCents > 0) await refundOwedPledges(campaignId, opts.gateway);
     await releaseSavedCards(1, done.pledgeId);
   } catch (err) {
     console.warn(`[withdraw] refund or card release of ${done.pledgeId} deferred: ${(err as Error).message}`);

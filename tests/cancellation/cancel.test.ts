@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { cancelCampaign, refundCancelledPledges } from "@/lib/cancellation/service";
+import { cancelCampaign, refundOwedPledges } from "@/lib/cancellation/service";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
@@ -80,8 +80,8 @@ describe("cancelling an event", () => {
     const { gateway, calls, refunds } = fakeGateway();
     const [r] = await Promise.all([
       cancelCampaign(v(creator), { campaignId: campaign.id }, { gateway }),
-      refundCancelledPledges(undefined, gateway),
-      refundCancelledPledges(campaign.id, gateway),
+      refundOwedPledges(undefined, gateway),
+      refundOwedPledges(campaign.id, gateway),
     ]);
     expect(r.emailed).toBe(2);
     const after = await db.pledge.findMany({ where: { campaignId: campaign.id }, orderBy: { id: "asc" } });
@@ -91,7 +91,7 @@ describe("cancelling an event", () => {
     expect(refunds.size).toBe(2);
     const callsSoFar = calls.length;
     // Retried jobs find nothing left: no new refund request at all.
-    expect(await refundCancelledPledges(undefined, gateway)).toBe(0);
+    expect(await refundOwedPledges(undefined, gateway)).toBe(0);
     expect(calls.length).toBe(callsSoFar);
 
     const emails = await db.emailOutbox.findMany({
@@ -115,7 +115,7 @@ describe("cancelling an event", () => {
     );
     warn.mockRestore();
     const healthy = fakeGateway();
-    expect(await refundCancelledPledges(undefined, healthy.gateway)).toBe(1);
+    expect(await refundOwedPledges(undefined, healthy.gateway)).toBe(1);
     expect((await db.pledge.findUniqueOrThrow({ where: { id: pledges[0].id } })).chargeStatus).toBe(
       "refunded",
     );
