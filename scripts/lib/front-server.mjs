@@ -116,7 +116,7 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   let warned = false;
 
-  function forward(req, res, headers, body) {
+  function forward(req, res, headers, body, retried = false) {
     const upstream = http.request(
       { host: "localhost", port: upstreamPort, method: req.method, path: req.url, headers, agent },
       (up) => {
@@ -130,11 +130,16 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
         up.on("error", () => res.destroy());
       },
     );
-    upstream.on("error", () =>
+    upstream.on("error", (err) => {
+      // A kept-alive socket that Next closed as idle just as this request went out (Node's documented
+      // keep-alive race): a GET or HEAD has not been seen upstream, so it is sent once more on a new socket.
+      const idempotent = req.method === "GET" || req.method === "HEAD";
+      if (!retried && idempotent && upstream.reusedSocket && err?.code === "ECONNRESET" && !res.headersSent)
+        return void forward(req, res, headers, body, true).end();
       json(res, 502, "UNAVAILABLE", "The service is temporarily unavailable. Please try again in a moment.", {
         "retry-after": "5",
-      }),
-    );
+      });
+    });
     res.on("close", () => {
       if (!res.writableFinished) upstream.destroy();
     });

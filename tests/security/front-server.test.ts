@@ -195,3 +195,40 @@ describe("front server", () => {
     expect(last().body).toBe('[{"campaignId":"x"}]');
   });
 });
+
+describe("the keep-alive race with the upstream", () => {
+  it("a GET whose reused upstream socket was just closed is sent again on a new one, not answered 502", async () => {
+    // An upstream that answers the first request of each connection and resets the connection on the
+    // second: exactly what a kept-alive socket closed by Next as idle looks like to the front server.
+    const net = await import("node:net");
+    const raw = net.createServer((socket) => {
+      let requests = 0;
+      socket.on("data", (chunk) => {
+        if (!chunk.toString().includes("\r\n\r\n")) return;
+        if (++requests === 1)
+          socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok");
+        else socket.resetAndDestroy();
+      });
+    });
+    const rawPort = await new Promise<number>((r) =>
+      raw.listen(0, "localhost", () => r((raw.address() as AddressInfo).port)),
+    );
+    const racing = createFrontServer({ upstreamPort: rawPort, log: { warn } as unknown as Console });
+    const racingPort = await listen(racing);
+    try {
+      expect(await send(racingPort, { path: "/first" })).toMatchObject({ status: 200, body: "ok" });
+      expect(await send(racingPort, { path: "/second" })).toMatchObject({ status: 200, body: "ok" });
+      // a POST is never sent twice: on the reused socket (now the retry's) the reset is answered 502
+      const post = await send(racingPort, {
+        method: "POST",
+        path: "/third",
+        headers: { "content-type": "text/plain", "content-length": "1" },
+        body: "x",
+      });
+      expect(post.status).toBe(502);
+    } finally {
+      await new Promise((r) => racing.close(r));
+      await new Promise((r) => raw.close(r));
+    }
+  });
+});
