@@ -10,6 +10,10 @@ export { expect };
 const dbUrlFile = path.join(__dirname, "..", ".data", `e2e-${process.env.E2E_PORT || 3100}`, "db-url");
 const secret = process.env.E2E_NEXTAUTH_SECRET || "e2e-secret-not-for-production";
 
+/** The local OpenID Connect issuer standing in for Google (scripts/e2e-server.mjs starts it). */
+export const oidcIssuer = () =>
+  fs.readFileSync(path.join(path.dirname(dbUrlFile), "oidc-url"), "utf8").trim();
+
 let pool: pg.Pool | undefined;
 export function sql() {
   pool ??= new pg.Pool({ connectionString: fs.readFileSync(dbUrlFile, "utf8").trim(), max: 4 });

@@ -17,6 +17,8 @@ const envSchema = z.object({
   NEXTAUTH_SECRET: optional,
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,
+  // Tests only: a local OpenID Connect issuer standing in for Google; honoured for loopback URLs only.
+  GOOGLE_TEST_ISSUER: optional,
   ADMIN_EMAILS: optional,
   STRIPE_SECRET_KEY: optional,
   STRIPE_WEBHOOK_SECRET: optional,
@@ -88,6 +90,28 @@ export const secretValues = (): Array<[name: string, value: string]> =>
   );
 
 export const googleEnabled = () => Boolean(env().GOOGLE_CLIENT_ID && env().GOOGLE_CLIENT_SECRET);
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/**
+ * GOOGLE_TEST_ISSUER: where "Continue with Google" goes instead of Google — a local OpenID
+ * Connect issuer in the e2e and integration suites. Honoured only for an http(s) URL on a
+ * loopback host, so a production setting can never send sign-ins (and the client secret) anywhere
+ * else; `ignored` says why a value set is not used. instrumentation.ts logs either at start.
+ */
+export function googleTestIssuer(): { issuer?: string; ignored?: string } {
+  const raw = env().GOOGLE_TEST_ISSUER;
+  if (!raw) return {};
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ignored: "it is not a URL" };
+  }
+  if (!/^https?:$/.test(url.protocol) || !LOOPBACK_HOSTS.has(url.hostname))
+    return { ignored: "only a loopback http(s) URL (127.0.0.1, localhost, [::1]) is honoured" };
+  return { issuer: raw.replace(/\/$/, "") };
+}
 export const stripeEnabled = () =>
   Boolean(env().STRIPE_SECRET_KEY && env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY);
 export const appUrl = () =>

@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmbeddedPostgres } from "./lib/embedded-db.mjs";
 import { ensureDatabase } from "./lib/database-url.mjs";
+import { LOCAL_OIDC_CLIENT, startLocalOidc } from "./lib/local-oidc.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // One directory per port, so parallel e2e runs (E2E_PORT) on one machine stay apart.
@@ -18,6 +19,11 @@ await ensureDatabase(pg.url(), "pactnexus_e2e");
 const url = pg.url("pactnexus_e2e");
 fs.writeFileSync(path.join(dir, "db-url"), url);
 
+// "Continue with Google" signs in at a local OpenID Connect issuer (scripts/lib/local-oidc.mjs).
+const port = process.env.PORT || 3100;
+const oidc = await startLocalOidc({ redirectUris: [`http://localhost:${port}/api/auth/callback/google`] });
+fs.writeFileSync(path.join(dir, "oidc-url"), oidc.issuer);
+
 const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
   stdio: "inherit",
   env: {
@@ -27,6 +33,9 @@ const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
     SEED_DEMO: "false",
     NEXTAUTH_SECRET: process.env.E2E_NEXTAUTH_SECRET || "e2e-secret-not-for-production",
     RATE_LIMIT_DISABLED: process.env.RATE_LIMIT_DISABLED || "",
+    GOOGLE_CLIENT_ID: LOCAL_OIDC_CLIENT.id,
+    GOOGLE_CLIENT_SECRET: LOCAL_OIDC_CLIENT.secret,
+    GOOGLE_TEST_ISSUER: oidc.issuer,
   },
 });
 const stop = async (code) => {
@@ -34,6 +43,7 @@ const stop = async (code) => {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
   }
+  await oidc.close();
   await pg.stop();
   process.exit(code);
 };

@@ -14,7 +14,7 @@ import {
   normalizeEmail,
 } from "@/lib/auth/schema";
 import { googleVerifiedEmail, secureJoinedAccount, verifyPasswordSignIn } from "@/lib/auth/service";
-import { env, googleEnabled } from "@/lib/env";
+import { env, googleEnabled, googleTestIssuer } from "@/lib/env";
 import { INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
 import { secureCookies, sessionCookie, tokenSessionVersion } from "@/lib/auth/session-cookie";
@@ -61,10 +61,13 @@ export function authOptions(): NextAuthOptions {
     }),
   ];
   if (googleEnabled()) {
+    const testIssuer = googleTestIssuer().issuer;
     providers.push(
       GoogleProvider({
         clientId: env().GOOGLE_CLIENT_ID!,
         clientSecret: env().GOOGLE_CLIENT_SECRET!,
+        // The tests' local OpenID issuer (loopback only, lib/env.ts); else Google's own discovery.
+        ...(testIssuer ? { wellKnown: `${testIssuer}/.well-known/openid-configuration` } : {}),
         authorization: { params: { scope: "openid email profile" } },
         // Linking by email is safe only because signIn below refuses unverified Google emails.
         allowDangerousEmailAccountLinking: true,

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { authOptions } from "@/lib/auth/options";
 import { hashPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db";
+import { env, googleTestIssuer } from "@/lib/env";
 import { createUser } from "../helpers/factories";
 
 // Google is configured for this file (lib/env reads the environment once, lazily).
@@ -201,5 +202,45 @@ describe("NextAuth options", () => {
       sessionVersion: 0,
       passwordHash: expect.any(String),
     });
+  });
+
+  it("GOOGLE_TEST_ISSUER sends Google sign-in to a local issuer only when it is a loopback URL", () => {
+    const wellKnown = () =>
+      (
+        authOptions().providers.find((p) => p.id === "google") as unknown as {
+          options: { wellKnown?: string };
+        }
+      ).options.wellKnown;
+    const set = (value: string | undefined) => {
+      if (value === undefined) delete process.env.GOOGLE_TEST_ISSUER;
+      else process.env.GOOGLE_TEST_ISSUER = value;
+      // lib/env parses once per DATABASE_URL: nudge it to read the environment again
+      const url = process.env.DATABASE_URL!;
+      process.env.DATABASE_URL = `${url}${url.includes("?") ? "&" : "?"}reparse=1`;
+      env();
+      process.env.DATABASE_URL = url;
+    };
+    try {
+      set(undefined);
+      expect(wellKnown()).toBeUndefined(); // Google's own discovery document (the provider's default)
+      for (const local of ["http://127.0.0.1:4455", "http://localhost:4455/", "http://[::1]:4455"]) {
+        set(local);
+        expect(googleTestIssuer()).toEqual({ issuer: local.replace(/\/$/, "") });
+        expect(wellKnown()).toBe(`${local.replace(/\/$/, "")}/.well-known/openid-configuration`);
+      }
+      for (const remote of [
+        "https://accounts.example.com",
+        "http://127.0.0.1.example.com",
+        "file:///tmp/x",
+        "x",
+      ]) {
+        set(remote);
+        expect(googleTestIssuer().issuer).toBeUndefined();
+        expect(googleTestIssuer().ignored).toMatch(/loopback|not a URL/);
+        expect(wellKnown()).toBeUndefined();
+      }
+    } finally {
+      set(undefined);
+    }
   });
 });
