@@ -12,13 +12,17 @@ type EmailContent = {
   paragraphs: string[];
   /** One call to action: a button in HTML, "label: url" in text. */
   action?: { label: string; url: string };
-  /** Unsubscribe link, for non-transactional mail only. */
-  unsubscribeUrl?: string;
+  /** Unsubscribe links (lib/email/unsubscribe unsubscribeLinks), for non-transactional mail only. */
+  unsubscribe?: { page: string; oneClick: string };
   /** The event's cover (an absolute URL), shown above the heading in HTML. */
   imageUrl?: string;
 };
 
-type RenderedEmail = { text: string; html: string };
+type RenderedEmail = {
+  text: string;
+  html: string;
+  headers?: { "List-Unsubscribe": string; "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+};
 
 export function renderEmail(c: EmailContent): RenderedEmail {
   const text = [
@@ -28,7 +32,7 @@ export function renderEmail(c: EmailContent): RenderedEmail {
     ...(c.action ? [`${c.action.label}: ${c.action.url}`, ""] : []),
     "--",
     "PactNexus — a nexus for pacts.",
-    ...(c.unsubscribeUrl ? [`Unsubscribe from these emails: ${c.unsubscribeUrl}`] : []),
+    ...(c.unsubscribe ? [`Unsubscribe from these emails: ${c.unsubscribe.page}`] : []),
   ].join("\n");
 
   const p = (s: string) =>
@@ -48,10 +52,19 @@ ${
 }
 </div>
 <p style="max-width:560px;margin:16px auto 0;font-size:12px;color:#64748b;text-align:center">PactNexus — a nexus for pacts. Solving coordination problems through assurance contracts.${
-    c.unsubscribeUrl
-      ? `<br><a href="${escapeHtml(c.unsubscribeUrl)}" style="color:#64748b">Unsubscribe from these emails</a>`
+    c.unsubscribe
+      ? `<br><a href="${escapeHtml(c.unsubscribe.page)}" style="color:#64748b">Unsubscribe from these emails</a>`
       : ""
   }</p>
 </body></html>`;
-  return { text, html };
+  if (!c.unsubscribe) return { text, html };
+  // RFC 2369 and RFC 8058: mail programs show their own Unsubscribe button, one click, no page.
+  return {
+    text,
+    html,
+    headers: {
+      "List-Unsubscribe": `<${c.unsubscribe.oneClick}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  };
 }

@@ -17,6 +17,13 @@ export const queuedEmailSchema = z.object({
   text: z.string().min(1),
   html: z.string().min(1),
   attachments: z.array(emailAttachmentSchema).max(5).optional(),
+  /** Extra headers: only the list headers of RFC 2369 / RFC 8058 (one-click unsubscribe). */
+  headers: z
+    .object({
+      "List-Unsubscribe": z.string().regex(/^<https?:\/\/[^<>\s]+>$/),
+      "List-Unsubscribe-Post": z.literal("List-Unsubscribe=One-Click"),
+    })
+    .optional(),
 });
 export type QueuedEmail = z.input<typeof queuedEmailSchema>;
 

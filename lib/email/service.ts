@@ -35,6 +35,7 @@ export function outboxColumns(email: QueuedEmail) {
     text: e.text,
     html: e.html,
     attachments: e.attachments ?? null,
+    headers: e.headers ?? null,
   };
 }
 
@@ -42,7 +43,9 @@ export function outboxColumns(email: QueuedEmail) {
 export async function queueEmails(tx: Tx, emails: QueuedEmail[]): Promise<number> {
   if (emails.length === 0) return 0;
   const { count } = await tx.emailOutbox.createMany({
-    data: emails.map(outboxColumns).map((e) => ({ ...e, attachments: e.attachments ?? undefined })),
+    data: emails
+      .map(outboxColumns)
+      .map((e) => ({ ...e, attachments: e.attachments ?? undefined, headers: e.headers ?? undefined })),
     skipDuplicates: true,
   });
   return count;
@@ -94,6 +97,7 @@ type OutboxRow = {
   text: string;
   html: string;
   attachments: unknown;
+  headers: unknown;
   attempts: number;
 };
 
@@ -132,7 +136,7 @@ export async function sendPendingEmails({
     await db.$transaction(
       async (tx) => {
         const rows = await tx.$queryRaw<OutboxRow[]>`
-          SELECT id, "dedupeKey", "toEmail", subject, text, html, attachments, attempts
+          SELECT id, "dedupeKey", "toEmail", subject, text, html, attachments, headers, attempts
           FROM "EmailOutbox" WHERE id = ${id} AND status = 'pending'
           FOR UPDATE SKIP LOCKED`;
         const row = rows[0];
@@ -145,7 +149,12 @@ export async function sendPendingEmails({
             text: row.text,
             html: row.html,
             messageId: `<${row.id}@pactnexus.outbox>`,
-            headers: { "X-PactNexus-Dedupe-Key": row.dedupeKey },
+            headers: {
+              ...(row.headers && typeof row.headers === "object"
+                ? (row.headers as Record<string, string>)
+                : {}),
+              "X-PactNexus-Dedupe-Key": row.dedupeKey,
+            },
             attachments: Array.isArray(row.attachments)
               ? (row.attachments as MailTransportAttachment[])
               : undefined,

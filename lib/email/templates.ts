@@ -8,7 +8,7 @@ import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { icsAttachment } from "@/lib/email/ics";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
-import { unsubscribeUrl } from "@/lib/email/unsubscribe";
+import { unsubscribeLinks } from "@/lib/email/unsubscribe";
 
 /**
  * Every email the app sends, as data for queueEmail(tx, ...). Each dedupe key names the cause and
@@ -173,7 +173,7 @@ export function deadlineReminderEmail(
           : `It needs ${plural(n, "more person", "more people")} to happen. Know someone who'd join? Send them the link.`,
       ],
       action: { label: "Share the event", url: campaignUrl(c) },
-      unsubscribeUrl: unsubscribeUrl(to.userId),
+      unsubscribe: unsubscribeLinks(to.userId),
     }),
   };
 }
@@ -200,7 +200,7 @@ export function organizerCommitDigestEmail(
           : "The goal has been reached!",
       ],
       action: { label: "Manage the event", url: `${campaignUrl(c)}/manage` },
-      unsubscribeUrl: unsubscribeUrl(to.userId),
+      unsubscribe: unsubscribeLinks(to.userId),
     }),
   };
 }
@@ -242,7 +242,7 @@ export function organizerUpdateEmail(
       heading: `Update: ${c.title}`,
       paragraphs: [text],
       action: { label: "View the event", url: campaignUrl(c) },
-      unsubscribeUrl: unsubscribeUrl(to.userId),
+      unsubscribe: unsubscribeLinks(to.userId),
     }),
   };
 }

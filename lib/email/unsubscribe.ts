@@ -19,6 +19,17 @@ export const unsubscribeToken = (userId: string) => `${userId}.${sign(userId)}`;
 export const unsubscribeUrl = (userId: string) =>
   `${appUrl()}/unsubscribe?token=${encodeURIComponent(unsubscribeToken(userId))}`;
 
+/**
+ * An email's unsubscribe links: the page a person opens from the footer (asks to confirm), and
+ * the one-click address of the List-Unsubscribe header, which a mail provider POSTs to (RFC 8058;
+ * app/api/unsubscribe/route.ts; a GET there only leads to the page).
+ */
+export const unsubscribeLinks = (userId: string) => ({
+  page: unsubscribeUrl(userId),
+  oneClick: `${appUrl()}/api/unsubscribe?token=${encodeURIComponent(unsubscribeToken(userId))}`,
+});
+export type UnsubscribeLinks = ReturnType<typeof unsubscribeLinks>;
+
 const unsubscribeTokenSchema = z.string().min(3).max(300);
 
 /** The user id of a valid token, else null. */

@@ -75,9 +75,11 @@ async function commitInOneStatement(
       WHERE id IN (SELECT id FROM c) AND EXISTS (SELECT 1 FROM p)
       RETURNING id
     ), o AS (
-      INSERT INTO "EmailOutbox" (id, "dedupeKey", "toEmail", subject, text, html, attachments, status, attempts, "createdAt")
+      INSERT INTO "EmailOutbox" (id, "dedupeKey", "toEmail", subject, text, html, attachments, headers, status, attempts,
+                                 "createdAt")
       SELECT ${newId()}, ${e.dedupeKey}, ${e.toEmail}, ${e.subject}, ${e.text}, ${e.html},
-             ${e.attachments === null ? null : JSON.stringify(e.attachments)}::jsonb, 'pending', 0, ${now} FROM p
+             ${e.attachments === null ? null : JSON.stringify(e.attachments)}::jsonb,
+             ${e.headers === null ? null : JSON.stringify(e.headers)}::jsonb, 'pending', 0, ${now} FROM p
       ON CONFLICT ("dedupeKey") DO NOTHING
       RETURNING id
     )

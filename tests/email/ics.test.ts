@@ -92,10 +92,18 @@ describe("renderEmail", () => {
     const withUnsub = renderEmail({
       heading: "H",
       paragraphs: [],
-      unsubscribeUrl: "https://x.test/unsubscribe?token=t",
+      unsubscribe: {
+        page: "https://x.test/unsubscribe?token=t",
+        oneClick: "https://x.test/api/unsubscribe?token=t",
+      },
     });
     expect(withUnsub.text).toContain("Unsubscribe from these emails: https://x.test/unsubscribe?token=t");
     expect(withUnsub.html).toContain('href="https://x.test/unsubscribe?token=t"');
+    expect(withUnsub.headers).toEqual({
+      "List-Unsubscribe": "<https://x.test/api/unsubscribe?token=t>",
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    });
+    expect(r.headers).toBeUndefined();
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import {
   unsubscribe,
+  unsubscribeLinks,
   unsubscribeToken,
   unsubscribeUrl,
   verifyUnsubscribeToken,
@@ -35,5 +36,32 @@ describe("unsubscribe links", () => {
       expect(await unsubscribe(bad)).toBe(false);
     }
     expect((await db.user.findUniqueOrThrow({ where: { id: victim.id } })).emailOptOut).toBe(false);
+  });
+
+  it("one click: the List-Unsubscribe address takes a POST with the token; a GET only leads to the page", async () => {
+    const { GET, POST } = await import("@/app/api/unsubscribe/route");
+    const user = await createUser();
+    const { page, oneClick } = unsubscribeLinks(user.id);
+    expect(page).toBe(unsubscribeUrl(user.id));
+    const optedOut = async () => (await db.user.findUniqueOrThrow({ where: { id: user.id } })).emailOptOut;
+
+    const opened = await GET(new Request(oneClick));
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get("location")).toBe(new URL(page).pathname + new URL(page).search);
+    expect(await optedOut()).toBe(false);
+
+    const forged = await POST(
+      new Request(oneClick.replace(/token=[^&]+/, `token=${encodeURIComponent(`${user.id}.forged`)}`), {
+        method: "POST",
+        body: "List-Unsubscribe=One-Click",
+      }),
+    );
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toMatch(/not valid/);
+    expect(await optedOut()).toBe(false);
+
+    const clicked = await POST(new Request(oneClick, { method: "POST", body: "List-Unsubscribe=One-Click" }));
+    expect(clicked.status).toBe(200);
+    expect(await optedOut()).toBe(true);
   });
 });

@@ -36,6 +36,7 @@ const routes = {
   createSetupIntent: (await import("@/app/api/create-setup-intent/route")).POST,
   confirmSetup: (await import("@/app/api/demo-payments/confirm-setup/route")).POST,
   health: (await import("@/app/api/health/route")).GET,
+  unsubscribe: await import("@/app/api/unsubscribe/route"),
   webhook: (await import("@/app/api/stripe/webhook/route")).POST,
   calendar: (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET,
   csv: (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET,
@@ -270,6 +271,32 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   "app/api/health/route.ts#GET": {
     setup: async (p) => ({ people: p }),
     call: (f, role) => route(f.people, role, () => routes.health()),
+  },
+  "app/api/unsubscribe/route.ts#POST": {
+    // the token is the authority, whoever holds it (a mail provider posts without a session)
+    setup: async (p) => ({ people: p }),
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.unsubscribe.POST(
+          new Request(
+            `http://localhost:3000/api/unsubscribe?token=${encodeURIComponent(unsubscribeToken(f.people.backer.id))}`,
+            {
+              method: "POST",
+              headers: { "content-type": "application/x-www-form-urlencoded" },
+              body: "List-Unsubscribe=One-Click",
+            },
+          ),
+        ),
+      ),
+  },
+  "app/api/unsubscribe/route.ts#GET": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.unsubscribe.GET(
+          get(`/api/unsubscribe?token=${encodeURIComponent(unsubscribeToken(f.people.backer.id))}`),
+        ),
+      ),
   },
   "app/api/stripe/webhook/route.ts#POST": {
     // a session is worth nothing here: without a valid signature every caller is refused

@@ -25,6 +25,7 @@ const checkAndCharge = (await import("@/app/api/check-and-charge/route")).POST;
 const createSetupIntent = (await import("@/app/api/create-setup-intent/route")).POST;
 const confirmSetup = (await import("@/app/api/demo-payments/confirm-setup/route")).POST;
 const health = (await import("@/app/api/health/route")).GET;
+const unsubscribeRoute = await import("@/app/api/unsubscribe/route");
 const webhook = (await import("@/app/api/stripe/webhook/route")).POST;
 const calendar = (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET;
 const csv = (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET;
@@ -93,6 +94,26 @@ const TARGETS: Record<string, Target> = {
     call: (b) => confirmSetup(post("/api/demo-payments/confirm-setup", b as string)),
   },
   "app/api/health/route.ts#GET": { as: () => null, input: () => nastyString, call: () => health() },
+  "app/api/unsubscribe/route.ts#POST": {
+    as: () => null,
+    input: () => fc.tuple(nastyString, nastyString),
+    call: (input) => {
+      const [token, body] = input as [string, string];
+      return unsubscribeRoute.POST(
+        new Request(`http://localhost:3000/api/unsubscribe?token=${encodeURIComponent(token)}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body,
+        }),
+      );
+    },
+  },
+  "app/api/unsubscribe/route.ts#GET": {
+    as: () => null,
+    input: () => nastyString,
+    call: (token) =>
+      unsubscribeRoute.GET(get(`/api/unsubscribe?token=${encodeURIComponent(token as string)}`)),
+  },
   "app/api/stripe/webhook/route.ts#POST": {
     as: () => null,
     // half unsigned or badly signed, half correctly signed hostile payloads (malformed events must not 500)

@@ -91,6 +91,20 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "route",
+    file: "app/api/unsubscribe/route.ts",
+    name: "POST",
+    access: "token",
+    rule: "one-click unsubscribe (RFC 8058): lib/email/unsubscribe, HMAC token of the user id",
+  },
+  {
+    kind: "route",
+    file: "app/api/unsubscribe/route.ts",
+    name: "GET",
+    access: "public",
+    rule: "changes nothing: redirects to the /unsubscribe page that asks to confirm",
+  },
+  {
+    kind: "route",
     file: "app/api/health/route.ts",
     name: "GET",
     access: "public",
