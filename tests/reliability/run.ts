@@ -46,14 +46,14 @@ async function main() {
   });
 
   const { startFakeStripe } = await import("@/tests/fake-stripe/server");
-  const { startFakeSmtp } = await import("./fake-smtp");
+  const { startLocalSmtp } = await import("@/tests/helpers/local-smtp");
   const scenarios = await import("./scenarios");
   const { disconnectDb } = await import("@/lib/db");
   const { PrismaClient } = await import("@/lib/generated/prisma/client");
   const { PrismaPg } = await import("@prisma/adapter-pg");
   const emailDb = new PrismaClient({ adapter: new PrismaPg({ connectionString: emailUrl, max: 2 }) });
   const fake = await startFakeStripe({ latencyMs: 30 });
-  const smtp = await startFakeSmtp({ failFirst: SMTP_FAIL_FIRST });
+  const smtp = await startLocalSmtp({ failFirst: SMTP_FAIL_FIRST });
 
   const appEnv: Record<string, string> = {
     DATABASE_URL: url,
@@ -72,7 +72,7 @@ async function main() {
     JOBS_ENABLED: "true",
     NODE_ENV: "production",
   };
-  // The email scenario's own instance: its own database, and SMTP_URL at the fake SMTP server (the
+  // The email scenario's own instance: its own database, and SMTP_URL at the local SMTP server (smtp-server; the
   // main instance has none, so the emails its scenarios cause are stored, as without SMTP).
   const emailEnv = {
     ...appEnv,
@@ -83,7 +83,7 @@ async function main() {
   // buildHash (start.mjs) includes NEXT_PUBLIC_* of the environment it runs in.
   process.env.NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY = appEnv.NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY;
   say(
-    `Postgres, fake Stripe ${fake.url}, fake SMTP ${smtp.url}; starting the app on ${PORT} (builds first if needed)...`,
+    `Postgres, fake Stripe ${fake.url}, SMTP server (smtp-server) ${smtp.url}; starting the app on ${PORT} (builds first if needed)...`,
   );
   const app = await startApp(appEnv, { port: PORT, logDir: dir, readyTimeoutMs: 600_000 });
   say(`app ready after ${((Date.now() - t0) / 1000).toFixed(0)}s`);

@@ -11,16 +11,16 @@ import {
   type App,
   type ScenarioResult,
 } from "@/tests/reliability/harness";
-import type { startFakeSmtp } from "@/tests/reliability/fake-smtp";
+import type { startLocalSmtp } from "@/tests/helpers/local-smtp";
 
 /**
  * The five fault scenarios of issue 9. Each drives the real production server (scripts/start.mjs)
  * over HTTP and counts the effects where they land: charges at the fake Stripe server, messages at
- * the fake SMTP server, rows in Postgres.
+ * the local SMTP server (nodemailer's smtp-server), rows in Postgres.
  */
 export type Ctx = {
   fake: FakeStripe;
-  smtp: Awaited<ReturnType<typeof startFakeSmtp>>;
+  smtp: Awaited<ReturnType<typeof startLocalSmtp>>;
   appEnv: Record<string, string>;
   port: number;
   logDir: string;
