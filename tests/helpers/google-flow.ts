@@ -1,29 +1,5 @@
-import { createRequire } from "node:module";
-import path from "node:path";
 import type { AuthOptions } from "next-auth";
-
-type AuthRequest = {
-  origin?: string;
-  method?: string;
-  cookies?: Record<string, string>;
-  headers?: Record<string, string>;
-  query?: Record<string, string>;
-  body?: Record<string, string>;
-  action: string;
-  providerId?: string;
-  error?: string;
-};
-type AuthResponse = {
-  body?: unknown;
-  redirect?: string;
-  cookies?: Array<{ name: string; value: string; options?: { maxAge?: number } }>;
-};
-
-// next-auth/core is what its route handler calls; the package's exports map hides it, so by file.
-const require = createRequire(import.meta.url);
-const { AuthHandler } = require(
-  path.join(path.dirname(require.resolve("next-auth/jwt")), "..", "core/index.js"),
-) as { AuthHandler: (params: { req: AuthRequest; options: AuthOptions }) => Promise<AuthResponse> };
+import { AuthHandler, type AuthRequest } from "./next-auth-core";
 
 /**
  * Drives "Continue with Google" through NextAuth's own handler (next-auth/core, the code the route

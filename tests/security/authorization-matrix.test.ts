@@ -1,5 +1,3 @@
-import { createRequire } from "node:module";
-import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
@@ -77,16 +75,7 @@ const {
 const { queueEmailConfirmation } = await import("@/lib/auth/email-confirmation");
 const { authOptions } = await import("@/lib/auth/options");
 const { resetLinkFor } = await import("@/lib/auth/password-reset");
-// What app/api/auth/[...nextauth]/route.ts delegates to, with the same options (its next/headers
-// reads are CommonJS requires that cannot be stubbed here). "next-auth/core" is not in its exports map.
-const { AuthHandler } = createRequire(import.meta.url)(
-  path.resolve("node_modules/next-auth/core/index.js"),
-) as {
-  AuthHandler: (p: {
-    req: Record<string, unknown>;
-    options: unknown;
-  }) => Promise<{ status?: number; body?: unknown; cookies?: { name: string }[] }>;
-};
+const { AuthHandler } = await import("@/tests/helpers/next-auth-core");
 
 afterAll(closeFingerprintPool);
 

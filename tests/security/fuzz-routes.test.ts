@@ -1,5 +1,3 @@
-import { createRequire } from "node:module";
-import path from "node:path";
 import fc from "fast-check";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -32,17 +30,7 @@ const csv = (await import("@/app/campaign/[campaignId]/commitments.csv/route")).
 const coverRoute = await import("@/app/api/campaigns/[campaignId]/cover/route");
 const coverImage = (await import("@/app/images/covers/[imageId]/[size]/route")).GET;
 const { authOptions } = await import("@/lib/auth/options");
-// What app/api/auth/[...nextauth]/route.ts delegates to ("next-auth/core" is not in the package's exports map).
-const { AuthHandler } = createRequire(import.meta.url)(
-  path.resolve("node_modules/next-auth/core/index.js"),
-) as {
-  AuthHandler: (p: { req: Record<string, unknown>; options: unknown }) => Promise<{
-    status?: number;
-    body?: unknown;
-    cookies?: { name: string; value: string }[];
-    redirect?: string;
-  }>;
-};
+const { AuthHandler } = await import("@/tests/helpers/next-auth-core");
 
 let f: FuzzFixture;
 beforeAll(async () => {

@@ -1,19 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { authOptions, sessionCookie } from "@/lib/auth/options";
 import { hashPassword } from "@/lib/auth/password";
 import { createUser } from "@/tests/helpers/factories";
 
-// NextAuth's request handler (what /api/auth/[...nextauth] runs); "next-auth/core" is not in the package's exports map.
-const { AuthHandler } = createRequire(import.meta.url)(
-  path.resolve("node_modules/next-auth/core/index.js"),
-) as {
-  AuthHandler: <B>(p: {
-    req: Record<string, unknown>;
-    options: unknown;
-  }) => Promise<{ status?: number; body?: B; cookies?: unknown[] }>;
-};
+const { AuthHandler } = await import("@/tests/helpers/next-auth-core");
 
 afterEach(() => vi.unstubAllEnvs());
 
