@@ -19,7 +19,10 @@ export async function POST(request: Request) {
         status: 200,
         headers: { ...NO_STORE, "Content-Type": "text/plain; charset=utf-8" },
       })
-    : new Response(INVALID, { status: 400, headers: { ...NO_STORE, "Content-Type": "text/plain; charset=utf-8" } });
+    : new Response(INVALID, {
+        status: 400,
+        headers: { ...NO_STORE, "Content-Type": "text/plain; charset=utf-8" },
+      });
 }
 
 /**
