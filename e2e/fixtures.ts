@@ -148,12 +148,12 @@ export const actionPageUrl = (worker: string, ids: { campaignId: string; pledgeI
 
 export const test = base;
 
-/** Fills the demo card form (DESIGN §1 demo payments) with `number` and saves it. */
-export async function fillCard(page: Page, number: string) {
+/** Fills the demo card form (DESIGN §1 demo payments) with `number` and submits it ("Save Card", or "Pay $X" on the pay page). */
+export async function fillCard(page: Page, number: string, button = "Save Card") {
   await page.getByLabel("Card number").fill(number);
   await page.getByLabel("Expiration date").fill("12 / 34");
   await page.getByLabel("Security code").fill("123");
-  await page.getByRole("button", { name: "Save Card" }).click();
+  await page.getByRole("button", { name: button }).click();
 }
 
 /** Creates an email/password account through the sign-up form at /profile (the browser ends signed in). */

@@ -27,12 +27,30 @@ test("the backer of a declined charge updates the card and pays on-session", asy
   await expect(page.getByText("Payment failed")).toBeVisible();
   await expect(page.getByText("we could not charge Visa ending in 0341")).toBeVisible();
 
-  // The demo card that saves but whose charge fails: declined again, nothing recorded as paid.
-  await fillCard(page, "4000 0000 0000 0341");
-  await expect(page.getByRole("alert").filter({ hasText: "declined" })).toHaveText("Your card was declined.");
+  // The button says what it does: it charges.
+  await expect(page.getByRole("button", { name: "Pay $30.00" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save Card" })).toHaveCount(0);
 
-  await fillCard(page, "4242 4242 4242 4242");
-  await expect(page.getByText("Paid on")).toBeVisible();
+  // The demo card that saves but whose charge fails: declined again, nothing recorded as paid.
+  await fillCard(page, "4000 0000 0000 0341", "Pay $30.00");
+  const main = page.getByRole("main");
+  await expect(main.getByRole("alert")).toHaveText("Your card was declined.");
+
+  // One error at a time: a new attempt clears the last one before showing its own
+  await fillCard(page, "4242 4242 4242 4241", "Pay $30.00");
+  await expect(main.getByRole("alert")).toHaveCount(1);
+  await expect(main.getByRole("alert")).not.toHaveText("Your card was declined.");
+
+  await fillCard(page, "4242 4242 4242 4242", "Pay $30.00");
+  // the page becomes the receipt
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  const receipt = page.getByRole("definition");
+  await expect(page.getByRole("term")).toHaveText(["Amount", "Card", "Paid on", "Reference"]);
+  await expect(receipt.nth(0)).toHaveText("$30.00");
+  await expect(receipt.nth(1)).toHaveText("Visa ending in 4242");
+  await expect(receipt.nth(2)).toContainText(/\d{4}/);
+  await expect(receipt.nth(3)).toHaveText(/^pi_/);
+  await expect(main.getByRole("alert")).toHaveCount(0);
   const { rows } = await sql().query(
     `SELECT "chargeStatus", charged, verified, "cardLast4", "chargeAttempts" FROM "Pledge" WHERE id = $1`,
     [pledgeId],

@@ -2,7 +2,13 @@
 
 import { useId, useState } from "react";
 import { checkCard } from "@/lib/payments/schema";
-import { paymentMethodIdOf, SAVE_CARD_FALLBACK, type CardFormProps } from "@/components/payments/types";
+import {
+  paymentMethodIdOf,
+  RECORDING_LABEL,
+  SAVE_CARD_FALLBACK,
+  SAVE_CARD_LABEL,
+  type CardFormProps,
+} from "@/components/payments/types";
 
 const darkInput =
   "block w-full rounded-lg border border-slate-600 bg-slate-800 px-3 py-2.5 text-slate-100 placeholder:text-slate-500 focus:border-brand-400 focus:outline-none focus:ring-2 focus:ring-brand-400/40 aria-[invalid=true]:border-red-400";
@@ -24,7 +30,14 @@ function formatExpiry(v: string) {
  * The demo payments card form (DESIGN §1): same fields and messages as Stripe's card element, but
  * the card goes to our own demo endpoint, which keeps only brand, last 4, expiry and a token.
  */
-export function DemoCardForm({ clientSecret, onSaved, busy }: CardFormProps) {
+export function DemoCardForm({
+  clientSecret,
+  onSaved,
+  busy,
+  submitLabel = SAVE_CARD_LABEL,
+  busyLabel = RECORDING_LABEL,
+  onSubmitting,
+}: CardFormProps) {
   const id = useId();
   const [cardNumber, setCardNumber] = useState("");
   const [expiry, setExpiry] = useState("");
@@ -34,6 +47,7 @@ export function DemoCardForm({ clientSecret, onSaved, busy }: CardFormProps) {
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    onSubmitting?.();
     const [expMonth = "", expYear = ""] = expiry.split("/").map((s) => s.trim());
     const local = checkCard({ cardNumber, expMonth, expYear, cvc });
     if (!local.ok) {
@@ -129,7 +143,7 @@ export function DemoCardForm({ clientSecret, onSaved, busy }: CardFormProps) {
         disabled={saving || busy}
         className="w-full rounded-lg bg-brand-600 px-4 py-3 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60"
       >
-        {saving ? "Saving..." : busy ? "Recording your pledge..." : "Save Card"}
+        {saving ? "Saving..." : busy ? busyLabel : submitLabel}
       </button>
     </form>
   );

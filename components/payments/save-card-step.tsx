@@ -4,6 +4,7 @@ import dynamic from "next/dynamic";
 import { useCallback, useEffect, useState } from "react";
 import { DemoCardForm } from "@/components/payments/demo-card-form";
 import { Button } from "@/components/ui/button";
+import type { CardFormProps } from "@/components/payments/types";
 
 // Stripe.js is fetched only when a card is being saved.
 const StripeCardForm = dynamic(() => import("@/components/payments/stripe-card-form"), {
@@ -30,14 +31,11 @@ async function refusal(res: Response): Promise<string> {
 export function SaveCardStep({
   paymentsMode,
   publishableKey,
-  onSaved,
-  busy,
   preparingText = "Preparing secure payment...",
-}: {
+  ...form
+}: Omit<CardFormProps, "clientSecret"> & {
   paymentsMode: "stripe" | "demo";
   publishableKey: string | null;
-  onSaved: (paymentMethodId: string) => void;
-  busy: boolean;
   preparingText?: string;
 }) {
   const [clientSecret, setClientSecret] = useState<string | null>(null);
@@ -81,13 +79,8 @@ export function SaveCardStep({
     );
   if (!clientSecret) return <p className="py-6 text-center text-sm text-slate-400">{preparingText}</p>;
   return paymentsMode === "stripe" && publishableKey ? (
-    <StripeCardForm
-      clientSecret={clientSecret}
-      publishableKey={publishableKey}
-      onSaved={onSaved}
-      busy={busy}
-    />
+    <StripeCardForm clientSecret={clientSecret} publishableKey={publishableKey} {...form} />
   ) : (
-    <DemoCardForm clientSecret={clientSecret} onSaved={onSaved} busy={busy} />
+    <DemoCardForm clientSecret={clientSecret} {...form} />
   );
 }

@@ -3,7 +3,13 @@
 import { useMemo, useState } from "react";
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
-import { paymentMethodIdOf, SAVE_CARD_FALLBACK, type CardFormProps } from "@/components/payments/types";
+import {
+  paymentMethodIdOf,
+  RECORDING_LABEL,
+  SAVE_CARD_FALLBACK,
+  SAVE_CARD_LABEL,
+  type CardFormProps,
+} from "@/components/payments/types";
 
 /**
  * Stripe Elements in a dark theme. This module is only imported (dynamically) when the payment
@@ -15,7 +21,13 @@ const getStripe = (key: string) => {
   return stripePromises.get(key)!;
 };
 
-function Inner({ onSaved, busy }: Omit<CardFormProps, "clientSecret">) {
+function Inner({
+  onSaved,
+  busy,
+  submitLabel = SAVE_CARD_LABEL,
+  busyLabel = RECORDING_LABEL,
+  onSubmitting,
+}: Omit<CardFormProps, "clientSecret">) {
   const stripe = useStripe();
   const elements = useElements();
   const [error, setError] = useState<string | null>(null);
@@ -23,6 +35,7 @@ function Inner({ onSaved, busy }: Omit<CardFormProps, "clientSecret">) {
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    onSubmitting?.();
     if (!stripe || !elements) return;
     setSaving(true);
     setError(null);
@@ -62,7 +75,7 @@ function Inner({ onSaved, busy }: Omit<CardFormProps, "clientSecret">) {
         disabled={!stripe || saving || busy}
         className="w-full rounded-lg bg-brand-600 px-4 py-3 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60"
       >
-        {saving ? "Saving..." : busy ? "Recording your pledge..." : "Save Card"}
+        {saving ? "Saving..." : busy ? busyLabel : submitLabel}
       </button>
     </form>
   );
@@ -70,9 +83,8 @@ function Inner({ onSaved, busy }: Omit<CardFormProps, "clientSecret">) {
 
 export default function StripeCardForm({
   clientSecret,
-  onSaved,
-  busy,
   publishableKey,
+  ...form
 }: CardFormProps & { publishableKey: string }) {
   const stripe = useMemo(() => getStripe(publishableKey), [publishableKey]);
   return (
@@ -83,7 +95,7 @@ export default function StripeCardForm({
         appearance: { theme: "night", variables: { colorPrimary: "#818cf8", borderRadius: "8px" } },
       }}
     >
-      <Inner onSaved={onSaved} busy={busy} />
+      <Inner {...form} />
     </Elements>
   );
 }

@@ -5,7 +5,16 @@ export type CardFormProps = {
   onSaved: (paymentMethodId: string) => void;
   /** true while the pledge is being recorded after the card was saved */
   busy: boolean;
+  /** the submit button's text ("Save Card" unless the step also pays, e.g. "Pay $9.00") */
+  submitLabel?: string;
+  /** the button's text while `busy` */
+  busyLabel?: string;
+  /** called when the person submits the form, before anything is checked (the page clears its own error) */
+  onSubmitting?: () => void;
 };
+
+export const SAVE_CARD_LABEL = "Save Card";
+export const RECORDING_LABEL = "Recording your pledge...";
 
 export const SAVE_CARD_FALLBACK = "Failed to save payment method";
 

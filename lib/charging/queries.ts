@@ -72,7 +72,16 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
       cardLast4: true,
       paymentIntentId: true,
       withdrawnAt: true,
-      campaign: { select: { id: true, title: true, ticketPriceCents: true, pactType: true, status: true } },
+      campaign: {
+        select: {
+          id: true,
+          title: true,
+          ticketPriceCents: true,
+          pactType: true,
+          status: true,
+          timeZone: true,
+        },
+      },
     },
   });
   if (!pledge || pledge.userId !== userId) return null;

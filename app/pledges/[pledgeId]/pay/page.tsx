@@ -7,14 +7,16 @@ import { getPledgeForPayment } from "@/lib/charging/queries";
 import { paymentClosedReason } from "@/lib/charging/recovery";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { env } from "@/lib/env";
-import { formatCents, formatDateTime } from "@/lib/format";
+import { formatCents } from "@/lib/format";
+import { formatInZone } from "@/lib/campaigns/event-time";
+import { YourTime } from "@/components/time/your-time";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { ButtonLink } from "@/components/ui/button";
 import { PayForm } from "@/app/pledges/[pledgeId]/pay/pay-form";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Complete your payment", robots: { index: false } };
+export const metadata: Metadata = { title: "Your payment", robots: { index: false } };
 
 /** Recovery page for a failed charge (DESIGN §1 "failed charges"): only the pledge's backer sees it. */
 export default async function PayPledgePage({ params }: { params: Promise<{ pledgeId: string }> }) {
@@ -30,6 +32,12 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
     : "your saved card";
   const closed = paymentClosedReason(pledge.campaign.status, pledge.withdrawnAt);
   const due = !closed && (pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action");
+  const paid = pledge.chargeStatus === "succeeded";
+  const heading = paid
+    ? "Payment received"
+    : pledge.chargeStatus === "refunded"
+      ? "Payment refunded"
+      : "Complete your payment";
 
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
@@ -39,7 +47,7 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
       >
         ← Back to event
       </Link>
-      <h1 className="mt-3 text-2xl font-bold text-slate-900 sm:text-3xl">Complete your payment</h1>
+      <h1 className="mt-3 text-2xl font-bold text-slate-900 sm:text-3xl">{heading}</h1>
       <p className="mt-1 text-slate-600">{pledge.campaign.title}</p>
 
       <Card className="mt-6">
@@ -77,11 +85,36 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
               do while you are away. Enter a card below to pay now; your bank may ask you to confirm.
             </p>
           )}
-          {pledge.chargeStatus === "succeeded" && (
-            <p>
-              Paid {pledge.chargedAt ? `on ${formatDateTime(pledge.chargedAt)}` : ""}. Nothing more to do. See
-              you at the event!
-            </p>
+          {paid && (
+            <>
+              <p>Nothing more to do. See you at the event!</p>
+              <dl
+                aria-label="Receipt"
+                className="mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 border-t border-slate-200 pt-4"
+              >
+                <dt className="text-slate-500">Amount</dt>
+                <dd className="font-medium text-slate-900">{amountText}</dd>
+                <dt className="text-slate-500">Card</dt>
+                <dd className="text-slate-900">{card}</dd>
+                {pledge.chargedAt && (
+                  <>
+                    <dt className="text-slate-500">Paid on</dt>
+                    <dd className="text-slate-900">
+                      {formatInZone(pledge.chargedAt, pledge.campaign.timeZone)}
+                      <YourTime iso={pledge.chargedAt.toISOString()} zone={pledge.campaign.timeZone} />
+                    </dd>
+                  </>
+                )}
+                {pledge.paymentIntentId && (
+                  <>
+                    <dt className="text-slate-500">Reference</dt>
+                    <dd className="break-all font-mono text-xs leading-5 text-slate-900">
+                      {pledge.paymentIntentId}
+                    </dd>
+                  </>
+                )}
+              </dl>
+            </>
           )}
           {pledge.chargeStatus === "processing" && (
             <p>Your payment is being processed. Refresh this page in a minute to see the result.</p>

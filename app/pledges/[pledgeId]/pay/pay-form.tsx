@@ -63,13 +63,14 @@ export function PayForm({
     }
   }
 
+  // The page refreshes into its receipt; until it arrives, say so.
   if (paid) {
     return (
       <p
         role="status"
         className="rounded-lg bg-emerald-50 px-4 py-3 text-emerald-800 ring-1 ring-emerald-200"
       >
-        Payment complete: {amountText} charged. Thank you, see you at the event!
+        Payment complete: {amountText} charged. Your receipt is loading...
       </p>
     );
   }
@@ -93,10 +94,13 @@ export function PayForm({
         publishableKey={publishableKey}
         onSaved={(pm) => void pay(pm)}
         busy={paying}
+        submitLabel={`Pay ${amountText}`}
+        busyLabel="Paying..."
+        onSubmitting={() => setError(null)}
         preparingText="Preparing secure card form..."
       />
       <p className="mt-4 text-xs text-slate-400">
-        Your card is charged {amountText} as soon as it is saved. It is used for this commitment only.
+        Your card is charged {amountText} when you press Pay. It is used for this commitment only.
       </p>
     </div>
   );
