@@ -54,6 +54,13 @@ test("the admin dashboard rejects, re-approves and deletes test events", async (
     .filter({ hasText: event.title })
     .getByRole("button", { name: /^Reject/ })
     .click();
+  // Reject asks to confirm, with a reason for the organizer
+  const reject = page.getByRole("dialog", { name: `Reject "${event.title}"?` });
+  await reject.getByRole("button", { name: "Reject event" }).click();
+  await expect(reject.getByRole("alert")).toHaveText("Please give a reason for rejecting this event.");
+  await reject.getByLabel("Reason (sent to the organizer)").fill("Duplicate of an existing event.");
+  await reject.getByRole("button", { name: "Reject event" }).click();
+  await expect(reject).toHaveCount(0);
   const rejected = page.getByRole("region", { name: /^Rejected/ });
   const row = rejected.getByRole("listitem").filter({ hasText: event.title });
   await expect(row).toBeVisible();
@@ -66,9 +73,17 @@ test("the admin dashboard rejects, re-approves and deletes test events", async (
   ).toBeVisible();
   await expect(row).toHaveCount(0);
 
+  const email = await sql().query(
+    `SELECT text FROM "EmailOutbox" WHERE "dedupeKey" LIKE 'moderation:%' AND "toEmail" = $1 AND subject LIKE '%not approved%'`,
+    [event.creator.email],
+  );
+  expect(email.rows[0].text).toContain("The reason given: Duplicate of an existing event.");
+
   await page.getByRole("button", { name: "Delete All" }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog).toContainText("This cannot be undone.");
+  // the dialog names what it deletes
+  await expect(dialog.getByRole("listitem").filter({ hasText: testEvent.title })).toBeVisible();
   await dialog.getByRole("button", { name: "Yes, delete them" }).click();
   await expect(page.getByText(/Successfully deleted \d+ test event\(s\)\./)).toBeVisible();
   const { rows } = await sql().query(`SELECT count(*)::int AS n FROM "Campaign" WHERE "isTest"`);
@@ -91,4 +106,56 @@ test("non-admins are sent home from /admin and see no moderation controls", asyn
   await page.goto(`/campaign/${event.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(event.title);
   await expect(page.getByRole("button", { name: /Approve|Reject/ })).toHaveCount(0);
+});
+
+test("a tipped event offers no Reject; rows show state and money; search and pages", async ({ page }) => {
+  const admin = await createUser({ isAdmin: true });
+  const t = Date.now().toString(36);
+  const charged = await createCampaign({
+    title: `Charged show ${t}`,
+    status: "charged",
+    goal: 2,
+    ticketPriceCents: 1500,
+  });
+  const backer = await createUser();
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", "chargeStatus", charged, "chargedAt")
+     VALUES ($1, $2, $3, 'x', 1500, 'succeeded', true, now())`,
+    [`p${t}`, charged.id, backer.id],
+  );
+  await sql().query(`UPDATE "Campaign" SET "committedCount" = 2 WHERE id = $1`, [charged.id]);
+  await loginAs(page, admin);
+
+  // searched by title: only that event, with its state and money, and no Reject
+  await page.goto("/admin");
+  await page.getByRole("searchbox", { name: "Search events" }).fill(`Charged show ${t}`);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin\\?q=Charged\\+show\\+${t}`));
+  const approved = page.getByRole("region", { name: /^Approved/ });
+  await expect(approved.getByRole("heading")).toHaveText("Approved (1)");
+  const row = approved.getByRole("listitem");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("Confirmed");
+  await expect(row).toContainText("$30.00 committed · $15.00 collected");
+  await expect(row.getByRole("button", { name: /^Reject/ })).toHaveCount(0);
+  // the event page's admin panel and the home card agree
+  await page.goto(`/campaign/${charged.id}`);
+  await expect(page.getByRole("region", { name: "Admin: approval status" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Reject/ })).toHaveCount(0);
+
+  // more approved events than a page holds: the dashboard pages through them
+  const { rows } = await sql().query(
+    `SELECT count(*)::int AS n FROM "Campaign" WHERE "approvalStatus" = 'approved'`,
+  );
+  const missing = Math.max(0, 51 - rows[0].n);
+  for (let i = 0; i < missing; i++) await createCampaign({ title: `Filler ${t} ${i}` });
+  await page.goto("/admin");
+  const pages = page.getByRole("navigation", { name: "Approved pages" });
+  await expect(pages).toContainText(/Page 1 of \d+/);
+  await pages.getByRole("link", { name: "Older →" }).click();
+  await expect(page).toHaveURL(/\/admin\?approved=2#section-approved$/);
+  await expect(page.getByRole("navigation", { name: "Approved pages" })).toContainText(/Page 2 of \d+/);
+  await expect(
+    page.getByRole("navigation", { name: "Approved pages" }).getByRole("link", { name: "← Newer" }),
+  ).toBeVisible();
 });

@@ -29,3 +29,6 @@ export const offsetSchema = z
   .int(INVALID_PAGE)
   .min(0, INVALID_PAGE)
   .max(1_000_000, INVALID_PAGE);
+
+/** A list's page number from a query string (?page=N): anything else is page 1. */
+export const pageNumberSchema = z.coerce.number().int().min(1).max(10_000).catch(1);

@@ -38,6 +38,7 @@ const DOMAIN_FILES = {
   cache: ["cache-handler.cjs", "signed-path.ts", "visitor-version.ts"],
   campaigns: [
     "lifecycle.ts",
+    "admin.ts",
     "countdown.ts",
     "display.ts",
     "edit.ts",

@@ -6,13 +6,17 @@ import { runAction, type ActionResult } from "@/lib/actions";
 import { deleteTestCampaigns, setApprovalStatus } from "@/lib/campaigns/service";
 import { APPROVAL_ERROR, DELETE_TEST_ERROR } from "@/lib/campaigns/texts";
 
-/** Approve, reject or re-approve a campaign (admins only; checked in lib/campaigns/service). */
+/**
+ * Approve, reject (with a reason, emailed to the organizer) or re-approve a campaign (admins only;
+ * checked in lib/campaigns/service, which also refuses to reject an event that has tipped).
+ */
 export async function setApprovalStatusAction(
   campaignId: string,
   approvalStatus: "approved" | "rejected",
+  reason?: string,
 ): Promise<ActionResult<{ approvalStatus: string }>> {
   return runAction(APPROVAL_ERROR, async () => {
-    const updated = await setApprovalStatus(await getViewer(), { campaignId, approvalStatus });
+    const updated = await setApprovalStatus(await getViewer(), { campaignId, approvalStatus, reason });
     revalidatePath("/");
     revalidatePath("/admin");
     revalidatePath(`/campaign/${campaignId}`);

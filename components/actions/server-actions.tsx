@@ -36,6 +36,7 @@ export type ServerActions = {
   setApprovalStatusAction: (
     campaignId: string,
     approvalStatus: "approved" | "rejected",
+    reason?: string,
   ) => Promise<ActionResult<{ approvalStatus: string }>>;
   deleteTestEventsAction: () => Promise<ActionResult<{ deleted: number }>>;
   createCampaignAction: (input: unknown, draftId?: string | null) => Promise<ActionResult<{ id: string }>>;

@@ -7,7 +7,8 @@ import { Button } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
 import { DELETE_TEST_ERROR, NO_TEST_EVENTS, deletedTestEvents } from "@/lib/campaigns/texts";
 
-export function DeleteTestEvents({ count }: { count: number }) {
+/** `titles`: the newest test events' titles (at most TEST_TITLES_SHOWN), named in the confirmation. */
+export function DeleteTestEvents({ count, titles }: { count: number; titles: string[] }) {
   const { deleteTestEventsAction } = useServerActions();
   const router = useRouter();
   const [confirming, setConfirming] = useState(false);
@@ -66,6 +67,16 @@ export function DeleteTestEvents({ count }: { count: number }) {
             This permanently deletes {count === 1 ? "the 1 test event" : `all ${count} test events`} together
             with their commitments and comments. This cannot be undone.
           </p>
+          <ul className="mt-3 max-h-48 list-disc space-y-1 overflow-y-auto pl-5 text-sm text-slate-700">
+            {titles.map((t, i) => (
+              <li key={i} className="wrap-anywhere">
+                {t}
+              </li>
+            ))}
+          </ul>
+          {count > titles.length && (
+            <p className="mt-1 text-sm text-slate-500">and {count - titles.length} more.</p>
+          )}
           <div className="mt-6 flex justify-end gap-3">
             <Button variant="secondary" onClick={close} disabled={busy}>
               Cancel

@@ -1,6 +1,7 @@
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { Badge } from "@/components/ui/badge";
 import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
+import { isRejectable } from "@/lib/campaigns/lifecycle";
 
 const tone = { pending: "amber", approved: "green", rejected: "red" } as const;
 const label = { pending: "Pending approval", approved: "Approved", rejected: "Rejected" } as const;
@@ -22,7 +23,12 @@ export function AdminApprovalPanel({ campaign }: { campaign: CampaignView }) {
             <Badge tone={tone[campaign.approvalStatus]}>{label[campaign.approvalStatus]}</Badge>
           </div>
         </div>
-        <ApprovalButtons campaignId={campaign.id} approvalStatus={campaign.approvalStatus} size="md" />
+        <ApprovalButtons
+          campaignId={campaign.id}
+          approvalStatus={campaign.approvalStatus}
+          rejectable={isRejectable(campaign.status)}
+          size="md"
+        />
       </div>
     </section>
   );

@@ -64,6 +64,7 @@ export function CampaignCard({ campaign, isAdmin }: { campaign: HomeCard; isAdmi
           <ApprovalButtons
             campaignId={campaign.id}
             approvalStatus={campaign.approvalStatus}
+            rejectable={campaign.rejectable}
             campaignTitle={campaign.title}
           />
         </div>

@@ -1,6 +1,6 @@
 /** Display helpers shared by server and client components (no server imports). */
 import type { CampaignCard } from "@/lib/campaigns/queries";
-import { PHASE_BADGES, phaseOf } from "@/lib/campaigns/lifecycle";
+import { isRejectable, PHASE_BADGES, phaseOf } from "@/lib/campaigns/lifecycle";
 import { formatDayInZone, formatInZone } from "@/lib/campaigns/event-time";
 
 export const PAYMENT_TYPE_LABELS: Record<string, string> = {
@@ -36,6 +36,8 @@ export type HomeCard = Pick<
   /** the venue or the public area; never an attendee-only address */
   where: string | null;
   coverId: string | null;
+  /** whether an admin may still reject it (not once it tipped) */
+  rejectable: boolean;
 };
 
 /** The longest description start a card can show in its three lines (the page sends no more). */
@@ -48,6 +50,7 @@ export const homeCard = (c: CampaignCard, now: Date): HomeCard => ({
     : `Date to be announced · commit by ${formatDayInZone(c.deadline, c.timeZone)}`,
   where: c.venue ?? c.area,
   coverId: c.coverId,
+  rejectable: isRejectable(c.status),
   id: c.id,
   title: c.title,
   description:

@@ -44,6 +44,8 @@ export const sqlStatusList = (set: StatusSet): string => set.map((s) => `'${s}'`
 
 export const isConfirmed = (status: string) => inStatuses(CONFIRMED_STATUSES, status);
 export const isCancellable = (status: string) => inStatuses(CANCELLABLE_STATUSES, status);
+/** An admin may reject an event until it tips; after that it is cancelled (with refunds) instead. */
+export const isRejectable = (status: string) => !isConfirmed(status);
 
 // ---- pact types (DESIGN §1 "pact types") ----------------------------------------------------------
 

@@ -20,3 +20,5 @@ export const ADDRESS_MAX = 300;
 export const AREA_MAX = 80;
 export const ONLINE_URL_MAX = 500;
 export const START_MAX_MS = 2 * 365 * 24 * 60 * 60 * 1000;
+/** An admin's reason for rejecting an event (emailed to the organizer). */
+export const REJECT_REASON_MAX = 500;

@@ -14,7 +14,7 @@ import { type EventPlace, type WhenWhereRow, placeFor, whenWhereSelect } from "@
  * Campaign cards (home grid, admin dashboard)
  * ---------------------------------------------------------------------------------------------- */
 
-const cardSelect = {
+export const cardSelect = {
   id: true,
   title: true,
   description: true,
@@ -92,41 +92,6 @@ export async function listHomeCampaigns({
     select: cardSelect,
   });
   return { campaigns, total, page: current, pageCount };
-}
-
-/* ------------------------------------------------------------------------------------------------
- * Admin dashboard
- * ---------------------------------------------------------------------------------------------- */
-
-export const ADMIN_SECTION_LIMIT = 50;
-
-type AdminDashboard = {
-  counts: { pending: number; approved: number; rejected: number; test: number };
-  pending: CampaignCard[];
-  approved: CampaignCard[];
-  rejected: CampaignCard[];
-};
-
-export async function getAdminDashboard(): Promise<AdminDashboard> {
-  const [groups, test, pending, approved, rejected] = await Promise.all([
-    db.campaign.groupBy({ by: ["approvalStatus"], _count: { _all: true } }),
-    db.campaign.count({ where: { isTest: true } }),
-    ...(["pending", "approved", "rejected"] as const).map((approvalStatus) =>
-      db.campaign.findMany({
-        where: { approvalStatus },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        take: ADMIN_SECTION_LIMIT,
-        select: cardSelect,
-      }),
-    ),
-  ]);
-  const count = (s: string) => groups.find((g) => g.approvalStatus === s)?._count._all ?? 0;
-  return {
-    counts: { pending: count("pending"), approved: count("approved"), rejected: count("rejected"), test },
-    pending,
-    approved,
-    rejected,
-  };
 }
 
 /* ------------------------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ import {
   PAYMENT_HANDLE_MAX,
   REFUND_BONUS_DEFAULT,
   REFUND_BONUS_MAX,
+  REJECT_REASON_MAX,
 } from "@/lib/campaigns/limits";
+import { REJECT_TEXT } from "@/lib/campaigns/texts";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
 import {
   addressField,
@@ -257,10 +259,21 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
 /* ------------------------------------------------------------------------------------------------
  * Moderation
  * ---------------------------------------------------------------------------------------------- */
-export const approvalInputSchema = z.object({
-  campaignId: z.string().trim().min(1).max(40),
-  approvalStatus: z.enum(["approved", "rejected"]),
-});
+export const approvalInputSchema = z
+  .object({
+    campaignId: z.string().trim().min(1).max(40),
+    approvalStatus: z.enum(["approved", "rejected"]),
+    /** why an event is rejected: required then, emailed to the organizer (escaped like every email text) */
+    reason: z
+      .string(REJECT_TEXT.reasonRequired)
+      .trim()
+      .max(REJECT_REASON_MAX, REJECT_TEXT.reasonTooLong)
+      .optional(),
+  })
+  .refine((v) => v.approvalStatus !== "rejected" || Boolean(v.reason), {
+    message: REJECT_TEXT.reasonRequired,
+    path: ["reason"],
+  });
 export type ApprovalInput = z.input<typeof approvalInputSchema>;
 
 /** A parsed, valid new event (what the review dialog summarises and the service stores). */

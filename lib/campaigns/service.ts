@@ -8,6 +8,8 @@ import { approvalInputSchema, createCampaignSchema, type ApprovalInput } from "@
 import { parseInput } from "@/lib/actions";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 import { canModerate } from "@/lib/access/rules";
+import { CONFIRMED_STATUSES, isRejectable } from "@/lib/campaigns/lifecycle";
+import { REJECT_TEXT } from "@/lib/campaigns/texts";
 
 /** Abuse guard: events one user may create per hour (real organizers create a handful). */
 export const CREATE_LIMIT = { limit: 20, windowMs: 3600_000 } as const;
@@ -19,32 +21,37 @@ export const CREATE_LIMIT = { limit: 20, windowMs: 3600_000 } as const;
 export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInput) {
   if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   if (!canModerate(actor)) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
-  const { campaignId, approvalStatus } = parseInput(approvalInputSchema, input);
+  const { campaignId, approvalStatus, reason } = parseInput(approvalInputSchema, input);
+  const rejecting = approvalStatus === "rejected";
   const result = await db.$transaction(async (tx) => {
     const current = await tx.campaign.findUnique({
       where: { id: campaignId },
-      select: { approvalStatus: true },
+      select: { approvalStatus: true, status: true },
     });
     if (!current) throw new AppError("NOT_FOUND", "Campaign not found");
+    if (rejecting && !isRejectable(current.status)) throw new AppError("CONFLICT", REJECT_TEXT.tipped);
     const now = new Date();
-    const updated = await tx.campaign.update({
-      where: { id: campaignId },
+    // A rejection holds only while the event has not tipped: checked again in the write itself, so
+    // a commit that tips it meanwhile wins and the rejection is refused.
+    const { count } = await tx.campaign.updateMany({
+      where: { id: campaignId, ...(rejecting ? { status: { notIn: [...CONFIRMED_STATUSES] } } : {}) },
       data: { approvalStatus, approvalUpdatedAt: now, approvalUpdatedById: actor.id },
-      select: { id: true, approvalStatus: true, approvalUpdatedAt: true, approvalUpdatedById: true },
     });
+    if (count === 0) throw new AppError("CONFLICT", REJECT_TEXT.tipped);
     const log = await tx.moderationLog.create({
       data: {
         campaignId,
         actorId: actor.id,
         fromStatus: current.approvalStatus,
         toStatus: approvalStatus,
+        reason: rejecting ? reason : null,
         createdAt: now,
       },
       select: { id: true },
     });
-    // The organizer's approved/rejected email, in the outbox in this same transaction.
+    // The organizer's approved/rejected email (with the reason), in the outbox in this same transaction.
     await queueModerationEmail(tx, log.id);
-    return updated;
+    return { id: campaignId, approvalStatus, approvalUpdatedAt: now, approvalUpdatedById: actor.id };
   });
   void kickEmailSender();
   return result;

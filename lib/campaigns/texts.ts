@@ -1,3 +1,5 @@
+import { REJECT_REASON_MAX } from "@/lib/campaigns/limits";
+
 /** User-facing texts of SPEC §5/§8 for events, shared by the forms, the actions and the tests. */
 export const APPROVAL_ERROR = "Error updating approval status. Please try again.";
 export const CREATE_ERROR = "Error creating campaign. Please try again.";
@@ -9,3 +11,9 @@ export const DRAFT_DELETE_CONFIRM = "Are you sure you want to delete this draft?
 export const NO_TEST_EVENTS = "No test events found to delete.";
 export const DELETE_TEST_ERROR = "Error deleting test events. Please try again.";
 export const deletedTestEvents = (n: number) => `Successfully deleted ${n} test event(s).`;
+export const REJECT_TEXT = {
+  reasonRequired: "Please give a reason for rejecting this event.",
+  reasonTooLong: `Please keep the reason under ${REJECT_REASON_MAX} characters.`,
+  tipped:
+    "This event has reached its goal, so it cannot be rejected. Cancel it from its manage page instead: every attendee is refunded.",
+} as const;

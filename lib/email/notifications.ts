@@ -99,6 +99,7 @@ export async function queueModerationEmail(tx: Tx, moderationLogId: string): Pro
     select: {
       id: true,
       toStatus: true,
+      reason: true,
       campaign: {
         select: { id: true, title: true, creatorId: true, creator: { select: { email: true, name: true } } },
       },
@@ -113,6 +114,7 @@ export async function queueModerationEmail(tx: Tx, moderationLogId: string): Pro
       { userId: c.creatorId, email: c.creator.email, name: c.creator.name },
       log.toStatus,
       log.id,
+      log.reason,
     ),
   );
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageNumberSchema } from "@/lib/ids";
 
 const SUBJECT_MAX = 300;
 const DEDUPE_KEY_MAX = 300;
@@ -28,4 +29,4 @@ export const queuedEmailSchema = z.object({
 export type QueuedEmail = z.input<typeof queuedEmailSchema>;
 
 /** Admin list paging (/admin/emails?page=N). */
-export const outboxPageSchema = z.coerce.number().int().min(1).max(10_000).catch(1);
+export const outboxPageSchema = pageNumberSchema;

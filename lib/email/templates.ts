@@ -211,6 +211,7 @@ export function moderationEmail(
   to: Recipient,
   decision: "approved" | "rejected",
   moderationId: string,
+  reason?: string | null,
 ): QueuedEmail {
   return {
     dedupeKey: `moderation:${moderationId}:${to.userId}`,
@@ -221,7 +222,10 @@ export function moderationEmail(
       paragraphs:
         decision === "approved"
           ? [`An admin approved "${c.title}". It is now listed on PactNexus and people can commit.`]
-          : [`An admin rejected "${c.title}", so it is not listed. You can still see it on your profile.`],
+          : [
+              `An admin rejected "${c.title}", so it is not listed. You can still see it on your profile.`,
+              ...(reason ? [`The reason given: ${reason}`] : []),
+            ],
       action: { label: "View the event", url: campaignUrl(c) },
     }),
   };

@@ -11,12 +11,60 @@ const asViewer = (u: { id: string; email: string; name: string | null; isAdmin: 
 });
 
 describe("setApprovalStatus", () => {
+  it("a rejection needs a reason (at most 500 characters), kept in the log and emailed to the organizer, escaped", async () => {
+    const admin = asViewer(await createUser({ isAdmin: true }));
+    const c = await createCampaign({ approvalStatus: "pending" });
+    for (const reason of [undefined, "", "   "])
+      await expect(
+        setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "rejected", reason }),
+      ).rejects.toThrow("Please give a reason for rejecting this event.");
+    await expect(
+      setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "rejected", reason: "x".repeat(501) }),
+    ).rejects.toThrow("Please keep the reason under 500 characters.");
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: c.id } })).approvalStatus).toBe("pending");
+    expect(await db.moderationLog.count({ where: { campaignId: c.id } })).toBe(0);
+
+    const reason = 'Looks like spam: <a href="https://evil.test">win</a>';
+    await setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "rejected", reason: `  ${reason} ` });
+    const log = await db.moderationLog.findFirstOrThrow({ where: { campaignId: c.id } });
+    expect(log.reason).toBe(reason);
+    const email = await db.emailOutbox.findFirstOrThrow({
+      where: { dedupeKey: `moderation:${log.id}:${c.creatorId}` },
+    });
+    expect(email.text).toContain(`The reason given: ${reason}`);
+    expect(email.html).toContain(
+      "The reason given: Looks like spam: &lt;a href=&quot;https://evil.test&quot;&gt;win&lt;/a&gt;",
+    );
+    expect(email.html).not.toContain('<a href="https://evil.test"');
+  });
+
+  it("an event that has tipped cannot be rejected (it is cancelled with refunds instead)", async () => {
+    const admin = asViewer(await createUser({ isAdmin: true }));
+    for (const status of ["funded", "charging", "charged"] as const) {
+      const c = await createCampaign({ approvalStatus: "approved", status });
+      await expect(
+        setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "rejected", reason: "Too late" }),
+      ).rejects.toMatchObject({
+        code: "CONFLICT",
+        message: expect.stringContaining("cannot be rejected"),
+      });
+      expect((await db.campaign.findUniqueOrThrow({ where: { id: c.id } })).approvalStatus).toBe("approved");
+      expect(await db.moderationLog.count({ where: { campaignId: c.id } })).toBe(0);
+    }
+    // collecting, expired and cancelled events can still be rejected
+    for (const status of ["pending", "expired", "cancelled"] as const) {
+      const c = await createCampaign({ approvalStatus: "approved", status });
+      await setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "rejected", reason: "Spam" });
+      expect((await db.campaign.findUniqueOrThrow({ where: { id: c.id } })).approvalStatus).toBe("rejected");
+    }
+  });
+
   it("lets an admin approve, reject and re-approve, recording who and when", async () => {
     const admin = asViewer(await createUser({ isAdmin: true }));
     const c = await createCampaign({ approvalStatus: "pending" });
 
     await setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "approved" });
-    await setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "rejected" });
+    await setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "rejected", reason: "Duplicate" });
     const after = await setApprovalStatus(admin, { campaignId: c.id, approvalStatus: "approved" });
 
     expect(after.approvalStatus).toBe("approved");

@@ -73,8 +73,8 @@ const FORM_KEYS = [
 const TARGETS: Record<string, Target> = {
   "app/admin/actions.ts#setApprovalStatusAction": {
     as: (f) => f.admin,
-    input: (f) => fc.tuple(nastyValue(f.known), nastyValue(f.known)),
-    call: (a, b) => admin.setApprovalStatusAction(a as string, b as "approved"),
+    input: (f) => fc.tuple(nastyValue(f.known), nastyValue(f.known), nastyValue(f.known)),
+    call: (a, b, c) => admin.setApprovalStatusAction(a as string, b as "approved", c as string),
   },
   "app/admin/actions.ts#deleteTestEventsAction": {
     ignoresInput: true,
