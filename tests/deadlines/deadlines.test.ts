@@ -126,4 +126,27 @@ describe("48-hour reminders", () => {
     await sendDeadlineReminders(now);
     for (const c of [far, late, met]) expect(await emailsFor(c.id, "reminder-48h")).toEqual([]);
   });
+
+  it("events created inside the window never fill a batch: the nearest eligible deadline is reminded (issue 19)", async () => {
+    const now = new Date();
+    // more late-created events than one batch takes, all due before the eligible one
+    for (let i = 0; i < 6; i++)
+      await createCampaign({
+        createdAt: new Date(now.getTime() - 2 * HOUR),
+        deadline: new Date(now.getTime() + (10 + i) * HOUR),
+      });
+    const eligible = await createCampaign({
+      createdAt: new Date(now.getTime() - 5 * 24 * HOUR),
+      deadline: new Date(now.getTime() + 40 * HOUR),
+    });
+    const later = await createCampaign({
+      createdAt: new Date(now.getTime() - 5 * 24 * HOUR),
+      deadline: new Date(now.getTime() + 41 * HOUR),
+    });
+    expect(await sendDeadlineReminders(now, 1)).toBe(1);
+    expect(await emailsFor(eligible.id, "reminder-48h")).not.toEqual([]);
+    expect(await emailsFor(later.id, "reminder-48h")).toEqual([]);
+    expect(await sendDeadlineReminders(now, 1)).toBe(1);
+    expect(await emailsFor(later.id, "reminder-48h")).not.toEqual([]);
+  });
 });
