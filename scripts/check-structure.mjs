@@ -56,6 +56,7 @@ const DOMAIN_FILES = {
   images: ["process.ts", "storage.ts"],
   email: [
     "derived.ts",
+    "organizer.ts",
     "digest.ts",
     "ics.ts",
     "notifications.ts",

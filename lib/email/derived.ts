@@ -2,11 +2,16 @@ import "server-only";
 import { db, livePledgeSql, statusIn } from "@/lib/db";
 import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
 import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/email/notifications";
+import {
+  dueOrganizerEmails,
+  queueOrganizerChargedEmail,
+  queueOrganizerTippedEmail,
+} from "@/lib/email/organizer";
 
 /**
  * Emails derived from committed state, for causes whose services do not (yet) queue their email
  * inside their own transaction: a new pledge, a charged pledge of a confirmed event, a moderation
- * decision. Each run looks for causes of the last `windowMs` without their email in the outbox and
+ * decision, an event that tipped or finished charging (to its organizer). Each run looks for causes of the last `windowMs` without their email in the outbox and
  * queues it with the same dedupe key the in-transaction hooks (lib/email/notifications.ts) use, so
  * a cause yields exactly one email whichever path gets there first, and a crash anywhere loses
  * nothing: the cause is durable and the next run finds it.
@@ -40,6 +45,13 @@ export async function queueDerivedEmails(
       AND NOT EXISTS (SELECT 1 FROM "EmailOutbox" o WHERE o."dedupeKey" = 'moderation:' || m.id || ':' || c."creatorId")
     ORDER BY m."createdAt" ASC LIMIT ${take}`;
   for (const m of decisions) if (await db.$transaction((tx) => queueModerationEmail(tx, m.id))) queued++;
+
+  // The organizer's "reached its goal" and "charging is done" (lib/email/organizer.ts).
+  const organizer = await dueOrganizerEmails(since, take);
+  for (const id of organizer.tipped)
+    if (await db.$transaction((tx) => queueOrganizerTippedEmail(tx, id))) queued++;
+  for (const id of organizer.charged)
+    if (await db.$transaction((tx) => queueOrganizerChargedEmail(tx, id))) queued++;
 
   return queued;
 }
