@@ -137,7 +137,7 @@ export function SignInCard({
             Continue with Google
           </Button>
           <div
-            className="my-6 flex items-center gap-3 text-xs font-medium uppercase tracking-wide text-slate-400"
+            className="my-6 flex items-center gap-3 text-xs font-medium uppercase tracking-wide text-slate-500"
             aria-hidden
           >
             <span className="h-px flex-1 bg-slate-200" />

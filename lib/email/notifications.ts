@@ -3,12 +3,8 @@ import type { Prisma } from "@/lib/db";
 import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { whenWhereSelect } from "@/lib/campaigns/place";
 import { queueEmail, queueEmails } from "@/lib/email/service";
-import {
-  commitReceivedEmail,
-  eventConfirmedEmail,
-  moderationEmail,
-  type EmailCampaign,
-} from "@/lib/email/templates";
+import { commitReceivedEmail, eventConfirmedEmail, type EmailCampaign } from "@/lib/email/templates";
+import { moderationEmail } from "@/lib/email/organizer";
 
 /**
  * One-line hooks for the services that own each cause: call them INSIDE the transaction that
@@ -27,6 +23,7 @@ export const emailCampaignSelect = {
   committedCount: true,
   ticketPriceCents: true,
   pactType: true,
+  raisedCents: true,
   ...whenWhereSelect,
   coverId: true,
 } as const;

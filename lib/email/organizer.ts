@@ -140,3 +140,29 @@ export async function dueOrganizerEmails(since: Date, take: number) {
   ]);
   return { tipped: tipped.map((r) => r.id), charged: charged.map((r) => r.id) };
 }
+
+/** To the organizer when an admin approves or rejects the event. `moderationId` names the decision. */
+export function moderationEmail(
+  c: { id: string; title: string },
+  to: { userId: string; email: string; name?: string | null },
+  decision: "approved" | "rejected",
+  moderationId: string,
+  reason?: string | null,
+): QueuedEmail {
+  return {
+    dedupeKey: `moderation:${moderationId}:${to.userId}`,
+    to: to.email,
+    subject: decision === "approved" ? `"${c.title}" is approved and live` : `"${c.title}" was not approved`,
+    ...renderEmail({
+      heading: decision === "approved" ? "Your event is live" : "Your event was not approved",
+      paragraphs:
+        decision === "approved"
+          ? [`An admin approved "${c.title}". It is now listed on PactNexus and people can commit.`]
+          : [
+              `An admin rejected "${c.title}", so it is not listed. You can still see it on your profile.`,
+              ...(reason ? [`The reason given: ${reason}`] : []),
+            ],
+      action: { label: "View the event", url: `${appUrl()}/campaign/${c.id}` },
+    }),
+  };
+}

@@ -4,7 +4,7 @@ import { formatCents, plural } from "@/lib/format";
 import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeFor, placeLine, type WhenWhereRow } from "@/lib/campaigns/place";
 import { coverUrl } from "@/lib/images/limits";
-import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, isPaidEvent, progress } from "@/lib/campaigns/lifecycle";
 import { icsAttachment } from "@/lib/email/ics";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
@@ -27,6 +27,9 @@ export type EmailCampaign = {
   ticketPriceCents: number;
   /** the uploaded cover (issue 17), shown at the top of the email */
   coverId?: string | null;
+  /** a crowdfund counts dollars (raisedCents) against its goal, not people */
+  pactType?: string | null;
+  raisedCents?: bigint | number;
   // time and place (issue 16): every recipient is a committer or the organizer, who may see the exact place
 } & WhenWhereRow;
 
@@ -55,7 +58,25 @@ const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELL
     : [];
 const coverImage = (c: Pick<EmailCampaign, "coverId">) =>
   c.coverId ? `${appUrl()}${coverUrl(c.coverId, "medium")}` : undefined;
-const needed = (c: EmailCampaign) => Math.max(0, c.goal - c.committedCount);
+/** Where the event stands, in people or — for a crowdfund — dollars (the campaign core's progress). */
+const standing = (c: EmailCampaign) => {
+  const p = progress({ ...c, status: "pending" });
+  const more = Math.max(0, p.goal - p.value);
+  return p.unit === "dollars"
+    ? {
+        more,
+        of: `${formatCents(p.value * 100)} of ${formatCents(p.goal * 100)} pledged`,
+        short: `${formatCents(more * 100)} more`,
+        long: `${formatCents(more * 100)} more in pledges`,
+      }
+    : {
+        more,
+        of: `${p.value} of ${plural(p.goal, "commitment", "commitments")}`,
+        short: `${more} more`,
+        long: plural(more, "more person", "more people"),
+      };
+};
+const needed = (c: EmailCampaign) => standing(c).more;
 /** A time in the event's zone, with its abbreviation. */
 const when = (d: Date, c: EmailCampaign) => formatInZone(d, c.timeZone);
 /** "It starts Tue, Dec 5, 2026, 7:30 PM – 10:00 PM EST at Roxy Cinema, 2 6th Ave." or the date to come. */
@@ -73,11 +94,17 @@ export function commitReceivedEmail(
   pledgeId: string,
   pledgeCents = 0,
 ): QueuedEmail {
-  const charge = isCrowdfund(c)
-    ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met by ${when(c.deadline, c)}. Otherwise nobody pays.`
-    : c.ticketPriceCents > 0
-      ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline, c)}. Otherwise nobody pays.`
-      : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline, c)}.`;
+  const amount = isCrowdfund(c) ? pledgeCents : c.ticketPriceCents;
+  const reached = needed(c) === 0; // this commitment reached the goal, or came after it
+  const charge = reached
+    ? isPaidEvent(c)
+      ? `The goal is reached, so your card is being charged ${formatCents(amount)} now. We'll email you when the payment goes through.`
+      : "This event is free, and it reached its goal: it is happening."
+    : isCrowdfund(c)
+      ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met by ${when(c.deadline, c)}. Otherwise nobody pays.`
+      : c.ticketPriceCents > 0
+        ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline, c)}. Otherwise nobody pays.`
+        : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline, c)}.`;
   return {
     dedupeKey: `commit:${pledgeId}:${to.userId}`,
     to: to.email,
@@ -88,9 +115,7 @@ export function commitReceivedEmail(
       paragraphs: [
         `Thanks for committing to "${c.title}".`,
         charge,
-        needed(c) > 0
-          ? `It needs ${plural(needed(c), "more person", "more people")}. Share the event to get there.`
-          : "The goal has been reached!",
+        ...(reached ? [] : [`It needs ${standing(c).long}. Share the event to get there.`]),
         c.startsAt
           ? "A tentative calendar entry is attached; it becomes confirmed when the event is."
           : startsLine(c),
@@ -158,19 +183,19 @@ export function deadlineReminderEmail(
   to: Recipient,
   role: "backer" | "organizer",
 ): QueuedEmail {
-  const n = needed(c);
+  const s = standing(c);
   return {
     dedupeKey: `reminder-48h:${c.id}:${to.userId}`,
     to: to.email,
-    subject: `"${c.title}" needs ${n} more — 48 hours left`,
+    subject: `"${c.title}" needs ${s.short} — 48 hours left`,
     ...renderEmail({
       imageUrl: coverImage(c),
-      heading: `Needs ${n} more`,
+      heading: `Needs ${s.short}`,
       paragraphs: [
-        `"${c.title}" has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} and the deadline is ${when(c.deadline, c)}.`,
+        `"${c.title}" has ${s.of} and the deadline is ${when(c.deadline, c)}.`,
         role === "organizer"
-          ? `It needs ${plural(n, "more person", "more people")} to happen. Share it with anyone who might come.`
-          : `It needs ${plural(n, "more person", "more people")} to happen. Know someone who'd join? Send them the link.`,
+          ? `It needs ${s.long} to happen. Share it with anyone who might come.`
+          : `It needs ${s.long} to happen. Know someone who'd join? Send them the link.`,
       ],
       action: { label: "Share the event", url: campaignUrl(c) },
       unsubscribe: unsubscribeLinks(to.userId),
@@ -185,7 +210,7 @@ export function organizerCommitDigestEmail(
   newCount: number,
   hourKey: string,
 ): QueuedEmail {
-  const n = needed(c);
+  const s = standing(c);
   return {
     dedupeKey: `commit-digest:${c.id}:${hourKey}:${to.userId}`,
     to: to.email,
@@ -194,39 +219,11 @@ export function organizerCommitDigestEmail(
       imageUrl: coverImage(c),
       heading: `${plural(newCount, "new commitment", "new commitments")}`,
       paragraphs: [
-        `"${c.title}" now has ${c.committedCount} of ${plural(c.goal, "commitment", "commitments")} (${price(c)}).`,
-        n > 0
-          ? `It needs ${plural(n, "more person", "more people")} by ${when(c.deadline, c)}.`
-          : "The goal has been reached!",
+        `"${c.title}" now has ${s.of}${isCrowdfund(c) ? "" : ` (${price(c)})`}.`,
+        s.more > 0 ? `It needs ${s.long} by ${when(c.deadline, c)}.` : "The goal has been reached!",
       ],
       action: { label: "Manage the event", url: `${campaignUrl(c)}/manage` },
       unsubscribe: unsubscribeLinks(to.userId),
-    }),
-  };
-}
-
-/** To the organizer when an admin approves or rejects the event. `moderationId` names the decision. */
-export function moderationEmail(
-  c: Pick<EmailCampaign, "id" | "title">,
-  to: Recipient,
-  decision: "approved" | "rejected",
-  moderationId: string,
-  reason?: string | null,
-): QueuedEmail {
-  return {
-    dedupeKey: `moderation:${moderationId}:${to.userId}`,
-    to: to.email,
-    subject: decision === "approved" ? `"${c.title}" is approved and live` : `"${c.title}" was not approved`,
-    ...renderEmail({
-      heading: decision === "approved" ? "Your event is live" : "Your event was not approved",
-      paragraphs:
-        decision === "approved"
-          ? [`An admin approved "${c.title}". It is now listed on PactNexus and people can commit.`]
-          : [
-              `An admin rejected "${c.title}", so it is not listed. You can still see it on your profile.`,
-              ...(reason ? [`The reason given: ${reason}`] : []),
-            ],
-      action: { label: "View the event", url: campaignUrl(c) },
     }),
   };
 }
