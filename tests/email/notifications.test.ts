@@ -147,3 +147,42 @@ describe("organizer commitment digest", () => {
     expect(await queueOrganizerDigests(new Date(Date.UTC(2026, 5, 10, 16, 5)))).toBe(1);
   });
 });
+
+describe("copy that fits the moment (issue 19)", () => {
+  it("the commitment that reaches the goal is told the card is charged now, not 'only if'", async () => {
+    const c = await createCampaign({ ticketPriceCents: 900, goal: 2 });
+    const first = await createPledge(c.id, undefined, { paymentMethodId: "pm", amountCents: 900 });
+    await db.campaign.update({ where: { id: c.id }, data: { committedCount: 1 } });
+    await db.$transaction((tx) => queueCommitEmail(tx, first.id));
+    const second = await createPledge(c.id, undefined, { paymentMethodId: "pm", amountCents: 900 });
+    await db.campaign.update({ where: { id: c.id }, data: { committedCount: 2, status: "funded" } });
+    await db.$transaction((tx) => queueCommitEmail(tx, second.id));
+
+    const [before] = await byKey(`commit:${first.id}:`);
+    expect(before.text).toContain("Your card will be charged $9.00 only if 2 people commit");
+    expect(before.text).toContain("It needs 1 more person.");
+    const [crossing] = await byKey(`commit:${second.id}:`);
+    expect(crossing.text).toContain("The goal is reached, so your card is being charged $9.00 now.");
+    expect(crossing.text).not.toContain("only if");
+    expect(crossing.text).not.toContain("The goal has been reached!");
+  });
+
+  it("a crowdfund's reminder and digest count dollars, not commitments", async () => {
+    const { deadlineReminderEmail, organizerCommitDigestEmail } = await import("@/lib/email/templates");
+    const c = {
+      ...(await createCampaign({ goal: 1000, ticketPriceCents: 0 })),
+      pactType: "crowdfund",
+      raisedCents: 60_000n,
+      committedCount: 2,
+    };
+    const to = { userId: "u1", email: "u1@example.test" };
+    const reminder = deadlineReminderEmail(c, to, "backer");
+    expect(reminder.subject).toBe(`"${c.title}" needs $400.00 more — 48 hours left`);
+    expect(reminder.text).toContain("has $600.00 of $1,000.00 pledged");
+    expect(reminder.text).toContain("It needs $400.00 more in pledges to happen.");
+    expect(reminder.text).not.toContain("998");
+    const digest = organizerCommitDigestEmail(c, to, 1, "2026-11-25T10");
+    expect(digest.text).toContain("now has $600.00 of $1,000.00 pledged.");
+    expect(digest.text).not.toContain("of 1000 commitments");
+  });
+});
