@@ -94,6 +94,19 @@ test("the organizer posts an update: it shows on the event page and each committ
   ]);
   await updateEmails.first().getByTestId("email-subject").click();
   await expect(page.getByText(`Bring sunscreen ${t}`).first()).toBeVisible();
+  // the HTML version as the recipient sees it, in a sandboxed frame whose links open a new tab
+  const frame = updateEmails.first().locator("iframe");
+  await expect(frame).toHaveAttribute("sandbox", "allow-popups allow-popups-to-escape-sandbox");
+  const html = updateEmails.first().frameLocator("iframe");
+  await expect(html.getByRole("heading", { name: `Update: Update picnic ${t}` })).toBeVisible();
+  await expect(html.getByText(`Bring sunscreen ${t}`)).toBeVisible();
+  const [tab] = await Promise.all([
+    page.context().waitForEvent("page"),
+    html.getByRole("link", { name: "View the event" }).click(),
+  ]);
+  await tab.waitForLoadState();
+  expect(tab.url()).toContain(`/campaign/${campaign.id}`);
+  await tab.close();
 });
 
 test("add to calendar downloads a valid .ics; the flyer shows a QR code to the event", async ({ page }) => {

@@ -1,6 +1,15 @@
 import { formatDateTime } from "@/lib/format";
 import type { OutboxEntry } from "@/lib/email/queries";
 
+/**
+ * The HTML version as the recipient's mail program shows it: in a sandboxed frame (no scripts, an
+ * opaque origin, so the email cannot touch this page), its links opening in a new tab.
+ */
+const previewDoc = (html: string) =>
+  html.includes("<head>")
+    ? html.replace("<head>", '<head><base target="_blank">')
+    : `<base target="_blank">${html}`;
+
 const STATUS: Record<OutboxEntry["status"], { label: string; cls: string }> = {
   pending: { label: "Pending", cls: "bg-amber-50 text-amber-800 ring-amber-200" },
   sent: { label: "Sent", cls: "bg-emerald-50 text-emerald-800 ring-emerald-200" },
@@ -44,6 +53,18 @@ export function OutboxList({ entries, smtp }: { entries: OutboxEntry[]; smtp: bo
                 </span>
               </summary>
               <div className="border-t border-slate-100 p-4 text-sm">
+                {e.html && (
+                  <iframe
+                    title={`HTML version of "${e.subject}"`}
+                    srcDoc={previewDoc(e.html)}
+                    sandbox="allow-popups allow-popups-to-escape-sandbox"
+                    loading="lazy"
+                    className="mb-4 h-[32rem] w-full rounded-lg border border-slate-200 bg-slate-50"
+                  />
+                )}
+                <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">
+                  Plain text
+                </p>
                 <pre className="whitespace-pre-wrap wrap-anywhere font-sans text-slate-800">{e.text}</pre>
                 {e.attachmentNames.length > 0 && (
                   <p className="mt-3 text-xs text-slate-500">Attachments: {e.attachmentNames.join(", ")}</p>

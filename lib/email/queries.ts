@@ -16,6 +16,8 @@ export type OutboxEntry = {
   toEmail: string;
   subject: string;
   text: string;
+  /** the HTML version as sent, or null when it holds a link not shown here */
+  html: string | null;
   status: "pending" | "sent" | "failed";
   attempts: number;
   lastError: string | null;
@@ -53,6 +55,7 @@ export async function listOutboxForAdmin(
         toEmail: true,
         subject: true,
         text: true,
+        html: true,
         status: true,
         attempts: true,
         lastError: true,
@@ -64,18 +67,19 @@ export async function listOutboxForAdmin(
     db.emailOutbox.count({ where }),
   ]);
   return {
-    entries: rows.map(({ attachments, dedupeKey, ...r }) => ({
-      ...r,
+    entries: rows.map(({ attachments, dedupeKey, ...r }) => {
       // DESIGN §1 "emails": confirmation and reset links are never shown here (an admin could
       // confirm any address, or take over any account)
-      text:
-        dedupeKey.startsWith(CONFIRM_EMAIL_KEY) || dedupeKey.startsWith(RESET_PASSWORD_KEY)
-          ? HIDDEN_LINK_TEXT
-          : r.text,
-      attachmentNames: Array.isArray(attachments)
-        ? attachments.map((a) => String((a as { filename?: unknown })?.filename ?? "attachment"))
-        : [],
-    })),
+      const hidden = dedupeKey.startsWith(CONFIRM_EMAIL_KEY) || dedupeKey.startsWith(RESET_PASSWORD_KEY);
+      return {
+        ...r,
+        text: hidden ? HIDDEN_LINK_TEXT : r.text,
+        html: hidden ? null : r.html,
+        attachmentNames: Array.isArray(attachments)
+          ? attachments.map((a) => String((a as { filename?: unknown })?.filename ?? "attachment"))
+          : [],
+      };
+    }),
     total,
     page,
     pages: Math.max(1, Math.ceil(total / OUTBOX_PAGE_SIZE)),
