@@ -3,8 +3,11 @@ import { db } from "@/lib/db";
 import { appUrl } from "@/lib/env";
 import { formatCents } from "@/lib/format";
 import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { isRecoverable } from "@/lib/charging/pledge-state";
+import { renderEmail } from "@/lib/email/render";
+import type { QueuedEmail } from "@/lib/email/schema";
+import { queueEmail } from "@/lib/email/service";
+import { declineInPlainWords } from "@/lib/payments/declines";
 
 /**
  * Called once a pledge's charge failed or needs authentication: writes the backer's email to the
@@ -17,31 +20,41 @@ export async function onChargeFailed(pledgeId: string): Promise<void> {
     where: { id: pledgeId },
     select: {
       id: true,
+      userId: true,
       chargeStatus: true,
-      chargeAttempts: true,
+      chargeFailureCode: true,
       chargeFailureMessage: true,
       amountCents: true,
+      cardBrand: true,
+      cardLast4: true,
       user: { select: { email: true } },
       campaign: { select: { title: true, ticketPriceCents: true, pactType: true } },
     },
   });
-  if (!pledge || (pledge.chargeStatus !== "failed" && pledge.chargeStatus !== "requires_action")) return;
-  const amount = pledgeChargeCents(pledge.campaign, pledge);
-  const link = `${appUrl()}/pledges/${pledge.id}/pay`;
+  if (!pledge || !isRecoverable(pledge.chargeStatus)) return;
+  const amount = formatCents(pledgeChargeCents(pledge.campaign, pledge));
+  const title = pledge.campaign.title;
+  const card = pledge.cardLast4
+    ? `your ${pledge.cardBrand ? pledge.cardBrand[0].toUpperCase() + pledge.cardBrand.slice(1) : "card"} ending in ${pledge.cardLast4}`
+    : "your card";
   const reason =
     pledge.chargeStatus === "requires_action"
-      ? "Your bank asked for authentication, which we cannot do while you are away."
-      : (pledge.chargeFailureMessage ?? "Your card was declined.");
-  const subject = `Action needed: your payment for "${pledge.campaign.title}" did not go through`;
-  const text = [
-    `Good news: "${pledge.campaign.title}" reached its goal and is confirmed.`,
-    ``,
-    `We could not charge your card ${formatCents(amount)}. ${reason}`,
-    `Please update your card and pay here: ${link}`,
-  ].join("\n");
-  const html = `<p>Good news: <strong>${escapeHtml(pledge.campaign.title)}</strong> reached its goal and is confirmed.</p><p>We could not charge your card ${escapeHtml(formatCents(amount))}. ${escapeHtml(reason)}</p><p><a href="${escapeHtml(link)}">Update your card and pay</a></p>`;
-  await db.emailOutbox.createMany({
-    data: [{ dedupeKey: `charge-failed:${pledge.id}:1`, toEmail: pledge.user.email, subject, text, html }],
-    skipDuplicates: true,
-  });
+      ? declineInPlainWords("authentication_required", null)
+      : declineInPlainWords(pledge.chargeFailureCode, pledge.chargeFailureMessage);
+  const email: QueuedEmail = {
+    dedupeKey: `charge-failed:${pledge.id}:1`,
+    to: pledge.user.email,
+    subject: `Action needed: your ${amount} payment for "${title}" didn't go through`,
+    ...renderEmail({
+      heading: "Your payment didn't go through",
+      paragraphs: [
+        `"${title}" reached its goal, so everyone who committed is being charged. We tried to charge ${card} ${amount}, and it didn't work: ${reason}`,
+        pledge.chargeStatus === "requires_action"
+          ? "Open the link below to confirm the payment with your bank, or pay with another card, to keep your place."
+          : "Update your card on the page below and pay, to keep your place. You are charged once, only when you press Pay.",
+      ],
+      action: { label: `Pay ${amount}`, url: `${appUrl()}/pledges/${pledge.id}/pay` },
+    }),
+  };
+  await db.$transaction((tx) => queueEmail(tx, email));
 }

@@ -31,3 +31,27 @@ const HARD = new Set<string>(HARD_DECLINE_CODES);
 export function isHardDecline(code: string | null | undefined): boolean {
   return Boolean(code && HARD.has(code));
 }
+
+const PLAIN: Record<string, string> = {
+  insufficient_funds: "The card doesn't have enough funds.",
+  expired_card: "The card has expired.",
+  incorrect_cvc: "The card's security code didn't match.",
+  invalid_cvc: "The card's security code didn't match.",
+  incorrect_number: "The card number isn't valid.",
+  invalid_number: "The card number isn't valid.",
+  processing_error: "The bank couldn't process the charge just then.",
+  authentication_required:
+    "Your bank asked you to confirm the charge, which can't be done while you're away.",
+  card_velocity_exceeded: "The card has reached its spending limit.",
+  withdrawal_count_limit_exceeded: "The card has reached its spending limit.",
+};
+
+/** Why a charge failed, in plain words for the backer (the provider's own message is the fallback). */
+export function declineInPlainWords(
+  code: string | null | undefined,
+  message: string | null | undefined,
+): string {
+  if (code && PLAIN[code]) return PLAIN[code];
+  if (code && HARD.has(code)) return "Your bank declined the charge on this card.";
+  return message?.trim() || "Your bank declined the charge.";
+}

@@ -185,4 +185,33 @@ describe("copy that fits the moment (issue 19)", () => {
     expect(digest.text).toContain("now has $600.00 of $1,000.00 pledged.");
     expect(digest.text).not.toContain("of 1000 commitments");
   });
+
+  it("a failed charge's email uses the branded layout, names the amount, the card and the reason in plain words", async () => {
+    const { onChargeFailed } = await import("@/lib/charging/notify");
+    const c = await createCampaign({ ticketPriceCents: 900, goal: 1, status: "charged" });
+    const p = await createPledge(c.id, undefined, { paymentMethodId: "pm", amountCents: 900 });
+    await db.pledge.update({
+      where: { id: p.id },
+      data: {
+        chargeStatus: "failed",
+        chargeFailureCode: "insufficient_funds",
+        chargeFailureMessage: "Your card has insufficient funds.",
+        cardBrand: "visa",
+        cardLast4: "9995",
+      },
+    });
+    await onChargeFailed(p.id);
+    await onChargeFailed(p.id); // one email per failure
+    const emails = await byKey(`charge-failed:${p.id}:`);
+    expect(emails).toHaveLength(1);
+    const [email] = emails;
+    expect(email.subject).toBe(`Action needed: your $9.00 payment for "${c.title}" didn't go through`);
+    expect(email.text).not.toContain("Good news");
+    expect(email.text).toContain(
+      "We tried to charge your Visa ending in 9995 $9.00, and it didn't work: The card doesn't have enough funds.",
+    );
+    expect(email.text).toContain(`Pay $9.00: http://localhost:3000/pledges/${p.id}/pay`);
+    expect(email.html).toContain("Your payment didn&#39;t go through");
+    expect(email.html).toContain('<p style="margin:0 0 8px;font-weight:700;color:#4338ca">PactNexus</p>');
+  });
 });
