@@ -6,6 +6,7 @@ import { signInUrl } from "@/lib/auth/return-path";
 import { getPledgeForPayment } from "@/lib/charging/queries";
 import { paymentClosedReason } from "@/lib/charging/recovery";
 import { paymentsMode } from "@/lib/payments/gateway";
+import { declineInPlainWords } from "@/lib/payments/declines";
 import { env } from "@/lib/env";
 import { formatCents } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
@@ -75,7 +76,9 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
           {!closed && pledge.chargeStatus === "failed" && (
             <p>
               The event reached its goal, but we could not charge {card}:{" "}
-              <span className="font-medium">{pledge.chargeFailureMessage ?? "Your card was declined."}</span>{" "}
+              <span className="font-medium">
+                {declineInPlainWords(pledge.chargeFailureCode, pledge.chargeFailureMessage)}
+              </span>{" "}
               Save a new card below to pay and keep your place.
             </p>
           )}
