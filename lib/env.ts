@@ -110,7 +110,14 @@ export function googleTestIssuer(): { issuer?: string; ignored?: string } {
   }
   if (!/^https?:$/.test(url.protocol) || !LOOPBACK_HOSTS.has(url.hostname))
     return { ignored: "only a loopback http(s) URL (127.0.0.1, localhost, [::1]) is honoured" };
-  return { issuer: raw.replace(/\/$/, "") };
+  // and only for an app that itself runs on loopback (the suites): a public deployment never trusts it
+  let app: URL | null = null;
+  try {
+    app = new URL(appUrl());
+  } catch {}
+  if (!app || !LOOPBACK_HOSTS.has(app.hostname))
+    return { ignored: "the app's own address (APP_URL / NEXTAUTH_URL) is not a loopback URL" };
+  return { issuer: `${url.origin}${url.pathname.replace(/\/$/, "")}` };
 }
 export const stripeEnabled = () =>
   Boolean(env().STRIPE_SECRET_KEY && env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY);

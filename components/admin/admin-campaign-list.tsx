@@ -47,7 +47,7 @@ export function AdminCampaignList({
                   </div>
                   <p className="mt-0.5 line-clamp-1 text-sm wrap-anywhere text-slate-600">{c.description}</p>
                   <p className="mt-1 text-xs text-slate-500">
-                    Goal: {c.goal} attendees · {c.committedCount} committed
+                    {c.goalText}
                     {c.paid && (
                       <>
                         {" "}

@@ -4,6 +4,7 @@ import { db, type Prisma } from "@/lib/db";
 import { pageNumberSchema } from "@/lib/ids";
 import { cardSelect, type CampaignCard } from "@/lib/campaigns/queries";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { formatCents } from "@/lib/format";
 
 /**
  * The admin dashboard (SPEC §6): totals, then the pending, approved and rejected events, each a
@@ -26,6 +27,8 @@ export type AdminSearch = z.output<typeof adminSearchSchema>;
 export type AdminRow = CampaignCard & {
   /** a paid event or a crowdfund: its rows show money */
   paid: boolean;
+  /** "Goal: 50 attendees · 12 committed" or, for a crowdfund, "Goal: $1,000.00 · $600.00 pledged" */
+  goalText: string;
   /** what the commitments are worth: the ticket price times the committed, or a crowdfund's pledges */
   committedCents: number;
   /** what was charged successfully so far */
@@ -93,6 +96,9 @@ export async function getAdminDashboard(
       const rows: AdminRow[] = lists[i].map(({ pactType, raisedCents, ...c }) => ({
         ...c,
         paid: isPaidEvent({ pactType, ticketPriceCents: c.ticketPriceCents }),
+        goalText: isCrowdfund({ pactType })
+          ? `Goal: ${formatCents(c.goal * 100)} · ${formatCents(Number(raisedCents))} pledged by ${c.committedCount}`
+          : `Goal: ${c.goal} attendees · ${c.committedCount} committed`,
         committedCents: isCrowdfund({ pactType })
           ? Number(raisedCents)
           : c.ticketPriceCents * c.committedCount,

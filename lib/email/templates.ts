@@ -117,12 +117,14 @@ export function commitReceivedEmail(
         charge,
         ...(reached ? [] : [`It needs ${standing(c).long}. Share the event to get there.`]),
         c.startsAt
-          ? "A tentative calendar entry is attached; it becomes confirmed when the event is."
+          ? reached
+            ? "The calendar entry is attached."
+            : "A tentative calendar entry is attached; it becomes confirmed when the event is."
           : startsLine(c),
       ],
       action: { label: "View the event", url: campaignUrl(c) },
     }),
-    attachments: calendar(c, "TENTATIVE"),
+    attachments: calendar(c, reached ? "CONFIRMED" : "TENTATIVE"),
   };
 }
 

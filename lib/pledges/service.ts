@@ -33,7 +33,8 @@ const commitTooFastText = (wait: string) =>
 /** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */
 function commitEmail(viewer: Viewer, d: Decision, pledgeId: string) {
   const { c } = d;
-  const campaign = { ...c, committedCount: d.committedCount };
+  // the row as this commit leaves it: people and, for a crowdfund, dollars
+  const campaign = { ...c, committedCount: d.committedCount, raisedCents: d.raisedCents };
   return commitReceivedEmail(
     campaign,
     { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName },

@@ -239,7 +239,16 @@ describe("NextAuth options", () => {
         expect(googleTestIssuer().ignored).toMatch(/loopback|not a URL/);
         expect(wellKnown()).toBeUndefined();
       }
+      // a loopback issuer is still ignored when the app itself is public (a mistaken production setting)
+      set("http://127.0.0.1:4455");
+      process.env.APP_URL = "https://pactnexus.example";
+      set("http://127.0.0.1:4455");
+      expect(googleTestIssuer()).toEqual({
+        ignored: "the app's own address (APP_URL / NEXTAUTH_URL) is not a loopback URL",
+      });
+      expect(wellKnown()).toBeUndefined();
     } finally {
+      delete process.env.APP_URL;
       set(undefined);
     }
   });

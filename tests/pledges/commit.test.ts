@@ -512,4 +512,43 @@ describe("commitToCampaign rules", () => {
     expect(warn).toHaveBeenCalled();
     warn.mockRestore();
   });
+
+  it("crowdfund commit emails count this pledge: the one short of the goal says how much is left, the one that reaches it is charged now", async () => {
+    // issue 19: the email used the amount raised before the pledge, so the pledge that reached the
+    // goal was told "only if … It needs $X more".
+    const startsAt = new Date(Date.now() + 20 * 24 * 3600_000);
+    const campaign = await createCampaign({
+      pactType: "crowdfund",
+      goal: 1000,
+      ticketPriceCents: 0,
+      startsAt,
+    });
+    const [a, b] = await users(2);
+    await commitToCampaign(a, {
+      campaignId: campaign.id,
+      paymentMethodId: await demoCard(a.id),
+      amount: "900",
+    });
+    await commitToCampaign(b, {
+      campaignId: campaign.id,
+      paymentMethodId: await demoCard(b.id),
+      amount: "300",
+    });
+    const email = async (userId: string) =>
+      db.emailOutbox.findFirstOrThrow({
+        where: {
+          dedupeKey: { startsWith: "commit:" },
+          toEmail: (await db.user.findUniqueOrThrow({ where: { id: userId } })).email,
+        },
+      });
+    const first = await email(a.id);
+    expect(first.text).toContain("only if the $1,000.00 goal is met");
+    expect(first.text).toContain("It needs $100.00 more in pledges.");
+    expect(JSON.stringify(first.attachments)).toContain("STATUS:TENTATIVE");
+    const crossing = await email(b.id);
+    expect(crossing.text).toContain("The goal is reached, so your card is being charged $300.00 now.");
+    expect(crossing.text).not.toContain("only if");
+    expect(crossing.text).not.toContain("more in pledges");
+    expect(JSON.stringify(crossing.attachments)).toContain("STATUS:CONFIRMED");
+  });
 });
