@@ -1,14 +1,15 @@
 "use client";
 import { useServerActions } from "@/components/actions/server-actions";
 
-import { useCallback, useId, useState, useTransition } from "react";
+import { useCallback, useState, useTransition } from "react";
+import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
-import { Field, Textarea } from "@/components/ui/field";
-import { Modal } from "@/components/ui/modal";
-import { APPROVAL_ERROR, REJECT_TEXT } from "@/lib/campaigns/texts";
-import { REJECT_REASON_MAX } from "@/lib/campaigns/limits";
+import { APPROVAL_ERROR } from "@/lib/campaigns/texts";
 import { isApproved } from "@/lib/access/rules";
+
+// The confirmation is fetched when an admin presses Reject: every visitor's page carries this component.
+const RejectDialog = dynamic(() => import("@/components/campaigns/reject-dialog"));
 
 /**
  * Approve / Reject (or Re-approve) buttons for admins. Reject asks to confirm, with a reason that
@@ -31,11 +32,9 @@ export function ApprovalButtons({
 }) {
   const { setApprovalStatusAction } = useServerActions();
   const router = useRouter();
-  const reasonId = useId();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState(false);
-  const [reason, setReason] = useState("");
   const [reasonError, setReasonError] = useState<string | null>(null);
   const closeDialog = useCallback(() => setRejecting(false), []);
 
@@ -56,15 +55,6 @@ export function ApprovalButtons({
         else setError(APPROVAL_ERROR);
       }
     });
-  };
-
-  const submitReject = (e: React.FormEvent) => {
-    e.preventDefault();
-    const why = reason.trim();
-    if (!why) return setReasonError(REJECT_TEXT.reasonRequired);
-    if (why.length > REJECT_REASON_MAX) return setReasonError(REJECT_TEXT.reasonTooLong);
-    setReasonError(null);
-    act("rejected", why);
   };
 
   const suffix = campaignTitle ? ` ${campaignTitle}` : "";
@@ -107,43 +97,16 @@ export function ApprovalButtons({
         </p>
       )}
       {rejecting && (
-        <Modal
-          title={campaignTitle ? `Reject "${campaignTitle}"?` : "Reject this event?"}
+        <RejectDialog
+          campaignTitle={campaignTitle}
+          pending={pending}
+          error={reasonError}
+          onReject={(why) => {
+            setReasonError(null);
+            act("rejected", why);
+          }}
           onClose={closeDialog}
-          size="sm"
-          dismissible={!pending}
-        >
-          <form onSubmit={submitReject} noValidate>
-            <p className="text-sm text-slate-700">
-              The event is hidden from everyone but its organizer and admins, and the organizer is emailed
-              your reason.
-            </p>
-            <div className="mt-4">
-              <Field
-                id={reasonId}
-                label="Reason (sent to the organizer)"
-                error={reasonError ?? undefined}
-                hint={`${reason.trim().length} / ${REJECT_REASON_MAX} characters`}
-              >
-                <Textarea
-                  id={reasonId}
-                  rows={4}
-                  value={reason}
-                  invalid={Boolean(reasonError)}
-                  onChange={(e) => setReason(e.target.value)}
-                />
-              </Field>
-            </div>
-            <div className="mt-6 flex justify-end gap-3">
-              <Button type="button" variant="secondary" onClick={closeDialog} disabled={pending}>
-                Cancel
-              </Button>
-              <Button type="submit" variant="danger" disabled={pending}>
-                {pending ? "Rejecting..." : "Reject event"}
-              </Button>
-            </div>
-          </form>
-        </Modal>
+        />
       )}
     </div>
   );
