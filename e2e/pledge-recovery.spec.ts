@@ -79,3 +79,19 @@ test("nobody else can open the page; signed-out visitors are sent to sign in", a
   await expect(page.getByText("404 Page Not Found")).toBeVisible();
   await expect(page.getByText("Declined Dana")).toHaveCount(0);
 });
+
+test("the event page tells the backer whose charge failed, and no one is told every attendee was charged", async ({
+  page,
+}) => {
+  const { backer, event, pledgeId } = await failedPledge();
+  await loginAs(page, backer);
+  await page.goto(`/campaign/${event.id}`);
+  await expect(page.getByText("Event Confirmed!")).toBeVisible();
+  await expect(page.getByText("Attendees are charged $30.00 each.")).toBeVisible();
+  await expect(page.getByText(/every attendee was charged/)).toHaveCount(0);
+  // the backer's own card says what happened and how to fix it
+  await expect(page.getByText("Payment failed — please update your card")).toBeVisible();
+  await page.getByRole("link", { name: "Pay now" }).first().click();
+  await expect(page).toHaveURL(new RegExp(`/pledges/${pledgeId}/pay$`));
+  await expect(page.getByRole("button", { name: "Pay $30.00" })).toBeVisible();
+});

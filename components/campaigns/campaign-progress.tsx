@@ -27,10 +27,12 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
         >
           <p className="font-semibold">Event Confirmed!</p>
           <p className="text-sm">
+            {/* Said the same to every viewer (shared cached copies): true even while a backer's
+                failed payment is being recovered — that backer sees it on their own commitment card. */}
             {crowdfund
-              ? `The goal was reached and every backer was charged their pledge (${formatCents(campaign.raisedCents)} in all). This event is happening.`
+              ? `The goal was reached with ${formatCents(campaign.raisedCents)} pledged, so this event is happening. Backers are charged their pledges.`
               : campaign.ticketPriceCents > 0
-                ? `The threshold was reached and every attendee was charged ${formatCents(campaign.ticketPriceCents)}. This event is happening.`
+                ? `The threshold was reached, so this event is happening. Attendees are charged ${formatCents(campaign.ticketPriceCents)} each.`
                 : "The threshold was reached. This event is happening."}
           </p>
         </div>
