@@ -28,6 +28,7 @@ const DOMAIN_FILES = {
     "client-ip.ts",
     "common-passwords.ts",
     "email-confirmation.ts",
+    "link-token.ts",
     "options.ts",
     "password.ts",
     "session-cookie.ts",

@@ -1,6 +1,4 @@
 import "server-only";
-import crypto from "node:crypto";
-import { z } from "zod";
 import { db, type Prisma } from "@/lib/db";
 import { appUrl } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -8,6 +6,7 @@ import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { renderEmail } from "@/lib/email/render";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 import { applyAdminEmails } from "@/lib/auth/admins";
+import { hashLinkToken, linkTokenSchema, newLinkToken } from "@/lib/auth/link-token";
 
 /**
  * Email confirmation (DESIGN §1 "admins", issue 13 item 5): a password sign-up proves nothing about
@@ -29,31 +28,23 @@ export const CONFIRM_TEXT = {
 } as const;
 
 const identifier = (userId: string) => `${CONFIRM_EMAIL_KEY}${userId}`;
-const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
-
-const confirmationTokenSchema = z
-  .string()
-  .trim()
-  .min(20)
-  .max(200)
-  .regex(/^[A-Za-z0-9_-]+$/);
 
 /** Stores a new confirmation token for the user and queues its email, in the caller's transaction; returns the token (the link's secret). */
 export async function queueEmailConfirmation(
   tx: Prisma.TransactionClient,
   user: { id: string; email: string },
 ): Promise<string> {
-  const token = crypto.randomBytes(32).toString("base64url");
+  const token = newLinkToken();
   await tx.verificationToken.create({
     data: {
       identifier: identifier(user.id),
-      token: hash(token),
+      token: hashLinkToken(token),
       expires: new Date(Date.now() + CONFIRMATION_TTL_MS),
     },
   });
   const url = `${appUrl()}/verify-email?token=${token}`;
   await queueEmail(tx, {
-    dedupeKey: `${CONFIRM_EMAIL_KEY}${user.id}:${hash(token).slice(0, 16)}`,
+    dedupeKey: `${CONFIRM_EMAIL_KEY}${user.id}:${hashLinkToken(token).slice(0, 16)}`,
     to: user.email,
     subject: "Confirm your email address for PactNexus",
     ...renderEmail({
@@ -70,10 +61,10 @@ export async function queueEmailConfirmation(
 
 /** Whether a token is one that confirmEmail would accept now (the page shows its button only then). */
 export async function isValidConfirmationToken(token: unknown): Promise<boolean> {
-  const parsed = confirmationTokenSchema.safeParse(token);
+  const parsed = linkTokenSchema.safeParse(token);
   if (!parsed.success) return false;
   const row = await db.verificationToken.findUnique({
-    where: { token: hash(parsed.data) },
+    where: { token: hashLinkToken(parsed.data) },
     select: { identifier: true, expires: true },
   });
   return Boolean(row && row.identifier.startsWith(CONFIRM_EMAIL_KEY) && row.expires.getTime() > Date.now());
@@ -81,12 +72,12 @@ export async function isValidConfirmationToken(token: unknown): Promise<boolean>
 
 /** Confirms the address the token was sent to (once), then applies ADMIN_EMAILS. False for a bad, used or expired token. */
 export async function confirmEmail(token: unknown): Promise<boolean> {
-  const parsed = confirmationTokenSchema.safeParse(token);
+  const parsed = linkTokenSchema.safeParse(token);
   if (!parsed.success) return false;
   const user = await db.$transaction(async (tx) => {
     // DELETE … RETURNING: of two concurrent confirmations, one gets the row (single use)
     const rows = await tx.$queryRaw<{ identifier: string; expires: Date }[]>`
-      DELETE FROM "VerificationToken" WHERE token = ${hash(parsed.data)} AND identifier LIKE ${`${CONFIRM_EMAIL_KEY}%`} RETURNING identifier, expires`;
+      DELETE FROM "VerificationToken" WHERE token = ${hashLinkToken(parsed.data)} AND identifier LIKE ${`${CONFIRM_EMAIL_KEY}%`} RETURNING identifier, expires`;
     const row = rows[0];
     if (!row || row.expires.getTime() <= Date.now()) return null;
     const userId = row.identifier.slice(CONFIRM_EMAIL_KEY.length);

@@ -11,6 +11,7 @@ import { consume, minutesText } from "@/lib/rate-limit/service";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { AUTH_TEXT, emailSchema, newPasswordSchema, RESET_TEXT } from "@/lib/auth/schema";
 import { applyAdminEmails } from "@/lib/auth/admins";
+import { hashLinkToken, linkTokenSchema, newLinkToken } from "@/lib/auth/link-token";
 
 /**
  * Password reset and change (issue 18 item 5). "Forgot password?" emails a single-use link: a
@@ -29,16 +30,9 @@ const PER_IP = { limit: 10, windowMs: 60 * 60_000 };
 export { RESET_TEXT };
 
 const identifier = (userId: string) => `${RESET_PASSWORD_KEY}${userId}`;
-const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
-const tokenSchema = z
-  .string()
-  .trim()
-  .min(20)
-  .max(200)
-  .regex(/^[A-Za-z0-9_-]+$/);
 
 const requestSchema = z.object({ email: emailSchema }).strict();
-const resetSchema = z.object({ token: tokenSchema, password: newPasswordSchema }).strict();
+const resetSchema = z.object({ token: linkTokenSchema, password: newPasswordSchema }).strict();
 const changeSchema = z
   .object({
     currentPassword: z.string().min(1, AUTH_TEXT.passwordRequired).max(200),
@@ -48,13 +42,13 @@ const changeSchema = z
 
 /** A new reset link for the user (the previous ones stop working). */
 async function newResetLink(userId: string): Promise<string> {
-  const token = crypto.randomBytes(32).toString("base64url");
+  const token = newLinkToken();
   await db.$transaction([
     db.verificationToken.deleteMany({ where: { identifier: identifier(userId) } }),
     db.verificationToken.create({
       data: {
         identifier: identifier(userId),
-        token: hash(token),
+        token: hashLinkToken(token),
         expires: new Date(Date.now() + RESET_TTL_MS),
       },
     }),
@@ -110,10 +104,10 @@ export async function requestPasswordReset(input: unknown, ctx: { ip: string | n
 
 /** Whether a reset token would be accepted now (the page shows its form only then). */
 export async function isValidResetToken(token: unknown): Promise<boolean> {
-  const parsed = tokenSchema.safeParse(token);
+  const parsed = linkTokenSchema.safeParse(token);
   if (!parsed.success) return false;
   const row = await db.verificationToken.findUnique({
-    where: { token: hash(parsed.data) },
+    where: { token: hashLinkToken(parsed.data) },
     select: { identifier: true, expires: true },
   });
   return Boolean(row && row.identifier.startsWith(RESET_PASSWORD_KEY) && row.expires.getTime() > Date.now());
@@ -134,7 +128,7 @@ export async function resetPassword(input: unknown): Promise<{ email: string }> 
   const passwordHash = await hashPassword(parsed.data.password);
   const user = await db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ identifier: string; expires: Date }[]>`
-      DELETE FROM "VerificationToken" WHERE token = ${hash(parsed.data.token)} AND identifier LIKE ${`${RESET_PASSWORD_KEY}%`} RETURNING identifier, expires`;
+      DELETE FROM "VerificationToken" WHERE token = ${hashLinkToken(parsed.data.token)} AND identifier LIKE ${`${RESET_PASSWORD_KEY}%`} RETURNING identifier, expires`;
     const row = rows[0];
     if (!row || row.expires.getTime() <= Date.now()) return null;
     const userId = row.identifier.slice(RESET_PASSWORD_KEY.length);
