@@ -22,6 +22,14 @@ async function signInAtIssuer(page: Page, email: string) {
   await expect(page.getByRole("button", { name: "Continue" })).toBeVisible();
 }
 
+/** Back on /profile with SPEC's failure text, signed out, and no account made for `email`. */
+async function expectFailedSignIn(page: Page, email: string) {
+  await expect(page).toHaveURL(/\/profile\?.*error=/);
+  await expect(main(page).getByRole("alert")).toHaveText("Failed to sign in. Please try again.");
+  await expect(accountBar(page)).toHaveCount(0);
+  expect(await googleAccountOf(email)).toHaveLength(0);
+}
+
 async function googleAccountOf(email: string) {
   const { rows } = await sql().query(
     `SELECT u.id, u."passwordHash" IS NOT NULL AS "hasPassword", u."emailVerified" IS NOT NULL AS verified,
@@ -104,10 +112,7 @@ test("a cancelled consent and a provider error come back to /profile with SPEC's
   const cancelled = `g-cancel-${tag()}@example.test`;
   await signInAtIssuer(page, cancelled);
   await page.getByRole("link", { name: "[ Cancel ]" }).click();
-  await expect(page).toHaveURL(/\/profile\?.*error=/);
-  await expect(main(page).getByRole("alert")).toHaveText("Failed to sign in. Please try again.");
-  await expect(accountBar(page)).toHaveCount(0);
-  expect(await googleAccountOf(cancelled)).toHaveLength(0);
+  await expectFailedSignIn(page, cancelled);
 
   // the provider fails when the app exchanges the code for tokens (a new browser session at the issuer)
   await page.context().clearCookies();
@@ -115,10 +120,7 @@ test("a cancelled consent and a provider error come back to /profile with SPEC's
   expect((await request.post(`${oidcIssuer()}/test/fail-next-token`)).status()).toBe(204);
   await signInAtIssuer(page, failed);
   await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(/\/profile\?.*error=/);
-  await expect(main(page).getByRole("alert")).toHaveText("Failed to sign in. Please try again.");
-  await expect(accountBar(page)).toHaveCount(0);
-  expect(await googleAccountOf(failed)).toHaveLength(0);
+  await expectFailedSignIn(page, failed);
 
   // and the next attempt works (the issuer remembers the sign-in and the consent)
   await page.goto("/profile");

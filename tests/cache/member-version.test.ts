@@ -14,6 +14,17 @@ import { createCampaign, createUser } from "@/tests/helpers/factories";
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
 
+/** One commitment each for `users`, between 100 and 100 - n minutes ago (they fill the newest list). */
+const pledgeEach = (campaignId: string, users: { id: string }[]) =>
+  db.pledge.createMany({
+    data: users.map((u, i) => ({
+      campaignId,
+      userId: u.id,
+      contributor: "o",
+      createdAt: minutesAgo(100 - i),
+    })),
+  });
+
 /** A session at the user's current session version (0 until they sign out). */
 const at0 = (userId: string) => ({ userId, version: 0 });
 
@@ -31,14 +42,7 @@ describe("memberCampaignVersion", () => {
     await db.pledge.create({
       data: { campaignId: campaign.id, userId: early.id, contributor: "e", createdAt: minutesAgo(500) },
     });
-    await db.pledge.createMany({
-      data: others.map((u, i) => ({
-        campaignId: campaign.id,
-        userId: u.id,
-        contributor: "o",
-        createdAt: minutesAgo(100 - i),
-      })),
-    });
+    await pledgeEach(campaign.id, others);
     await db.pledge.create({
       data: { campaignId: campaign.id, userId: recent.id, contributor: "r", createdAt: minutesAgo(1) },
     });
@@ -82,14 +86,7 @@ describe("memberCampaignVersion", () => {
     const pledge = await db.pledge.create({
       data: { campaignId: campaign.id, userId: backer.id, contributor: "b", createdAt: minutesAgo(500) },
     });
-    await db.pledge.createMany({
-      data: others.map((u, i) => ({
-        campaignId: campaign.id,
-        userId: u.id,
-        contributor: "o",
-        createdAt: minutesAgo(100 - i),
-      })),
-    });
+    await pledgeEach(campaign.id, others);
     const before = await memberCampaignVersion(campaign.id, at0(backer.id));
     expect(before?.endsWith(MEMBER_EVENT.committed)).toBe(true);
     await db.pledge.update({ where: { id: pledge.id }, data: { withdrawnAt: new Date() } });
