@@ -5,6 +5,7 @@ import { deleteTestEventsAction, setApprovalStatusAction } from "@/app/admin/act
 import { cancelCampaignAction } from "@/app/campaign/[campaignId]/cancel-actions";
 import { deleteCommentAction, postCommentAction } from "@/app/campaign/[campaignId]/comment-actions";
 import { commitToCampaignAction } from "@/app/campaign/[campaignId]/commit-action";
+import { confirmPledgePaymentAction } from "@/app/pledges/[pledgeId]/pay/actions";
 import {
   changeCardAction,
   myCommitmentAction,
@@ -39,6 +40,7 @@ const actions: ServerActions = {
   myCommitmentAction,
   withdrawCommitmentAction,
   changeCardAction,
+  confirmPledgePaymentAction,
   loadMoreCommitmentsAction,
   loadMoreCommentsAction,
   postCommentAction,

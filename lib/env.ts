@@ -26,6 +26,8 @@ const envSchema = z.object({
   STRIPE_API_HOST: optional, // tests and benchmarks: the fake Stripe server
   STRIPE_RATE_LIMIT: z.coerce.number().int().positive().default(25),
   CHARGE_CONCURRENCY: z.coerce.number().int().positive().max(64).default(8),
+  // DESIGN §1 "failed payments": days a backer has to fix a failed payment (or until the event starts)
+  PAYMENT_RECOVERY_DAYS: z.coerce.number().int().min(1).max(30).default(7),
   SMTP_URL: optional,
   // Cover images in an S3-compatible bucket (issue 17); unset: kept in PostgreSQL.
   S3_ENDPOINT: optional,

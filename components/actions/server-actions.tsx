@@ -6,6 +6,7 @@ import type { PublicCommitment } from "@/lib/pledges/queries";
 import type { PresentedComment } from "@/lib/comments/queries";
 import type { MyCommitment } from "@/lib/pledges/mine";
 import type { WithdrawResult } from "@/lib/pledges/withdraw";
+import type { PayPledgeResult } from "@/lib/charging/recovery";
 
 /**
  * The server actions client components call. A "use server" export is a public endpoint, so the
@@ -18,6 +19,7 @@ export type ServerActions = {
   myCommitmentAction: (input: unknown) => Promise<ActionResult<MyCommitment | null>>;
   withdrawCommitmentAction: (input: unknown) => Promise<ActionResult<WithdrawResult>>;
   changeCardAction: (input: unknown) => Promise<ActionResult<{ brand: string; last4: string }>>;
+  confirmPledgePaymentAction: (input: unknown) => Promise<ActionResult<PayPledgeResult>>;
   loadMoreCommitmentsAction: (
     input: unknown,
   ) => Promise<ActionResult<{ items: PublicCommitment[]; total: number }>>;

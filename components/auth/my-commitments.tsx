@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button";
 import type { MyCommitment } from "@/lib/pledges/mine";
+import { RecoveryBanner } from "@/components/commit/recovery-banner";
 import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";
 import { formatDate } from "@/lib/format";
 
@@ -50,6 +51,11 @@ function CommitmentCard({ m }: { m: MyCommitment }) {
           <Badge tone={m.phase.tone}>{m.phase.label}</Badge>
         </span>
       </div>
+      {m.recovery && (
+        <div className="mt-3">
+          <RecoveryBanner recovery={m.recovery} payUrl={m.payUrl} />
+        </div>
+      )}
       <p className={`mt-2 text-sm font-medium ${STATE_TONE_CLASS[m.tone]}`}>{m.stateText}</p>
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-slate-600">
         <dt>Committed</dt>
@@ -67,9 +73,9 @@ function CommitmentCard({ m }: { m: MyCommitment }) {
           </>
         )}
       </dl>
-      {(m.payUrl || m.withdraw || m.canChangeCard) && (
+      {((m.payUrl && !m.recovery) || m.withdraw || m.canChangeCard) && (
         <div className="mt-auto flex flex-wrap gap-2 pt-3">
-          {m.payUrl && (
+          {m.payUrl && !m.recovery && (
             <Link href={m.payUrl} className={buttonClass("primary", "sm")}>
               Pay now
             </Link>

@@ -41,7 +41,7 @@ export default function CommitFlow({
   /** the flow is over (closed, done, or failed while resuming: `error` is shown under the button) */
   onExit: (error?: string) => void;
 }) {
-  const { commitToCampaignAction } = useServerActions();
+  const { commitToCampaignAction, confirmPledgePaymentAction } = useServerActions();
   const router = useRouter();
   const [step, setStep] = useState<Step>(resume ? "resuming" : "confirm");
   const [amountError, setAmountError] = useState<string | null>(null);
@@ -74,10 +74,38 @@ export default function CommitFlow({
         setError(res.error);
         return;
       }
-      setResult(res.data);
+      const done = res.data;
+      const own = done.ownPayment;
+      if (own?.status === "requires_action" && publishableKey) {
+        // SPEC §8: the committer is here, so their bank's authentication is completed right now.
+        setSaving(true);
+        const authenticated = await authenticate(publishableKey, own.clientSecret)
+          .then((ok) => (ok ? confirmPledgePaymentAction({ pledgeId: done.pledgeId }) : null))
+          .catch(() => null);
+        setSaving(false);
+        done.ownPayment =
+          authenticated?.ok && authenticated.data.status === "succeeded"
+            ? { status: "succeeded", amountCents: own.amountCents }
+            : {
+                status: "failed",
+                amountCents: own.amountCents,
+                payUrl: own.payUrl,
+                dueText: "",
+                reason: "Your bank's confirmation was not completed.",
+              };
+      }
+      setResult(done);
       setStep("result");
     },
-    [panel.campaignId, panel.crowdfund, amount, onExit, commitToCampaignAction],
+    [
+      panel.campaignId,
+      panel.crowdfund,
+      amount,
+      onExit,
+      commitToCampaignAction,
+      confirmPledgePaymentAction,
+      publishableKey,
+    ],
   );
 
   // Back from a bank's authentication page (Stripe redirect): finish the commit with that card.
@@ -223,13 +251,46 @@ export default function CommitFlow({
   );
 }
 
-/** SPEC §8: threshold met → "Event Confirmed!"; if charging could not be started → "Commitment Recorded!". */
+/** Completes a bank's authentication with Stripe.js; true when it went through. */
+async function authenticate(publishableKey: string, clientSecret: string): Promise<boolean> {
+  const { loadStripe } = await import("@stripe/stripe-js");
+  const stripe = await loadStripe(publishableKey);
+  const next = await stripe?.handleNextAction({ clientSecret });
+  return Boolean(next && !next.error);
+}
+
+/**
+ * SPEC §8: threshold met → "Event Confirmed!"; the committer's own charge failed, or charging could
+ * not be started → "Commitment Recorded!".
+ */
 const resultTitle = (r: CommitResult) =>
-  !r.thresholdMet ? "You're Committed!" : r.chargingQueued ? "Event Confirmed!" : "Commitment Recorded!";
+  !r.thresholdMet
+    ? "You're Committed!"
+    : r.ownPayment?.status === "failed" || r.ownPayment?.status === "requires_action" || !r.chargingQueued
+      ? "Commitment Recorded!"
+      : "Event Confirmed!";
 
 function ResultBody({ result, priceText }: { result: CommitResult; priceText: string }) {
   const [copied, setCopied] = useState(false);
-  if (result.thresholdMet && !result.chargingQueued) {
+  const own = result.ownPayment;
+  if (own && (own.status === "failed" || own.status === "requires_action")) {
+    return (
+      <div className="space-y-3 text-slate-700">
+        <p>Your payment method has been saved successfully.</p>
+        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200">
+          {result.late ? "You're in" : `The threshold of ${result.goal} has been reached`}, but your{" "}
+          {formatCents(own.amountCents)} payment didn&apos;t go through
+          {own.status === "failed" ? `: ${own.reason}` : ": your bank asked to confirm it."} Pay with another
+          card{own.status === "failed" && own.dueText ? ` by ${own.dueText}` : ""} to keep your place.
+          We&apos;ve emailed you the link too.
+        </p>
+        <a href={own.payUrl} className={buttonClass("primary", "sm")}>
+          Pay {formatCents(own.amountCents)} now
+        </a>
+      </div>
+    );
+  }
+  if (result.thresholdMet && !result.chargingQueued && own?.status !== "succeeded") {
     return <p className="text-slate-700">Your payment method has been saved successfully.</p>;
   }
   if (result.thresholdMet) {
@@ -255,10 +316,10 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
           {result.late
             ? result.free
               ? "This event is already confirmed, and you're in!"
-              : `This event is already confirmed, and you're in! Your card is being charged ${result.unit === "dollars" ? "your pledge" : priceText} now.`
+              : `This event is already confirmed, and you're in! ${ownText(own, result.unit === "dollars" ? "your pledge" : priceText)}`
             : result.free
               ? `The threshold of ${result.goal} has been reached! This free event is confirmed.`
-              : `The threshold of ${result.goal} has been reached! All attendees are being charged ${result.unit === "dollars" ? "their pledge" : `${priceText} each`} automatically.`}
+              : `The threshold of ${result.goal} has been reached! ${ownText(own, result.unit === "dollars" ? "your pledge" : priceText)} Everyone else is being charged ${result.unit === "dollars" ? "their pledge" : `${priceText} each`} automatically.`}
         </p>
         <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-800">
           Check your email for confirmation details.
@@ -298,3 +359,9 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
     </div>
   );
 }
+
+/** The committer's own charge in words: made, or still going (the email follows). */
+const ownText = (own: CommitResult["ownPayment"], what: string) =>
+  own?.status === "succeeded"
+    ? `Your card was charged ${formatCents(own.amountCents)}.`
+    : `Your card is being charged ${what} now — we'll email you when it goes through.`;

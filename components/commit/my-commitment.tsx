@@ -11,6 +11,7 @@ import { WITHDRAW_TEXTS } from "@/lib/pledges/policy";
 import { formatCents } from "@/lib/format";
 import type { MyCommitment } from "@/lib/pledges/mine";
 import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";
+import { RecoveryBanner } from "@/components/commit/recovery-banner";
 
 /**
  * The committed backer's own card on the event page (issue 18): "You're in", their state, their
@@ -95,6 +96,11 @@ export function MyCommitmentCard({
       aria-label="Your commitment"
     >
       <p className="font-semibold text-emerald-900">Your commitment</p>
+      {mine.recovery && (
+        <div className="my-2">
+          <RecoveryBanner recovery={mine.recovery} payUrl={mine.payUrl} />
+        </div>
+      )}
       <p className={`text-sm ${STATE_TONE_CLASS[mine.tone]}`}>{mine.stateText}</p>
       {mine.card && <p className="mt-1 text-sm text-slate-700">Card: {cardLabel(mine.card)}</p>}
       {mine.withdraw?.kind === "afterChange" && (
@@ -109,7 +115,7 @@ export function MyCommitmentCard({
         </p>
       )}
       <div className="mt-3 flex flex-wrap gap-2">
-        {mine.payUrl && (
+        {mine.payUrl && !mine.recovery && (
           <Link href={mine.payUrl} className={buttonClass("primary", "sm")}>
             Pay now
           </Link>

@@ -75,6 +75,7 @@ function revelationText(c: View["campaign"]) {
 }
 
 function ChargeState({ p }: { p: ManageCommitment }) {
+  if (p.recovery === "dropped") return <Badge tone="slate">Dropped, not paid</Badge>;
   if (p.withdrawnAt)
     return <Badge tone="slate">{p.chargeStatus === "refunded" ? "Withdrawn, refunded" : "Withdrawn"}</Badge>;
   if (p.chargeStatus === "refunded") return <Badge tone="slate">Refunded</Badge>;
@@ -90,7 +91,9 @@ function ChargeState({ p }: { p: ManageCommitment }) {
   if (p.chargeStatus === "failed")
     return (
       <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
-        <Badge tone="red">Failed</Badge>
+        <Badge tone={p.recovery === "retrying" ? "amber" : "red"}>
+          {p.recovery === "retrying" ? "Failed, will retry" : "Failed"}
+        </Badge>
         {p.chargeFailureCode && <span className="text-xs text-slate-500">{p.chargeFailureCode}</span>}
       </span>
     );
@@ -203,12 +206,7 @@ export function ManageView({ view, now }: { view: View; now: string }) {
                   Charging becomes available once the threshold is met. Nobody is charged before that.
                 </p>
               )}
-              {view.failedCount > 0 && (
-                <p className="mt-2 text-sm text-red-700">
-                  {view.failedCount} {view.failedCount === 1 ? "charge" : "charges"} failed. Those backers
-                  were emailed a link to update their card and pay.
-                </p>
-              )}
+              <PaymentProblems view={view} />
             </div>
           ) : (
             <p className="mt-4 border-t border-slate-100 pt-4 text-sm text-slate-600">
@@ -300,6 +298,38 @@ export function ManageView({ view, now }: { view: View; now: string }) {
           </p>
         )}
       </section>
+    </div>
+  );
+}
+
+/**
+ * Failed payments by phase (DESIGN §1 "failed payments"): waiting for a new card, an automatic
+ * retry to come, dropped when the window closed. Nothing when no payment failed.
+ */
+function PaymentProblems({ view }: { view: View }) {
+  const rows = [
+    {
+      n: view.failedCount,
+      label: "failed",
+      note: "the backer was emailed a link to pay with another card, and is reminded every 48 hours",
+    },
+    { n: view.retryingCount, label: "retrying", note: "declined for now; tried once more a day after" },
+    { n: view.droppedCount, label: "dropped", note: "not paid in time; released and never charged" },
+  ].filter((r) => r.n > 0);
+  if (rows.length === 0) return null;
+  return (
+    <div className="mt-3 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200">
+      <p className="font-medium">Payments that need attention</p>
+      <ul className="mt-1 space-y-0.5">
+        {rows.map((r) => (
+          <li key={r.label}>
+            <strong>
+              {r.n} {r.label}
+            </strong>{" "}
+            — {r.note}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

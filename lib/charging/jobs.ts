@@ -1,6 +1,7 @@
 import "server-only";
 import { defineJob } from "@/lib/jobs/types";
 import { CHARGE_JOB, listCampaignsNeedingCharge, requestCharging, runCharging } from "@/lib/charging/service";
+import { runPaymentRecovery } from "@/lib/charging/recovery-pass";
 
 /**
  * The charge job runs one campaign's charging (queued by the threshold crossing, one per campaign
@@ -26,4 +27,15 @@ const chargeSweeperJob = defineJob<Record<string, never>>({
   },
 });
 
-export const chargingJobs = [chargeCampaignJob, chargeSweeperJob];
+/** Failed payments (DESIGN §1): drops closed windows, retries soft declines once, reminds every 48 hours. */
+const paymentRecoveryJob = defineJob<Record<string, never>>({
+  name: "payment-recovery",
+  cron: "*/5 * * * *",
+  scheduleData: {},
+  retryLimit: 0,
+  handler: async () => {
+    await runPaymentRecovery();
+  },
+});
+
+export const chargingJobs = [chargeCampaignJob, chargeSweeperJob, paymentRecoveryJob];

@@ -1,60 +1,135 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { appUrl } from "@/lib/env";
 import { formatCents } from "@/lib/format";
+import { formatInZone } from "@/lib/campaigns/event-time";
 import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
 import { isRecoverable } from "@/lib/charging/pledge-state";
+import { paymentDueBy } from "@/lib/charging/payment-window";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import { queueEmail } from "@/lib/email/service";
 import { declineInPlainWords } from "@/lib/payments/declines";
 
 /**
- * Called once a pledge's charge failed or needs authentication: writes the backer's email to the
- * outbox (DESIGN §1 "failed charges"); the email job sends it. One email per failure episode, not
- * per attempt (issue 14: a retried soft decline sent one email per click): the dedupe key names the
- * pledge and its episode — a pledge has one until the recovery window's reminders arrive.
+ * The emails of a failed payment (DESIGN §1 "failed payments"), all in the branded layout: the
+ * failure itself (amount, reason in plain words, the date to pay by and what happens otherwise), a
+ * reminder every 48 hours while the window is open, and — when it closes unpaid — a note to the
+ * backer that their place was released and one to the organizer. Each dedupe key names the pledge
+ * and the moment, so every one arrives once however often its cause runs.
  */
-export async function onChargeFailed(pledgeId: string): Promise<void> {
-  const pledge = await db.pledge.findUnique({
-    where: { id: pledgeId },
+export const paymentSelect = {
+  id: true,
+  userId: true,
+  chargeStatus: true,
+  chargeFailureCode: true,
+  chargeFailureMessage: true,
+  amountCents: true,
+  cardBrand: true,
+  cardLast4: true,
+  paymentFailedAt: true,
+  attendeeNumber: true,
+  user: { select: { email: true, name: true } },
+  campaign: {
     select: {
       id: true,
-      userId: true,
-      chargeStatus: true,
-      chargeFailureCode: true,
-      chargeFailureMessage: true,
-      amountCents: true,
-      cardBrand: true,
-      cardLast4: true,
-      user: { select: { email: true } },
-      campaign: { select: { title: true, ticketPriceCents: true, pactType: true } },
+      title: true,
+      ticketPriceCents: true,
+      pactType: true,
+      startsAt: true,
+      timeZone: true,
+      creatorId: true,
+      creator: { select: { email: true } },
     },
-  });
-  if (!pledge || !isRecoverable(pledge.chargeStatus)) return;
-  const amount = formatCents(pledgeChargeCents(pledge.campaign, pledge));
-  const title = pledge.campaign.title;
-  const card = pledge.cardLast4
-    ? `your ${pledge.cardBrand ? pledge.cardBrand[0].toUpperCase() + pledge.cardBrand.slice(1) : "card"} ending in ${pledge.cardLast4}`
-    : "your card";
+  },
+} as const satisfies Prisma.PledgeSelect;
+export type PaymentRow = Prisma.PledgeGetPayload<{ select: typeof paymentSelect }>;
+
+function facts(p: PaymentRow) {
+  const amount = formatCents(pledgeChargeCents(p.campaign, p));
+  const brand = p.cardBrand ? p.cardBrand[0].toUpperCase() + p.cardBrand.slice(1) : "card";
+  const card = p.cardLast4 ? `your ${brand} ending in ${p.cardLast4}` : "your card";
   const reason =
-    pledge.chargeStatus === "requires_action"
+    p.chargeStatus === "requires_action"
       ? declineInPlainWords("authentication_required", null)
-      : declineInPlainWords(pledge.chargeFailureCode, pledge.chargeFailureMessage);
-  const email: QueuedEmail = {
-    dedupeKey: `charge-failed:${pledge.id}:1`,
-    to: pledge.user.email,
-    subject: `Action needed: your ${amount} payment for "${title}" didn't go through`,
+      : declineInPlainWords(p.chargeFailureCode, p.chargeFailureMessage);
+  const due = formatInZone(
+    paymentDueBy(p.paymentFailedAt ?? new Date(), p.campaign.startsAt),
+    p.campaign.timeZone,
+  );
+  const pay = { label: `Pay ${amount}`, url: `${appUrl()}/pledges/${p.id}/pay` };
+  return { amount, card, reason, due, pay, title: p.campaign.title };
+}
+
+/** The backer's email when a charge first fails; the reminders repeat it with the time left. */
+export function paymentFailedEmail(p: PaymentRow, reminder = 0): QueuedEmail {
+  const f = facts(p);
+  const fix =
+    p.chargeStatus === "requires_action"
+      ? "Open the link below to confirm the payment with your bank, or pay with another card."
+      : "Pay with another card on the page below. You are charged once, only when you press Pay.";
+  return {
+    dedupeKey: reminder === 0 ? `charge-failed:${p.id}:1` : `charge-reminder:${p.id}:${reminder}`,
+    to: p.user.email,
+    subject:
+      reminder === 0
+        ? `Action needed: your ${f.amount} payment for "${f.title}" didn't go through`
+        : `Reminder: pay ${f.amount} by ${f.due} to keep your place at "${f.title}"`,
     ...renderEmail({
-      heading: "Your payment didn't go through",
+      heading: reminder === 0 ? "Your payment didn't go through" : "Your payment is still due",
       paragraphs: [
-        `"${title}" reached its goal, so everyone who committed is being charged. We tried to charge ${card} ${amount}, and it didn't work: ${reason}`,
-        pledge.chargeStatus === "requires_action"
-          ? "Open the link below to confirm the payment with your bank, or pay with another card, to keep your place."
-          : "Update your card on the page below and pay, to keep your place. You are charged once, only when you press Pay.",
+        reminder === 0
+          ? `"${f.title}" reached its goal, so everyone who committed is being charged. We tried to charge ${f.card} ${f.amount}, and it didn't work: ${f.reason}`
+          : `Your ${f.amount} payment for "${f.title}" has not gone through yet: ${f.reason}`,
+        `${fix} Please pay by ${f.due}.`,
+        `If it isn't paid by then, your place is released and you won't be charged.`,
       ],
-      action: { label: `Pay ${amount}`, url: `${appUrl()}/pledges/${pledge.id}/pay` },
+      action: f.pay,
     }),
   };
-  await db.$transaction((tx) => queueEmail(tx, email));
+}
+
+/** The window closed unpaid: the backer hears that their place was released, the organizer that one payment was dropped. */
+export function droppedEmails(p: PaymentRow): QueuedEmail[] {
+  const f = facts(p);
+  const who = p.user.name?.trim() || (p.attendeeNumber ? `Attendee #${p.attendeeNumber}` : "An attendee");
+  return [
+    {
+      dedupeKey: `charge-dropped:${p.id}`,
+      to: p.user.email,
+      subject: `Your place at "${f.title}" was released`,
+      ...renderEmail({
+        heading: "Your place was released",
+        paragraphs: [
+          `Your ${f.amount} payment for "${f.title}" wasn't completed by ${f.due}, so your commitment was dropped and your place released.`,
+          "You have not been charged, and you won't be.",
+        ],
+        action: { label: "View the event", url: `${appUrl()}/campaign/${p.campaign.id}` },
+      }),
+    },
+    {
+      dedupeKey: `charge-dropped-organizer:${p.id}`,
+      to: p.campaign.creator.email,
+      subject: `A payment for "${f.title}" was dropped`,
+      ...renderEmail({
+        heading: "A payment was dropped",
+        paragraphs: [
+          `${who} (${p.user.email}) did not complete their ${f.amount} payment by ${f.due}. Their commitment was dropped and they were not charged.`,
+          "The manage page lists every payment that failed, is being retried, or was dropped.",
+        ],
+        action: { label: "Manage event", url: `${appUrl()}/campaign/${p.campaign.id}/manage` },
+      }),
+    },
+  ];
+}
+
+/**
+ * Called once a pledge's charge failed or needs authentication: writes the backer's email to the
+ * outbox; the email job sends it. One email per failure episode, not per attempt (issue 14: a
+ * retried soft decline sent one email per click); the reminders follow every 48 hours.
+ */
+export async function onChargeFailed(pledgeId: string): Promise<void> {
+  const pledge = await db.pledge.findUnique({ where: { id: pledgeId }, select: paymentSelect });
+  if (!pledge || !isRecoverable(pledge.chargeStatus)) return;
+  await db.$transaction((tx) => queueEmail(tx, paymentFailedEmail(pledge)));
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { db, livePledgeSql, Prisma, statusIn } from "@/lib/db";
 import { CONFIRMED_STATUSES, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
-import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
+import { softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";
 import type { CardSummary, ChargeResult } from "@/lib/payments/types";
 
 /**
@@ -17,7 +17,8 @@ import type { CardSummary, ChargeResult } from "@/lib/payments/types";
  *
  * Withdrawn (DESIGN §1 "withdrawing") is beside the charge state: `withdrawnAt` is set, the row
  * stays (its attendee number is never reused), and nothing charges it. A withdrawal after the tip
- * (a date or place change, issue 17) is refunded like a cancelled event's charge.
+ * (a date or place change, issue 17) is refunded like a cancelled event's charge. A dropped pledge
+ * (its payment's recovery window closed unpaid, lib/charging/payment-window.ts) is withdrawn too.
  */
 
 export { LIVE_PLEDGE, livePledgeSql };
@@ -50,14 +51,6 @@ export const isRecoverable = (state: string) => (RECOVERABLE_STATES as readonly 
 /** A pledge whose charge is claimed but not recorded for this long is presumed abandoned (crash). */
 export const STALE_CLAIM_MS = 5 * 60_000;
 
-const HARD_CODES = [...HARD_DECLINE_CODES];
-
-/**
- * DESIGN §1 "failed payments": a soft decline gets one retry (the organizer's manual charge is that
- * retry), so at most two off-session attempts; after that only the backer's own payment can settle it.
- */
-const MAX_OFF_SESSION_ATTEMPTS = 2;
-
 export type ClaimedPledge = {
   id: string;
   userId: string;
@@ -76,7 +69,8 @@ export type ClaimedPledge = {
 /**
  * Claims the next chargeable pledges (up to `limit`) of a campaign for this run: uncharged with a
  * saved card and either unclaimed, or claimed by a run that died (claim older than `staleAfterMs`),
- * or — for the manual charge — a soft decline not yet retried by this run. `FOR UPDATE SKIP LOCKED`
+ * or — `retryFailed`: the manual charge, or (a date) the recovery pass for failures before it — a
+ * soft decline not yet retried whose window is open (payment-window.ts). `FOR UPDATE SKIP LOCKED`
  * hands concurrent runs (on any instance) disjoint pledges without waiting; the UPDATE re-checks
  * the state, so a pledge is never held twice. A fresh claim increments the attempt (a new
  * idempotency key); re-driving a stale claim keeps it, so the provider replays the first request.
@@ -87,16 +81,17 @@ export async function claimBatch(
   campaignId: string,
   staleAfterMs: number,
   runStart: Date,
-  retryFailed: boolean,
+  retryFailed: boolean | Date,
   limit: number,
+  onlyPledgeId?: string,
 ): Promise<ClaimedPledge[]> {
   // New charges only while the campaign is confirmed (not cancelled or expired meanwhile). A stale
   // claim is still re-driven: with its original idempotency key it can only learn the outcome of a
   // charge already made, which then gets recorded (and refunded if the event was cancelled).
   const live = Prisma.sql`EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = ${campaignId} AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))`;
   const retry = retryFailed
-    ? Prisma.sql`OR ("chargeStatus" = 'failed' AND "chargeClaimedAt" < ${runStart} AND ${live} AND ${livePledgeSql()} AND "chargeAttempts" < ${MAX_OFF_SESSION_ATTEMPTS}
-         AND ("chargeFailureCode" IS NULL OR "chargeFailureCode" NOT IN (${Prisma.join(HARD_CODES)})))`
+    ? Prisma.sql`OR ("chargeClaimedAt" < ${runStart} AND ${live} AND ${livePledgeSql()} AND ${softRetrySql('"Pledge"')} AND ${stillPayableSql('"Pledge"')}
+         ${retryFailed instanceof Date ? Prisma.sql`AND "paymentFailedAt" <= ${retryFailed}` : Prisma.empty})`
     : Prisma.empty;
   const rows = await db.$queryRaw<ClaimedPledge[]>`
     UPDATE "Pledge" AS p SET
@@ -106,6 +101,7 @@ export async function claimBatch(
     FROM (
       SELECT "id", "chargeStatus"::text AS "prevStatus", "chargeClaimedAt" AS "prevClaimedAt", "chargeAttempts" AS "prevAttempts" FROM "Pledge"
       WHERE "campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
+        ${onlyPledgeId ? Prisma.sql`AND "id" = ${onlyPledgeId}` : Prisma.empty}
         AND (("chargeStatus" = 'none' AND ${live} AND ${livePledgeSql()})
           OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < LEAST(${runStart}, clock_timestamp() - (${staleAfterMs}::int * interval '1 millisecond')))
           ${retry})
@@ -240,6 +236,7 @@ export async function claimForOnSession(
     UPDATE "Pledge" SET "chargeStatus" = 'processing', "chargeClaimedAt" = clock_timestamp(), "chargeAttempts" = "chargeAttempts" + 1,
       "paymentMethodId" = ${card.paymentMethodId}, "cardBrand" = ${card.brand}, "cardLast4" = ${card.last4}
     WHERE "id" = ${pledgeId} AND "userId" = ${userId} AND "chargeStatus" IN ('failed', 'requires_action') AND ${livePledgeSql()}
+      AND ${stillPayableSql('"Pledge"')}
       AND EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = "Pledge"."campaignId" AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))
     RETURNING "chargeAttempts"`;
   return claimed[0]?.chargeAttempts ?? null;
@@ -332,4 +329,21 @@ export async function recordWithdrawal(
     data: { withdrawnAt: now },
   });
   return count > 0;
+}
+
+/**
+ * The recovery window of a failed payment closed unpaid (lib/charging/recovery-pass.ts, inside its
+ * transaction, the campaign row locked): the pledge is dropped — withdrawn, so nothing charges it
+ * again — never while a payment of it is in flight. Returns whether this call dropped it.
+ */
+export async function recordDrop(
+  tx: Prisma.TransactionClient,
+  pledgeId: string,
+  now: Date,
+): Promise<boolean> {
+  const n = await tx.$executeRaw`
+    UPDATE "Pledge" AS p SET "withdrawnAt" = ${now}, "droppedAt" = ${now}
+    WHERE p."id" = ${pledgeId} AND ${livePledgeSql("p")} AND p."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})
+      AND NOT ${stillPayableSql("p", now)}`;
+  return n > 0;
 }

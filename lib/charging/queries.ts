@@ -1,7 +1,8 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, livePledgeSql } from "@/lib/db";
 import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
-import { LIVE_PLEDGE, OUTCOME_STATES } from "@/lib/charging/pledge-state";
+import { LIVE_PLEDGE, OUTCOME_STATES, pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
+import { paymentDueBy, softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";
 
 /**
  * SPEC §7 response of POST /api/check-and-charge, for one campaign. Its four keys are the same for
@@ -72,6 +73,8 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
       cardLast4: true,
       paymentIntentId: true,
       withdrawnAt: true,
+      droppedAt: true,
+      paymentFailedAt: true,
       campaign: {
         select: {
           id: true,
@@ -80,11 +83,36 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
           pactType: true,
           status: true,
           timeZone: true,
+          startsAt: true,
         },
       },
     },
   });
   if (!pledge || pledge.userId !== userId) return null;
   const amountCents = pledgeChargeCents(pledge.campaign, pledge);
-  return { ...pledge, amountCents };
+  // the recovery window (DESIGN §1 "failed payments"): when a failed payment must be paid by
+  const dueBy = pledge.paymentFailedAt
+    ? paymentDueBy(pledge.paymentFailedAt, pledge.campaign.startsAt)
+    : null;
+  return { ...pledge, amountCents, dueBy };
+}
+
+/**
+ * The organizer's payment counts (DESIGN §1 "failed payments"): what a manual charge would take now
+ * (never charged, or a soft decline still owed its one retry inside its window — the claim's own
+ * rule), failed payments waiting for the backer's new card, those an automatic retry is still to
+ * come for, and those dropped when their window closed.
+ */
+export async function paymentCounts(campaignId: string) {
+  const [row] = await db.$queryRaw<
+    { chargeable: number; awaitingCard: number; retrying: number; dropped: number }[]
+  >`
+    SELECT
+      count(*) FILTER (WHERE ${livePledgeSql("p")} AND p."paymentMethodId" IS NOT NULL AND p."charged" = false
+        AND (p."chargeStatus" = 'none' OR (${softRetrySql("p")} AND ${stillPayableSql("p")})))::int AS "chargeable",
+      count(*) FILTER (WHERE ${livePledgeSql("p")} AND p."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)}) AND NOT ${softRetrySql("p")})::int AS "awaitingCard",
+      count(*) FILTER (WHERE ${livePledgeSql("p")} AND ${softRetrySql("p")})::int AS "retrying",
+      count(*) FILTER (WHERE p."droppedAt" IS NOT NULL)::int AS "dropped"
+    FROM "Pledge" p WHERE p."campaignId" = ${campaignId}`;
+  return row;
 }

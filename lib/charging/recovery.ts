@@ -6,7 +6,17 @@ import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
 import { canActOnPledge } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { finalizeIfDone } from "@/lib/charging/run";
-import { claimForOnSession, isRecoverable, recordChargeResult } from "@/lib/charging/pledge-state";
+import {
+  claimBatch,
+  claimForOnSession,
+  isRecoverable,
+  recordChargeResult,
+  STALE_CLAIM_MS,
+} from "@/lib/charging/pledge-state";
+import { onChargeFailed } from "@/lib/charging/notify";
+import { declineInPlainWords } from "@/lib/payments/declines";
+import { formatInZone } from "@/lib/campaigns/event-time";
+import { paymentDueBy } from "@/lib/charging/payment-window";
 
 /**
  * On-session recovery (DESIGN §1 "failed payments"): the backer pays a failed or
@@ -23,8 +33,16 @@ export type PayPledgeResult =
  * Why the recovery page may not take money now, or null: a cancelled or expired event is not
  * charged (issue 14: a payment taken after a cancellation was refunded a minute later).
  */
-export function paymentClosedReason(campaignStatus: string, withdrawnAt: Date | null = null): string | null {
-  if (withdrawnAt) return "You withdrew from this event, so there is nothing to pay.";
+export function paymentClosedReason(
+  campaignStatus: string,
+  pledge: { withdrawnAt: Date | null; droppedAt: Date | null; dueBy: Date | null },
+  now = new Date(),
+): string | null {
+  if (pledge.droppedAt)
+    return "The time to pay for this commitment ran out, so your place was released. You have not been charged, and you won't be.";
+  if (pledge.withdrawnAt) return "You withdrew from this event, so there is nothing to pay.";
+  if (pledge.dueBy && pledge.dueBy <= now)
+    return "The time to pay for this commitment ran out, so your place is being released. You have not been charged, and you won't be.";
   if (campaignStatus === "cancelled")
     return "This event was cancelled, so there is nothing to pay. Nobody will be charged.";
   if (campaignStatus === "expired")
@@ -44,7 +62,9 @@ async function ownedPledge(viewer: Viewer, pledgeId: string) {
       paymentIntentId: true,
       chargeAttempts: true,
       withdrawnAt: true,
-      campaign: { select: { ticketPriceCents: true, pactType: true, status: true } },
+      droppedAt: true,
+      paymentFailedAt: true,
+      campaign: { select: { ticketPriceCents: true, pactType: true, status: true, startsAt: true } },
     },
   });
   // Someone else's pledge does not exist for this viewer.
@@ -66,7 +86,10 @@ export async function payPledgeOnSession(
   const pledge = await ownedPledge(viewer, input.pledgeId);
   if (pledge.chargeStatus === "succeeded")
     throw new AppError("CONFLICT", "This commitment has already been paid.");
-  const closed = paymentClosedReason(pledge.campaign.status, pledge.withdrawnAt);
+  const dueBy = pledge.paymentFailedAt
+    ? paymentDueBy(pledge.paymentFailedAt, pledge.campaign.startsAt)
+    : null;
+  const closed = paymentClosedReason(pledge.campaign.status, { ...pledge, dueBy });
   if (closed) throw new AppError("CONFLICT", closed);
   if (!isRecoverable(pledge.chargeStatus)) {
     throw new AppError("CONFLICT", "There is no failed payment to complete for this commitment.");
@@ -118,4 +141,91 @@ export async function confirmPledgePayment(viewer: Viewer, pledgeId: string): Pr
     message:
       result.status === "failed" ? result.message : "Authentication was not completed. Please try again.",
   };
+}
+
+/**
+ * What the commit that tipped a paid event (or arrived after the tip) learned about its own payment
+ * (SPEC §8, issue 19 item 2): charged; failed (the card is saved, the recovery window is open);
+ * waiting for the bank's authentication, which the backer — present — completes in the dialog; or
+ * still going when the time budget ran out (the backer is emailed the outcome).
+ */
+export type OwnPayment =
+  | { status: "succeeded"; amountCents: number }
+  | { status: "failed"; amountCents: number; reason: string; payUrl: string; dueText: string }
+  | { status: "requires_action"; amountCents: number; clientSecret: string; payUrl: string }
+  | { status: "pending" };
+
+/** How long the committing request waits for its own charge before answering "being charged". */
+export const OWN_CHARGE_BUDGET_MS = 8_000;
+
+/**
+ * Charges the committer's own pledge on-session right after the commit that tipped the event, so the
+ * person who made it happen learns at once whether they are in: claimed like any charge (the
+ * single pledge-state writer; a charging job that got there first simply has it, and this answers
+ * "pending"), charged on-session so a bank may ask for authentication, and recorded whatever the
+ * budget — a charge still in flight when it runs out finishes in the background, and should the
+ * process die, the stale claim is re-driven with the same idempotency key. Everyone else's charge
+ * stays with the charging job.
+ */
+export async function chargeOwnPledgeNow(
+  viewer: { id: string },
+  pledgeId: string,
+  campaignId: string,
+  budgetMs = OWN_CHARGE_BUDGET_MS,
+): Promise<OwnPayment> {
+  const [{ now }] = await db.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS "now"`;
+  const [claim] = await claimBatch(campaignId, STALE_CLAIM_MS, now, false, 1, pledgeId);
+  if (!claim || claim.userId !== viewer.id) return { status: "pending" };
+  const campaign = await db.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    select: { ticketPriceCents: true, pactType: true, startsAt: true, timeZone: true },
+  });
+  const amountCents = pledgeChargeCents(campaign, claim);
+  const gateway = getGateway();
+  const work = (async () => {
+    const result = await gateway.chargeOnSession({
+      pledgeId,
+      campaignId,
+      userId: viewer.id,
+      paymentMethodId: claim.paymentMethodId,
+      amountCents,
+      attempt: claim.chargeAttempts,
+      customerId: claim.customerId,
+    });
+    const changed = await recordChargeResult(pledgeId, amountCents, result);
+    // A bank's authentication is completed in the dialog; the reminders follow if it is not.
+    if (
+      changed &&
+      (result.status === "failed" || (result.status === "requires_action" && gateway.mode !== "stripe"))
+    )
+      await onChargeFailed(pledgeId);
+    if (result.status === "succeeded") await finalizeIfDone(campaignId);
+    return result;
+  })();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const outcome = await Promise.race([
+    work.catch((err: Error) => {
+      // unknown outcome: the claim stays, and the sweeper re-drives it with the same key
+      console.warn(`[charging] own charge of ${pledgeId}: outcome unknown: ${err.message}`);
+      return null;
+    }),
+    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), budgetMs))),
+  ]);
+  clearTimeout(timer);
+  const payUrl = `/pledges/${pledgeId}/pay`;
+  if (!outcome) return { status: "pending" };
+  if (outcome.status === "succeeded") return { status: "succeeded", amountCents };
+  if (outcome.status === "requires_action") {
+    const { clientSecret } = await gateway
+      .retrieveIntent(outcome.paymentIntentId)
+      .catch(() => ({ clientSecret: null }));
+    if (clientSecret) return { status: "requires_action", amountCents, clientSecret, payUrl };
+  }
+  const reason =
+    outcome.status === "failed"
+      ? declineInPlainWords(outcome.code, outcome.message)
+      : declineInPlainWords("authentication_required", null);
+  // the window opens with this failure (DESIGN §1 "failed payments")
+  const dueText = formatInZone(paymentDueBy(new Date(), campaign.startsAt), campaign.timeZone);
+  return { status: "failed", amountCents, reason, payUrl, dueText };
 }

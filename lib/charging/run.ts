@@ -46,7 +46,8 @@ type CampaignForCharge = {
 export type RunResult = ChargeSummary;
 export type RunOptions = {
   concurrency?: number;
-  retryFailed?: boolean;
+  /** retry soft declines (the manual charge); a date: only those that failed before it (the recovery pass) */
+  retryFailed?: boolean | Date;
   staleAfterMs?: number;
   gateway?: PaymentGateway;
   /** stop claiming new pledges after this long (HTTP callers); the queued job finishes the rest */
@@ -135,7 +136,7 @@ export async function chargeCampaign(campaignId: string, opts: RunOptions, count
   const [{ now: runStart }] = await db.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS "now"`;
 
   const stopAt = opts.timeBudgetMs ? Date.now() + opts.timeBudgetMs : Infinity;
-  const retryFailed = Boolean(opts.retryFailed);
+  const retryFailed = opts.retryFailed ?? false;
 
   // A pipeline, so the provider always has `concurrency` charges in flight and the database work
   // around them is done in batches off the charging lanes:

@@ -1,4 +1,5 @@
 import "server-only";
+import type { OwnPayment } from "@/lib/charging/recovery";
 import { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
@@ -32,6 +33,8 @@ export type CommitResult = {
   free: boolean;
   /** false when the crossing could not queue charging at once (the sweeper will); SPEC §8 auto-charge failure */
   chargingQueued: boolean;
+  /** a paid commit at or after the tip: its own charge, made at once (lib/charging/recovery chargeOwnPledgeNow) */
+  ownPayment?: OwnPayment | null;
 };
 
 type LockedCampaign = {

@@ -2,8 +2,8 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
 import { campaignIdSchema } from "@/lib/pledges/schema";
-import { HARD_DECLINE_CODES } from "@/lib/payments/declines";
-import { RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
+import { paymentCounts } from "@/lib/charging/queries";
+import { recoveryPhase, type RecoveryPhase } from "@/lib/charging/payment-window";
 import { isCrowdfund, isPaidEvent, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { canManageEvent } from "@/lib/access/rules";
 
@@ -25,6 +25,8 @@ export type ManageCommitment = {
   chargedAt: string | null;
   /** the backer withdrew (DESIGN §1 "withdrawing"): listed for the organizer, counted nowhere */
   withdrawnAt: string | null;
+  /** a failed payment's phase (lib/charging/payment-window.ts), or null */
+  recovery: RecoveryPhase | null;
 };
 
 export type ManageView = {
@@ -63,7 +65,12 @@ export type ManageView = {
   withdrawnCount: number;
   /** pledges a manual charge would take (saved card, not charged, not being processed) */
   chargeableCount: number;
+  /** failed payments (DESIGN §1 "failed payments"): waiting for the backer's new card */
   failedCount: number;
+  /** soft declines an automatic retry is still to come for */
+  retryingCount: number;
+  /** windows that closed unpaid: the pledge was dropped */
+  droppedCount: number;
   /** cumulative progress after each pledge, oldest first, for the chart */
   timeline: Array<{ at: string; total: number }>;
 };
@@ -101,42 +108,22 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
   if (!c || !canManageEvent(viewer, c)) return null;
   const crowdfund = isCrowdfund(c);
   const paid = isPaidEvent(c);
-  const [commitments, total, withdrawnCount, chargeableCount, failedCount, points, refunds] =
-    await Promise.all([
-      listManagedPledges(c.id, MANAGE_COMMITMENTS_LIMIT),
-      db.pledge.count({ where: { campaignId: c.id, ...LIVE_PLEDGE } }),
-      db.pledge.count({ where: { campaignId: c.id, withdrawnAt: { not: null } } }),
-      // Mirrors what a manual charge claims (lib/charging): saved card, not charged, never tried or
-      // a soft decline; hard declines wait for the backer's new card.
-      db.pledge.count({
-        where: {
-          campaignId: c.id,
-          ...LIVE_PLEDGE,
-          paymentMethodId: { not: null },
-          charged: false,
-          OR: [
-            { chargeStatus: "none" },
-            {
-              chargeStatus: "failed",
-              OR: [{ chargeFailureCode: null }, { chargeFailureCode: { notIn: [...HARD_DECLINE_CODES] } }],
-            },
-          ],
-        },
-      }),
-      db.pledge.count({
-        where: { campaignId: c.id, ...LIVE_PLEDGE, chargeStatus: { in: [...RECOVERABLE_STATES] } },
-      }),
-      db.pledge.findMany({
-        where: { campaignId: c.id, ...LIVE_PLEDGE },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        select: { createdAt: true, amountCents: true, paymentMethodId: true },
-      }),
-      db.pledge.aggregate({
-        where: { campaignId: c.id, chargeStatus: "refunded" },
-        _count: { _all: true },
-        _sum: { amountCents: true },
-      }),
-    ]);
+  const [commitments, total, withdrawnCount, payments, points, refunds] = await Promise.all([
+    listManagedPledges(c.id, MANAGE_COMMITMENTS_LIMIT),
+    db.pledge.count({ where: { campaignId: c.id, ...LIVE_PLEDGE } }),
+    db.pledge.count({ where: { campaignId: c.id, withdrawnAt: { not: null }, droppedAt: null } }),
+    paymentCounts(c.id),
+    db.pledge.findMany({
+      where: { campaignId: c.id, ...LIVE_PLEDGE },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { createdAt: true, amountCents: true, paymentMethodId: true },
+    }),
+    db.pledge.aggregate({
+      where: { campaignId: c.id, chargeStatus: "refunded" },
+      _count: { _all: true },
+      _sum: { amountCents: true },
+    }),
+  ]);
   let running = 0;
   const timeline = points.map((p) => {
     running += crowdfund ? Math.floor(p.amountCents / 100) : !paid || p.paymentMethodId ? 1 : 0;
@@ -173,8 +160,10 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
     commitments,
     totalCommitments: total,
     withdrawnCount,
-    chargeableCount,
-    failedCount,
+    chargeableCount: payments.chargeable,
+    failedCount: payments.awaitingCard,
+    retryingCount: payments.retrying,
+    droppedCount: payments.dropped,
     timeline,
   };
 }
@@ -201,17 +190,20 @@ async function listManagedPledges(campaignId: string, take?: number): Promise<Ma
       cardLast4: true,
       chargedAt: true,
       withdrawnAt: true,
+      droppedAt: true,
+      chargeAttempts: true,
       user: { select: { name: true, email: true } },
     },
   });
   // The creator always sees who committed (SPEC §6).
-  return rows.map(({ user, ...p }) => ({
+  return rows.map(({ user, droppedAt, chargeAttempts, ...p }) => ({
     ...p,
     contributor: user.name?.trim() || user.email,
     email: user.email,
     createdAt: p.createdAt.toISOString(),
     chargedAt: p.chargedAt?.toISOString() ?? null,
     withdrawnAt: p.withdrawnAt?.toISOString() ?? null,
+    recovery: recoveryPhase({ ...p, droppedAt, chargeAttempts }),
   }));
 }
 
@@ -267,13 +259,18 @@ export function csvCell(value: string): string {
 
 /** The charge state of a pledge in words, shared by the manage page and the CSV. */
 function chargeStateLabel(
-  p: Pick<ManageCommitment, "charged" | "verified" | "chargeStatus" | "chargeFailureCode" | "withdrawnAt">,
+  p: Pick<
+    ManageCommitment,
+    "charged" | "verified" | "chargeStatus" | "chargeFailureCode" | "withdrawnAt" | "recovery"
+  >,
 ): string {
+  if (p.recovery === "dropped") return "Dropped (not paid in time)";
   if (p.withdrawnAt) return p.chargeStatus === "refunded" ? "Withdrawn (refunded)" : "Withdrawn";
   if (p.chargeStatus === "refunded") return "Refunded";
   if (p.charged) return "Charged";
   if (p.chargeStatus === "processing") return "Charging";
   if (p.chargeStatus === "requires_action") return "Needs authentication";
-  if (p.chargeStatus === "failed") return `Failed${p.chargeFailureCode ? ` (${p.chargeFailureCode})` : ""}`;
+  if (p.chargeStatus === "failed")
+    return `Failed${p.chargeFailureCode ? ` (${p.chargeFailureCode})` : ""}${p.recovery === "retrying" ? ", will be retried" : ""}`;
   return p.verified ? "Verified" : "Pending";
 }

@@ -19,6 +19,7 @@ import {
 } from "@/lib/campaigns/lifecycle";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { formatCents, plural } from "@/lib/format";
+import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/charging/payment-window";
 
 /**
  * The backer's own commitments (issue 18): what they committed to, their state in words, their
@@ -26,7 +27,15 @@ import { formatCents, plural } from "@/lib/format";
  * charge states appear in nobody else's view (the public list keeps SPEC's payment method text).
  */
 export type BackerState =
-  "waiting" | "confirmed" | "charged" | "failed" | "expired" | "cancelled" | "refunded" | "withdrawn";
+  | "waiting"
+  | "confirmed"
+  | "charged"
+  | "failed"
+  | "expired"
+  | "cancelled"
+  | "refunded"
+  | "withdrawn"
+  | "dropped";
 
 export type MyCommitment = {
   pledgeId: string;
@@ -47,6 +56,12 @@ export type MyCommitment = {
   canChangeCard: boolean;
   /** a failed charge: the page to pay it */
   payUrl: string | null;
+  /**
+   * A failed payment's recovery window (DESIGN §1 "failed payments"): the banner ("Your $9.00
+   * payment failed — update your card by …"), what happens otherwise, and the automatic retry if one
+   * is still to come.
+   */
+  recovery: { banner: string; consequence: string; retry: string | null } | null;
   /** the event has a date: the calendar entry */
   calendarUrl: string | null;
   paymentIntentId: string | null;
@@ -64,6 +79,10 @@ const select = {
   chargedAt: true,
   refundedAt: true,
   withdrawnAt: true,
+  droppedAt: true,
+  paymentFailedAt: true,
+  chargeAttempts: true,
+  chargeFailureCode: true,
   paymentIntentId: true,
   campaign: {
     select: {
@@ -97,7 +116,15 @@ function present(p: Row, now: Date): MyCommitment {
   let state: BackerState;
   let stateText: string;
   let tone: MyCommitment["tone"];
-  if (p.withdrawnAt) {
+  let recovery: MyCommitment["recovery"] = null;
+  if (p.droppedAt) {
+    state = "dropped";
+    stateText =
+      p.chargeStatus === "refunded"
+        ? `Dropped on ${formatInZone(p.droppedAt, zone)} — the payment wasn't completed in time; ${formatCents(p.amountCents)} refunded`
+        : `Dropped on ${formatInZone(p.droppedAt, zone)} — the payment wasn't completed in time; never charged`;
+    tone = "slate";
+  } else if (p.withdrawnAt) {
     state = "withdrawn";
     stateText =
       p.chargeStatus === "refunded"
@@ -130,6 +157,19 @@ function present(p: Row, now: Date): MyCommitment {
         ? "Payment needs your confirmation — please complete it"
         : "Payment failed — please update your card";
     tone = "red";
+    const failedAt = p.paymentFailedAt ?? now;
+    const due = formatInZone(paymentDueBy(failedAt, c.startsAt), zone);
+    recovery = {
+      banner:
+        p.chargeStatus === "requires_action"
+          ? `Your ${formatCents(cents)} payment needs your confirmation — complete it by ${due}`
+          : `Your ${formatCents(cents)} payment failed — update your card by ${due}`,
+      consequence: "If it isn't paid by then, your place is released and you won't be charged.",
+      retry:
+        recoveryPhase(p) === "retrying"
+          ? `We'll also try your card once more on ${formatInZone(new Date(failedAt.getTime() + AUTO_RETRY_AFTER_MS), zone)}.`
+          : null,
+    };
   } else if (p.chargeStatus === "succeeded" && paid) {
     state = "charged";
     stateText = `Charged ${formatCents(p.amountCents)} on ${formatInZone(p.chargedAt ?? now, zone)}`;
@@ -163,6 +203,7 @@ function present(p: Row, now: Date): MyCommitment {
           : null,
     canChangeCard: paid && rule?.kind === "open" && p.paymentMethodId !== null,
     payUrl: state === "failed" && inStatuses(CONFIRMED_STATUSES, c.status) ? `/pledges/${p.id}/pay` : null,
+    recovery: inStatuses(CONFIRMED_STATUSES, c.status) ? recovery : null,
     calendarUrl: c.startsAt && !p.withdrawnAt ? `/campaign/${c.id}/calendar.ics` : null,
     paymentIntentId: p.chargeStatus === "succeeded" ? p.paymentIntentId : null,
   };

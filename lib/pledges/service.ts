@@ -5,6 +5,7 @@ import { isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway } from "@/lib/payments/gateway";
 import { requestCharging } from "@/lib/charging/service";
+import { chargeOwnPledgeNow } from "@/lib/charging/recovery";
 import { queueConfirmedEmails } from "@/lib/email/notifications";
 import { commitReceivedEmail } from "@/lib/email/templates";
 import { kickEmailSender, outboxColumns, queueEmail } from "@/lib/email/service";
@@ -161,8 +162,15 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
 
   void kickEmailSender();
   if ((result.crossed || result.late) && !result.free) {
-    // After commit: the charging job reads the funded campaign from the database. If queuing
-    // fails, the charging sweeper picks up funded campaigns, so the pledge still stands.
+    // After commit (SPEC §8): the committer's own pledge is charged now, on-session, within a time
+    // budget; everyone else's by the charging job, which reads the funded campaign from the
+    // database. If queuing fails, the charging sweeper picks up funded campaigns.
+    try {
+      result.ownPayment = await chargeOwnPledgeNow(viewer, result.pledgeId, result.campaignId);
+    } catch (err) {
+      console.warn(`[pledges] own charge of ${result.pledgeId} deferred: ${(err as Error).message}`);
+      result.ownPayment = { status: "pending" };
+    }
     try {
       await requestCharging(result.campaignId);
       result.chargingQueued = true;

@@ -9,10 +9,11 @@ import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { WITHDRAW_TEXTS, withdrawRule } from "@/lib/pledges/policy";
 import { countsTowardGoal, isPaidEvent, LIVE_PLEDGE, progress } from "@/lib/campaigns/lifecycle";
-import { recordWithdrawal } from "@/lib/charging/pledge-state";
+import { recordDrop, recordWithdrawal } from "@/lib/charging/pledge-state";
+import { droppedEmails, paymentSelect } from "@/lib/charging/notify";
 import { oneAtATime } from "@/lib/pledges/commit-slots";
 import { emailCampaignSelect } from "@/lib/email/notifications";
-import { kickEmailSender, queueEmail } from "@/lib/email/service";
+import { kickEmailSender, queueEmail, queueEmails } from "@/lib/email/service";
 import { withdrawnEmail } from "@/lib/email/templates";
 import { refundOwedPledges } from "@/lib/cancellation/service";
 import { detachIfUnused, releaseSavedCards } from "@/lib/deadlines/service";
@@ -32,6 +33,55 @@ export type WithdrawResult = {
   /** a charge given back (a withdrawal after a date or place change), in cents; 0 when none */
   refundCents: number;
 };
+
+type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
+
+/**
+ * The counters drop by what a pledge's commit added (lib/pledges/decide: a paid pledge counts with
+ * its card, a free one always; a crowdfund counts its dollars). Inside the caller's transaction,
+ * the campaign row locked.
+ */
+async function uncount(
+  tx: Tx,
+  campaignId: string,
+  c: { ticketPriceCents: number; pactType: string | null },
+  pledge: { amount: number; amountCents: number; paymentMethodId: string | null },
+) {
+  const counted = countsTowardGoal(c, pledge.paymentMethodId !== null) ? 1 : 0;
+  const pledgeCents = isPaidEvent(c) ? pledge.amountCents : 0;
+  const [after] = await tx.$queryRaw<{ committedCount: number; raisedCents: number }[]>`
+    UPDATE "Campaign" SET "committedCount" = GREATEST(0, "committedCount" - ${counted}),
+           "pledgeCount" = GREATEST(0, "pledgeCount" - 1),
+           "raisedCents" = GREATEST(0, "raisedCents" - ${pledgeCents}),
+           "currentAmount" = GREATEST(0, "currentAmount" - ${pledge.amount})
+    WHERE id = ${campaignId}
+    RETURNING "committedCount", "raisedCents"::float8 AS "raisedCents"`;
+  return after;
+}
+
+/**
+ * A failed payment's recovery window closed unpaid (DESIGN §1 "failed payments", run by
+ * lib/charging/recovery-pass.ts): the pledge is dropped as a withdrawal the backer did not choose —
+ * under the campaign row lock, the counters drop as for a withdrawal, and the backer and the
+ * organizer are told in the same transaction. Never while a payment of it is in flight
+ * (recordDrop). Its saved card is released after. Returns whether this call dropped it.
+ */
+export async function dropUnpaidPledge(pledgeId: string, now: Date): Promise<boolean> {
+  const dropped = await db.$transaction(async (tx) => {
+    const pledge = await tx.pledge.findUnique({
+      where: { id: pledgeId },
+      select: { ...paymentSelect, amount: true, paymentMethodId: true, campaignId: true },
+    });
+    if (!pledge) return false;
+    await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${pledge.campaignId} FOR UPDATE`;
+    if (!(await recordDrop(tx, pledgeId, now))) return false;
+    await uncount(tx, pledge.campaignId, pledge.campaign, pledge);
+    await queueEmails(tx, droppedEmails(pledge));
+    return true;
+  });
+  if (dropped) await releaseSavedCards(1, pledgeId).catch(() => 0); // its sweeper finishes otherwise
+  return dropped;
+}
 
 /**
  * The backer takes their commitment back (DESIGN §1 "withdrawing"). Under the campaign row lock —
@@ -90,17 +140,7 @@ export async function withdrawCommitment(
         if (!(await recordWithdrawal(tx, pledge.id, now)))
           throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
 
-        // The counters drop by what this pledge's commit added (lib/pledges/decide: a paid pledge
-        // counts with its card, a free one always; a crowdfund counts its dollars).
-        const counted = countsTowardGoal(c, pledge.paymentMethodId !== null) ? 1 : 0;
-        const pledgeCents = isPaidEvent(c) ? pledge.amountCents : 0;
-        const [after] = await tx.$queryRaw<{ committedCount: number; raisedCents: number }[]>`
-          UPDATE "Campaign" SET "committedCount" = GREATEST(0, "committedCount" - ${counted}),
-                 "pledgeCount" = GREATEST(0, "pledgeCount" - 1),
-                 "raisedCents" = GREATEST(0, "raisedCents" - ${pledgeCents}),
-                 "currentAmount" = GREATEST(0, "currentAmount" - ${pledge.amount})
-          WHERE id = ${campaignId}
-          RETURNING "committedCount", "raisedCents"::float8 AS "raisedCents"`;
+        const after = await uncount(tx, campaignId, c, pledge);
         const refundCents = pledge.chargeStatus === "succeeded" ? pledge.amountCents : 0;
         await queueEmail(
           tx,

@@ -174,8 +174,11 @@ describe("commitToCampaign under concurrency", () => {
       remaining: 0,
       free: false,
       chargingQueued: true,
+      // SPEC §8: the crossing committer's own pledge is charged at once; everyone else's by the job
+      ownPayment: { status: "succeeded", amountCents: 2500 },
     });
     expect(new Set(refused.map((o) => !o.ok && o.message))).toEqual(new Set([COMMIT_MESSAGES.closed]));
+    const crossingPledge = crossings[0].ok ? (crossings[0].result as { pledgeId: string }).pledgeId : "";
 
     const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
     expect(after).toMatchObject({
@@ -189,13 +192,14 @@ describe("commitToCampaign under concurrency", () => {
     const pledges = await db.pledge.findMany({ where: { campaignId: campaign.id } });
     expect(pledges).toHaveLength(100);
     for (const p of pledges) {
+      const own = p.id === crossingPledge;
       expect(p).toMatchObject({
-        charged: false,
-        verified: false,
+        charged: own,
+        verified: own,
         amountCents: 2500,
         cardBrand: "visa",
         cardLast4: "4242",
-        chargeStatus: "none",
+        chargeStatus: own ? "succeeded" : "none",
       });
       expect(p.paymentMethodId).toMatch(/^pm_demo_/);
     }
@@ -489,9 +493,10 @@ describe("commitToCampaign rules", () => {
       where: { campaignId: campaign.id },
       orderBy: { createdAt: "asc" },
     });
+    // the pledge that reached the goal is charged its own amount at once (SPEC §8); the other by the job
     expect(pledges.map((p) => [p.amountCents, p.paymentMethodId !== null, p.chargeType])).toEqual([
       [6050, true, null],
-      [3950, true, null],
+      [3950, true, "paid"],
     ]);
   });
 
@@ -504,10 +509,18 @@ describe("commitToCampaign rules", () => {
       campaignId: campaign.id,
       paymentMethodId: await demoCard(u.id),
     });
-    expect(result).toMatchObject({ crossed: true, status: "funded", chargingQueued: false });
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+    // The committer's own charge went through (SPEC §8); the job could not be queued, and the
+    // sweeper would pick the rest up. With one backer, nothing is left: the event is charged.
+    expect(result).toMatchObject({
+      crossed: true,
       status: "funded",
+      chargingQueued: false,
+      ownPayment: { status: "succeeded", amountCents: 900 },
+    });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      status: "charged",
       committedCount: 1,
+      totalCharged: 1,
     });
     expect(warn).toHaveBeenCalled();
     warn.mockRestore();

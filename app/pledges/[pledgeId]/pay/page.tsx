@@ -31,7 +31,7 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
   const card = pledge.cardLast4
     ? `${pledge.cardBrand ? pledge.cardBrand[0].toUpperCase() + pledge.cardBrand.slice(1) : "Card"} ending in ${pledge.cardLast4}`
     : "your saved card";
-  const closed = paymentClosedReason(pledge.campaign.status, pledge.withdrawnAt);
+  const closed = paymentClosedReason(pledge.campaign.status, pledge);
   const due = !closed && (pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action");
   const paid = pledge.chargeStatus === "succeeded";
   const heading = paid
@@ -80,6 +80,13 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
                 {declineInPlainWords(pledge.chargeFailureCode, pledge.chargeFailureMessage)}
               </span>{" "}
               Save a new card below to pay and keep your place.
+            </p>
+          )}
+          {due && pledge.dueBy && (
+            <p className="mt-2 rounded-lg bg-red-50 px-3 py-2 text-red-900 ring-1 ring-red-200">
+              Please pay by <strong>{formatInZone(pledge.dueBy, pledge.campaign.timeZone)}</strong>
+              <YourTime iso={pledge.dueBy.toISOString()} zone={pledge.campaign.timeZone} />. If it isn&apos;t
+              paid by then, your place is released and you won&apos;t be charged.
             </p>
           )}
           {!closed && pledge.chargeStatus === "requires_action" && (

@@ -1,0 +1,106 @@
+import "server-only";
+import { db, livePledgeSql, Prisma } from "@/lib/db";
+import type { PaymentGateway } from "@/lib/payments/types";
+import { kickEmailSender, queueEmails } from "@/lib/email/service";
+import { chargeCampaign } from "@/lib/charging/run";
+import { pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
+import {
+  AUTO_RETRY_AFTER_MS,
+  REMINDER_EVERY_MS,
+  softRetrySql,
+  stillPayableSql,
+} from "@/lib/charging/payment-window";
+import { paymentFailedEmail, paymentSelect } from "@/lib/charging/notify";
+import { dropUnpaidPledge } from "@/lib/pledges/withdraw";
+
+/**
+ * The recovery pass (DESIGN §1 "failed payments"), run every few minutes by the job and safe to run
+ * on any number of instances at once. In this order:
+ *  1. windows that closed unpaid are dropped (lib/pledges/withdraw dropUnpaidPledge), so nothing
+ *     after the window — a retry or a reminder — ever reaches them;
+ *  2. soft declines a day old get their one automatic retry, through the charging pipeline's claim
+ *     (lib/charging/run.ts), so it races safely with the backer's own payment, a manual charge and
+ *     the webhook: whoever claims the pledge first charges it, with its own idempotency key;
+ *  3. pledges still due get a reminder every 48 hours: stamped and queued in one transaction,
+ *     oldest first, each batch leaving the set it was taken from, so none can starve the others.
+ * `now` is the pass's clock (tests move it); charges themselves are only ever claimed against the
+ * database's clock.
+ */
+export type RecoveryCounts = { dropped: number; retried: number; failedAgain: number; reminded: number };
+
+const BATCH = 200;
+const MAX_BATCHES = 25;
+
+const inRecovery = (p: string) =>
+  Prisma.sql`${livePledgeSql(p)} AND ${Prisma.raw(p)}."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})`;
+
+export async function runPaymentRecovery(
+  opts: { now?: Date; gateway?: PaymentGateway } = {},
+): Promise<RecoveryCounts> {
+  const now = opts.now ?? new Date();
+  const counts: RecoveryCounts = { dropped: 0, retried: 0, failedAgain: 0, reminded: 0 };
+
+  for (let b = 0; b < MAX_BATCHES; b++) {
+    const closed = await db.$queryRaw<{ id: string }[]>`
+      SELECT p."id" FROM "Pledge" p
+      WHERE ${inRecovery("p")} AND NOT ${stillPayableSql("p", now)}
+      ORDER BY p."paymentFailedAt" ASC, p."id" ASC LIMIT ${BATCH}`;
+    let moved = 0;
+    for (const { id } of closed) if (await dropUnpaidPledge(id, now)) moved++;
+    counts.dropped += moved;
+    // a pledge being paid right now is not dropped; the next pass looks again
+    if (closed.length < BATCH || moved === 0) break;
+  }
+
+  const failedBefore = new Date(now.getTime() - AUTO_RETRY_AFTER_MS);
+  const retry = await db.$queryRaw<{ campaignId: string }[]>`
+    SELECT DISTINCT p."campaignId" FROM "Pledge" p
+    WHERE ${inRecovery("p")} AND ${softRetrySql("p")} AND p."paymentFailedAt" <= ${failedBefore}
+      AND ${stillPayableSql("p", now)}
+    LIMIT 100`;
+  for (const { campaignId } of retry) {
+    const run = { charged: 0, failed: 0, unknown: 0 };
+    await chargeCampaign(campaignId, { retryFailed: failedBefore, gateway: opts.gateway }, run);
+    counts.retried += run.charged;
+    counts.failedAgain += run.failed;
+  }
+
+  const remindBefore = new Date(now.getTime() - REMINDER_EVERY_MS);
+  for (let b = 0; b < MAX_BATCHES; b++) {
+    const sent = await db.$transaction(async (tx) => {
+      const due = await tx.$queryRaw<{ id: string }[]>`
+        WITH due AS (
+          SELECT p."id" FROM "Pledge" p
+          WHERE ${inRecovery("p")} AND ${stillPayableSql("p", now)}
+            AND COALESCE(p."paymentRemindedAt", p."paymentFailedAt") <= ${remindBefore}
+          ORDER BY COALESCE(p."paymentRemindedAt", p."paymentFailedAt") ASC, p."id" ASC
+          LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+        UPDATE "Pledge" AS p SET "paymentRemindedAt" = ${now} FROM due WHERE p."id" = due."id"
+        RETURNING p."id"`;
+      if (due.length === 0) return 0;
+      const rows = await tx.pledge.findMany({
+        where: { id: { in: due.map((d) => d.id) } },
+        select: paymentSelect,
+      });
+      await queueEmails(
+        tx,
+        rows.map((p) =>
+          // the reminder's number: how many 48-hour periods since the failure (one email each)
+          paymentFailedEmail(
+            p,
+            Math.max(
+              1,
+              Math.floor((now.getTime() - (p.paymentFailedAt ?? now).getTime()) / REMINDER_EVERY_MS),
+            ),
+          ),
+        ),
+      );
+      return due.length;
+    });
+    counts.reminded += sent;
+    if (sent < BATCH) break;
+  }
+
+  if (counts.dropped + counts.reminded > 0) await kickEmailSender();
+  return counts;
+}
