@@ -89,9 +89,65 @@ test("the event page tells the backer whose charge failed, and no one is told ev
   await expect(page.getByText("Event Confirmed!")).toBeVisible();
   await expect(page.getByText("Attendees are charged $30.00 each.")).toBeVisible();
   await expect(page.getByText(/every attendee was charged/)).toHaveCount(0);
-  // the backer's own card says what happened and how to fix it
-  await expect(page.getByText("Payment failed — please update your card")).toBeVisible();
-  await page.getByRole("link", { name: "Pay now" }).first().click();
+  // the backer's own card says what happened, by when to fix it, and what happens otherwise
+  const banner = page.getByLabel("Your commitment").getByRole("alert");
+  await expect(banner).toContainText(
+    /Your \$30\.00 payment failed — update your card by \w{3}, \w{3} \d+, \d{4}/,
+  );
+  await expect(banner).toContainText("your place is released and you won't be charged");
+  await banner.getByRole("link", { name: "Update card and pay" }).click();
   await expect(page).toHaveURL(new RegExp(`/pledges/${pledgeId}/pay$`));
   await expect(page.getByRole("button", { name: "Pay $30.00" })).toBeVisible();
+});
+
+test("goal 1 with card 0341: Commitment Recorded!, the banner, then paying with 4242 gives a receipt; the organizer hears of the tip and of charging", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const t = Math.random().toString(36).slice(2, 8);
+  const organizer = await createUser({ name: "Olga Organizer", email: `org-${t}@example.test` });
+  const event = await createCampaign({
+    title: `Goal one supper ${t}`,
+    goal: 1,
+    ticketPriceCents: 1200,
+    creator: organizer,
+  });
+  await loginAs(page, await createUser({ name: "Cara Crossing" }));
+  await page.goto(`/campaign/${event.id}`);
+  await page.getByRole("button", { name: "Commit", exact: true }).click();
+  await page.getByRole("button", { name: "Yes, I'm In!" }).click();
+  await fillCard(page, "4000 0000 0000 0341");
+
+  // SPEC §8: the commit that tipped the event tried the committer's own card at once, and it failed.
+  const result = page.getByRole("dialog", { name: "Commitment Recorded!" });
+  await expect(result).toBeVisible();
+  await expect(result).toContainText("Your payment method has been saved successfully.");
+  await expect(result.getByRole("alert")).toContainText("your $12.00 payment didn't go through");
+  await expect(result.getByRole("link", { name: "Pay $12.00 now" })).toBeVisible();
+  await result.getByRole("button", { name: "Close", exact: true }).last().click();
+
+  const banner = page.getByLabel("Your commitment").getByRole("alert");
+  await expect(banner).toContainText("Your $12.00 payment failed — update your card by");
+  await banner.getByRole("link", { name: "Update card and pay" }).click();
+  await expect(page.getByText(/Please pay by/)).toBeVisible();
+  await fillCard(page, "4242 4242 4242 4242", "Pay $12.00");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  await expect(page.getByRole("definition").nth(0)).toHaveText("$12.00");
+  const { rows } = await sql().query(
+    `SELECT "chargeStatus"::text AS s, (SELECT count(*)::int FROM "DemoPaymentIntent" d WHERE d.metadata->>'pledgeId' = p.id AND d.status = 'succeeded') AS paid
+     FROM "Pledge" p WHERE "campaignId" = $1`,
+    [event.id],
+  );
+  expect(rows).toEqual([{ s: "succeeded", paid: 1 }]);
+
+  // The organizer's "reached its goal" and "charging done" emails (queued by the email job's derivation).
+  const admin = await browser.newPage();
+  await loginAs(admin, await createUser({ isAdmin: true, name: "Admin" }));
+  await expect(async () => {
+    await admin.goto(`/admin/emails?to=${encodeURIComponent(organizer.email)}`);
+    const subjects = await admin.getByTestId("email-subject").allTextContents();
+    expect(subjects.some((s) => s.includes(`"Goal one supper ${t}" reached its goal`))).toBe(true);
+    expect(subjects.some((s) => s.startsWith(`Charging done for "Goal one supper ${t}"`))).toBe(true);
+  }).toPass({ timeout: 180_000, intervals: [5_000] });
 });

@@ -86,6 +86,17 @@ const EVENTS: EventSeed[] = [
     ageDays: 20,
   },
   {
+    title: "Rooftop Cinema: Summer Classics",
+    description:
+      "Three classic films under the stars on the Hotel Marlowe rooftop, with blankets and popcorn. The hotel opens the roof if 12 people buy a seat.",
+    goal: 12,
+    priceCents: 1200,
+    days: -1,
+    pledges: 14,
+    confirmed: true,
+    ageDays: 9,
+  },
+  {
     title: "Board Game Marathon",
     description:
       "Twelve hours of strategy games, from Catan to Twilight Imperium. The café closes for us if 30 players commit; the fee covers the room and snacks.",
@@ -286,6 +297,14 @@ const WHEN_WHERE: Record<string, WhenWhereSeed> = {
     hours: 3,
     venue: "Rockaway Beach, 97th St entrance",
   },
+  "Rooftop Cinema: Summer Classics": {
+    zone: NYC,
+    startDaysAfterDeadline: 5,
+    hour: 20,
+    hours: 5,
+    venue: "Hotel Marlowe rooftop",
+    address: "25 Edwin H Land Blvd, Cambridge, MA",
+  },
   "Board Game Marathon": {
     zone: "Europe/London",
     startDaysAfterDeadline: 2,
@@ -421,6 +440,7 @@ async function main() {
   const now = Date.now();
 
   let shownWithdrawal = false;
+  let shownFailure = false;
   for (const [index, e] of EVENTS.entries()) {
     const createdAt = new Date(now - e.ageDays * DAY - index * HOUR);
     const paid = e.priceCents > 0;
@@ -521,6 +541,75 @@ async function main() {
           cardBrand: "visa",
           cardLast4: "4242",
           withdrawnAt: new Date(now - 2 * HOUR),
+        },
+      });
+    }
+    // Failed payments on the first confirmed paid event (issue 19): Alice's was declined two days
+    // ago (her window is open: a banner, reminders, Pay now), Ben's window closed and he was dropped.
+    if (paid && e.confirmed && !shownFailure) {
+      shownFailure = true;
+      const failedAt = new Date(now - 2 * DAY);
+      for (const [who, dropped] of [
+        [backers[0], false],
+        [backers[1], true],
+      ] as const) {
+        const existing = await db.pledge.findFirst({ where: { campaignId: campaign.id, userId: who.id } });
+        const failure = {
+          charged: false,
+          verified: false,
+          chargedAt: null,
+          chargeType: null,
+          chargeStatus: "failed" as const,
+          chargeAttempts: 2,
+          chargeFailureCode: "card_declined",
+          chargeFailureMessage: "Your card was declined.",
+          chargeClaimedAt: failedAt,
+          paymentFailedAt: dropped ? new Date(now - 8 * DAY) : failedAt,
+          cardBrand: "visa",
+          cardLast4: "0341",
+          ...(dropped
+            ? { withdrawnAt: new Date(now - DAY), droppedAt: new Date(now - DAY), paymentMethodId: null }
+            : {}),
+        };
+        if (existing) await db.pledge.update({ where: { id: existing.id }, data: failure });
+        else
+          await db.pledge.create({
+            data: {
+              campaignId: campaign.id,
+              userId: who.id,
+              amountCents: e.priceCents,
+              contributor: who.name ?? "Anonymous Backer",
+              createdAt: new Date(createdAt.getTime() + HOUR),
+              paymentMethodId: dropped ? null : `pm_demo_seed_${campaign.id}_declined`,
+              ...failure,
+            },
+          });
+        if (!dropped && !existing)
+          await db.demoPaymentMethod.create({
+            data: {
+              id: `pm_demo_seed_${campaign.id}_declined`,
+              userId: who.id,
+              brand: "visa",
+              last4: "0341",
+              expMonth: 12,
+              expYear: 2030,
+              behavior: "charge_fails",
+            },
+          });
+      }
+      // the counters and totals as the app keeps them: live pledges counted, succeeded ones charged
+      const live = await db.pledge.count({ where: { campaignId: campaign.id, withdrawnAt: null } });
+      const charged = await db.pledge.count({
+        where: { campaignId: campaign.id, chargeStatus: "succeeded" },
+      });
+      await db.campaign.update({
+        where: { id: campaign.id },
+        data: {
+          committedCount: live,
+          pledgeCount: live,
+          currentAmount: live,
+          totalCharged: charged,
+          totalChargedCents: charged * e.priceCents,
         },
       });
     }

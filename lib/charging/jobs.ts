@@ -27,10 +27,13 @@ const chargeSweeperJob = defineJob<Record<string, never>>({
   },
 });
 
-/** Failed payments (DESIGN §1): drops closed windows, retries soft declines once, reminds every 48 hours. */
+/**
+ * Failed payments (DESIGN §1): drops closed windows, retries soft declines once, reminds every 48
+ * hours. Every minute, like the sweeper: with nothing due it is three indexed reads.
+ */
 const paymentRecoveryJob = defineJob<Record<string, never>>({
   name: "payment-recovery",
-  cron: "*/5 * * * *",
+  cron: "* * * * *",
   scheduleData: {},
   retryLimit: 0,
   handler: async () => {

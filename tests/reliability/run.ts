@@ -125,6 +125,9 @@ async function main() {
     if ("campaignId" in s3) eventId = s3.campaignId as string;
     record(s3);
     record(await scenarios.webhookReplay(ctx).catch((e) => crashed("4 webhooks replayed/reordered", e)));
+    record(
+      await scenarios.killDuringRecovery(ctx).catch((e) => crashed("6 kill -9 during the retry pass", e)),
+    );
     record(await email);
     if (eventId)
       record(await scenarios.databaseOutage(ctx, eventId).catch((e) => crashed("2 Postgres down 5 s", e)));

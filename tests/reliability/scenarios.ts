@@ -14,7 +14,7 @@ import {
 import type { startLocalSmtp } from "@/tests/helpers/local-smtp";
 
 /**
- * The five fault scenarios of issue 9. Each drives the real production server (scripts/start.mjs)
+ * The fault scenarios of issues 9 and 19. Each drives the real production server (scripts/start.mjs)
  * over HTTP and counts the effects where they land: charges at the fake Stripe server, messages at
  * the local SMTP server (nodemailer's smtp-server), rows in Postgres.
  */
@@ -729,6 +729,81 @@ export async function databaseOutage(ctx: Ctx, campaignId: string): Promise<Scen
     },
     duplicates: 0,
     lost: badAfter,
+    failures,
+    ms: Date.now() - t0,
+  };
+}
+
+/**
+ * 6. kill -9 the app in the middle of the recovery pass's automatic retries (issue 19): 1,500 soft
+ * declines a day old whose cards now work. The per-minute recovery job retries them through the
+ * charging claim; the app is killed at about a third, restarted, and the rest is finished by the
+ * sweeper (the killed claims, same idempotency keys) and the next pass. Every pledge must end paid
+ * exactly once.
+ */
+export async function killDuringRecovery(ctx: Ctx): Promise<ScenarioResult> {
+  const t0 = Date.now();
+  const failures: string[] = [];
+  const N = 1500;
+  const { campaign, pledges } = await paidEvent(ctx, N); // pending: no sweeper touches it meanwhile
+  const ids = pledges.map((p) => p.id);
+  // As the first charging run left them: declined for insufficient funds a day and a bit ago.
+  await db.$executeRaw`UPDATE "Pledge" SET "chargeStatus" = 'failed', "chargeAttempts" = 1,
+    "chargeFailureCode" = 'insufficient_funds', "chargeFailureMessage" = 'Your card has insufficient funds.',
+    "chargeClaimedAt" = now() - interval '25 hours', "paymentFailedAt" = now() - interval '25 hours'
+    WHERE "campaignId" = ${campaign.id}`;
+  await db.campaign.update({
+    where: { id: campaign.id },
+    data: { status: "charged", fundedAt: new Date(Date.now() - 26 * 3600_000), chargedAt: new Date() },
+  });
+  const countExecuted = () => ids.reduce((n, id) => n + executed(ctx.fake, id).length, 0);
+
+  // The recovery job runs every minute: wait for its retries to be a third done.
+  const killAt = Math.floor(N * 0.3);
+  const deadline = Date.now() + 150_000;
+  while (countExecuted() < killAt) {
+    if (Date.now() > deadline)
+      throw new Error(`the recovery pass never reached ${killAt} retries (${countExecuted()})`);
+    await sleep(20);
+  }
+  await killApp(ctx.app);
+  const retriedAtKill = countExecuted();
+  const inFlight = await db.pledge.count({ where: { campaignId: campaign.id, chargeStatus: "processing" } });
+  if (retriedAtKill >= N) failures.push("the kill came after the pass finished");
+  // As in scenario 1: the killed claims stand in for ones older than STALE_CLAIM_MS.
+  await db.$executeRaw`UPDATE "Pledge" SET "chargeClaimedAt" = now() - interval '10 minutes' WHERE "campaignId" = ${campaign.id} AND "chargeStatus" = 'processing'`;
+
+  ctx.app = await startApp(ctx.appEnv, { port: ctx.port, logDir: ctx.logDir, reuseBuild: true });
+  const done = Date.now() + 240_000;
+  while (
+    (await db.pledge.count({ where: { campaignId: campaign.id, chargeStatus: { not: "succeeded" } } })) > 0
+  ) {
+    if (Date.now() > done) {
+      failures.push("the retries did not finish within 4 minutes of the restart");
+      break;
+    }
+    await sleep(500);
+  }
+  const { duplicates, lost } = await audit(ctx.fake, campaign.id, () => true);
+  const after = await db.campaign.findUniqueOrThrow({
+    where: { id: campaign.id },
+    select: { totalCharged: true, totalChargedCents: true },
+  });
+  if (after.totalCharged !== N || Number(after.totalChargedCents) !== N * 2500)
+    failures.push(`campaign totals ${after.totalCharged} charged / ${after.totalChargedCents} cents`);
+  const charges = countExecuted();
+  if (charges !== N) failures.push(`${charges} retries executed for ${N} pledges`);
+  return {
+    name: "6 kill -9 during the retry pass",
+    figures: {
+      pledges: N,
+      charges,
+      "retried-before-kill": retriedAtKill,
+      "in-flight-at-kill": inFlight,
+      replays: intentRequests(ctx.fake, campaign.id).filter((r) => r.replayed).length,
+    },
+    duplicates,
+    lost,
     failures,
     ms: Date.now() - t0,
   };
