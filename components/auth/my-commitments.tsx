@@ -56,7 +56,7 @@ function CommitmentCard({ m }: { m: MyCommitment }) {
           <RecoveryBanner recovery={m.recovery} payUrl={m.payUrl} />
         </div>
       )}
-      <p className={`mt-2 text-sm font-medium ${STATE_TONE_CLASS[m.tone]}`}>{m.stateText}</p>
+      {!m.recovery && <p className={`mt-2 text-sm font-medium ${STATE_TONE_CLASS[m.tone]}`}>{m.stateText}</p>}
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-slate-600">
         <dt>Committed</dt>
         <dd>{formatDate(m.committedAt)}</dd>

@@ -280,7 +280,7 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200">
           {result.late ? "You're in" : `The threshold of ${result.goal} has been reached`}, but your{" "}
           {formatCents(own.amountCents)} payment didn&apos;t go through
-          {own.status === "failed" ? `: ${own.reason}` : ": your bank asked to confirm it."} Pay with another
+          {own.status === "failed" ? `. ${own.reason}` : ". Your bank asked to confirm it."} Pay with another
           card{own.status === "failed" && own.dueText ? ` by ${own.dueText}` : ""} to keep your place.
           We&apos;ve emailed you the link too.
         </p>

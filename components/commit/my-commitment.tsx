@@ -101,7 +101,7 @@ export function MyCommitmentCard({
           <RecoveryBanner recovery={mine.recovery} payUrl={mine.payUrl} />
         </div>
       )}
-      <p className={`text-sm ${STATE_TONE_CLASS[mine.tone]}`}>{mine.stateText}</p>
+      {!mine.recovery && <p className={`text-sm ${STATE_TONE_CLASS[mine.tone]}`}>{mine.stateText}</p>}
       {mine.card && <p className="mt-1 text-sm text-slate-700">Card: {cardLabel(mine.card)}</p>}
       {mine.withdraw?.kind === "afterChange" && (
         <p className="mt-2 text-sm text-amber-900">

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
+import { YourTime } from "@/components/time/your-time";
 import type { MyCommitment } from "@/lib/pledges/mine";
 
 /**
@@ -16,7 +17,10 @@ export function RecoveryBanner({
 }) {
   return (
     <div role="alert" className="rounded-lg bg-red-50 px-3 py-3 text-sm text-red-900 ring-1 ring-red-200">
-      <p className="font-semibold">{recovery.banner}</p>
+      <p>
+        <span className="font-semibold">{recovery.banner}</span>
+        <YourTime iso={recovery.dueAt} zone={recovery.zone} />
+      </p>
       <p className="mt-1">
         {recovery.consequence}
         {recovery.retry ? ` ${recovery.retry}` : ""}

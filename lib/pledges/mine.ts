@@ -61,7 +61,7 @@ export type MyCommitment = {
    * payment failed — update your card by …"), what happens otherwise, and the automatic retry if one
    * is still to come.
    */
-  recovery: { banner: string; consequence: string; retry: string | null } | null;
+  recovery: { banner: string; dueAt: string; zone: string; consequence: string; retry: string | null } | null;
   /** the event has a date: the calendar entry */
   calendarUrl: string | null;
   paymentIntentId: string | null;
@@ -158,8 +158,11 @@ function present(p: Row, now: Date): MyCommitment {
         : "Payment failed — please update your card";
     tone = "red";
     const failedAt = p.paymentFailedAt ?? now;
-    const due = formatInZone(paymentDueBy(failedAt, c.startsAt), zone);
+    const dueAt = paymentDueBy(failedAt, c.startsAt);
+    const due = formatInZone(dueAt, zone);
     recovery = {
+      dueAt: dueAt.toISOString(),
+      zone,
       banner:
         p.chargeStatus === "requires_action"
           ? `Your ${formatCents(cents)} payment needs your confirmation — complete it by ${due}`
