@@ -90,7 +90,7 @@ export default function CommitFlow({
                 status: "failed",
                 amountCents: own.amountCents,
                 payUrl: own.payUrl,
-                dueText: "",
+                dueText: own.dueText,
                 reason: "Your bank's confirmation was not completed.",
               };
       }
@@ -266,7 +266,9 @@ async function authenticate(publishableKey: string, clientSecret: string): Promi
 const resultTitle = (r: CommitResult) =>
   !r.thresholdMet
     ? "You're Committed!"
-    : r.ownPayment?.status === "failed" || r.ownPayment?.status === "requires_action" || !r.chargingQueued
+    : r.ownPayment?.status === "failed" ||
+        r.ownPayment?.status === "requires_action" ||
+        (!r.chargingQueued && r.ownPayment?.status !== "succeeded")
       ? "Commitment Recorded!"
       : "Event Confirmed!";
 
@@ -282,7 +284,7 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
           {formatCents(own.amountCents)} payment didn&apos;t go through
           {own.status === "failed" ? `. ${own.reason}` : ". Your bank asked to confirm it."} Pay with another
           card{own.status === "failed" && own.dueText ? ` by ${own.dueText}` : ""} to keep your place.
-          We&apos;ve emailed you the link too.
+          We&apos;ll email you the link too.
         </p>
         <a href={own.payUrl} className={buttonClass("primary", "sm")}>
           Pay {formatCents(own.amountCents)} now

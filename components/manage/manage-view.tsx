@@ -291,10 +291,10 @@ export function ManageView({ view, now }: { view: View; now: string }) {
             ))}
           </ul>
         )}
-        {view.totalCommitments + view.withdrawnCount > view.commitments.length && (
+        {view.totalCommitments + view.withdrawnCount + view.droppedCount > view.commitments.length && (
           <p className="mt-3 text-sm text-slate-500">
-            Showing the newest {view.commitments.length} of {view.totalCommitments + view.withdrawnCount}.
-            Export CSV for the full list.
+            Showing the newest {view.commitments.length} of{" "}
+            {view.totalCommitments + view.withdrawnCount + view.droppedCount}. Export CSV for the full list.
           </p>
         )}
       </section>

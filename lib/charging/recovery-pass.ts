@@ -1,5 +1,6 @@
 import "server-only";
-import { db, livePledgeSql, Prisma } from "@/lib/db";
+import { db, livePledgeSql, Prisma, statusIn } from "@/lib/db";
+import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { chargeCampaign } from "@/lib/charging/run";
@@ -21,24 +22,38 @@ import { dropUnpaidPledge } from "@/lib/pledges/withdraw";
  *  2. soft declines a day old get their one automatic retry, through the charging pipeline's claim
  *     (lib/charging/run.ts), so it races safely with the backer's own payment, a manual charge and
  *     the webhook: whoever claims the pledge first charges it, with its own idempotency key;
- *  3. pledges still due get a reminder every 48 hours: stamped and queued in one transaction,
+ *  3. a failure whose own email never went out (a crash, an authentication left unfinished) gets it
+ *     after 15 minutes;
+ *  4. pledges still due get a reminder every 48 hours: stamped and queued in one transaction,
  *     oldest first, each batch leaving the set it was taken from, so none can starve the others.
  * `now` is the pass's clock (tests move it); charges themselves are only ever claimed against the
  * database's clock.
  */
-export type RecoveryCounts = { dropped: number; retried: number; failedAgain: number; reminded: number };
+export type RecoveryCounts = {
+  dropped: number;
+  retried: number;
+  failedAgain: number;
+  /** first failure notices this pass queued (those the failure itself did not) */
+  noticed: number;
+  reminded: number;
+};
 
 const BATCH = 200;
 const MAX_BATCHES = 25;
 
+/** A live pledge whose payment failed, of an event that is happening (a cancelled one charges nobody). */
 const inRecovery = (p: string) =>
-  Prisma.sql`${livePledgeSql(p)} AND ${Prisma.raw(p)}."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})`;
+  Prisma.sql`${livePledgeSql(p)} AND ${Prisma.raw(p)}."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})
+    AND EXISTS (SELECT 1 FROM "Campaign" rc WHERE rc."id" = ${Prisma.raw(p)}."campaignId" AND rc."status" IN (${statusIn(CONFIRMED_STATUSES)}))`;
+
+/** The failure email is sent when the charge fails; this one catches any that was not (a crash between the two, or a bank's authentication left unfinished in the commit dialog). */
+const FIRST_NOTICE_AFTER_MS = 15 * 60_000;
 
 export async function runPaymentRecovery(
   opts: { now?: Date; gateway?: PaymentGateway } = {},
 ): Promise<RecoveryCounts> {
   const now = opts.now ?? new Date();
-  const counts: RecoveryCounts = { dropped: 0, retried: 0, failedAgain: 0, reminded: 0 };
+  const counts: RecoveryCounts = { dropped: 0, retried: 0, failedAgain: 0, noticed: 0, reminded: 0 };
 
   for (let b = 0; b < MAX_BATCHES; b++) {
     const closed = await db.$queryRaw<{ id: string }[]>`
@@ -46,7 +61,14 @@ export async function runPaymentRecovery(
       WHERE ${inRecovery("p")} AND NOT ${stillPayableSql("p", now)}
       ORDER BY p."paymentFailedAt" ASC, p."id" ASC LIMIT ${BATCH}`;
     let moved = 0;
-    for (const { id } of closed) if (await dropUnpaidPledge(id, now)) moved++;
+    for (const { id } of closed) {
+      try {
+        if (await dropUnpaidPledge(id, now, opts.gateway)) moved++;
+      } catch (err) {
+        // the provider could not cancel a payment waiting for authentication: the next pass tries again
+        console.warn(`[recovery] drop of ${id} deferred: ${(err as Error).message}`);
+      }
+    }
     counts.dropped += moved;
     // a pledge being paid right now is not dropped; the next pass looks again
     if (closed.length < BATCH || moved === 0) break;
@@ -54,9 +76,10 @@ export async function runPaymentRecovery(
 
   const failedBefore = new Date(now.getTime() - AUTO_RETRY_AFTER_MS);
   const retry = await db.$queryRaw<{ campaignId: string }[]>`
-    SELECT DISTINCT p."campaignId" FROM "Pledge" p
+    SELECT p."campaignId" FROM "Pledge" p
     WHERE ${inRecovery("p")} AND ${softRetrySql("p")} AND p."paymentFailedAt" <= ${failedBefore}
       AND ${stillPayableSql("p", now)}
+    GROUP BY p."campaignId" ORDER BY min(p."paymentFailedAt") ASC
     LIMIT 100`;
   for (const { campaignId } of retry) {
     const run = { charged: 0, failed: 0, unknown: 0 };
@@ -64,6 +87,28 @@ export async function runPaymentRecovery(
     counts.retried += run.charged;
     counts.failedAgain += run.failed;
   }
+
+  // The first notice, where the failure's own email did not go out: stamped as sent at the failure,
+  // so the 48-hour reminders keep their rhythm; the dedupe key makes it a no-op where it did.
+  const noticeBefore = new Date(now.getTime() - FIRST_NOTICE_AFTER_MS);
+  counts.noticed = await db.$transaction(async (tx) => {
+    const due = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Pledge" AS p SET "paymentRemindedAt" = p."paymentFailedAt"
+      WHERE p."id" IN (
+        SELECT q."id" FROM "Pledge" q
+        WHERE ${inRecovery("q")} AND q."paymentRemindedAt" IS NULL AND q."paymentFailedAt" <= ${noticeBefore}
+        ORDER BY q."paymentFailedAt" ASC LIMIT ${BATCH * 5} FOR UPDATE SKIP LOCKED)
+      RETURNING p."id"`;
+    if (due.length === 0) return 0;
+    const rows = await tx.pledge.findMany({
+      where: { id: { in: due.map((d) => d.id) } },
+      select: paymentSelect,
+    });
+    return queueEmails(
+      tx,
+      rows.map((p) => paymentFailedEmail(p)),
+    );
+  });
 
   const remindBefore = new Date(now.getTime() - REMINDER_EVERY_MS);
   for (let b = 0; b < MAX_BATCHES; b++) {
@@ -101,6 +146,6 @@ export async function runPaymentRecovery(
     if (sent < BATCH) break;
   }
 
-  if (counts.dropped + counts.reminded > 0) await kickEmailSender();
+  if (counts.dropped + counts.noticed + counts.reminded > 0) await kickEmailSender();
   return counts;
 }

@@ -124,6 +124,19 @@ export async function payPledgeOnSession(
 /** After the browser completed authentication: reads the payment's state from the provider and records it. */
 export async function confirmPledgePayment(viewer: Viewer, pledgeId: string): Promise<PayPledgeResult> {
   const pledge = await ownedPledge(viewer, pledgeId);
+  if (pledge.droppedAt) {
+    // The window closed while the bank was asking: the payment was cancelled at the drop (or, had
+    // it gone through first, is recorded and refunded by the refund sweeper).
+    if (pledge.paymentIntentId) {
+      const { result } = await getGateway().retrieveIntent(pledge.paymentIntentId);
+      if (result.status === "succeeded")
+        await recordChargeResult(pledge.id, pledgeChargeCents(pledge.campaign, pledge), result);
+    }
+    return {
+      status: "failed",
+      message: paymentClosedReason(pledge.campaign.status, { ...pledge, dueBy: null }) ?? "",
+    };
+  }
   if (pledge.chargeStatus === "succeeded") return { status: "succeeded" };
   if (!pledge.paymentIntentId || pledge.chargeStatus !== "requires_action") {
     throw new AppError("CONFLICT", "There is no payment waiting for authentication.");
@@ -152,7 +165,7 @@ export async function confirmPledgePayment(viewer: Viewer, pledgeId: string): Pr
 export type OwnPayment =
   | { status: "succeeded"; amountCents: number }
   | { status: "failed"; amountCents: number; reason: string; payUrl: string; dueText: string }
-  | { status: "requires_action"; amountCents: number; clientSecret: string; payUrl: string }
+  | { status: "requires_action"; amountCents: number; clientSecret: string; payUrl: string; dueText: string }
   | { status: "pending" };
 
 /** How long the committing request waits for its own charge before answering "being charged". */
@@ -215,17 +228,17 @@ export async function chargeOwnPledgeNow(
   const payUrl = `/pledges/${pledgeId}/pay`;
   if (!outcome) return { status: "pending" };
   if (outcome.status === "succeeded") return { status: "succeeded", amountCents };
+  // the window opens with this failure (DESIGN §1 "failed payments")
+  const dueText = formatInZone(paymentDueBy(new Date(), campaign.startsAt), campaign.timeZone);
   if (outcome.status === "requires_action") {
     const { clientSecret } = await gateway
       .retrieveIntent(outcome.paymentIntentId)
       .catch(() => ({ clientSecret: null }));
-    if (clientSecret) return { status: "requires_action", amountCents, clientSecret, payUrl };
+    if (clientSecret) return { status: "requires_action", amountCents, clientSecret, payUrl, dueText };
   }
   const reason =
     outcome.status === "failed"
       ? declineInPlainWords(outcome.code, outcome.message)
       : declineInPlainWords("authentication_required", null);
-  // the window opens with this failure (DESIGN §1 "failed payments")
-  const dueText = formatInZone(paymentDueBy(new Date(), campaign.startsAt), campaign.timeZone);
   return { status: "failed", amountCents, reason, payUrl, dueText };
 }

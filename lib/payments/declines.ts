@@ -24,6 +24,8 @@ export const HARD_DECLINE_CODES = [
   "payment_method_unavailable",
   "resource_missing",
   "invalid_amount",
+  // not a decline: the provider would not say how an earlier request with this key ended (never retried by itself)
+  "idempotency_conflict",
 ] as const;
 
 const HARD = new Set<string>(HARD_DECLINE_CODES);

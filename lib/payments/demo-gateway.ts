@@ -212,6 +212,15 @@ export function demoGateway(): PaymentGateway {
         metadata: (pi.metadata ?? {}) as Record<string, string>,
       };
     },
+    async cancelIntent(paymentIntentId) {
+      await db.demoPaymentIntent.updateMany({
+        where: { id: paymentIntentId, status: "requires_action" },
+        data: { status: "failed", failureCode: "canceled" },
+      });
+      const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
+      if (!pi) throw new AppError("NOT_FOUND", "No such payment.");
+      return resultOf(pi);
+    },
     async refund({ paymentIntentId }) {
       const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
       if (!pi || pi.status !== "succeeded")

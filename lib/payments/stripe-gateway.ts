@@ -152,7 +152,7 @@ function resultOfIntent(pi: Stripe.PaymentIntent): ChargeResult {
   };
 }
 
-async function charge(input: ChargeInput & { onSession?: boolean }): Promise<ChargeResult> {
+async function charge(input: ChargeInput & { onSession?: boolean; replay?: boolean }): Promise<ChargeResult> {
   const customer = input.customerId || (await customerFor({ id: input.userId }));
   try {
     const pi = await callStripe((s) =>
@@ -180,14 +180,18 @@ async function charge(input: ChargeInput & { onSession?: boolean }): Promise<Cha
   } catch (err) {
     if (err instanceof Stripe.errors.StripeCardError) return mapCardError(err);
     if (err instanceof Stripe.errors.StripeIdempotencyError) {
-      // The key was first used with other parameters (an on-session payment from the recovery page
-      // re-driven off-session): Stripe will not say what happened. Fail this attempt; if the first
-      // request succeeded, its payment_intent.succeeded webhook records it (a success always wins).
+      // The key was first used in the other mode: an on-session payment (the pay page, or the
+      // committer's own charge at the tip) whose process died, re-driven off-session by the sweeper,
+      // or the reverse. The same request in that mode is a replay: Stripe answers with what the
+      // first one did, so its outcome is recorded, never a second payment.
+      if (!input.replay) return charge({ ...input, onSession: !input.onSession, replay: true });
+      // Still refused (parameters changed some other way): the outcome stays unknown to us. Never
+      // retried by itself (a hard code); a success arrives by its webhook (a success always wins).
       return {
         status: "failed",
         code: "idempotency_conflict",
         message: "The payment could not be confirmed. Please try again.",
-        retryable: true,
+        retryable: false,
       };
     }
     if (
@@ -273,6 +277,15 @@ export function stripeGateway(): PaymentGateway {
         const pi = await callStripe((s) => s.paymentIntents.retrieve(paymentIntentId));
         return { result: resultOfIntent(pi), clientSecret: pi.client_secret, metadata: pi.metadata ?? {} };
       }),
+    async cancelIntent(paymentIntentId) {
+      try {
+        return resultOfIntent(await callStripe((s) => s.paymentIntents.cancel(paymentIntentId)));
+      } catch (err) {
+        // Not cancellable any more (it succeeded, or was already canceled): its state says which.
+        if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw err;
+        return resultOfIntent(await callStripe((s) => s.paymentIntents.retrieve(paymentIntentId)));
+      }
+    },
     async refund({ pledgeId, paymentIntentId }) {
       const r = await callStripe((s) =>
         s.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey: `refund-${pledgeId}` }),

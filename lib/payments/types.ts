@@ -41,6 +41,11 @@ export interface PaymentGateway {
   retrieveIntent(
     paymentIntentId: string,
   ): Promise<{ result: ChargeResult; clientSecret: string | null; metadata: Record<string, string> }>;
+  /**
+   * Cancels a payment still waiting for the payer (authentication): afterwards it can never
+   * succeed. Returns the payment's final state: `succeeded` if it went through first.
+   */
+  cancelIntent(paymentIntentId: string): Promise<ChargeResult>;
   refund(input: { pledgeId: string; paymentIntentId: string }): Promise<{ refundId: string }>;
   detach(paymentMethodId: string): Promise<void>;
 }

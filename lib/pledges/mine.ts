@@ -168,8 +168,9 @@ function present(p: Row, now: Date): MyCommitment {
           ? `Your ${formatCents(cents)} payment needs your confirmation — complete it by ${due}`
           : `Your ${formatCents(cents)} payment failed — update your card by ${due}`,
       consequence: "If it isn't paid by then, your place is released and you won't be charged.",
+      // the automatic retry, if one is still to come inside the window
       retry:
-        recoveryPhase(p) === "retrying"
+        recoveryPhase(p) === "retrying" && failedAt.getTime() + AUTO_RETRY_AFTER_MS < dueAt.getTime()
           ? `We'll also try your card once more on ${formatInZone(new Date(failedAt.getTime() + AUTO_RETRY_AFTER_MS), zone)}.`
           : null,
     };

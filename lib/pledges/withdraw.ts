@@ -8,8 +8,14 @@ import { canSeeEvent } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { WITHDRAW_TEXTS, withdrawRule } from "@/lib/pledges/policy";
-import { countsTowardGoal, isPaidEvent, LIVE_PLEDGE, progress } from "@/lib/campaigns/lifecycle";
-import { recordDrop, recordWithdrawal } from "@/lib/charging/pledge-state";
+import {
+  countsTowardGoal,
+  isPaidEvent,
+  LIVE_PLEDGE,
+  pledgeChargeCents,
+  progress,
+} from "@/lib/campaigns/lifecycle";
+import { recordChargeResult, recordDrop, recordWithdrawal } from "@/lib/charging/pledge-state";
 import { droppedEmails, paymentSelect } from "@/lib/charging/notify";
 import { oneAtATime } from "@/lib/pledges/commit-slots";
 import { emailCampaignSelect } from "@/lib/email/notifications";
@@ -66,7 +72,29 @@ async function uncount(
  * organizer are told in the same transaction. Never while a payment of it is in flight
  * (recordDrop). Its saved card is released after. Returns whether this call dropped it.
  */
-export async function dropUnpaidPledge(pledgeId: string, now: Date): Promise<boolean> {
+export async function dropUnpaidPledge(
+  pledgeId: string,
+  now: Date,
+  gateway: PaymentGateway = getGateway(),
+): Promise<boolean> {
+  // A payment still waiting for the bank's authentication is cancelled first, so it cannot go
+  // through after the drop; if it went through meanwhile, that success is recorded instead.
+  const open = await db.pledge.findUnique({
+    where: { id: pledgeId },
+    select: {
+      chargeStatus: true,
+      paymentIntentId: true,
+      amountCents: true,
+      campaign: { select: { ticketPriceCents: true, pactType: true } },
+    },
+  });
+  if (open?.chargeStatus === "requires_action" && open.paymentIntentId) {
+    const final = await gateway.cancelIntent(open.paymentIntentId);
+    if (final.status === "succeeded") {
+      await recordChargeResult(pledgeId, pledgeChargeCents(open.campaign, open), final);
+      return false;
+    }
+  }
   const dropped = await db.$transaction(async (tx) => {
     const pledge = await tx.pledge.findUnique({
       where: { id: pledgeId },

@@ -80,6 +80,7 @@ describe("the commit that tips a paid event charges its own pledge at once", () 
       amountCents: 1800,
       clientSecret: expect.stringMatching(/^pi_.+_secret_/),
       payUrl: `/pledges/${pledge.id}/pay`,
+      dueText: expect.stringMatching(/\d{4}/),
     });
     expect(await failureEmails(pledge.id)).toBe(0);
     // The dialog completes 3-D Secure (Stripe.js), then the server reads the outcome.
@@ -108,6 +109,56 @@ describe("the commit that tips a paid event charges its own pledge at once", () 
       .toBe("succeeded");
     // Claimed once: a second call finds nothing to charge.
     expect(await recovery.chargeOwnPledgeNow(user, pledge.id, campaign.id)).toEqual({ status: "pending" });
+    expect(fake.chargeCount(pledge.id)).toBe(1);
+  });
+
+  it("an own charge whose process died is re-driven off-session with its key: Stripe refuses the other parameters, the replay in the first mode records the one payment", async () => {
+    const state = await import("@/lib/charging/pledge-state");
+    const { getGateway } = await import("@/lib/payments/gateway");
+    const service = await import("@/lib/charging/service");
+    const campaign = await createCampaign({ goal: 1, ticketPriceCents: 1800, status: "funded" });
+    const { user, card } = await backerWithCard("ok");
+    const pledge = await db.pledge.create({
+      data: {
+        campaignId: campaign.id,
+        userId: user.id,
+        contributor: "x",
+        amountCents: 1800,
+        paymentMethodId: card,
+      },
+    });
+    // The own charge claimed and sent its on-session payment, then the process died before recording it.
+    const [claim] = await state.claimBatch(
+      campaign.id,
+      state.STALE_CLAIM_MS,
+      new Date(),
+      false,
+      1,
+      pledge.id,
+    );
+    const sent = await getGateway().chargeOnSession({
+      pledgeId: pledge.id,
+      campaignId: campaign.id,
+      userId: user.id,
+      paymentMethodId: card,
+      amountCents: 1800,
+      attempt: claim.chargeAttempts,
+    });
+    expect(sent.status).toBe("succeeded");
+    await db.$executeRaw`UPDATE "Pledge" SET "chargeClaimedAt" = now() - interval '10 minutes' WHERE id = ${pledge.id}`;
+
+    await service.runCharging(campaign.id);
+    const key = `pledge-${pledge.id}-attempt-1`;
+    const tries = fake.state.requests.filter(
+      (r) => r.path === "/v1/payment_intents" && r.idempotencyKey === key,
+    );
+    expect(tries.map((r) => (r.body.off_session ? "off" : "on"))).toEqual(["on", "off", "on"]);
+    expect(tries[2].replayed).toBe(true);
+    const after = await db.pledge.findUniqueOrThrow({ where: { id: pledge.id } });
+    expect([after.chargeStatus, after.paymentIntentId]).toEqual([
+      "succeeded",
+      sent.status === "succeeded" ? sent.paymentIntentId : "",
+    ]);
     expect(fake.chargeCount(pledge.id)).toBe(1);
   });
 });

@@ -113,6 +113,7 @@ describe("the recovery window of a failed payment", () => {
       dropped: 0,
       retried: 0,
       failedAgain: 0,
+      noticed: 0,
       reminded: 0,
     });
     expect(await queries.paymentCounts(campaign.id)).toMatchObject({
@@ -160,6 +161,8 @@ describe("the recovery window of a failed payment", () => {
     // Seven days after the failure the window closes: dropped, released, both sides told.
     const before = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
     expect((await pass.runPaymentRecovery({ now: at(t0, 7 * DAY + 60_000) })).dropped).toBe(3);
+    // the payment still waiting for the bank was cancelled first, so it can never go through
+    expect(fake.state.paymentIntents.get(rows[2].paymentIntentId!)!.status).toBe("canceled");
     for (const id of failed) {
       const p = await pledgeRow(id);
       expect(p.droppedAt).not.toBeNull();
@@ -192,6 +195,7 @@ describe("the recovery window of a failed payment", () => {
       dropped: 0,
       retried: 0,
       failedAgain: 0,
+      noticed: 0,
       reminded: 0,
     });
     expect(failed.map((id) => fake.chargeCount(id))).toEqual([2, 1, 1]);
@@ -287,5 +291,51 @@ describe("the recovery window of a failed payment", () => {
       const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
       expect([c.status, c.totalCharged, Number(c.totalChargedCents)]).toEqual(["charged", 2, 5000]);
     }
+  });
+
+  it("a payment waiting for authentication that went through before the window closed is recorded, not dropped", async () => {
+    const { campaign, pledges } = await fundedPaidCampaign(fake, {
+      pledges: 1,
+      behaviors: () => "authentication_required",
+    });
+    await service.runCharging(campaign.id);
+    const p = await pledgeRow(pledges[0].id);
+    expect(p.chargeStatus).toBe("requires_action");
+    // the backer finished 3-D Secure at the last moment; no webhook has arrived yet
+    fake.state.paymentIntents.get(p.paymentIntentId!)!.status = "succeeded";
+    expect((await pass.runPaymentRecovery({ now: at(p.paymentFailedAt!, 8 * DAY) })).dropped).toBe(0);
+    const after = await pledgeRow(p.id);
+    expect([after.chargeStatus, after.droppedAt, after.withdrawnAt]).toEqual(["succeeded", null, null]);
+    expect(fake.chargeCount(p.id)).toBe(1);
+  });
+
+  it("a failure whose email never went out is noticed after 15 minutes; a cancelled event's failures are left alone", async () => {
+    const { campaign, pledges } = await fundedPaidCampaign(fake, {
+      pledges: 2,
+      behaviors: () => "insufficient_funds",
+    });
+    await service.runCharging(campaign.id);
+    const [a, b] = await Promise.all(pledges.map((x) => pledgeRow(x.id)));
+    // as if the process died between recording the failure and queuing its email
+    await db.emailOutbox.deleteMany({ where: { dedupeKey: `charge-failed:${a.id}:1` } });
+    expect((await pass.runPaymentRecovery({ now: at(a.paymentFailedAt!, 10 * 60_000) })).noticed).toBe(0);
+    expect((await pass.runPaymentRecovery({ now: at(a.paymentFailedAt!, 16 * 60_000) })).noticed).toBe(1);
+    expect(await outboxKeys(`charge-failed:${a.id}`)).toEqual([`charge-failed:${a.id}:1`]);
+    expect(await outboxKeys(`charge-failed:${b.id}`)).toEqual([`charge-failed:${b.id}:1`]);
+    // the reminders keep their rhythm from the failure
+    expect((await pass.runPaymentRecovery({ now: at(a.paymentFailedAt!, 49 * HOUR) })).reminded).toBe(2);
+
+    await db.campaign.update({
+      where: { id: campaign.id },
+      data: { status: "cancelled", cancelledAt: new Date() },
+    });
+    expect(await pass.runPaymentRecovery({ now: at(a.paymentFailedAt!, 30 * DAY) })).toEqual({
+      dropped: 0,
+      retried: 0,
+      failedAgain: 0,
+      noticed: 0,
+      reminded: 0,
+    });
+    expect((await pledgeRow(a.id)).droppedAt).toBeNull();
   });
 });

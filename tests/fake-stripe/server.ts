@@ -92,7 +92,7 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
     paymentIntents: new Map<string, Pi>(),
     /** executed (not replayed) PaymentIntent creations per pledge id, with their outcome */
     chargesByPledge: new Map<string, { id: string; status: string; amount: number }[]>(),
-    idempotent: new Map<string, { status: number; body: unknown }>(),
+    idempotent: new Map<string, { status: number; body: unknown; raw: string }>(),
     inFlight: new Set<string>(),
     faults: [] as (Fault & { left: number })[],
   };
@@ -161,6 +161,21 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
           code: "resource_missing",
           message: `No such payment_intent: '${m[1]}'`,
         });
+      return { status: 200, body: pi };
+    }
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/cancel$/)) && method === "POST") {
+      const pi = state.paymentIntents.get(m[1]);
+      if (!pi)
+        return error(404, "invalid_request_error", {
+          code: "resource_missing",
+          message: `No such payment_intent: '${m[1]}'`,
+        });
+      if (pi.status === "succeeded" || pi.status === "canceled")
+        return error(400, "invalid_request_error", {
+          code: "payment_intent_unexpected_state",
+          message: `You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`,
+        });
+      pi.status = "canceled";
       return { status: 200, body: pi };
     }
     if (method === "POST" && path === "/v1/refunds") {
@@ -306,6 +321,16 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
       }
       if (key) {
         const stored = state.idempotent.get(`${method} ${path} ${key}`);
+        if (stored && stored.raw !== raw) {
+          // Stripe compares the parameters of a reused key and refuses other ones.
+          return send(400, {
+            error: {
+              type: "idempotency_error",
+              message:
+                "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+            },
+          });
+        }
         if (stored) {
           record.replayed = true;
           return send(stored.status, stored.body, { "idempotent-replayed": "true" });
@@ -327,7 +352,7 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
       const result = execute(method, path, body);
       if (key) {
         // Stripe stores the result of an executed request (including 4xx) and replays it.
-        if (result.status < 500) state.idempotent.set(`${method} ${path} ${key}`, result);
+        if (result.status < 500) state.idempotent.set(`${method} ${path} ${key}`, { ...result, raw });
         state.inFlight.delete(key);
       }
       if (fault?.kind === "timeout") {
