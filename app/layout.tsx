@@ -6,6 +6,7 @@ import { cancelCampaignAction } from "@/app/campaign/[campaignId]/cancel-actions
 import { deleteCommentAction, postCommentAction } from "@/app/campaign/[campaignId]/comment-actions";
 import { commitToCampaignAction } from "@/app/campaign/[campaignId]/commit-action";
 import { confirmPledgePaymentAction } from "@/app/pledges/[pledgeId]/pay/actions";
+import { setPayoutHoldAction } from "@/app/payouts/actions";
 import {
   changeCardAction,
   myCommitmentAction,
@@ -41,6 +42,7 @@ const actions: ServerActions = {
   withdrawCommitmentAction,
   changeCardAction,
   confirmPledgePaymentAction,
+  setPayoutHoldAction,
   loadMoreCommitmentsAction,
   loadMoreCommentsAction,
   postCommentAction,

@@ -28,6 +28,13 @@ const envSchema = z.object({
   CHARGE_CONCURRENCY: z.coerce.number().int().positive().max(64).default(8),
   // DESIGN §1 "failed payments": days a backer has to fix a failed payment (or until the event starts)
   PAYMENT_RECOVERY_DAYS: z.coerce.number().int().min(1).max(30).default(7),
+  // Issue 23, organizers get paid: the platform's fee per charge (basis points + fixed cents), and how
+  // many days after the tip an event's money is transferred (never before the recovery window ends)
+  PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(5000).default(0),
+  PLATFORM_FEE_FIXED_CENTS: z.coerce.number().int().min(0).max(1000).default(0),
+  PAYOUT_HOLD_DAYS: z.coerce.number().int().min(0).max(90).default(7),
+  // Stripe Connect events (account.updated, transfer.*) come to the same endpoint with their own secret
+  STRIPE_CONNECT_WEBHOOK_SECRET: optional,
   SMTP_URL: optional,
   // Cover images in an S3-compatible bucket (issue 17); unset: kept in PostgreSQL.
   S3_ENDPOINT: optional,

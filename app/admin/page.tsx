@@ -60,9 +60,14 @@ export default async function AdminPage({
     <div className="mx-auto max-w-6xl space-y-8 px-4 py-6 sm:py-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>
-        <Link href="/admin/emails" className="text-sm font-semibold text-brand-700 hover:underline">
-          Emails sent by the app →
-        </Link>
+        <span className="flex flex-wrap gap-4">
+          <Link href="/admin/payouts" className="text-sm font-semibold text-brand-700 hover:underline">
+            Payouts →
+          </Link>
+          <Link href="/admin/emails" className="text-sm font-semibold text-brand-700 hover:underline">
+            Emails sent by the app →
+          </Link>
+        </span>
       </div>
       <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         {stats.map((s) => (

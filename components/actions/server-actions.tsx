@@ -20,6 +20,10 @@ export type ServerActions = {
   withdrawCommitmentAction: (input: unknown) => Promise<ActionResult<WithdrawResult>>;
   changeCardAction: (input: unknown) => Promise<ActionResult<{ brand: string; last4: string }>>;
   confirmPledgePaymentAction: (input: unknown) => Promise<ActionResult<PayPledgeResult>>;
+  setPayoutHoldAction: (input: {
+    campaignId: string;
+    reason: string | null;
+  }) => Promise<ActionResult<{ held: boolean }>>;
   loadMoreCommitmentsAction: (
     input: unknown,
   ) => Promise<ActionResult<{ items: PublicCommitment[]; total: number }>>;

@@ -61,9 +61,14 @@ export function ProfileDashboard({
       <MyCommitments items={commitments} />
 
       <section aria-labelledby="your-pacts">
-        <h2 id="your-pacts" className="text-xl font-bold text-slate-900">
-          Your Active Pacts
-        </h2>
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="your-pacts" className="text-xl font-bold text-slate-900">
+            Your Active Pacts
+          </h2>
+          <Link href="/payouts" className="text-sm font-semibold text-brand-700 hover:underline">
+            Payouts →
+          </Link>
+        </div>
         {pacts.length === 0 ? (
           <div className="mt-4 rounded-xl border border-dashed border-slate-300 bg-white p-10 text-center">
             <p className="text-lg font-semibold text-slate-800">You haven&apos;t created any pacts yet</p>

@@ -197,7 +197,12 @@ export function ManageView({ view, now }: { view: View; now: string }) {
           </dl>
           {c.paid ? (
             <div className="mt-4 border-t border-slate-100 pt-4">
-              <h3 className="font-semibold text-slate-900">Manual charge</h3>
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <h3 className="font-semibold text-slate-900">Manual charge</h3>
+                <Link href="/payouts" className="text-sm font-semibold text-brand-700 hover:underline">
+                  Payouts →
+                </Link>
+              </div>
               {isConfirmed(c.status) ? (
                 // Stays mounted when the count drops to 0 after a charge, so its result message survives the refresh.
                 <ChargeButton campaignId={c.id} count={view.chargeableCount} priceText={priceText} />

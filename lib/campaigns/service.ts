@@ -8,7 +8,8 @@ import { approvalInputSchema, createCampaignSchema, type ApprovalInput } from "@
 import { parseInput } from "@/lib/actions";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 import { canModerate } from "@/lib/access/rules";
-import { CONFIRMED_STATUSES, isRejectable } from "@/lib/campaigns/lifecycle";
+import { CONFIRMED_STATUSES, isPaidEvent, isRejectable } from "@/lib/campaigns/lifecycle";
+import { canBePaid, PAYOUT_TEXTS } from "@/lib/payouts/accounts";
 import { REJECT_TEXT } from "@/lib/campaigns/texts";
 
 /** Abuse guard: events one user may create per hour (real organizers create a handful). */
@@ -26,10 +27,18 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
   const result = await db.$transaction(async (tx) => {
     const current = await tx.campaign.findUnique({
       where: { id: campaignId },
-      select: { approvalStatus: true, status: true },
+      select: { approvalStatus: true, status: true, creatorId: true, ticketPriceCents: true, pactType: true },
     });
     if (!current) throw new AppError("NOT_FOUND", "Campaign not found");
     if (rejecting && !isRejectable(current.status)) throw new AppError("CONFLICT", REJECT_TEXT.tipped);
+    // Issue 23: a paid event goes live only once its organizer can be paid.
+    if (
+      !rejecting &&
+      current.approvalStatus !== "approved" &&
+      isPaidEvent(current) &&
+      !(await canBePaid(tx, current.creatorId))
+    )
+      throw new AppError("CONFLICT", PAYOUT_TEXTS.notReady);
     const now = new Date();
     // A rejection holds only while the event has not tipped: checked again in the write itself, so
     // a commit that tips it meanwhile wins and the rejection is refused.

@@ -12,8 +12,7 @@ import type { CardSummary, ChargeResult } from "@/lib/payments/types";
  *   succeeded → refunded (a cancelled event); none → succeeded (a free event's confirmation).
  *
  * A success is the provider's word that money moved: recorded from any unsettled state. A failure
- * applies only to the attempt that failed. Card release forgets the saved card of a pledge never
- * charged. The states the next issues add (withdrawn, dropped, waitlisted) are written here too.
+ * applies only to the attempt that failed. Card release forgets the card of a pledge never charged.
  *
  * Withdrawn (DESIGN §1 "withdrawing") is beside the charge state: `withdrawnAt` is set, the row
  * stays (its attendee number is never reused), and nothing charges it. A withdrawal after the tip
@@ -38,7 +37,8 @@ export const RECOVERABLE_STATES = ["failed", "requires_action"] as const;
 export const OUTCOME_STATES = ["succeeded", ...RECOVERABLE_STATES] as const;
 /** A success is recorded from any of these (not over an earlier success, nor after a refund). */
 const SUCCESS_MAY_FOLLOW = ["none", "processing", ...RECOVERABLE_STATES] as const;
-const SETTLED_STATES = ["succeeded", "refunded"] as const;
+/** Money moved for these (a refund follows a success): what a payout counts as collected. */
+export const SETTLED_STATES = ["succeeded", "refunded"] as const;
 /** Not charged yet, or a charge in flight: a campaign with such a pledge is not finished charging. */
 export const OPEN_STATES = ["none", "processing"] as const;
 

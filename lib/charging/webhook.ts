@@ -6,6 +6,9 @@ import { AppError } from "@/lib/errors";
 import { finalizeIfDone } from "@/lib/charging/run";
 import { onChargeFailed } from "@/lib/charging/notify";
 import { recordProviderFailure, recordProviderSuccess } from "@/lib/charging/pledge-state";
+import { accountState } from "@/lib/payments/stripe-connect";
+import { applyAccountState } from "@/lib/payouts/accounts";
+import { recordTransferReport } from "@/lib/payouts/service";
 
 /**
  * Stripe webhooks (POST /api/stripe/webhook). Deliveries are at least once and unordered, so:
@@ -15,16 +18,24 @@ import { recordProviderFailure, recordProviderSuccess } from "@/lib/charging/ple
  * is on (metadata.attempt), so any delivery order converges to the same state.
  */
 export function verifyStripeEvent(rawBody: string, signature: string | null): Stripe.Event {
-  const secret = env().STRIPE_WEBHOOK_SECRET;
+  // The platform's endpoint secret, and Connect's (events of organizers' accounts, issue 23).
+  const secrets = [env().STRIPE_WEBHOOK_SECRET, env().STRIPE_CONNECT_WEBHOOK_SECRET].filter(
+    Boolean,
+  ) as string[];
   // 404: without a secret the endpoint does not exist here (a 5xx would claim a server fault)
-  if (!secret) throw new AppError("NOT_FOUND", "Stripe webhooks are not configured on this server.");
+  if (secrets.length === 0)
+    throw new AppError("NOT_FOUND", "Stripe webhooks are not configured on this server.");
   if (!signature) throw new AppError("BAD_REQUEST", "Missing Stripe-Signature header.");
-  let event: Stripe.Event;
-  try {
-    event = Stripe.webhooks.constructEvent(rawBody, signature, secret);
-  } catch {
-    throw new AppError("BAD_REQUEST", "Invalid Stripe webhook signature.");
+  let event: Stripe.Event | null = null;
+  for (const secret of secrets) {
+    try {
+      event = Stripe.webhooks.constructEvent(rawBody, signature, secret);
+      break;
+    } catch {
+      // the other secret, if any
+    }
   }
+  if (!event) throw new AppError("BAD_REQUEST", "Invalid Stripe webhook signature.");
   if (!event || typeof event.id !== "string" || typeof event.type !== "string" || event.id.length > 255) {
     throw new AppError("BAD_REQUEST", "The webhook body is not a Stripe event.");
   }
@@ -40,7 +51,13 @@ function intentOf(event: Stripe.Event): Stripe.PaymentIntent | null {
 }
 
 type Tx = Prisma.TransactionClient;
-type Outcome = { campaignId?: string; failedPledgeId?: string };
+type Outcome = {
+  campaignId?: string;
+  failedPledgeId?: string;
+  /** issue 23: an organizer's account changed, or a transfer of a payout was reported */
+  account?: Stripe.Account;
+  transfer?: { payoutId: string; id: string };
+};
 
 async function findPledge(tx: Tx, pi: Stripe.PaymentIntent) {
   const raw: unknown = pi.metadata?.pledgeId;
@@ -115,6 +132,24 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
       case "payment_intent.requires_action":
         if (pi) outcome = await onIntentUnsuccessful(tx, pi, "requires_action");
         break;
+      case "account.updated": {
+        const a = event.data.object as Stripe.Account;
+        if (a?.object === "account" && typeof a.id === "string") outcome = { account: a };
+        break;
+      }
+      case "transfer.created":
+      case "transfer.updated": {
+        const t = event.data.object as Stripe.Transfer;
+        const payoutId = t?.metadata?.payoutId;
+        if (
+          t?.object === "transfer" &&
+          typeof t.id === "string" &&
+          typeof payoutId === "string" &&
+          payoutId.length <= 64
+        )
+          outcome = { transfer: { payoutId, id: t.id } };
+        break;
+      }
       case "setup_intent.succeeded":
       case "setup_intent.setup_failed":
         // A saved card reaches a pledge only through the commit (which re-reads the payment
@@ -128,6 +163,8 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
   });
   if (!result) return false;
   if (result.failedPledgeId) await onChargeFailed(result.failedPledgeId);
+  if (result.account) await applyAccountState(result.account.id, accountState(result.account));
+  if (result.transfer) await recordTransferReport(result.transfer.payoutId, result.transfer.id);
   if (result.campaignId) await finalizeIfDone(result.campaignId);
   return true;
 }

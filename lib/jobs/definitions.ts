@@ -4,11 +4,19 @@ import { emailJobs } from "@/lib/email/jobs";
 import { deadlineJobs } from "@/lib/deadlines/jobs";
 import { cancellationJobs } from "@/lib/cancellation/jobs";
 import { rateLimitJobs } from "@/lib/rate-limit/jobs";
+import { payoutJobs } from "@/lib/payouts/jobs";
 
 /**
  * Every background job of the app. Each domain defines its jobs in lib/<domain>/jobs.ts and adds
  * them here (one import and one spread per domain).
  */
 export async function allJobs(): Promise<JobDefinition[]> {
-  return [...emailJobs, ...deadlineJobs, ...cancellationJobs, ...chargingJobs, ...rateLimitJobs];
+  return [
+    ...emailJobs,
+    ...deadlineJobs,
+    ...cancellationJobs,
+    ...chargingJobs,
+    ...rateLimitJobs,
+    ...payoutJobs,
+  ];
 }

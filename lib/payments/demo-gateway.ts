@@ -1,5 +1,5 @@
 import "server-only";
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { db, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -231,5 +231,51 @@ export function demoGateway(): PaymentGateway {
     async detach(paymentMethodId) {
       await db.demoPaymentMethod.updateMany({ where: { id: paymentMethodId }, data: { detached: true } });
     },
+    // Payouts (issue 23): the demo stand-in. The organizer's account lives in PayoutAccount only; its
+    // state is what the demo onboarding page (app/payouts/demo) set. Transfers move no money: their
+    // ids derive from the idempotency key, so a re-drive returns the same transfer.
+    async createPayoutAccount(user) {
+      return { accountId: `acct_demo_${createHash("sha256").update(user.id).digest("hex").slice(0, 16)}` };
+    },
+    async payoutAccountLink(accountId, urls) {
+      const back = new URL(urls.returnUrl);
+      return { url: `${back.origin}/payouts/demo?account=${encodeURIComponent(accountId)}` };
+    },
+    async readPayoutAccount(accountId) {
+      const row = await db.payoutAccount.findUnique({
+        where: { accountId },
+        select: { status: true, requirements: true },
+      });
+      return { status: row?.status ?? "pending", requirements: row?.requirements ?? null };
+    },
+    async transfer(input) {
+      const row = await db.payoutAccount.findUnique({
+        where: { accountId: input.accountId },
+        select: { status: true },
+      });
+      if (row?.status !== "ready")
+        return { status: "failed", message: "The payout account cannot receive transfers yet." };
+      return {
+        status: "succeeded",
+        id: `tr_demo_${createHash("sha256").update(input.key).digest("hex").slice(0, 20)}`,
+      };
+    },
+    async reverseTransfer(input) {
+      return {
+        status: "succeeded",
+        id: `trr_demo_${createHash("sha256").update(input.key).digest("hex").slice(0, 20)}`,
+      };
+    },
+    async processingFee(paymentIntentId) {
+      const pi = await db.demoPaymentIntent.findUnique({
+        where: { id: paymentIntentId },
+        select: { amountCents: true },
+      });
+      if (!pi) throw new AppError("NOT_FOUND", "No such payment.");
+      return demoProcessingFee(pi.amountCents);
+    },
   };
 }
+
+/** The demo's processing fee: Stripe's standard US card price (2.9% + 30¢), so the demo's numbers look real. */
+export const demoProcessingFee = (amountCents: number) => Math.round(amountCents * 0.029) + 30;

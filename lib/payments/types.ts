@@ -48,7 +48,33 @@ export interface PaymentGateway {
   cancelIntent(paymentIntentId: string): Promise<ChargeResult>;
   refund(input: { pledgeId: string; paymentIntentId: string }): Promise<{ refundId: string }>;
   detach(paymentMethodId: string): Promise<void>;
+
+  // ---- payouts to organizers (issue 23): Stripe Connect Express, or the demo stand-in ----------
+  /** The organizer's connected account, created once per user (idempotent). */
+  createPayoutAccount(user: { id: string; email: string }): Promise<{ accountId: string }>;
+  /** Where the organizer completes or updates the account's details (Stripe's hosted onboarding). */
+  payoutAccountLink(
+    accountId: string,
+    urls: { returnUrl: string; refreshUrl: string },
+  ): Promise<{ url: string }>;
+  readPayoutAccount(accountId: string): Promise<PayoutAccountState>;
+  /**
+   * Moves money to (transfer) or back from (reversal) an organizer's account under `key`: the same
+   * key replays the first answer. Throws when the outcome is unknown (transport, provider down).
+   */
+  transfer(input: MoneyMove & { accountId: string }): Promise<MoveResult>;
+  reverseTransfer(input: MoneyMove & { transferId: string }): Promise<MoveResult>;
+  /** The provider's processing fee of a successful charge, in cents. */
+  processingFee(paymentIntentId: string): Promise<number>;
 }
+
+export type PayoutAccountState = {
+  status: "pending" | "ready" | "restricted";
+  /** what the provider still needs, in words; null when nothing */
+  requirements: string | null;
+};
+export type MoneyMove = { key: string; amountCents: number; campaignId: string; payoutId: string };
+export type MoveResult = { status: "succeeded"; id: string } | { status: "failed"; message: string };
 
 /** Idempotency key of one charge attempt: a retry of the same attempt reuses it. */
 export const chargeIdempotencyKey = (pledgeId: string, attempt: number) =>

@@ -95,7 +95,40 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
     idempotent: new Map<string, { status: number; body: unknown; raw: string }>(),
     inFlight: new Set<string>(),
     faults: [] as (Fault & { left: number })[],
+    // Connect (issue 23): connected accounts, transfers and their reversals, the platform's balance
+    accounts: new Map<string, FakeAccount>(),
+    transfers: new Map<string, FakeTransfer>(),
+    /** executed (not replayed) transfers and reversals per payout id */
+    movesByPayout: new Map<string, string[]>(),
+    /** the platform's available balance in cents: charges add (less the fee), transfers take */
+    balance: 0,
+    /** when set, the balance is enforced (a transfer beyond it is refused, as Stripe does) */
+    enforceBalance: false,
   };
+  const feeOf = (amount: number) => Math.round(amount * 0.029) + 30;
+  const recordMove = (payoutId: string | undefined, id: string) => {
+    const list = state.movesByPayout.get(payoutId ?? "(none)") ?? [];
+    list.push(id);
+    state.movesByPayout.set(payoutId ?? "(none)", list);
+  };
+  function accountObject(a: FakeAccount) {
+    return {
+      id: a.id,
+      object: "account",
+      type: "express",
+      email: a.email,
+      metadata: a.metadata,
+      details_submitted: a.state !== "pending",
+      payouts_enabled: a.state === "ready",
+      charges_enabled: a.state === "ready",
+      capabilities: { transfers: a.state === "ready" ? "active" : "inactive" },
+      requirements: {
+        currently_due: a.state === "ready" ? [] : ["external_account"],
+        past_due: a.state === "restricted" ? ["external_account"] : [],
+        disabled_reason: a.state === "restricted" ? "requirements.past_due" : null,
+      },
+    };
+  }
 
   const error = (status: number, type: string, extra: Record<string, unknown>) => ({
     status,
@@ -161,6 +194,25 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
           code: "resource_missing",
           message: `No such payment_intent: '${m[1]}'`,
         });
+      const expand = Object.entries(body).some(
+        ([k, v]) => k.startsWith("expand") && String(v).includes("latest_charge"),
+      );
+      if (expand && pi.status === "succeeded")
+        return {
+          status: 200,
+          body: {
+            ...pi,
+            latest_charge: {
+              id: `ch_${pi.id.slice(3)}`,
+              object: "charge",
+              balance_transaction: {
+                id: `txn_${pi.id.slice(3)}`,
+                object: "balance_transaction",
+                fee: feeOf(pi.amount),
+              },
+            },
+          },
+        };
       return { status: 200, body: pi };
     }
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/cancel$/)) && method === "POST") {
@@ -178,6 +230,102 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
       pi.status = "canceled";
       return { status: 200, body: pi };
     }
+    if (method === "POST" && path === "/v1/accounts") {
+      const a: FakeAccount = {
+        id: newId("acct"),
+        email: (body.email as string) ?? null,
+        metadata: (body.metadata ?? {}) as Record<string, string>,
+        state: "pending",
+      };
+      state.accounts.set(a.id, a);
+      return { status: 200, body: accountObject(a) };
+    }
+    if ((m = path.match(/^\/v1\/accounts\/([^/]+)$/)) && method === "GET") {
+      const a = state.accounts.get(m[1]);
+      if (!a)
+        return error(404, "invalid_request_error", {
+          code: "resource_missing",
+          message: `No such account: '${m[1]}'`,
+        });
+      return { status: 200, body: accountObject(a) };
+    }
+    if (method === "POST" && path === "/v1/account_links") {
+      if (!state.accounts.has(String(body.account)))
+        return error(400, "invalid_request_error", { code: "resource_missing", message: "No such account." });
+      return {
+        status: 200,
+        body: {
+          object: "account_link",
+          url: `https://connect.stripe.test/setup/${String(body.account)}?return=${encodeURIComponent(String(body.return_url))}`,
+          expires_at: Math.floor(Date.now() / 1000) + 300,
+        },
+      };
+    }
+    if (method === "POST" && path === "/v1/transfers") {
+      const a = state.accounts.get(String(body.destination));
+      const amount = Number(body.amount);
+      if (!a)
+        return error(400, "invalid_request_error", {
+          code: "resource_missing",
+          message: "No such destination account.",
+        });
+      if (a.state !== "ready")
+        return error(400, "invalid_request_error", {
+          code: "account_invalid",
+          message: "The destination account cannot receive transfers: its requirements are not met.",
+        });
+      if (state.enforceBalance && amount > state.balance)
+        return error(400, "invalid_request_error", {
+          code: "balance_insufficient",
+          message: "You have insufficient available funds in your Stripe account.",
+        });
+      const t: FakeTransfer = {
+        id: newId("tr"),
+        object: "transfer",
+        amount,
+        amount_reversed: 0,
+        currency: "usd",
+        destination: a.id,
+        transfer_group: (body.transfer_group as string) ?? null,
+        metadata: (body.metadata ?? {}) as Record<string, string>,
+        reversals: [],
+      };
+      state.transfers.set(t.id, t);
+      state.balance -= amount;
+      recordMove(t.metadata.payoutId, t.id);
+      return { status: 200, body: t };
+    }
+    if ((m = path.match(/^\/v1\/transfers\/([^/]+)\/reversals$/)) && method === "POST") {
+      const t = state.transfers.get(m[1]);
+      const amount = Number(body.amount);
+      if (!t)
+        return error(404, "invalid_request_error", {
+          code: "resource_missing",
+          message: "No such transfer.",
+        });
+      if (amount > t.amount - t.amount_reversed)
+        return error(400, "invalid_request_error", {
+          code: "transfer_reversal_exceeds",
+          message: "The reversal amount exceeds what is left of the transfer.",
+        });
+      const r = {
+        id: newId("trr"),
+        object: "transfer_reversal",
+        amount,
+        transfer: t.id,
+        metadata: (body.metadata ?? {}) as Record<string, string>,
+      };
+      t.amount_reversed += amount;
+      t.reversals.push(r.id);
+      state.balance += amount;
+      recordMove(r.metadata.payoutId, r.id);
+      return { status: 200, body: r };
+    }
+    if (method === "GET" && path === "/v1/balance")
+      return {
+        status: 200,
+        body: { object: "balance", available: [{ amount: state.balance, currency: "usd" }] },
+      };
     if (method === "POST" && path === "/v1/refunds") {
       const pi = state.paymentIntents.get(String(body.payment_intent));
       if (!pi || pi.status !== "succeeded")
@@ -263,6 +411,7 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
     }
     if (failure) pi.last_payment_error = { type: "card_error", ...failure };
     state.paymentIntents.set(pi.id, pi);
+    if (pi.status === "succeeded") state.balance += amount - feeOf(amount);
     const pledgeId = metadata.pledgeId ?? "(none)";
     const list = state.chargesByPledge.get(pledgeId) ?? [];
     list.push({ id: pi.id, status: pi.status, amount });
@@ -388,6 +537,18 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
       });
       return id;
     },
+    /** Connect: sets a connected account's state, as onboarding (or Stripe's review) would. */
+    setAccountState(accountId: string, accountState: FakeAccount["state"]) {
+      const a = state.accounts.get(accountId);
+      if (!a) throw new Error(`no fake account ${accountId}`);
+      a.state = accountState;
+      return accountObject(a);
+    },
+    /** Executed transfers and reversals of a payout (a replay is not an execution). */
+    moveCount(payoutId: string) {
+      return state.movesByPayout.get(payoutId)?.length ?? 0;
+    },
+    feeOf,
     inject(fault: Fault) {
       state.faults.push({ ...fault, left: fault.times ?? 1 });
     },
@@ -411,3 +572,21 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
 }
 
 export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
+
+type FakeAccount = {
+  id: string;
+  email: string | null;
+  metadata: Record<string, string>;
+  state: "pending" | "ready" | "restricted";
+};
+type FakeTransfer = {
+  id: string;
+  object: "transfer";
+  amount: number;
+  amount_reversed: number;
+  currency: string;
+  destination: string;
+  transfer_group: string | null;
+  metadata: Record<string, string>;
+  reversals: string[];
+};

@@ -12,6 +12,7 @@ export const updates = await import("@/app/campaign/[campaignId]/update-actions"
 export const edit = await import("@/app/campaign/[campaignId]/edit-actions");
 export const create = await import("@/app/create-campaign/actions");
 export const pay = await import("@/app/pledges/[pledgeId]/pay/actions");
+export const payouts = await import("@/app/payouts/actions");
 export const profile = await import("@/app/profile/actions");
 export const unsubscribe = await import("@/app/unsubscribe/actions");
 export const verifyEmail = await import("@/app/verify-email/actions");

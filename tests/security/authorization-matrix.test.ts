@@ -38,6 +38,7 @@ const routes = {
   webhook: (await import("@/app/api/stripe/webhook/route")).POST,
   calendar: (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET,
   csv: (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET,
+  payoutsCsv: (await import("@/app/payouts/payouts.csv/route")).GET,
   cover: await import("@/app/api/campaigns/[campaignId]/cover/route"),
   coverImage: (await import("@/app/images/covers/[imageId]/[size]/route")).GET,
 };
@@ -66,6 +67,7 @@ const {
   edit,
   create,
   pay,
+  payouts,
   profile,
   unsubscribe,
   verifyEmail,
@@ -377,6 +379,42 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   "app/admin/actions.ts#setApprovalStatusAction": {
     setup: (p) => eventWithBacker(p, { approvalStatus: "pending" }),
     call: (f, role) => action(f.people, role, () => admin.setApprovalStatusAction(f.campaign.id, "approved")),
+  },
+  "app/payouts/payouts.csv/route.ts#GET": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) => route(f.people, role, () => routes.payoutsCsv(get("/payouts/payouts.csv"))),
+  },
+  // A form post that redirects: to sign in when signed out (the denial), else onward.
+  "app/payouts/actions.ts#startPayoutOnboardingAction": {
+    setup: async (p) => ({ people: p }),
+    call: async (f, role) => {
+      const o = await action(f.people, role, () => payouts.startPayoutOnboardingAction());
+      return o.message?.startsWith("/profile") ? { kind: "denied", message: o.message } : o;
+    },
+  },
+  "app/payouts/actions.ts#setDemoPayoutStateAction": {
+    setup: async (p) => ({ people: p }),
+    call: async (f, role) => {
+      const user = who(f.people, role);
+      const form = new FormData();
+      form.set("outcome", "ready");
+      form.set("account", "acct_demo_none");
+      if (user) {
+        const row = await db.payoutAccount.create({
+          data: { userId: user.id, provider: "demo", accountId: `acct_demo_${user.id}`, status: "pending" },
+        });
+        form.set("account", row.accountId);
+      }
+      const o = await action(f.people, role, () => payouts.setDemoPayoutStateAction(form));
+      return o.message?.startsWith("/profile") ? { kind: "denied", message: o.message } : o;
+    },
+  },
+  "app/payouts/actions.ts#setPayoutHoldAction": {
+    setup: (p) => eventWithBacker(p, { status: "charged", ticketPriceCents: 900 }),
+    call: (f, role) =>
+      action(f.people, role, () =>
+        payouts.setPayoutHoldAction({ campaignId: f.campaign.id, reason: "Chargeback under review" }),
+      ),
   },
   "app/admin/actions.ts#deleteTestEventsAction": {
     setup: (p) => eventWithBacker(p, { isTest: true }),

@@ -21,6 +21,7 @@ const {
   edit,
   create,
   pay,
+  payouts,
   profile,
   unsubscribe,
   verifyEmail,
@@ -183,6 +184,49 @@ const TARGETS: Record<string, Target> = {
     input: (f) =>
       one(nastyInput(["email", "password", "name"], [...f.known, "fuzz@example.test", "a-long-password-1"])),
     call: (i) => profile.signUpAction(i),
+  },
+  "app/payouts/actions.ts#startPayoutOnboardingAction": {
+    ignoresInput: true,
+    as: (f) => f.user,
+    input: (f) => fc.array(nastyValue(f.known), { maxLength: 2 }),
+    call: async (...args) => {
+      try {
+        await (payouts.startPayoutOnboardingAction as (...a: unknown[]) => Promise<void>)(...args);
+      } catch (err) {
+        // its answer is a redirect: to the demo onboarding page (or the payouts page with a notice)
+        const digest = String((err as { digest?: string }).digest ?? "");
+        expect(digest).toMatch(/^NEXT_REDIRECT;[a-z]+;[^;]*\/payouts/);
+        return { ok: true, data: null };
+      }
+      throw new Error("startPayoutOnboardingAction must redirect");
+    },
+  },
+  "app/payouts/actions.ts#setDemoPayoutStateAction": {
+    as: (f) => f.user,
+    input: (f) =>
+      fc.tuple(nastyValue(f.known), nastyValue(f.known)).map(([account, outcome]) => {
+        const form = new FormData();
+        if (typeof account === "string") form.set("account", account);
+        if (typeof outcome === "string") form.set("outcome", outcome);
+        return [form];
+      }),
+    call: async (form) => {
+      try {
+        await payouts.setDemoPayoutStateAction(form as FormData);
+      } catch (err) {
+        const digest = String((err as { digest?: string }).digest ?? "");
+        expect(digest).toMatch(/^NEXT_REDIRECT;[a-z]+;\/payouts\?(from=onboarding|error=demo);/);
+        return digest.includes("from=onboarding")
+          ? { ok: true, data: null }
+          : { ok: false, error: "That demo choice could not be saved. Please try again." };
+      }
+      throw new Error("setDemoPayoutStateAction must redirect");
+    },
+  },
+  "app/payouts/actions.ts#setPayoutHoldAction": {
+    as: (f) => f.admin,
+    input: (f) => one(nastyInput(["campaignId", "reason"], f.known)),
+    call: (i) => payouts.setPayoutHoldAction(i as never),
   },
   "app/unsubscribe/actions.ts#unsubscribeAction": {
     as: () => null,

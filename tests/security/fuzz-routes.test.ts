@@ -27,6 +27,7 @@ const unsubscribeRoute = await import("@/app/api/unsubscribe/route");
 const webhook = (await import("@/app/api/stripe/webhook/route")).POST;
 const calendar = (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET;
 const csv = (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET;
+const payoutsCsv = (await import("@/app/payouts/payouts.csv/route")).GET;
 const coverRoute = await import("@/app/api/campaigns/[campaignId]/cover/route");
 const coverImage = (await import("@/app/images/covers/[imageId]/[size]/route")).GET;
 const { authOptions } = await import("@/lib/auth/options");
@@ -170,6 +171,11 @@ const TARGETS: Record<string, Target> = {
       const [imageId, size] = input as [string, string];
       return coverImage(get("/images/covers/x/y"), { params: Promise.resolve({ imageId, size }) });
     },
+  },
+  "app/payouts/payouts.csv/route.ts#GET": {
+    as: (f) => f.creator,
+    input: segment,
+    call: (q) => payoutsCsv(get(`/payouts/payouts.csv?${encodeURIComponent(String(q))}`)),
   },
   "app/campaign/[campaignId]/commitments.csv/route.ts#GET": {
     as: (f) => f.creator,

@@ -131,6 +131,13 @@ export const REGISTRY: readonly Entry[] = [
     access: "creator",
     rule: "the manage view's CSV: creator only (SPEC §6), 404 for everyone else",
   },
+  {
+    kind: "route",
+    file: "app/payouts/payouts.csv/route.ts",
+    name: "GET",
+    access: "signed-in",
+    rule: "lib/payouts/queries getPayoutsCsv: the signed-in organizer's own events only (401 signed out)",
+  },
   // ---- server actions ----------------------------------------------------------------------------
   {
     kind: "action",
@@ -243,6 +250,27 @@ export const REGISTRY: readonly Entry[] = [
     name: "deleteDraftAction",
     access: "creator",
     rule: "lib/drafts/service deleteDraft: the draft's owner only (the 'creator' here)",
+  },
+  {
+    kind: "action",
+    file: "app/payouts/actions.ts",
+    name: "startPayoutOnboardingAction",
+    access: "signed-in",
+    rule: "lib/payouts/accounts startPayoutOnboarding: the signed-in user's own account (signed out: to sign in)",
+  },
+  {
+    kind: "action",
+    file: "app/payouts/actions.ts",
+    name: "setDemoPayoutStateAction",
+    access: "signed-in",
+    rule: "lib/payouts/accounts setDemoAccountState: demo mode, the user's own account only",
+  },
+  {
+    kind: "action",
+    file: "app/payouts/actions.ts",
+    name: "setPayoutHoldAction",
+    access: "admin",
+    rule: "lib/payouts/service setPayoutHold (canModerate); a reason of 1 to 500 characters",
   },
   {
     kind: "action",
@@ -379,6 +407,24 @@ export const PAGES: readonly PageEntry[] = [
     access: "signed-in",
     path: () => "/create-campaign",
     rule: "the viewer's own drafts",
+  },
+  {
+    file: "app/payouts/page.tsx",
+    access: "signed-in",
+    path: () => "/payouts",
+    rule: "lib/payouts/queries getPayoutsView: the signed-in organizer's own events",
+  },
+  {
+    file: "app/payouts/demo/page.tsx",
+    access: "signed-in",
+    path: () => "/payouts/demo?account=acct_demo_x",
+    rule: "demo mode only; the user's own account (404 otherwise)",
+  },
+  {
+    file: "app/admin/payouts/page.tsx",
+    access: "admin",
+    path: () => "/admin/payouts",
+    rule: "canModerate; others are sent home",
   },
   {
     file: "app/pledges/[pledgeId]/pay/page.tsx",

@@ -1,0 +1,73 @@
+import "server-only";
+import { Prisma } from "@/lib/db";
+import { env } from "@/lib/env";
+import { recoveryDays } from "@/lib/charging/payment-window";
+import { pledgeStatesIn, SETTLED_STATES } from "@/lib/charging/pledge-state";
+
+/**
+ * An event's money, from the organizer's side (issue 23), in one place: what was collected, what
+ * went back, the fees, what the organizer is owed, and what has moved already. Every figure is
+ * summed in Postgres from the pledges and the Payout rows (bigint cents), so the payout run, the
+ * payout page, the CSV and the admin list cannot disagree.
+ *
+ *   net      = collected − refunded − owed back (a success on a withdrawn pledge, refunded next)
+ *              − platform fee (per charge kept: PLATFORM_FEE_BPS of it + PLATFORM_FEE_FIXED_CENTS)
+ *              − processing fee (the provider's, on every charge made: it keeps it on a refund)
+ *   moved    = transfers − reversals (succeeded, or claimed and not yet known)
+ *   due      = max(net, 0) − moved: > 0 is transferred after the hold, < 0 is reversed (refunds after
+ *              a transfer). An organizer never owes more than was transferred: fees on an event
+ *              refunded before any transfer are the platform's.
+ */
+export type Ledger = {
+  collectedCents: number;
+  refundedCents: number;
+  owedBackCents: number;
+  platformFeeCents: number;
+  processingFeeCents: number;
+  /** charges whose processing fee is not known yet (the payout run asks the provider first) */
+  feesUnknown: number;
+  netCents: number;
+  transferredCents: number;
+  reversedCents: number;
+  /** movements claimed whose outcome is not known yet */
+  inFlight: number;
+  dueCents: number;
+};
+
+/** Days after the tip before an event's money moves: never inside the failed-payment window. */
+export const payoutHoldDays = () => Math.max(env().PAYOUT_HOLD_DAYS, recoveryDays());
+
+/** When an event that tipped at `fundedAt` may be paid out (issue 23: the hold). */
+export function payoutAvailableAt(fundedAt: Date): Date {
+  return new Date(fundedAt.getTime() + payoutHoldDays() * 86_400_000);
+}
+
+/** The ledger of one event (`tx` may be a transaction holding the campaign row). */
+export async function ledgerOf(tx: Prisma.TransactionClient, campaignId: string): Promise<Ledger> {
+  const e = env();
+  const [row] = await tx.$queryRaw<Record<keyof Omit<Ledger, "netCents" | "dueCents">, number>[]>`
+    WITH pl AS (
+      SELECT "amountCents", "chargeStatus"::text AS s, "withdrawnAt", "processingFeeCents"
+      FROM "Pledge" WHERE "campaignId" = ${campaignId} AND "chargeType" = 'paid' AND "chargeStatus" IN (${pledgeStatesIn(SETTLED_STATES)})
+    ), mv AS (
+      SELECT "kind"::text AS kind, "status"::text AS status, "amountCents" FROM "Payout" WHERE "campaignId" = ${campaignId}
+    )
+    SELECT
+      COALESCE((SELECT sum("amountCents") FROM pl), 0)::float8 AS "collectedCents",
+      COALESCE((SELECT sum("amountCents") FROM pl WHERE s = 'refunded'), 0)::float8 AS "refundedCents",
+      COALESCE((SELECT sum("amountCents") FROM pl WHERE s = 'succeeded' AND "withdrawnAt" IS NOT NULL), 0)::float8 AS "owedBackCents",
+      COALESCE((SELECT sum(round("amountCents" * ${e.PLATFORM_FEE_BPS}::int / 10000.0) + ${e.PLATFORM_FEE_FIXED_CENTS}::int)
+                FROM pl WHERE s = 'succeeded' AND "withdrawnAt" IS NULL), 0)::float8 AS "platformFeeCents",
+      COALESCE((SELECT sum("processingFeeCents") FROM pl), 0)::float8 AS "processingFeeCents",
+      (SELECT count(*) FROM pl WHERE "processingFeeCents" IS NULL)::int AS "feesUnknown",
+      COALESCE((SELECT sum("amountCents") FROM mv WHERE kind = 'transfer' AND status <> 'failed'), 0)::float8 AS "transferredCents",
+      COALESCE((SELECT sum("amountCents") FROM mv WHERE kind = 'reversal' AND status <> 'failed'), 0)::float8 AS "reversedCents",
+      (SELECT count(*) FROM mv WHERE status = 'processing')::int AS "inFlight"`;
+  const netCents =
+    row.collectedCents -
+    row.refundedCents -
+    row.owedBackCents -
+    row.platformFeeCents -
+    row.processingFeeCents;
+  return { ...row, netCents, dueCents: Math.max(netCents, 0) - (row.transferredCents - row.reversedCents) };
+}
