@@ -6,6 +6,8 @@ import { db, disconnectDb } from "@/lib/db";
 import { fromWallClock, toWallClock } from "@/lib/campaigns/event-time";
 import { CALLED_OFF_STATUSES } from "@/lib/campaigns/lifecycle";
 import sharp from "sharp";
+import { createHash } from "node:crypto";
+import { demoProcessingFee } from "@/lib/payments/demo-gateway";
 import { processCover } from "@/lib/images/process";
 
 export const DEMO_PASSWORD = "pactnexus-demo";
@@ -24,6 +26,8 @@ type EventSeed = {
   confirmed?: boolean;
   /** an event that did not happen: expired below its goal, or cancelled by the organizer */
   outcome?: (typeof CALLED_OFF_STATUSES)[number];
+  /** issue 19: Alice's payment failed and Ben's was dropped (the demo's failed payments) */
+  failedPayments?: boolean;
   anonymous?: boolean;
   isTest?: boolean;
   ageDays: number; // created this many days ago
@@ -86,6 +90,17 @@ const EVENTS: EventSeed[] = [
     ageDays: 20,
   },
   {
+    title: "Natural Wine Tasting Evening",
+    description:
+      "Six low-intervention wines from small growers, poured and explained by the importer. The shop closes for us if 8 people book; cheese included.",
+    goal: 8,
+    priceCents: 3500,
+    days: -9,
+    pledges: 10,
+    confirmed: true,
+    ageDays: 20,
+  },
+  {
     title: "Rooftop Cinema: Summer Classics",
     description:
       "Three classic films under the stars on the Hotel Marlowe rooftop, with blankets and popcorn. The hotel opens the roof if 12 people buy a seat.",
@@ -94,6 +109,7 @@ const EVENTS: EventSeed[] = [
     days: -1,
     pledges: 14,
     confirmed: true,
+    failedPayments: true,
     ageDays: 9,
   },
   {
@@ -427,6 +443,15 @@ async function main() {
       emailVerified: new Date(),
     },
   });
+  // The organizer can be paid (issue 23): a ready demo payout account, as the demo onboarding leaves it.
+  await db.payoutAccount.create({
+    data: {
+      userId: organizer.id,
+      provider: "demo",
+      accountId: `acct_demo_${createHash("sha256").update(organizer.id).digest("hex").slice(0, 16)}`,
+      status: "ready",
+    },
+  });
   const backers = [];
   for (let i = 0; i < 60; i++) {
     const named = BACKER_NAMES[i];
@@ -440,7 +465,6 @@ async function main() {
   const now = Date.now();
 
   let shownWithdrawal = false;
-  let shownFailure = false;
   for (const [index, e] of EVENTS.entries()) {
     const createdAt = new Date(now - e.ageDays * DAY - index * HOUR);
     const paid = e.priceCents > 0;
@@ -520,6 +544,8 @@ async function main() {
                 chargedAt: confirmedAt,
                 chargeType: paid ? "paid" : "free",
                 chargeStatus: "succeeded",
+                // the demo provider's fee (2.9% + 30¢), as a payout reads it
+                processingFeeCents: paid ? demoProcessingFee(e.priceCents) : null,
               }
             : {}),
         },
@@ -544,10 +570,9 @@ async function main() {
         },
       });
     }
-    // Failed payments on the first confirmed paid event (issue 19): Alice's was declined two days
+    // Failed payments on the rooftop cinema (issue 19): Alice's was declined two days
     // ago (her window is open: a banner, reminders, Pay now), Ben's window closed and he was dropped.
-    if (paid && e.confirmed && !shownFailure) {
-      shownFailure = true;
+    if (e.failedPayments) {
       const failedAt = new Date(now - 2 * DAY);
       for (const [who, dropped] of [
         [backers[0], false],

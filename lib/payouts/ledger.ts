@@ -47,7 +47,7 @@ export async function ledgerOf(tx: Prisma.TransactionClient, campaignId: string)
   const e = env();
   const [row] = await tx.$queryRaw<Record<keyof Omit<Ledger, "netCents" | "dueCents">, number>[]>`
     WITH pl AS (
-      SELECT "amountCents", "chargeStatus"::text AS s, "withdrawnAt", "processingFeeCents"
+      SELECT "amountCents", "chargeStatus"::text AS s, "withdrawnAt", "processingFeeCents", "paymentIntentId"
       FROM "Pledge" WHERE "campaignId" = ${campaignId} AND "chargeType" = 'paid' AND "chargeStatus" IN (${pledgeStatesIn(SETTLED_STATES)})
     ), mv AS (
       SELECT "kind"::text AS kind, "status"::text AS status, "amountCents" FROM "Payout" WHERE "campaignId" = ${campaignId}
@@ -59,7 +59,7 @@ export async function ledgerOf(tx: Prisma.TransactionClient, campaignId: string)
       COALESCE((SELECT sum(round("amountCents" * ${e.PLATFORM_FEE_BPS}::int / 10000.0) + ${e.PLATFORM_FEE_FIXED_CENTS}::int)
                 FROM pl WHERE s = 'succeeded' AND "withdrawnAt" IS NULL), 0)::float8 AS "platformFeeCents",
       COALESCE((SELECT sum("processingFeeCents") FROM pl), 0)::float8 AS "processingFeeCents",
-      (SELECT count(*) FROM pl WHERE "processingFeeCents" IS NULL)::int AS "feesUnknown",
+      (SELECT count(*) FROM pl WHERE "processingFeeCents" IS NULL AND "paymentIntentId" IS NOT NULL)::int AS "feesUnknown",
       COALESCE((SELECT sum("amountCents") FROM mv WHERE kind = 'transfer' AND status <> 'failed'), 0)::float8 AS "transferredCents",
       COALESCE((SELECT sum("amountCents") FROM mv WHERE kind = 'reversal' AND status <> 'failed'), 0)::float8 AS "reversedCents",
       (SELECT count(*) FROM mv WHERE status = 'processing')::int AS "inFlight"`;

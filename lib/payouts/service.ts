@@ -206,7 +206,8 @@ export async function runPayout(
 
 /**
  * Events the payout sweeper must look at: a claimed movement left unresolved, an event past its
- * hold not settled yet, or a settled one whose pledges changed since (a late charge, a refund).
+ * hold not settled yet, a settled one whose pledges changed since (a late charge, a refund), or one
+ * with a charge whose processing fee is not known yet.
  */
 export async function listDuePayouts(now = new Date(), limit = 100): Promise<string[]> {
   const cutoff = new Date(now.getTime() - payoutHoldDays() * 86_400_000);
@@ -216,7 +217,9 @@ export async function listDuePayouts(now = new Date(), limit = 100): Promise<str
       AND (EXISTS (SELECT 1 FROM "Payout" p WHERE p."campaignId" = c."id" AND p."status" = 'processing')
         OR (c."payoutSettledAt" IS NULL AND (c."fundedAt" <= ${cutoff} OR c."status" NOT IN (${statusIn(CONFIRMED_STATUSES)})))
         OR EXISTS (SELECT 1 FROM "Pledge" pl WHERE pl."campaignId" = c."id"
-          AND (pl."chargedAt" > c."payoutSettledAt" OR pl."refundedAt" > c."payoutSettledAt" OR pl."withdrawnAt" > c."payoutSettledAt")))
+          AND (pl."chargedAt" > c."payoutSettledAt" OR pl."refundedAt" > c."payoutSettledAt" OR pl."withdrawnAt" > c."payoutSettledAt"
+            OR (pl."processingFeeCents" IS NULL AND pl."paymentIntentId" IS NOT NULL AND pl."chargeType" = 'paid'
+              AND pl."chargeStatus" IN (${pledgeStatesIn(SETTLED_STATES)})))))
     ORDER BY c."fundedAt" ASC
     LIMIT ${limit}`;
   return rows.map((r) => r.id);

@@ -537,6 +537,12 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
       });
       return id;
     },
+    /** Connect: a connected account that finished onboarding (or is in `accountState`). */
+    addAccount(accountState: FakeAccount["state"] = "ready") {
+      const a: FakeAccount = { id: newId("acct"), email: null, metadata: {}, state: accountState };
+      state.accounts.set(a.id, a);
+      return a.id;
+    },
     /** Connect: sets a connected account's state, as onboarding (or Stripe's review) would. */
     setAccountState(accountId: string, accountState: FakeAccount["state"]) {
       const a = state.accounts.get(accountId);

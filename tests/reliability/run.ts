@@ -128,6 +128,7 @@ async function main() {
     record(
       await scenarios.killDuringRecovery(ctx).catch((e) => crashed("6 kill -9 during the retry pass", e)),
     );
+    record(await scenarios.killDuringPayouts(ctx).catch((e) => crashed("7 kill -9 during payouts", e)));
     record(await email);
     if (eventId)
       record(await scenarios.databaseOutage(ctx, eventId).catch((e) => crashed("2 Postgres down 5 s", e)));

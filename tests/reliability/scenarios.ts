@@ -808,3 +808,169 @@ export async function killDuringRecovery(ctx: Ctx): Promise<ScenarioResult> {
     ms: Date.now() - t0,
   };
 }
+
+/**
+ * 7. kill -9 the app while the payout sweeper transfers 200 organizers' money (issue 23), restart
+ * it, and meanwhile replay every `transfer.created`/`transfer.updated` webhook, shuffled, twice.
+ * Each event must end with exactly one transfer at Stripe, of exactly its net, recorded once.
+ */
+export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
+  const t0 = Date.now();
+  const failures: string[] = [];
+  const N = 200;
+  const price = 2500;
+  const fee = ctx.fake.feeOf(price);
+  const run = `${Date.now().toString(36)}p${++seq}`;
+  const fundedAt = new Date(Date.now() - 8 * 24 * 3600_000);
+  const organizers = Array.from({ length: N }, (_, i) => ({
+    id: `org_${run}_${i}`,
+    email: `organizer-${run}-${i}@example.test`,
+  }));
+  await db.user.createMany({ data: organizers });
+  await db.payoutAccount.createMany({
+    data: organizers.map((o) => ({
+      userId: o.id,
+      provider: "stripe",
+      accountId: ctx.fake.addAccount("ready"),
+      status: "ready" as const,
+    })),
+  });
+  const backer = await db.user.create({ data: { email: `payout-backer-${run}@example.test` } });
+  const ids: string[] = [];
+  for (const [i, o] of organizers.entries()) {
+    const c = await db.campaign.create({
+      data: {
+        title: `Payout event ${run} ${i}`,
+        description: "A paid event whose organizer is paid by the reliability suite.",
+        goal: 2,
+        ticketPriceCents: price,
+        deadline: new Date(Date.now() - 24 * 3600_000),
+        approvalStatus: "approved",
+        status: "charged",
+        chargeType: "paid",
+        fundedAt,
+        chargedAt: fundedAt,
+        creatorId: o.id,
+        creatorEmail: o.email,
+        committedCount: 2,
+        pledgeCount: 2,
+      },
+    });
+    ids.push(c.id);
+    await db.pledge.createMany({
+      data: [0, 1].map((k) => ({
+        campaignId: c.id,
+        userId: k === 0 ? backer.id : o.id,
+        contributor: "Backer",
+        amountCents: price,
+        charged: true,
+        chargedAt: fundedAt,
+        chargeType: "paid" as const,
+        chargeStatus: "succeeded" as const,
+        processingFeeCents: fee,
+      })),
+    });
+  }
+  const net = 2 * price - 2 * fee;
+  const transfersOf = (id: string) =>
+    [...ctx.fake.state.transfers.values()].filter((t) => t.metadata.campaignId === id);
+  const executed = () => ids.reduce((n, id) => n + transfersOf(id).length, 0);
+
+  // The sweeper runs every minute: kill the app when about a third of the transfers are made.
+  const killAt = Math.floor(N * 0.3);
+  const deadline = Date.now() + 150_000;
+  while (executed() < killAt) {
+    if (Date.now() > deadline)
+      throw new Error(`the payout sweeper never reached ${killAt} transfers (${executed()})`);
+    await sleep(20);
+  }
+  await killApp(ctx.app);
+  const atKill = executed();
+  const inFlight = await db.payout.count({ where: { campaignId: { in: ids }, status: "processing" } });
+  if (atKill >= N) failures.push("the kill came after the sweep finished");
+
+  ctx.app = await startApp(ctx.appEnv, { port: ctx.port, logDir: ctx.logDir, reuseBuild: true });
+  // Every transfer event the provider would send, twice each, shuffled, four at a time, while the
+  // restarted sweeper finishes the rest.
+  let webhooks = 0;
+  let webhookErrors = 0;
+  const storm = async () => {
+    const transfers = [...ctx.fake.state.transfers.values()].filter((t) =>
+      ids.includes(t.metadata.campaignId),
+    );
+    const events = transfers.flatMap((t, i) =>
+      ["transfer.created", "transfer.updated", "transfer.created", "transfer.updated"].map((type, k) =>
+        JSON.stringify({
+          id: `evt_${run}_${i}_${k % 2}`,
+          object: "event",
+          type,
+          created: 0,
+          livemode: false,
+          data: { object: t },
+        }),
+      ),
+    );
+    events.sort(() => Math.random() - 0.5);
+    for (let i = 0; i < events.length; i += 4)
+      await Promise.all(
+        events.slice(i, i + 4).map(async (payload) => {
+          webhooks++;
+          const res = await fetch(`${ctx.app.base}/api/stripe/webhook`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              "stripe-signature": Stripe.webhooks.generateTestHeaderString({
+                payload,
+                secret: ctx.webhookSecret,
+              }),
+            },
+            body: payload,
+          });
+          if (res.status !== 200) webhookErrors++;
+        }),
+      );
+  };
+  await storm();
+  const done = Date.now() + 240_000;
+  while (
+    (await db.payout.count({ where: { campaignId: { in: ids }, kind: "transfer", status: "succeeded" } })) < N
+  ) {
+    if (Date.now() > done) {
+      failures.push("the payouts did not finish within 4 minutes of the restart");
+      break;
+    }
+    await sleep(500);
+  }
+  await storm();
+  if (webhookErrors > 0) failures.push(`${webhookErrors} webhook deliveries were not answered 200`);
+
+  let duplicates = 0;
+  let lost = 0;
+  for (const id of ids) {
+    const sent = transfersOf(id);
+    if (sent.length > 1) duplicates++;
+    const rows = await db.payout.findMany({ where: { campaignId: id } });
+    const ok =
+      sent.length === 1 &&
+      sent[0].amount === net &&
+      rows.length === 1 &&
+      rows[0].status === "succeeded" &&
+      rows[0].providerId === sent[0].id &&
+      Number(rows[0].amountCents) === net;
+    if (!ok) lost++;
+  }
+  return {
+    name: "7 kill -9 during payouts",
+    figures: {
+      events: N,
+      transfers: executed(),
+      "transferred-before-kill": atKill,
+      "in-flight-at-kill": inFlight,
+      webhooks,
+    },
+    duplicates,
+    lost,
+    failures,
+    ms: Date.now() - t0,
+  };
+}
