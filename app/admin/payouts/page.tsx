@@ -4,7 +4,9 @@ import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
 import { canModerate } from "@/lib/access/rules";
 import { getPayoutAttention } from "@/lib/payouts/queries";
-import { formatCents, formatDateTime } from "@/lib/format";
+import { formatCents } from "@/lib/format";
+import { formatInZone } from "@/lib/campaigns/event-time";
+import { YourTime } from "@/components/time/your-time";
 import { Card } from "@/components/ui/card";
 import { HoldPayout } from "@/components/payouts/hold-payout";
 
@@ -41,7 +43,8 @@ export default async function AdminPayoutsPage() {
                     {h.title}
                   </Link>
                   <span className="block text-sm text-slate-600">
-                    Held {formatDateTime(h.at)}: {h.reason}
+                    Held {formatInZone(h.at, "UTC")}
+                    <YourTime iso={h.at} zone="UTC" />: {h.reason}
                   </span>
                 </span>
                 <HoldPayout campaignId={h.id} title={h.title} held />
@@ -62,7 +65,8 @@ export default async function AdminPayoutsPage() {
                 <span className="min-w-0">
                   <span className="font-medium text-slate-900">{u.title}</span>
                   <span className="block text-sm text-slate-600">
-                    {formatCents(u.pendingCents)} to {u.organizer}, from {formatDateTime(u.availableAt)}
+                    {formatCents(u.pendingCents)} to {u.organizer}, from {formatInZone(u.availableAt, "UTC")}
+                    <YourTime iso={u.availableAt} zone="UTC" />
                   </span>
                 </span>
                 <HoldPayout campaignId={u.id} title={u.title} held={false} />
@@ -93,7 +97,7 @@ export default async function AdminPayoutsPage() {
             {a.failed.map((x) => (
               <li key={x.id}>
                 <strong>{x.kind === "transfer" ? "Transfer" : "Reversal"} failed:</strong>{" "}
-                {formatCents(x.cents)} for &quot;{x.title}&quot; ({formatDateTime(x.at)}): {x.message}
+                {formatCents(x.cents)} for &quot;{x.title}&quot; ({formatInZone(x.at, "UTC")}): {x.message}
               </li>
             ))}
           </ul>
