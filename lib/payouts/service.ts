@@ -110,8 +110,15 @@ async function fillProcessingFees(campaignId: string, gateway: PaymentGateway): 
 async function claimNext(campaignId: string, now: Date): Promise<PayoutRow | null> {
   return db.$transaction(async (tx) => {
     const [c] = await tx.$queryRaw<
-      { status: string; fundedAt: Date | null; payoutHeldAt: Date | null; creatorId: string }[]
-    >`SELECT "status"::text AS "status", "fundedAt", "payoutHeldAt", "creatorId" FROM "Campaign" WHERE "id" = ${campaignId} FOR UPDATE`;
+      {
+        status: string;
+        fundedAt: Date | null;
+        payoutHeldAt: Date | null;
+        creatorId: string;
+        shortfall: number;
+      }[]
+    >`SELECT "status"::text AS "status", "fundedAt", "payoutHeldAt", "creatorId", "payoutShortfallCents"::float8 AS "shortfall"
+      FROM "Campaign" WHERE "id" = ${campaignId} FOR UPDATE`;
     if (!c?.fundedAt) return null;
     const ledger = await ledgerOf(tx, campaignId);
     if (ledger.feesUnknown > 0 || ledger.inFlight > 0) return null;
@@ -133,6 +140,8 @@ async function claimNext(campaignId: string, now: Date): Promise<PayoutRow | nul
         },
       });
     }
+    // A refund flagged as not recoverable is not tried again every minute: it waits for an admin.
+    if (ledger.dueCents < 0 && c.shortfall >= -ledger.dueCents) return null;
     if (ledger.dueCents < 0) {
       // Reversals: from the newest transfer with something left to take back.
       const transfers = await tx.payout.findMany({

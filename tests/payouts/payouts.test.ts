@@ -164,6 +164,27 @@ describe("paying organizers", () => {
     expect((await ledger.ledgerOf(db, e.campaign.id)).dueCents).toBe(0);
   });
 
+  it("a refund that cannot be taken back from the organizer is flagged to admins, not dropped", async () => {
+    const e = await chargedEvent(5, { priceCents: 2000 });
+    await payouts.runPayout(e.campaign.id);
+    const [transfer] = transfersTo(e.accountId);
+    // the organizer's money is gone from their account: Stripe refuses to reverse it
+    fake.state.transfers.get(transfer.id)!.amount_reversed = transfer.amount;
+    await refund([e.pledges[0].id]);
+    const made = await payouts.runPayout(e.campaign.id);
+    expect(made).toMatchObject([{ status: "failed" }]);
+    const owed = 2000 - platformFee(2000);
+    const c = await db.campaign.findUniqueOrThrow({ where: { id: e.campaign.id } });
+    expect(Number(c.payoutShortfallCents)).toBe(owed);
+    const { getPayoutAttention } = await import("@/lib/payouts/queries");
+    const attention = await getPayoutAttention();
+    expect(attention.shortfalls).toContainEqual({ id: e.campaign.id, title: e.campaign.title, cents: owed });
+    expect(attention.failed.some((f) => f.campaignId === e.campaign.id && f.kind === "reversal")).toBe(true);
+    // flagged once: later sweeps do not try (and fail) again every minute
+    expect(await payouts.runPayout(e.campaign.id)).toEqual([]);
+    expect(await db.payout.count({ where: { campaignId: e.campaign.id, kind: "reversal" } })).toBe(1);
+  });
+
   it("waits for the hold, an admin's hold and a ready account; a paid event is approved only once its organizer can be paid", async () => {
     const early = await chargedEvent(3, { daysAgo: 2 });
     expect(await payouts.runPayout(early.campaign.id)).toEqual([]);
