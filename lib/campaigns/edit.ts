@@ -1,4 +1,5 @@
 import "server-only";
+import { canBePaid } from "@/lib/payouts/accounts";
 import "@/lib/zod";
 import { z } from "zod";
 import { db } from "@/lib/db";
@@ -45,6 +46,7 @@ import { eventChangedEmail } from "@/lib/email/templates";
 
 export const EDIT_TEXTS = {
   moneyLocked: "The goal and the price are fixed once someone has committed.",
+  payoutsFirst: "Set up payouts (on your profile) before charging for this event.",
   deadlineLocked: "The deadline can only change while the event is collecting commitments.",
   deadlineEarlier: "The deadline can only be moved later.",
   deadlineTooFar: "Deadline cannot be more than 1 year from now",
@@ -130,6 +132,14 @@ export async function updateCampaign(
     const price = c.pactType === "crowdfund" ? c.ticketPriceCents : v.ticketPrice;
     if (rules.moneyLocked && (goal !== c.goal || price !== c.ticketPriceCents))
       throw fieldError(goal !== c.goal ? "goal" : "ticketPrice", EDIT_TEXTS.moneyLocked);
+    // issue 23: an approved free event turned paid needs an organizer who can be paid, as approval does
+    if (
+      c.ticketPriceCents === 0 &&
+      price > 0 &&
+      c.approvalStatus === "approved" &&
+      !(await canBePaid(tx, c.creatorId))
+    )
+      throw fieldError("ticketPrice", EDIT_TEXTS.payoutsFirst);
 
     // The form speaks in minutes: a time in the same minute as the stored one is the stored one.
     const keep = (typed: Date | null, stored: Date | null) =>

@@ -2,6 +2,7 @@ import "server-only";
 import { queueModerationEmail } from "@/lib/email/notifications";
 import { kickEmailSender } from "@/lib/email/service";
 import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { approvalInputSchema, createCampaignSchema, type ApprovalInput } from "@/lib/campaigns/schema";
@@ -90,6 +91,9 @@ export async function createCampaign(
         creatorEmail: creator.email,
         status: "pending",
         approvalStatus: "pending",
+        // issue 23: the fee terms the organizer creates the event under
+        platformFeeBps: env().PLATFORM_FEE_BPS,
+        platformFeeFixedCents: env().PLATFORM_FEE_FIXED_CENTS,
       },
       select: { id: true },
     });

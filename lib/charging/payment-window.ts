@@ -10,6 +10,10 @@ import { HARD_DECLINE_CODES, isHardDecline } from "@/lib/payments/declines";
  * first. Inside it the backer is reminded every 48 hours, a soft decline is retried once by itself a
  * day after it failed (an organizer's manual charge counts as that retry), and the backer may pay
  * with another card. After it the pledge is dropped (lib/charging/recovery-pass.ts) and never charged.
+ *
+ * The window is checked when a charge is CLAIMED. A claim taken inside it whose process died is
+ * re-driven later with its own idempotency key even if the window closed meanwhile: that is how the
+ * outcome of a request already sent is learned, and the decision to charge was made in time.
  */
 
 export const REMINDER_EVERY_MS = 48 * 3_600_000;

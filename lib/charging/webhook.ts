@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { finalizeIfDone } from "@/lib/charging/run";
 import { onChargeFailed } from "@/lib/charging/notify";
 import { recordProviderFailure, recordProviderSuccess } from "@/lib/charging/pledge-state";
-import { accountState } from "@/lib/payments/stripe-connect";
+import { getGateway } from "@/lib/payments/gateway";
 import { applyAccountState } from "@/lib/payouts/accounts";
 import { recordTransferReport } from "@/lib/payouts/service";
 
@@ -163,8 +163,17 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
   });
   if (!result) return false;
   if (result.failedPledgeId) await onChargeFailed(result.failedPledgeId);
-  if (result.account) await applyAccountState(result.account.id, accountState(result.account));
-  if (result.transfer) await recordTransferReport(result.transfer.payoutId, result.transfer.id);
+  try {
+    // Events of organizers' accounts arrive in any order: the account is read again rather than
+    // taken from the event's copy, which may be older than one already applied.
+    if (result.account)
+      await applyAccountState(result.account.id, await getGateway().readPayoutAccount(result.account.id));
+    if (result.transfer) await recordTransferReport(result.transfer.payoutId, result.transfer.id);
+  } catch (err) {
+    // Not applied: forget the event so Stripe's redelivery is handled, not answered "duplicate".
+    await db.stripeEvent.deleteMany({ where: { id: event.id } });
+    throw err;
+  }
   if (result.campaignId) await finalizeIfDone(result.campaignId);
   return true;
 }

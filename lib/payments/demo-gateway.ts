@@ -266,6 +266,9 @@ export function demoGateway(): PaymentGateway {
         id: `trr_demo_${createHash("sha256").update(input.key).digest("hex").slice(0, 20)}`,
       };
     },
+    async findTransfer() {
+      return null; // a demo transfer's id derives from its key: re-sending it returns the same one
+    },
     async processingFee(paymentIntentId) {
       const pi = await db.demoPaymentIntent.findUnique({
         where: { id: paymentIntentId },

@@ -20,11 +20,29 @@ export function accountState(a: Stripe.Account): PayoutAccountState {
         .map((d) => d.replace(/[._]/g, " "))
         .join(", ")}${due.length > 5 ? "…" : ""}.`
     : null;
-  if (a.requirements?.disabled_reason || (a.requirements?.past_due?.length ?? 0) > 0)
-    return { status: "restricted", requirements: words ?? "Stripe has restricted this account." };
   if (a.capabilities?.transfers === "active" && a.payouts_enabled)
     return { status: "ready", requirements: null };
-  return { status: a.details_submitted ? "restricted" : "pending", requirements: words };
+  // Onboarding not finished, or Stripe still verifying what was submitted: not the organizer's problem yet.
+  if (!a.details_submitted || a.requirements?.disabled_reason === "requirements.pending_verification")
+    return { status: "pending", requirements: words };
+  return { status: "restricted", requirements: words ?? "Stripe has restricted this account." };
+}
+
+/** Every transfer of an event's group, page by page (each page through the limiter). */
+async function* stripeClientList(campaignId: string) {
+  let startingAfter: string | undefined;
+  for (;;) {
+    const page = await callStripe((s) =>
+      s.transfers.list({
+        transfer_group: `campaign-${campaignId}`,
+        limit: 100,
+        starting_after: startingAfter,
+      }),
+    );
+    yield* page.data;
+    if (!page.has_more || page.data.length === 0) return;
+    startingAfter = page.data[page.data.length - 1].id;
+  }
 }
 
 async function move(call: () => Promise<{ id: string }>): Promise<MoveResult> {
@@ -97,6 +115,11 @@ export const stripeConnect = {
         ),
       ),
     );
+  },
+  async findTransfer(input: { campaignId: string; payoutId: string }) {
+    for await (const t of stripeClientList(input.campaignId))
+      if (t.metadata?.payoutId === input.payoutId) return t.id;
+    return null;
   },
   async processingFee(paymentIntentId: string) {
     const pi = await callStripe((s) =>

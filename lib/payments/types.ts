@@ -64,6 +64,8 @@ export interface PaymentGateway {
    */
   transfer(input: MoneyMove & { accountId: string }): Promise<MoveResult>;
   reverseTransfer(input: MoneyMove & { transferId: string }): Promise<MoveResult>;
+  /** A transfer already made for this payout (looked up by its group and metadata), or null. */
+  findTransfer(input: { campaignId: string; payoutId: string }): Promise<string | null>;
   /** The provider's processing fee of a successful charge, in cents. */
   processingFee(paymentIntentId: string): Promise<number>;
 }

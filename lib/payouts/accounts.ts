@@ -44,8 +44,12 @@ export const getPayoutAccountRow = (userId: string) =>
 
 /** Whether `userId` can be paid now (the approval gate of a paid event). */
 export async function canBePaid(tx: Prisma.TransactionClient, userId: string): Promise<boolean> {
-  const row = await tx.payoutAccount.findUnique({ where: { userId }, select: { status: true } });
-  return row?.status === "ready";
+  const row = await tx.payoutAccount.findUnique({
+    where: { userId },
+    select: { status: true, provider: true },
+  });
+  // an account of the other provider (a demo account once real keys are set) cannot be paid
+  return row?.status === "ready" && row.provider === getGateway().mode;
 }
 
 /**
@@ -58,12 +62,13 @@ export async function startPayoutOnboarding(
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   const gateway = getGateway();
   let row = await db.payoutAccount.findUnique({ where: { userId: viewer.id } });
-  if (!row) {
+  if (!row || row.provider !== gateway.mode) {
+    // first time, or an account of the other provider (demo data once real keys are set): a new one
     const { accountId } = await gateway.createPayoutAccount(viewer);
     row = await db.payoutAccount.upsert({
       where: { userId: viewer.id },
       create: { userId: viewer.id, provider: gateway.mode, accountId, status: "pending" },
-      update: {},
+      update: { provider: gateway.mode, accountId, status: "pending", requirements: null },
     });
   }
   return gateway.payoutAccountLink(row.accountId, {

@@ -11,7 +11,8 @@ import { pledgeStatesIn, SETTLED_STATES } from "@/lib/charging/pledge-state";
  * payout page, the CSV and the admin list cannot disagree.
  *
  *   net      = collected − refunded − owed back (a success on a withdrawn pledge, refunded next)
- *              − platform fee (per charge kept: PLATFORM_FEE_BPS of it + PLATFORM_FEE_FIXED_CENTS)
+ *              − platform fee (per charge kept: the event's platformFeeBps of it + platformFeeFixedCents,
+ *                the terms of PLATFORM_FEE_BPS / PLATFORM_FEE_FIXED_CENTS when it was created)
  *              − processing fee (the provider's, on every charge made: it keeps it on a refund)
  *   moved    = transfers − reversals (succeeded, or claimed and not yet known)
  *   due      = max(net, 0) − moved: > 0 is transferred after the hold, < 0 is reversed (refunds after
@@ -44,11 +45,12 @@ export function payoutAvailableAt(fundedAt: Date): Date {
 
 /** The ledger of one event (`tx` may be a transaction holding the campaign row). */
 export async function ledgerOf(tx: Prisma.TransactionClient, campaignId: string): Promise<Ledger> {
-  const e = env();
   const [row] = await tx.$queryRaw<Record<keyof Omit<Ledger, "netCents" | "dueCents">, number>[]>`
     WITH pl AS (
       SELECT "amountCents", "chargeStatus"::text AS s, "withdrawnAt", "processingFeeCents", "paymentIntentId"
       FROM "Pledge" WHERE "campaignId" = ${campaignId} AND "chargeType" = 'paid' AND "chargeStatus" IN (${pledgeStatesIn(SETTLED_STATES)})
+    ), terms AS (
+      SELECT "platformFeeBps", "platformFeeFixedCents" FROM "Campaign" WHERE "id" = ${campaignId}
     ), mv AS (
       SELECT "kind"::text AS kind, "status"::text AS status, "amountCents" FROM "Payout" WHERE "campaignId" = ${campaignId}
     )
@@ -56,8 +58,8 @@ export async function ledgerOf(tx: Prisma.TransactionClient, campaignId: string)
       COALESCE((SELECT sum("amountCents") FROM pl), 0)::float8 AS "collectedCents",
       COALESCE((SELECT sum("amountCents") FROM pl WHERE s = 'refunded'), 0)::float8 AS "refundedCents",
       COALESCE((SELECT sum("amountCents") FROM pl WHERE s = 'succeeded' AND "withdrawnAt" IS NOT NULL), 0)::float8 AS "owedBackCents",
-      COALESCE((SELECT sum(round("amountCents" * ${e.PLATFORM_FEE_BPS}::int / 10000.0) + ${e.PLATFORM_FEE_FIXED_CENTS}::int)
-                FROM pl WHERE s = 'succeeded' AND "withdrawnAt" IS NULL), 0)::float8 AS "platformFeeCents",
+      COALESCE((SELECT sum(round("amountCents"::numeric * t."platformFeeBps" / 10000) + t."platformFeeFixedCents")
+                FROM pl, terms t WHERE s = 'succeeded' AND "withdrawnAt" IS NULL), 0)::float8 AS "platformFeeCents",
       COALESCE((SELECT sum("processingFeeCents") FROM pl), 0)::float8 AS "processingFeeCents",
       (SELECT count(*) FROM pl WHERE "processingFeeCents" IS NULL AND "paymentIntentId" IS NOT NULL)::int AS "feesUnknown",
       COALESCE((SELECT sum("amountCents") FROM mv WHERE kind = 'transfer' AND status <> 'failed'), 0)::float8 AS "transferredCents",

@@ -9,6 +9,7 @@ import { pledgeStatesIn, SETTLED_STATES } from "@/lib/charging/pledge-state";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { payoutSentEmail } from "@/lib/email/organizer";
 import { ledgerOf, payoutAvailableAt, payoutHoldDays } from "@/lib/payouts/ledger";
+import { applyAccountState } from "@/lib/payouts/accounts";
 
 /**
  * Paying organizers (issue 23). Exactly once, like charging: a movement is a Payout row CLAIMED
@@ -34,7 +35,14 @@ async function drive(row: PayoutRow, gateway: PaymentGateway): Promise<MoveResul
   };
   let result: MoveResult;
   try {
-    if (row.kind === "transfer") result = await gateway.transfer({ ...base, accountId: row.accountId });
+    // Stripe keeps an idempotency key about a day: a claim older than that is looked up first, so a
+    // transfer it already made is recorded instead of being made again.
+    const found =
+      row.kind === "transfer" && Date.now() - row.createdAt.getTime() > KEY_LIFETIME_MS
+        ? await gateway.findTransfer({ campaignId: row.campaignId, payoutId: row.id })
+        : null;
+    if (found) result = { status: "succeeded", id: found };
+    else if (row.kind === "transfer") result = await gateway.transfer({ ...base, accountId: row.accountId });
     else {
       const source = await db.payout.findUnique({ where: { id: row.reversedPayoutId ?? "" } });
       if (!source?.providerId)
@@ -47,8 +55,18 @@ async function drive(row: PayoutRow, gateway: PaymentGateway): Promise<MoveResul
     return null;
   }
   await recordMove(row.id, result);
+  // A refused transfer: the account may have changed without our hearing of it (a lost webhook).
+  if (row.kind === "transfer" && result.status === "failed") {
+    const state = await gateway.readPayoutAccount(row.accountId).catch(() => null);
+    if (state) await applyAccountState(row.accountId, state).catch(() => false);
+  }
   return result;
 }
+
+/** Stripe keeps idempotency keys for 24 hours; older claims are looked up before they are re-sent. */
+const KEY_LIFETIME_MS = 23 * 3_600_000;
+/** After a refused transfer, the event is tried again this much later (a balance, an account being fixed). */
+const RETRY_REFUSED_MS = 3_600_000;
 
 /** Records a movement's outcome once (also from the `transfer.*` webhooks): a success wins. */
 export async function recordMove(payoutId: string, result: MoveResult): Promise<void> {
@@ -64,12 +82,6 @@ export async function recordMove(payoutId: string, result: MoveResult): Promise<
     const row = await tx.payout.findUniqueOrThrow({ where: { id: payoutId } });
     if (row.kind === "transfer" && result.status === "succeeded")
       await queueEmail(tx, await payoutSentEmail(tx, row));
-    // A refund that could not be taken back from the organizer: flagged to admins.
-    if (row.kind === "reversal" && result.status === "failed")
-      await tx.campaign.update({
-        where: { id: row.campaignId },
-        data: { payoutShortfallCents: row.amountCents },
-      });
   });
 }
 
@@ -94,7 +106,9 @@ async function fillProcessingFees(campaignId: string, gateway: PaymentGateway): 
       AND "chargeStatus" IN (${pledgeStatesIn(SETTLED_STATES)}) AND "processingFeeCents" IS NULL AND "paymentIntentId" IS NOT NULL
     LIMIT 5000`;
   for (let i = 0; i < rows.length; i += 8) {
-    await Promise.all(
+    // One lookup failing (the provider busy, a charge without its balance transaction yet) does not
+    // stop the others; its fee stays unknown, which holds the event's transfers (not its reversals).
+    const results = await Promise.allSettled(
       rows.slice(i, i + 8).map(async (p) => {
         const fee = await gateway.processingFee(p.paymentIntentId);
         await db.pledge.updateMany({
@@ -103,11 +117,13 @@ async function fillProcessingFees(campaignId: string, gateway: PaymentGateway): 
         });
       }),
     );
+    const failed = results.filter((r) => r.status === "rejected").length;
+    if (failed > 0) console.warn(`[payouts] ${campaignId}: ${failed} processing fee(s) not read yet`);
   }
 }
 
 /** Claims the event's next movement, or null when nothing may move now. */
-async function claimNext(campaignId: string, now: Date): Promise<PayoutRow | null> {
+async function claimNext(campaignId: string, now: Date, mode: "stripe" | "demo"): Promise<PayoutRow | null> {
   return db.$transaction(async (tx) => {
     const [c] = await tx.$queryRaw<
       {
@@ -121,15 +137,32 @@ async function claimNext(campaignId: string, now: Date): Promise<PayoutRow | nul
       FROM "Campaign" WHERE "id" = ${campaignId} FOR UPDATE`;
     if (!c?.fundedAt) return null;
     const ledger = await ledgerOf(tx, campaignId);
-    if (ledger.feesUnknown > 0 || ledger.inFlight > 0) return null;
+    if (ledger.inFlight > 0) return null;
     const seq =
       ((await tx.payout.aggregate({ where: { campaignId }, _max: { seq: true } }))._max.seq ?? 0) + 1;
     if (ledger.dueCents > 0) {
       // Transfers: a confirmed event, after the hold, not held by an admin, to a ready account.
-      if (!inStatuses(CONFIRMED_STATUSES, c.status) || c.payoutHeldAt || payoutAvailableAt(c.fundedAt) > now)
+      // (unknown processing fees would overstate the net: wait for them)
+      if (
+        ledger.feesUnknown > 0 ||
+        !inStatuses(CONFIRMED_STATUSES, c.status) ||
+        c.payoutHeldAt ||
+        payoutAvailableAt(c.fundedAt) > now
+      )
         return null;
       const account = await tx.payoutAccount.findUnique({ where: { userId: c.creatorId } });
-      if (account?.status !== "ready") return null;
+      if (account?.status !== "ready" || account.provider !== mode) return null;
+      // a refused transfer is tried again an hour later, not every minute
+      const refused = await tx.payout.findFirst({
+        where: {
+          campaignId,
+          kind: "transfer",
+          status: "failed",
+          completedAt: { gt: new Date(now.getTime() - RETRY_REFUSED_MS) },
+        },
+        select: { id: true },
+      });
+      if (refused) return null;
       return tx.payout.create({
         data: {
           campaignId,
@@ -149,6 +182,8 @@ async function claimNext(campaignId: string, now: Date): Promise<PayoutRow | nul
         orderBy: { seq: "desc" },
       });
       for (const t of transfers) {
+        // a transfer Stripe refused to reverse once is not tried again: what it holds is flagged below
+        if (await tx.payout.count({ where: { reversedPayoutId: t.id, status: "failed" } })) continue;
         const back = await tx.payout.aggregate({
           where: { reversedPayoutId: t.id, status: { not: "failed" } },
           _sum: { amountCents: true },
@@ -192,6 +227,7 @@ export async function runPayout(
   const gateway = opts.gateway ?? getGateway();
   const now = opts.now ?? new Date();
   const made: MoveResult[] = [];
+  await db.campaign.updateMany({ where: { id: campaignId }, data: { payoutCheckedAt: now } });
   for (const row of await db.payout.findMany({
     where: { campaignId, status: "processing" },
     orderBy: { seq: "asc" },
@@ -202,12 +238,12 @@ export async function runPayout(
   }
   await fillProcessingFees(campaignId, gateway);
   for (let i = 0; i < 5; i++) {
-    const row = await claimNext(campaignId, now);
+    const row = await claimNext(campaignId, now, gateway.mode);
     if (!row) break;
     const r = await drive(row, gateway);
     if (!r) break;
     made.push(r);
-    if (r.status === "failed") break;
+    // after a refusal the next claim decides: a transfer waits an hour, a reversal is flagged
   }
   if (made.some((m) => m.status === "succeeded")) void kickEmailSender();
   return made;
@@ -229,7 +265,7 @@ export async function listDuePayouts(now = new Date(), limit = 100): Promise<str
           AND (pl."chargedAt" > c."payoutSettledAt" OR pl."refundedAt" > c."payoutSettledAt" OR pl."withdrawnAt" > c."payoutSettledAt"
             OR (pl."processingFeeCents" IS NULL AND pl."paymentIntentId" IS NOT NULL AND pl."chargeType" = 'paid'
               AND pl."chargeStatus" IN (${pledgeStatesIn(SETTLED_STATES)})))))
-    ORDER BY c."fundedAt" ASC
+    ORDER BY c."payoutCheckedAt" ASC NULLS FIRST, c."fundedAt" ASC
     LIMIT ${limit}`;
   return rows.map((r) => r.id);
 }

@@ -321,6 +321,11 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
       recordMove(r.metadata.payoutId, r.id);
       return { status: 200, body: r };
     }
+    if (method === "GET" && path === "/v1/transfers") {
+      const group = String(body.transfer_group ?? "");
+      const data = [...state.transfers.values()].filter((t) => !group || t.transfer_group === group);
+      return { status: 200, body: { object: "list", data, has_more: false, url: "/v1/transfers" } };
+    }
     if (method === "GET" && path === "/v1/balance")
       return {
         status: 200,

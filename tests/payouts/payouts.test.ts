@@ -65,7 +65,12 @@ async function chargedEvent(pledges: number, opts: { priceCents?: number; daysAg
   await charging.runCharging(f.campaign.id);
   await db.campaign.update({
     where: { id: f.campaign.id },
-    data: { fundedAt: new Date(Date.now() - (opts.daysAgo ?? 8) * DAY) },
+    // the fee terms lib/campaigns/service createCampaign stores from PLATFORM_FEE_*
+    data: {
+      fundedAt: new Date(Date.now() - (opts.daysAgo ?? 8) * DAY),
+      platformFeeBps: BPS,
+      platformFeeFixedCents: FIXED,
+    },
   });
   return { ...f, accountId };
 }
@@ -279,5 +284,59 @@ describe("paying organizers", () => {
     // an account.updated webhook keeps the organizer's account state current
     await deliver("account.updated", fake.setAccountState(e.accountId, "restricted"));
     expect((await accounts.getPayoutAccount(e.creator.id)).status).toBe("restricted");
+  });
+
+  it("after review: a refused transfer re-reads the account and waits; a claim older than Stripe's key lifetime is looked up, not re-sent; a demo account does not count once Stripe is on", async () => {
+    // the account was restricted at Stripe and its webhook lost: the refusal updates it, no retry every minute
+    const e = await chargedEvent(3);
+    fake.setAccountState(e.accountId, "restricted");
+    expect(await payouts.runPayout(e.campaign.id)).toMatchObject([{ status: "failed" }]);
+    expect((await accounts.getPayoutAccount(e.creator.id)).status).toBe("restricted");
+    fake.setAccountState(e.accountId, "ready");
+    await accounts.refreshPayoutAccount(e.creator.id);
+    expect(await payouts.runPayout(e.campaign.id)).toEqual([]); // an hour after the refusal, not before
+    await db.payout.updateMany({
+      where: { campaignId: e.campaign.id },
+      data: { completedAt: new Date(Date.now() - 2 * 3_600_000) },
+    });
+    expect(await payouts.runPayout(e.campaign.id)).toMatchObject([{ status: "succeeded" }]);
+
+    // a claim whose answer was lost a day ago: Stripe has forgotten the key, the transfer is found by its group
+    const old = await chargedEvent(3);
+    fake.inject({ match: "POST /v1/transfers", kind: "drop-after", times: 1 });
+    fake.inject({ match: "POST /v1/transfers", kind: "500", times: 5 });
+    await payouts.runPayout(old.campaign.id);
+    const [row] = await db.payout.findMany({ where: { campaignId: old.campaign.id } });
+    expect(row.status).toBe("processing");
+    await db.payout.update({
+      where: { id: row.id },
+      data: { createdAt: new Date(Date.now() - 25 * 3_600_000) },
+    });
+    for (const k of [...fake.state.idempotent.keys()])
+      if (k.includes(payouts.payoutKey(old.campaign.id, 1))) fake.state.idempotent.delete(k);
+    await payouts.runPayout(old.campaign.id);
+    expect((await db.payout.findUniqueOrThrow({ where: { id: row.id } })).status).toBe("succeeded");
+    expect(fake.moveCount(row.id)).toBe(1);
+
+    // demo data on a Stripe deployment: the old demo account neither passes the gate nor is paid
+    const organizer = await db.user.create({
+      data: { email: `demo-then-stripe-${Date.now()}@example.test` },
+    });
+    await db.payoutAccount.create({
+      data: {
+        userId: organizer.id,
+        provider: "demo",
+        accountId: `acct_demo_${organizer.id}`,
+        status: "ready",
+      },
+    });
+    expect(await accounts.canBePaid(db, organizer.id)).toBe(false);
+    await accounts.startPayoutOnboarding(organizer);
+    const fresh = await db.payoutAccount.findUniqueOrThrow({ where: { userId: organizer.id } });
+    expect([fresh.provider, fresh.status, fresh.accountId.startsWith("acct_demo_")]).toEqual([
+      "stripe",
+      "pending",
+      false,
+    ]);
   });
 });
