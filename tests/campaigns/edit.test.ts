@@ -117,4 +117,26 @@ describe("editing an event (issue 17 item 2)", () => {
       await refusal(updateCampaign(viewer(organizer), campaign.id, { ...values, deadline: later })),
     ).toBe(EDIT_TEXTS.deadlineLocked);
   });
+
+  it("an approved free event turned paid asks for payouts first (issue 23: no paid event goes live unpaid)", async () => {
+    const { organizer, campaign } = await eventWithBacker({
+      ticketPriceCents: 0,
+      approvalStatus: "approved",
+    });
+    const values = await formOf(organizer, campaign.id, { ticketPrice: "15.00" });
+    expect(await refusal(updateCampaign(viewer(organizer), campaign.id, values))).toBe(
+      EDIT_TEXTS.payoutsFirst,
+    );
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).ticketPriceCents).toBe(0);
+    await db.payoutAccount.create({
+      data: {
+        userId: organizer.id,
+        provider: "demo",
+        accountId: `acct_demo_${organizer.id}`,
+        status: "ready",
+      },
+    });
+    await updateCampaign(viewer(organizer), campaign.id, values);
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).ticketPriceCents).toBe(1500);
+  });
 });
