@@ -117,8 +117,11 @@ async function fillProcessingFees(campaignId: string, gateway: PaymentGateway): 
         });
       }),
     );
-    const failed = results.filter((r) => r.status === "rejected").length;
-    if (failed > 0) console.warn(`[payouts] ${campaignId}: ${failed} processing fee(s) not read yet`);
+    const failed = results.find((r) => r.status === "rejected");
+    if (failed) {
+      const err = failed.reason as Error;
+      console.warn(`[payouts] ${campaignId}: a processing fee was not read yet: ${(err as Error).message}`);
+    }
   }
 }
 
