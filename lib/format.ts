@@ -43,3 +43,9 @@ export function progressPercent(count: number, goal: number): number {
   if (goal <= 0) return 0;
   return Math.min(100, Math.round((count / goal) * 100));
 }
+
+/** A saved card in words: "Visa ending in 4242" (`fallback` when its last digits are not known). */
+export function cardInWords(brand: string | null, last4: string | null, fallback: string): string {
+  if (!last4) return fallback;
+  return `${brand ? brand[0].toUpperCase() + brand.slice(1) : "Card"} ending in ${last4}`;
+}

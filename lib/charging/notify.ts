@@ -1,7 +1,7 @@
 import "server-only";
 import { db, type Prisma } from "@/lib/db";
 import { appUrl } from "@/lib/env";
-import { formatCents } from "@/lib/format";
+import { cardInWords, formatCents } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
 import { isRecoverable } from "@/lib/charging/pledge-state";
@@ -47,8 +47,7 @@ export type PaymentRow = Prisma.PledgeGetPayload<{ select: typeof paymentSelect 
 
 function facts(p: PaymentRow) {
   const amount = formatCents(pledgeChargeCents(p.campaign, p));
-  const brand = p.cardBrand ? p.cardBrand[0].toUpperCase() + p.cardBrand.slice(1) : "card";
-  const card = p.cardLast4 ? `your ${brand} ending in ${p.cardLast4}` : "your card";
+  const card = p.cardLast4 ? `your ${cardInWords(p.cardBrand, p.cardLast4, "")}` : "your card";
   const reason =
     p.chargeStatus === "requires_action"
       ? declineInPlainWords("authentication_required", null)

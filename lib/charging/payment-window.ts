@@ -29,6 +29,10 @@ export function paymentDueBy(failedAt: Date, startsAt: Date | null): Date {
   return startsAt && startsAt < due ? startsAt : due;
 }
 
+/** A pledge's pay-by time, or null when no payment of it has failed. */
+export const pledgeDueBy = (p: { paymentFailedAt: Date | null; campaign: { startsAt: Date | null } }) =>
+  p.paymentFailedAt ? paymentDueBy(p.paymentFailedAt, p.campaign.startsAt) : null;
+
 const at = (when?: Date) => (when ? Prisma.sql`${when}::timestamptz` : Prisma.sql`clock_timestamp()`);
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import { db, livePledgeSql } from "@/lib/db";
 import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
 import { LIVE_PLEDGE, OUTCOME_STATES, pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
-import { paymentDueBy, softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";
+import { pledgeDueBy, softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";
 
 /**
  * SPEC §7 response of POST /api/check-and-charge, for one campaign. Its four keys are the same for
@@ -91,9 +91,7 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
   if (!pledge || pledge.userId !== userId) return null;
   const amountCents = pledgeChargeCents(pledge.campaign, pledge);
   // the recovery window (DESIGN §1 "failed payments"): when a failed payment must be paid by
-  const dueBy = pledge.paymentFailedAt
-    ? paymentDueBy(pledge.paymentFailedAt, pledge.campaign.startsAt)
-    : null;
+  const dueBy = pledgeDueBy(pledge);
   return { ...pledge, amountCents, dueBy };
 }
 

@@ -11,7 +11,8 @@ import {
   softRetrySql,
   stillPayableSql,
 } from "@/lib/charging/payment-window";
-import { paymentFailedEmail, paymentSelect } from "@/lib/charging/notify";
+import { paymentFailedEmail, paymentSelect, type PaymentRow } from "@/lib/charging/notify";
+import type { QueuedEmail } from "@/lib/email/schema";
 import { dropUnpaidPledge } from "@/lib/pledges/withdraw";
 
 /**
@@ -91,29 +92,21 @@ export async function runPaymentRecovery(
   // The first notice, where the failure's own email did not go out: stamped as sent at the failure,
   // so the 48-hour reminders keep their rhythm; the dedupe key makes it a no-op where it did.
   const noticeBefore = new Date(now.getTime() - FIRST_NOTICE_AFTER_MS);
-  counts.noticed = await db.$transaction(async (tx) => {
-    const due = await tx.$queryRaw<{ id: string }[]>`
+  ({ queued: counts.noticed } = await stampAndEmail(
+    Prisma.sql`
       UPDATE "Pledge" AS p SET "paymentRemindedAt" = p."paymentFailedAt"
       WHERE p."id" IN (
         SELECT q."id" FROM "Pledge" q
         WHERE ${inRecovery("q")} AND q."paymentRemindedAt" IS NULL AND q."paymentFailedAt" <= ${noticeBefore}
         ORDER BY q."paymentFailedAt" ASC LIMIT ${BATCH * 5} FOR UPDATE SKIP LOCKED)
-      RETURNING p."id"`;
-    if (due.length === 0) return 0;
-    const rows = await tx.pledge.findMany({
-      where: { id: { in: due.map((d) => d.id) } },
-      select: paymentSelect,
-    });
-    return queueEmails(
-      tx,
-      rows.map((p) => paymentFailedEmail(p)),
-    );
-  });
+      RETURNING p."id"`,
+    (p) => paymentFailedEmail(p),
+  ));
 
   const remindBefore = new Date(now.getTime() - REMINDER_EVERY_MS);
   for (let b = 0; b < MAX_BATCHES; b++) {
-    const sent = await db.$transaction(async (tx) => {
-      const due = await tx.$queryRaw<{ id: string }[]>`
+    const { stamped } = await stampAndEmail(
+      Prisma.sql`
         WITH due AS (
           SELECT p."id" FROM "Pledge" p
           WHERE ${inRecovery("p")} AND ${stillPayableSql("p", now)}
@@ -121,31 +114,37 @@ export async function runPaymentRecovery(
           ORDER BY COALESCE(p."paymentRemindedAt", p."paymentFailedAt") ASC, p."id" ASC
           LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
         UPDATE "Pledge" AS p SET "paymentRemindedAt" = ${now} FROM due WHERE p."id" = due."id"
-        RETURNING p."id"`;
-      if (due.length === 0) return 0;
-      const rows = await tx.pledge.findMany({
-        where: { id: { in: due.map((d) => d.id) } },
-        select: paymentSelect,
-      });
-      await queueEmails(
-        tx,
-        rows.map((p) =>
-          // the reminder's number: how many 48-hour periods since the failure (one email each)
-          paymentFailedEmail(
-            p,
-            Math.max(
-              1,
-              Math.floor((now.getTime() - (p.paymentFailedAt ?? now).getTime()) / REMINDER_EVERY_MS),
-            ),
-          ),
+        RETURNING p."id"`,
+      // the reminder's number: how many 48-hour periods since the failure (one email each)
+      (p) =>
+        paymentFailedEmail(
+          p,
+          Math.max(1, Math.floor((now.getTime() - (p.paymentFailedAt ?? now).getTime()) / REMINDER_EVERY_MS)),
         ),
-      );
-      return due.length;
-    });
-    counts.reminded += sent;
-    if (sent < BATCH) break;
+    );
+    counts.reminded += stamped;
+    if (stamped < BATCH) break;
   }
 
   if (counts.dropped + counts.noticed + counts.reminded > 0) await kickEmailSender();
   return counts;
+}
+
+/**
+ * Stamps a batch of pledges (an UPDATE … RETURNING "id") and queues an email for each, in one
+ * transaction: a pledge is stamped exactly when its email is in the outbox.
+ */
+async function stampAndEmail(
+  stamp: Prisma.Sql,
+  email: (p: PaymentRow) => QueuedEmail,
+): Promise<{ stamped: number; queued: number }> {
+  return db.$transaction(async (tx) => {
+    const due = await tx.$queryRaw<{ id: string }[]>(stamp);
+    if (due.length === 0) return { stamped: 0, queued: 0 };
+    const rows = await tx.pledge.findMany({
+      where: { id: { in: due.map((d) => d.id) } },
+      select: paymentSelect,
+    });
+    return { stamped: due.length, queued: await queueEmails(tx, rows.map(email)) };
+  });
 }

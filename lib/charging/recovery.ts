@@ -16,7 +16,7 @@ import {
 import { onChargeFailed } from "@/lib/charging/notify";
 import { declineInPlainWords } from "@/lib/payments/declines";
 import { formatInZone } from "@/lib/campaigns/event-time";
-import { paymentDueBy } from "@/lib/charging/payment-window";
+import { paymentDueBy, pledgeDueBy } from "@/lib/charging/payment-window";
 
 /**
  * On-session recovery (DESIGN §1 "failed payments"): the backer pays a failed or
@@ -86,9 +86,7 @@ export async function payPledgeOnSession(
   const pledge = await ownedPledge(viewer, input.pledgeId);
   if (pledge.chargeStatus === "succeeded")
     throw new AppError("CONFLICT", "This commitment has already been paid.");
-  const dueBy = pledge.paymentFailedAt
-    ? paymentDueBy(pledge.paymentFailedAt, pledge.campaign.startsAt)
-    : null;
+  const dueBy = pledgeDueBy(pledge);
   const closed = paymentClosedReason(pledge.campaign.status, { ...pledge, dueBy });
   if (closed) throw new AppError("CONFLICT", closed);
   if (!isRecoverable(pledge.chargeStatus)) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { EDIT_TEXTS, getEditView, updateCampaign } from "@/lib/campaigns/edit";
-import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
+import { createCampaign, createPledge, createUser, createDemoPayoutAccount } from "@/tests/helpers/factories";
 
 const DAY = 24 * 3600_000;
 const viewer = (u: { id: string; email: string }) => ({
@@ -128,14 +128,7 @@ describe("editing an event (issue 17 item 2)", () => {
       EDIT_TEXTS.payoutsFirst,
     );
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).ticketPriceCents).toBe(0);
-    await db.payoutAccount.create({
-      data: {
-        userId: organizer.id,
-        provider: "demo",
-        accountId: `acct_demo_${organizer.id}`,
-        status: "ready",
-      },
-    });
+    await createDemoPayoutAccount(organizer.id);
     await updateCampaign(viewer(organizer), campaign.id, values);
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).ticketPriceCents).toBe(1500);
   });

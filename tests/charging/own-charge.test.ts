@@ -45,6 +45,22 @@ async function tip(behavior: CardBehavior, goal = 1) {
   return { campaign, user, result, pledge };
 }
 
+/** A tipped $18 event (goal 1) with one uncharged pledge and a good card: the tip's own charge to make. */
+async function pledgeOnTippedEvent() {
+  const campaign = await createCampaign({ goal: 1, ticketPriceCents: 1800, status: "funded" });
+  const { user, card } = await backerWithCard("ok");
+  const pledge = await db.pledge.create({
+    data: {
+      campaignId: campaign.id,
+      userId: user.id,
+      contributor: "x",
+      amountCents: 1800,
+      paymentMethodId: card,
+    },
+  });
+  return { campaign, user, card, pledge };
+}
+
 const failureEmails = (pledgeId: string) =>
   db.emailOutbox.count({ where: { dedupeKey: { startsWith: `charge-failed:${pledgeId}` } } });
 
@@ -92,17 +108,7 @@ describe("the commit that tips a paid event charges its own pledge at once", () 
   });
 
   it("a charge slower than the budget is answered 'pending' and recorded once it finishes", async () => {
-    const campaign = await createCampaign({ goal: 1, ticketPriceCents: 1800, status: "funded" });
-    const { user, card } = await backerWithCard("ok");
-    const pledge = await db.pledge.create({
-      data: {
-        campaignId: campaign.id,
-        userId: user.id,
-        contributor: "x",
-        amountCents: 1800,
-        paymentMethodId: card,
-      },
-    });
+    const { campaign, user, pledge } = await pledgeOnTippedEvent();
     expect(await recovery.chargeOwnPledgeNow(user, pledge.id, campaign.id, 0)).toEqual({ status: "pending" });
     await expect
       .poll(async () => (await db.pledge.findUniqueOrThrow({ where: { id: pledge.id } })).chargeStatus)
@@ -116,17 +122,7 @@ describe("the commit that tips a paid event charges its own pledge at once", () 
     const state = await import("@/lib/charging/pledge-state");
     const { getGateway } = await import("@/lib/payments/gateway");
     const service = await import("@/lib/charging/service");
-    const campaign = await createCampaign({ goal: 1, ticketPriceCents: 1800, status: "funded" });
-    const { user, card } = await backerWithCard("ok");
-    const pledge = await db.pledge.create({
-      data: {
-        campaignId: campaign.id,
-        userId: user.id,
-        contributor: "x",
-        amountCents: 1800,
-        paymentMethodId: card,
-      },
-    });
+    const { campaign, user, card, pledge } = await pledgeOnTippedEvent();
     // The own charge claimed and sent its on-session payment, then the process died before recording it.
     const [claim] = await state.claimBatch(
       campaign.id,

@@ -1,8 +1,8 @@
-import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { startFakeStripe, type FakeStripe } from "@/tests/fake-stripe/server";
 import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
+import { deliverStripeEvent } from "@/tests/fake-stripe/webhook";
 import { duplicates, fundedPaidCampaign } from "@/tests/charging/helpers";
 
 /**
@@ -49,42 +49,26 @@ const outboxKeys = async (prefix: string) =>
 const pledgeRow = (id: string) => db.pledge.findUniqueOrThrow({ where: { id } });
 const backer = (u: { id: string; email: string }) => ({ id: u.id, email: u.email, isAdmin: false });
 
-let evt = 0;
+/** Stripe reports one of the pledge's payments (a replay of what happened, or the opposite of it). */
 function deliver(type: "payment_intent.succeeded" | "payment_intent.payment_failed", piId: string) {
   const pi = fake.state.paymentIntents.get(piId)!;
-  const payload = JSON.stringify({
-    id: `evt_window_${++evt}`,
-    object: "event",
-    type,
+  return deliverStripeEvent(webhook, type, {
+    id: piId,
+    object: "payment_intent",
+    amount: pi.amount,
     created: Math.floor(Date.now() / 1000),
-    data: {
-      object: {
-        id: piId,
-        object: "payment_intent",
-        amount: pi.amount,
-        created: Math.floor(Date.now() / 1000),
-        status: type === "payment_intent.succeeded" ? "succeeded" : "requires_payment_method",
-        metadata: pi.metadata,
-        last_payment_error:
-          type === "payment_intent.succeeded"
-            ? null
-            : {
-                type: "card_error",
-                code: "card_declined",
-                decline_code: "insufficient_funds",
-                message: "Declined",
-              },
-      },
-    },
+    status: type === "payment_intent.succeeded" ? "succeeded" : "requires_payment_method",
+    metadata: pi.metadata,
+    last_payment_error:
+      type === "payment_intent.succeeded"
+        ? null
+        : {
+            type: "card_error",
+            code: "card_declined",
+            decline_code: "insufficient_funds",
+            message: "Declined",
+          },
   });
-  const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_test_fake" });
-  return webhook(
-    new Request("http://test/api/stripe/webhook", {
-      method: "POST",
-      body: payload,
-      headers: { "stripe-signature": header },
-    }),
-  );
 }
 
 describe("the recovery window of a failed payment", () => {

@@ -95,3 +95,13 @@ export async function createPledge(
     },
   });
 }
+
+/** A demo payout account of `userId` (issue 23), as the demo onboarding page leaves it. */
+export function createDemoPayoutAccount(
+  userId: string,
+  status: "pending" | "ready" | "restricted" = "ready",
+) {
+  return db.payoutAccount.create({
+    data: { userId, provider: "demo", accountId: `acct_demo_${userId}`, status },
+  });
+}

@@ -1,8 +1,9 @@
-import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { createDemoPayoutAccount } from "@/tests/helpers/factories";
 import { startFakeStripe, type FakeStripe } from "@/tests/fake-stripe/server";
 import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
+import { deliverStripeEvent } from "@/tests/fake-stripe/webhook";
 import { fundedPaidCampaign } from "@/tests/charging/helpers";
 
 /**
@@ -90,24 +91,7 @@ const platformFee = (cents: number) => Math.round((cents * BPS) / 10_000) + FIXE
 const transfersTo = (accountId: string) =>
   [...fake.state.transfers.values()].filter((t) => t.destination === accountId);
 
-let evt = 0;
-function deliver(type: string, object: object) {
-  const payload = JSON.stringify({
-    id: `evt_payout_${++evt}`,
-    object: "event",
-    type,
-    created: Math.floor(Date.now() / 1000),
-    data: { object },
-  });
-  const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_test_fake" });
-  return webhook(
-    new Request("http://test/api/stripe/webhook", {
-      method: "POST",
-      body: payload,
-      headers: { "stripe-signature": header },
-    }),
-  );
-}
+const deliver = (type: string, object: object) => deliverStripeEvent(webhook, type, object);
 
 describe("paying organizers", () => {
   it("1,000 charges on 5 organizers' events: each organizer's transfers equal charges − fees − refunds to the cent, once", async () => {
@@ -322,14 +306,7 @@ describe("paying organizers", () => {
     const organizer = await db.user.create({
       data: { email: `demo-then-stripe-${Date.now()}@example.test` },
     });
-    await db.payoutAccount.create({
-      data: {
-        userId: organizer.id,
-        provider: "demo",
-        accountId: `acct_demo_${organizer.id}`,
-        status: "ready",
-      },
-    });
+    await createDemoPayoutAccount(organizer.id);
     expect(await accounts.canBePaid(db, organizer.id)).toBe(false);
     await accounts.startPayoutOnboarding(organizer);
     const fresh = await db.payoutAccount.findUniqueOrThrow({ where: { userId: organizer.id } });

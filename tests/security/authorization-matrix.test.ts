@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { hashPassword } from "@/lib/auth/password";
 import { unsubscribeToken } from "@/lib/email/unsubscribe";
 import { confirmDemoSetup, createDemoSetupSecret } from "@/lib/payments/demo-gateway";
-import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
+import { createCampaign, createPledge, createUser, createDemoPayoutAccount } from "@/tests/helpers/factories";
 import {
   actAs,
   actionOutcome,
@@ -400,9 +400,7 @@ const SCENARIOS: Record<string, Scenario<any>> = {
       form.set("outcome", "ready");
       form.set("account", "acct_demo_none");
       if (user) {
-        const row = await db.payoutAccount.create({
-          data: { userId: user.id, provider: "demo", accountId: `acct_demo_${user.id}`, status: "pending" },
-        });
+        const row = await createDemoPayoutAccount(user.id, "pending");
         form.set("account", row.accountId);
       }
       const o = await action(f.people, role, () => payouts.setDemoPayoutStateAction(form));

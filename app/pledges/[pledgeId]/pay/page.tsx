@@ -8,7 +8,7 @@ import { paymentClosedReason } from "@/lib/charging/recovery";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { declineInPlainWords } from "@/lib/payments/declines";
 import { env } from "@/lib/env";
-import { formatCents } from "@/lib/format";
+import { cardInWords, formatCents } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { YourTime } from "@/components/time/your-time";
 import { Badge } from "@/components/ui/badge";
@@ -28,9 +28,7 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
   if (!pledge) notFound();
 
   const amountText = formatCents(pledge.amountCents);
-  const card = pledge.cardLast4
-    ? `${pledge.cardBrand ? pledge.cardBrand[0].toUpperCase() + pledge.cardBrand.slice(1) : "Card"} ending in ${pledge.cardLast4}`
-    : "your saved card";
+  const card = cardInWords(pledge.cardBrand, pledge.cardLast4, "your saved card");
   const closed = paymentClosedReason(pledge.campaign.status, pledge);
   const due = !closed && (pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action");
   const paid = pledge.chargeStatus === "succeeded";
