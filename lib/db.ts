@@ -1,6 +1,11 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma as PrismaNs, PrismaClient } from "@/lib/generated/prisma/client";
-import { livePledgeWhere, sqlStatusList, type StatusSet } from "@/lib/campaigns/lifecycle";
+import {
+  livePledgeWhere,
+  sqlStatusList,
+  standingPledgeWhere,
+  type StatusSet,
+} from "@/lib/campaigns/lifecycle";
 import { databaseUrl, env } from "@/lib/env";
 
 export { Prisma } from "@/lib/generated/prisma/client";
@@ -57,3 +62,5 @@ export const statusIn = (set: StatusSet) => PrismaNs.raw(sqlStatusList(set));
 
 /** The campaign core's live-pledge rule (not withdrawn) in a tagged statement: `AND ${livePledgeSql("p")}`. */
 export const livePledgeSql = (alias?: string) => PrismaNs.raw(livePledgeWhere(alias));
+/** In or waiting (not withdrawn): `AND ${standingPledgeSql("p")}`. */
+export const standingPledgeSql = (alias?: string) => PrismaNs.raw(standingPledgeWhere(alias));

@@ -20,6 +20,8 @@ import {
   optionalTime,
   parseDate,
   parseGoal,
+  parseCapacity,
+  CAPACITY_TEXTS,
   parseTicketPrice,
   readTimesInZone,
   timeOrderProblem,
@@ -35,6 +37,7 @@ import { whenWhereSelect } from "@/lib/campaigns/place";
 import { emailCampaignSelect } from "@/lib/email/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { eventChangedEmail } from "@/lib/email/templates";
+import { afterPlacesFilled, fillOpenPlaces, type Filled } from "@/lib/pledges/waitlist";
 
 /**
  * Editing an event (issue 17 item 2). The organizer may change the words, the place and the times
@@ -84,6 +87,7 @@ const editSchema = (now: () => number) =>
       addressPrivate: bool(false),
       goal: optionalText.transform((raw, ctx) => (raw === "" ? null : parseGoal(raw, ctx))),
       ticketPrice: optionalText.transform((raw, ctx) => (raw === "" ? 0 : parseTicketPrice(raw, ctx))),
+      capacity: optionalText.transform(parseCapacity),
     }),
   );
 
@@ -94,6 +98,7 @@ const editSelect = {
   goal: true,
   ticketPriceCents: true,
   pactType: true,
+  capacity: true,
   ...whenWhereSelect,
 } as const;
 
@@ -123,6 +128,7 @@ export async function updateCampaign(
   const v = parseInput(editSchema(clock), input);
   const now = new Date(clock());
 
+  let filled: Filled | null = null;
   const emailed = await db.$transaction(async (tx) => {
     const c = await loadCampaignFor(actor, campaignId, "manage", { tx, lock: true, select: editSelect });
     const rules = editRules({ ...c, pledgeCount: await tx.pledge.count({ where: { campaignId } }) }, now);
@@ -132,6 +138,13 @@ export async function updateCampaign(
     const price = c.pactType === "crowdfund" ? c.ticketPriceCents : v.ticketPrice;
     if (rules.moneyLocked && (goal !== c.goal || price !== c.ticketPriceCents))
       throw fieldError(goal !== c.goal ? "goal" : "ticketPrice", EDIT_TEXTS.moneyLocked);
+    // capacity (issue 20): at least the goal; once people have committed, only raised (or lifted)
+    const capacity = c.pactType === "crowdfund" ? null : v.capacity;
+    if (capacity !== null && capacity < goal) throw fieldError("capacity", CAPACITY_TEXTS.belowGoal(goal));
+    if (rules.moneyLocked && capacity !== null) {
+      if (c.capacity === null) throw fieldError("capacity", CAPACITY_TEXTS.lateLimit);
+      if (capacity < c.capacity) throw fieldError("capacity", CAPACITY_TEXTS.lowered(c.capacity));
+    }
     // issue 23: an approved free event turned paid needs an organizer who can be paid, as approval does
     if (
       c.ticketPriceCents === 0 &&
@@ -178,6 +191,7 @@ export async function updateCampaign(
         deadline,
         goal,
         ticketPriceCents: price,
+        capacity,
         ...place,
         ...(calendarMoved ? { calendarSequence: { increment: 1 } } : {}),
         // after the tip, a new date or place frees the backers who committed before it (issue 17)
@@ -185,6 +199,8 @@ export async function updateCampaign(
       },
       select: { ...emailCampaignSelect, status: true },
     });
+    // a raised capacity opens places: the first in line take them now
+    filled = await fillOpenPlaces(tx, campaignId, now);
     if (!calendarMoved) return 0;
     const pledges = await tx.pledge.findMany({
       where: { campaignId, ...LIVE_PLEDGE },
@@ -202,6 +218,7 @@ export async function updateCampaign(
       ),
     );
   });
+  if (filled) await afterPlacesFilled(campaignId, filled);
   if (emailed > 0) void kickEmailSender();
   return { id: campaignId, emailed };
 }
@@ -227,6 +244,7 @@ export type EditView = {
     | "onlineUrl"
     | "area"
     | "addressPrivate"
+    | "capacity"
   >;
 
   crowdfund: boolean;
@@ -265,6 +283,7 @@ export async function getEditView(
       onlineUrl: c.onlineUrl ?? "",
       area: c.area ?? "",
       addressPrivate: c.addressPrivate,
+      capacity: c.capacity === null ? "" : String(c.capacity),
     },
     crowdfund: c.pactType === "crowdfund",
     ...editRules({ ...c, pledgeCount }, now),

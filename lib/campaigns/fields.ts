@@ -41,6 +41,25 @@ export function parseGoal(raw: string, ctx: z.RefinementCtx): number {
   return n;
 }
 
+// ---- capacity (issue 20, DESIGN §1 "capacity and waitlist") ----------------------------------------
+
+export const CAPACITY_TEXTS = {
+  invalid: `Capacity must be a whole number from 1 to ${GOAL_MAX.toLocaleString("en-US")}`,
+  belowGoal: (goal: number) => `Capacity must be at least the goal (${goal.toLocaleString("en-US")})`,
+  lowered: (was: number) => `Capacity can only be raised (it is ${was.toLocaleString("en-US")})`,
+  lateLimit: "A capacity can only be set before anyone commits.",
+  crowdfund: "A crowdfund counts dollars, so it has no capacity.",
+} as const;
+
+/** "" → no capacity (null); else a whole number of people, 1 to 10,000 (checked against the goal by the caller). */
+export function parseCapacity(raw: string, ctx: z.RefinementCtx): number | null {
+  if (raw === "") return null;
+  const n = Number(raw.replace(/,/g, ""));
+  if (!/^\d[\d,]*$/.test(raw) || !Number.isInteger(n) || n < 1 || n > GOAL_MAX)
+    return fail(ctx, CAPACITY_TEXTS.invalid);
+  return n;
+}
+
 // ---- money as people type it (issue 16 item 4) -------------------------------------------------------
 
 export const PRICE_INVALID = "Ticket price must be a valid number";

@@ -79,12 +79,47 @@ export const countsTowardGoal = (c: PactKind, hasCard: boolean) => !isPaidEvent(
 export const CROWDFUND_MIN_CENTS = 100;
 
 /**
- * A pledge that still stands — not withdrawn (DESIGN §1 "withdrawing"): every count, list, email
- * audience, cached-copy audience and charge asks this. As a Prisma filter, and as SQL for the pledge
- * table under `alias` (lib/charging/pledge-state livePledgeSql wraps it for tagged statements).
+ * A pledge that holds a place — not withdrawn (DESIGN §1 "withdrawing") and not waiting on the
+ * waitlist (issue 20): every count, list, email audience, cached-copy audience and charge asks this.
+ * As a Prisma filter, and as SQL for the pledge table under `alias` (lib/db livePledgeSql wraps it
+ * for tagged statements).
  */
-export const LIVE_PLEDGE = { withdrawnAt: null } as const;
-export const livePledgeWhere = (alias?: string) => `${alias ? `${alias}.` : ""}"withdrawnAt" IS NULL`;
+export const LIVE_PLEDGE = { withdrawnAt: null, waitlistedAt: null } as const;
+const col = (alias: string | undefined, name: string) => `${alias ? `${alias}.` : ""}"${name}"`;
+export const livePledgeWhere = (alias?: string) =>
+  `(${col(alias, "withdrawnAt")} IS NULL AND ${col(alias, "waitlistedAt")} IS NULL)`;
+/**
+ * A commitment that stands, in or waiting (not withdrawn): one per person and event (the unique
+ * index); what "you have already committed", the backer's own views and card reuse ask.
+ */
+export const STANDING_PLEDGE = { withdrawnAt: null } as const;
+export const standingPledgeWhere = (alias?: string) => `${col(alias, "withdrawnAt")} IS NULL`;
+/** Waiting for a place (issue 20). */
+export const WAITING_PLEDGE = { withdrawnAt: null, NOT: { waitlistedAt: null } } as const;
+
+// ---- capacity and waitlist (DESIGN §1 "capacity and waitlist") -------------------------------------
+
+export type CapacityFacts = { capacity?: number | null; committedCount: number };
+
+/** Places left before the event is full; Infinity without a capacity. */
+export const placesLeft = (c: CapacityFacts): number =>
+  c.capacity === null || c.capacity === undefined ? Infinity : Math.max(0, c.capacity - c.committedCount);
+
+/** Full: a new commitment joins the waitlist. */
+export const isFull = (c: CapacityFacts) => placesLeft(c) === 0;
+
+/**
+ * An event keeps accepting commitments after its threshold when the organizer chose so (issue 7) or
+ * when it has a capacity: up to it, then onto the waitlist.
+ */
+export const keepsAccepting = (c: { acceptAfterThreshold?: boolean; capacity?: number | null }) =>
+  Boolean(c.acceptAfterThreshold) || (c.capacity !== null && c.capacity !== undefined);
+
+/** Promotions stop when the event starts (its deadline when it has no start): the waitlist closes. */
+export const waitlistClosesAt = (c: { startsAt?: Date | null; deadline: Date }): Date =>
+  c.startsAt ?? c.deadline;
+export const waitlistOpen = (c: { startsAt?: Date | null; deadline: Date; status: string }, now: Date) =>
+  !inStatuses(CALLED_OFF_STATUSES, c.status) && waitlistClosesAt(c).getTime() > now.getTime();
 
 // ---- the threshold (DESIGN §1 "threshold") --------------------------------------------------------
 
@@ -171,10 +206,13 @@ export const PHASE_BADGES: Record<Phase, { label: string; tone: "brand" | "green
  * shared): commit while it collects (or, confirmed, while it keeps accepting late commitments);
  * "You're in" for someone committed; otherwise the phase says why not.
  */
-export type CallToAction = "commit" | "committed" | "closed" | "confirmed" | "cancelled" | "ended";
+export type CallToAction =
+  "commit" | "waitlist" | "committed" | "waiting" | "closed" | "confirmed" | "cancelled" | "ended";
 
 export const CALL_TO_ACTION_LABELS: Record<CallToAction, string> = {
   commit: "Commit",
+  waitlist: "Join the waitlist",
+  waiting: "On the waitlist",
   committed: "You're in",
   closed: "Closed",
   confirmed: "Confirmed",
@@ -183,19 +221,28 @@ export const CALL_TO_ACTION_LABELS: Record<CallToAction, string> = {
 };
 
 export function callToAction(
-  c: { status: string; deadline: Date; acceptAfterThreshold?: boolean },
+  c: {
+    status: string;
+    deadline: Date;
+    acceptAfterThreshold?: boolean;
+    capacity?: number | null;
+    committedCount?: number;
+  },
   /** openToViewer: approved, or the viewer may commit before approval (admins: lib/access/rules) */
-  facts: { committed: boolean; openToViewer: boolean },
+  facts: { committed: boolean; openToViewer: boolean; waiting?: boolean },
   now: Date,
 ): CallToAction {
   const phase = phaseOf(c, now);
   if (phase === "cancelled") return "cancelled";
   if (phase === "expired" || phase === "ended") return "ended";
+  if (facts.waiting) return "waiting";
   if (facts.committed) return "committed";
   if (!facts.openToViewer) return "closed";
-  if (phase === "collecting") return "commit";
+  const full = isFull({ capacity: c.capacity, committedCount: c.committedCount ?? 0 });
+  if (phase === "collecting") return full ? "waitlist" : "commit";
   // confirmed or charged: open only to late commitments, and only before the deadline
-  return c.acceptAfterThreshold && c.deadline.getTime() > now.getTime() ? "commit" : "confirmed";
+  if (!keepsAccepting(c) || c.deadline.getTime() <= now.getTime()) return "confirmed";
+  return full ? "waitlist" : "commit";
 }
 
 /**

@@ -28,6 +28,8 @@ import {
   optionalTime,
   parseDate,
   parseGoal,
+  parseCapacity,
+  CAPACITY_TEXTS,
   parseTicketPrice,
   readTimesInZone,
   text,
@@ -79,6 +81,8 @@ export type CampaignFormValues = {
   refundBonusPercentage: string;
   isTest: boolean;
   acceptAfterThreshold: boolean;
+  /** issue 20: the most people who may be in; "" for no limit */
+  capacity: string;
   paymentType: "" | (typeof PAYMENT_TYPES)[number];
   paymentMethod: string;
 };
@@ -105,6 +109,7 @@ export const emptyCampaignForm: CampaignFormValues = {
   refundBonusPercentage: String(REFUND_BONUS_DEFAULT),
   isTest: false,
   acceptAfterThreshold: false,
+  capacity: "",
   paymentType: "",
   paymentMethod: "",
 };
@@ -181,6 +186,7 @@ export function createCampaignSchema(now: () => number = Date.now) {
       refundBonusPercentage: optionalText,
       isTest: bool(false),
       acceptAfterThreshold: bool(false),
+      capacity: optionalText.transform(parseCapacity),
       paymentType: z.union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()]).optional(),
       paymentMethod: optionalText.pipe(
         z.string().max(PAYMENT_HANDLE_MAX, {
@@ -205,6 +211,15 @@ export function createCampaignSchema(now: () => number = Date.now) {
       }
       if (!timesInOrder(v, ctx)) return z.NEVER;
       const crowdfund = isCrowdfund(v);
+      if (v.capacity !== null && !crowdfund && v.capacity < v.goal) {
+        ctx.issues.push({
+          code: "custom",
+          message: CAPACITY_TEXTS.belowGoal(v.goal),
+          path: ["capacity"],
+          input: v.capacity,
+        });
+        return z.NEVER;
+      }
       if (crowdfund && !v.paymentType) {
         ctx.issues.push({
           code: "custom",
@@ -238,6 +253,7 @@ export function createCampaignSchema(now: () => number = Date.now) {
         refundBonusPercentage,
         isTest: v.isTest,
         acceptAfterThreshold: v.acceptAfterThreshold,
+        capacity: crowdfund ? null : v.capacity,
         // Payment instructions belong to crowdfunds only (SPEC §3).
         paymentType: crowdfund ? (v.paymentType as (typeof PAYMENT_TYPES)[number]) : null,
         paymentMethod: crowdfund ? v.paymentMethod.replace(/^@/, "") : null,

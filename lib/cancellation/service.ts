@@ -1,5 +1,5 @@
 import "server-only";
-import { isCancellable, isPaidEvent, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { isCancellable, isPaidEvent, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
@@ -11,7 +11,7 @@ import { type PaymentGateway } from "@/lib/payments/types";
 import { cancelCampaignSchema } from "@/lib/cancellation/schema";
 import type { Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
-import { recordRefund } from "@/lib/charging/pledge-state";
+import { recordRefund, SETTLED_STATES } from "@/lib/charging/pledge-state";
 
 /**
  * Cancelling an event: before confirmation nobody is charged (saved cards are released by the
@@ -47,7 +47,7 @@ export async function cancelCampaign(
       data: { status: "cancelled", cancelledAt: now, lastStatusUpdate: now },
     });
     const pledges = await tx.pledge.findMany({
-      where: { campaignId, ...LIVE_PLEDGE },
+      where: { campaignId, ...STANDING_PLEDGE }, // the waitlist hears too
       select: {
         userId: true,
         amountCents: true,
@@ -91,7 +91,12 @@ export async function refundOwedPledges(
       refundId: null,
       paymentIntentId: { not: null },
       ...(campaignId ? { campaignId } : {}),
-      OR: [{ campaign: { status: "cancelled" } }, { withdrawnAt: { not: null } }],
+      // a place given up (issue 20) is refunded once whoever took it has paid
+      OR: [
+        { campaign: { status: "cancelled" } },
+        { withdrawnAt: { not: null }, gaveUpAt: null },
+        { withdrawnAt: { not: null }, handedTo: { chargeStatus: { in: [...SETTLED_STATES] } } },
+      ],
     },
     take,
     select: { id: true, paymentIntentId: true },

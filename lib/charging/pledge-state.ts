@@ -14,10 +14,8 @@ import type { CardSummary, ChargeResult } from "@/lib/payments/types";
  * A success is the provider's word that money moved: recorded from any unsettled state. A failure
  * applies only to the attempt that failed. Card release forgets the card of a pledge never charged.
  *
- * Withdrawn (DESIGN §1 "withdrawing") is beside the charge state: `withdrawnAt` is set, the row
- * stays (its attendee number is never reused), and nothing charges it. A withdrawal after the tip
- * (a date or place change, issue 17) is refunded like a cancelled event's charge. A dropped pledge
- * (its payment's recovery window closed unpaid, lib/charging/payment-window.ts) is withdrawn too.
+ * Who holds a place — withdrawn, dropped, waiting, promoted — is beside the charge state and written
+ * by lib/pledges/places.ts; nothing charges a pledge that is withdrawn or waiting (LIVE_PLEDGE).
  */
 
 export { LIVE_PLEDGE, livePledgeSql };
@@ -315,35 +313,20 @@ export async function releaseCard(pledgeId: string, paymentMethodId: string): Pr
 }
 
 /**
- * The backer withdraws (inside the withdrawal's transaction, the campaign row locked): the pledge
- * stays as withdrawn. Never while a charge of it is in flight (the claim holds `processing`; the
- * charge's outcome must be known first). Returns whether this call withdrew it.
+ * A waiting backer whose promotion charge failed gives a new card (issue 20): the charge state
+ * starts over (`none`, recovery window cleared), so the pledge is next in line again at its place.
+ * Only while it waits and no charge of it is in flight. Returns whether it changed.
  */
-export async function recordWithdrawal(
+export async function resetWaitingCard(
   tx: Prisma.TransactionClient,
   pledgeId: string,
-  now: Date,
-): Promise<boolean> {
-  const { count } = await tx.pledge.updateMany({
-    where: { id: pledgeId, ...LIVE_PLEDGE, chargeStatus: { not: "processing" } },
-    data: { withdrawnAt: now },
-  });
-  return count > 0;
-}
-
-/**
- * The recovery window of a failed payment closed unpaid (lib/charging/recovery-pass.ts, inside its
- * transaction, the campaign row locked): the pledge is dropped — withdrawn, so nothing charges it
- * again — never while a payment of it is in flight. Returns whether this call dropped it.
- */
-export async function recordDrop(
-  tx: Prisma.TransactionClient,
-  pledgeId: string,
-  now: Date,
+  card: CardSummary,
 ): Promise<boolean> {
   const n = await tx.$executeRaw`
-    UPDATE "Pledge" AS p SET "withdrawnAt" = ${now}, "droppedAt" = ${now}
-    WHERE p."id" = ${pledgeId} AND ${livePledgeSql("p")} AND p."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})
-      AND NOT ${stillPayableSql("p", now)}`;
+    UPDATE "Pledge" SET "chargeStatus" = 'none', "paymentFailedAt" = NULL, "paymentRemindedAt" = NULL,
+      "chargeFailureCode" = NULL, "chargeFailureMessage" = NULL, "paymentIntentId" = NULL,
+      "paymentMethodId" = ${card.paymentMethodId}, "cardBrand" = ${card.brand}, "cardLast4" = ${card.last4}
+    WHERE "id" = ${pledgeId} AND "withdrawnAt" IS NULL AND "waitlistedAt" IS NOT NULL AND "charged" = false
+      AND "chargeStatus" IN (${pledgeStatesIn(["none", ...RECOVERABLE_STATES])})`;
   return n > 0;
 }

@@ -4,6 +4,7 @@ import { env } from "@/lib/env";
 import { getGateway } from "@/lib/payments/gateway";
 import type { ChargeResult, PaymentGateway } from "@/lib/payments/types";
 import { onChargeFailed } from "@/lib/charging/notify";
+import { returnFailedPromotion } from "@/lib/pledges/waitlist";
 import { kickEmailSender } from "@/lib/email/service";
 import type { ChargeSummary } from "@/lib/charging/queries";
 import {
@@ -246,7 +247,9 @@ export async function chargeCampaign(campaignId: string, opts: RunOptions, count
         async (changed) => {
           if (!changed) return;
           counts.failed++;
-          await onChargeFailed(p.id);
+          // A promotion from the waitlist that cannot be paid goes back in line and the place moves
+          // on (issue 20); any other failure starts the backer's recovery.
+          if (!(await returnFailedPromotion(p.id, gateway))) await onChargeFailed(p.id);
         },
         (err) => {
           console.warn(

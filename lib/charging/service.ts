@@ -1,6 +1,6 @@
 import "server-only";
 import { db, statusIn } from "@/lib/db";
-import { enqueue } from "@/lib/jobs/boss";
+import { requestCharging } from "@/lib/charging/queue";
 import { AppError } from "@/lib/errors";
 import { consume, secondsText } from "@/lib/rate-limit/service";
 import { CONFIRMED_STATUSES, inStatuses, recountMeetsGoal } from "@/lib/campaigns/lifecycle";
@@ -15,20 +15,10 @@ import { chargeCampaign, type RunOptions, type RunResult } from "@/lib/charging/
  * manual charge, the queue and the sweeper's list. The pipeline is lib/charging/run.ts; every
  * pledge state write is lib/charging/pledge-state.ts; the backer's own payment is recovery.ts.
  */
-export const CHARGE_JOB = "charge-campaign";
+export { CHARGE_JOB, requestCharging } from "@/lib/charging/queue";
 
 /** How long an HTTP request may spend charging before it answers; the job carries on. */
 const HTTP_TIME_BUDGET_MS = 20_000;
-
-/**
- * Queues the charge job of a campaign. The singletonKey names the campaign; should two jobs for one
- * campaign still run at once (standard queue policy, several instances), they are harmless: claims
- * hand them disjoint pledges. With jobs disabled (tests, CLI) nothing is queued and the sweeper or a
- * direct runCharging call does the work.
- */
-export async function requestCharging(campaignId: string): Promise<void> {
-  await enqueue(CHARGE_JOB, { campaignId }, { singletonKey: `charge:${campaignId}` });
-}
 
 /**
  * Moves a pending campaign whose threshold is met (counted from the pledges, per DESIGN §1) to

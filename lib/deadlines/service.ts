@@ -9,6 +9,7 @@ import {
   CALLED_OFF_STATUSES,
   CANCELLABLE_STATUSES,
   LIVE_PLEDGE,
+  STANDING_PLEDGE,
   thresholdMet,
 } from "@/lib/campaigns/lifecycle";
 import { isApproved } from "@/lib/access/rules";
@@ -95,7 +96,7 @@ export async function detachIfUnused(
     where: {
       id: { not: exceptPledgeId },
       paymentMethodId,
-      ...LIVE_PLEDGE,
+      ...STANDING_PLEDGE, // a waiting commitment still needs its card
       campaign: { status: { in: [...CANCELLABLE_STATUSES] } },
     },
   });

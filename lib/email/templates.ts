@@ -35,11 +35,11 @@ export type EmailCampaign = {
 
 export type Recipient = { userId: string; email: string; name?: string | null };
 
-const campaignUrl = (c: { id: string }) => `${appUrl()}/campaign/${c.id}`;
+export const campaignUrl = (c: { id: string }) => `${appUrl()}/campaign/${c.id}`;
 const price = (c: EmailCampaign) => (c.ticketPriceCents > 0 ? formatCents(c.ticketPriceCents) : "free");
 const place = (c: EmailCampaign) => placeLine(placeFor(c, true));
 /** The event's calendar entry; none until it has a start (issue 16: no entry booked at the deadline). */
-const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELLED") =>
+export const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELLED") =>
   c.startsAt
     ? [
         icsAttachment({
@@ -56,7 +56,7 @@ const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELL
         }),
       ]
     : [];
-const coverImage = (c: Pick<EmailCampaign, "coverId">) =>
+export const coverImage = (c: Pick<EmailCampaign, "coverId">) =>
   c.coverId ? `${appUrl()}${coverUrl(c.coverId, "medium")}` : undefined;
 /** Where the event stands, in people or — for a crowdfund — dollars (the campaign core's progress). */
 const standing = (c: EmailCampaign) => {
@@ -78,9 +78,9 @@ const standing = (c: EmailCampaign) => {
 };
 const needed = (c: EmailCampaign) => standing(c).more;
 /** A time in the event's zone, with its abbreviation. */
-const when = (d: Date, c: EmailCampaign) => formatInZone(d, c.timeZone);
+export const when = (d: Date, c: EmailCampaign) => formatInZone(d, c.timeZone);
 /** "It starts Tue, Dec 5, 2026, 7:30 PM – 10:00 PM EST at Roxy Cinema, 2 6th Ave." or the date to come. */
-const startsLine = (c: EmailCampaign) => {
+export const startsLine = (c: EmailCampaign) => {
   const where = place(c);
   if (!c.startsAt)
     return `The date is to be announced: the organizer will post it on the event page.${where ? ` Where: ${where}.` : ""}`;

@@ -5,6 +5,7 @@ import { deadlineJobs } from "@/lib/deadlines/jobs";
 import { cancellationJobs } from "@/lib/cancellation/jobs";
 import { rateLimitJobs } from "@/lib/rate-limit/jobs";
 import { payoutJobs } from "@/lib/payouts/jobs";
+import { pledgeJobs } from "@/lib/pledges/jobs";
 
 /**
  * Every background job of the app. Each domain defines its jobs in lib/<domain>/jobs.ts and adds
@@ -18,5 +19,6 @@ export async function allJobs(): Promise<JobDefinition[]> {
     ...chargingJobs,
     ...rateLimitJobs,
     ...payoutJobs,
+    ...pledgeJobs,
   ];
 }

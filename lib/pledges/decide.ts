@@ -7,9 +7,9 @@ import type { CardSummary } from "@/lib/payments/types";
 import { parseInput } from "@/lib/actions";
 import { commitInputSchema, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy";
-import { countsTowardGoal, isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { countsTowardGoal, isCrowdfund, isFull, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { canSeeEvent } from "@/lib/access/rules";
-import { livePledgeSql } from "@/lib/charging/pledge-state";
+import { standingPledgeSql } from "@/lib/db";
 
 /**
  * The commit decision (SPEC §4 commit flow, DESIGN §1 threshold): reads the campaign row a commit
@@ -26,8 +26,12 @@ export type CommitResult = {
   thresholdMet: boolean;
   /** true for exactly one commit per campaign: the one that crossed the threshold */
   crossed: boolean;
-  /** a commit after the threshold (acceptAfterThreshold): charged at once */
+  /** a commit after the threshold (acceptAfterThreshold, or a capacity not yet reached): charged at once */
   late: boolean;
+  /** issue 20: the event was full: the commitment waits in line (nothing counted or charged) */
+  waitlisted: boolean;
+  /** its place in line (1 = next), when waitlisted */
+  position: number | null;
   status: "pending" | "funded" | "charged";
   unit: "people" | "dollars";
   free: boolean;
@@ -52,6 +56,8 @@ type LockedCampaign = {
   pledgeCount: number;
   raisedCents: number;
   acceptAfterThreshold: boolean;
+  capacity: number | null;
+  waitlistCount: number;
   title: string;
   description: string;
   alreadyCommitted: boolean;
@@ -97,10 +103,10 @@ export async function readForCommit(
   const rows = await client.$queryRaw<LockedCampaign[]>`
     SELECT c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
            c.deadline, c."creatorId", c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
-           c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.title, c.description,
+           c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.capacity, c."waitlistCount", c.title, c.description,
            c."startsAt", c."endsAt", c."timeZone", c.venue, c.address, c."onlineUrl", c.area, c."addressPrivate", c."calendarSequence",
            c."coverId",
-           EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId} AND ${livePledgeSql("p")}) AS "alreadyCommitted",
+           EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId} AND ${standingPledgeSql("p")}) AS "alreadyCommitted",
            (SELECT u.email FROM "User" u WHERE u.id = ${viewerId}) AS "userEmail",
            (SELECT u.name FROM "User" u WHERE u.id = ${viewerId}) AS "userName"
     FROM "Campaign" c WHERE c.id = ${campaignId} ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
@@ -146,6 +152,26 @@ export function decide(
 
   const amount = crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1;
   const pledgeCents = paid || crowdfund ? amountCents : 0;
+  // A full event (issue 20): the commitment joins the waitlist — counted nowhere, charged never
+  // unless a place opens (lib/pledges/waitlist.ts promotes in commit order).
+  if (isFull(c)) {
+    return {
+      c,
+      paid,
+      crowdfund,
+      card,
+      amount,
+      pledgeCents,
+      committedCount: c.committedCount,
+      raisedCents: c.raisedCents,
+      progress: crowdfund ? Math.floor(c.raisedCents / 100) : c.committedCount,
+      late: false,
+      crossed: false,
+      confirmed: false,
+      waitlisted: true,
+      position: c.waitlistCount + 1,
+    };
+  }
   // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
   // carries one, checked above), free events count all; a crowdfund counts dollars.
   const counts = countsTowardGoal(c, Boolean(card));
@@ -169,6 +195,8 @@ export function decide(
     late,
     crossed,
     confirmed: late && !paid,
+    waitlisted: false,
+    position: null as number | null,
   };
 }
 export type Decision = ReturnType<typeof decide>;
@@ -185,6 +213,8 @@ export function resultOf(d: Decision, pledgeId: string, status: CommitResult["st
     thresholdMet: d.crossed || d.late,
     crossed: d.crossed,
     late: d.late,
+    waitlisted: d.waitlisted,
+    position: d.position,
     status,
     unit: d.crowdfund ? "dollars" : "people",
     free: !d.paid,

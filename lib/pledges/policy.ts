@@ -1,4 +1,10 @@
-import { CLOSED_STATUSES, COLLECTING_STATUSES, inStatuses, isConfirmed } from "@/lib/campaigns/lifecycle";
+import {
+  CLOSED_STATUSES,
+  COLLECTING_STATUSES,
+  inStatuses,
+  isConfirmed,
+  keepsAccepting,
+} from "@/lib/campaigns/lifecycle";
 import { canModerate, isApproved, type Actor } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 
@@ -15,11 +21,13 @@ type CommitPolicyCampaign = {
   deadline: Date;
   /** issue 7: "Keep accepting commitments after the threshold" (default off, as SPEC) */
   acceptAfterThreshold?: boolean;
+  /** issue 20: an event with a capacity keeps accepting up to it, then onto the waitlist */
+  capacity?: number | null;
 };
 
 /** Whether a commit now would arrive after the threshold (and so be charged at once). */
-export const isLateCommit = (c: Pick<CommitPolicyCampaign, "status" | "acceptAfterThreshold">) =>
-  Boolean(c.acceptAfterThreshold) && isConfirmed(c.status);
+export const isLateCommit = (c: Pick<CommitPolicyCampaign, "status" | "acceptAfterThreshold" | "capacity">) =>
+  keepsAccepting(c) && isConfirmed(c.status);
 
 export const COMMIT_MESSAGES = {
   signedOut: "Please sign in to commit to this event",

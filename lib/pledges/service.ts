@@ -24,7 +24,9 @@ import {
   type Pre,
 } from "@/lib/pledges/decide";
 import { isUniqueViolation, newId, oneAtATime, withCommitSlot } from "@/lib/pledges/commit-slots";
-import { confirmFreePledges, LIVE_PLEDGE } from "@/lib/charging/pledge-state";
+import { confirmFreePledges } from "@/lib/charging/pledge-state";
+import { STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { waitlistJoinedEmail } from "@/lib/email/waitlist";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
@@ -34,6 +36,8 @@ const commitTooFastText = (wait: string) =>
 /** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */
 function commitEmail(viewer: Viewer, d: Decision, pledgeId: string) {
   const { c } = d;
+  const to = { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName };
+  if (d.waitlisted) return waitlistJoinedEmail(c, to, pledgeId, d.position ?? c.waitlistCount + 1);
   // the row as this commit leaves it: people and, for a crowdfund, dollars
   const campaign = { ...c, committedCount: d.committedCount, raisedCents: d.raisedCents };
   return commitReceivedEmail(
@@ -130,7 +134,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
     });
     if (!snapshot || !canSeeEvent(viewer, snapshot)) throw fail("notFound", "NOT_FOUND");
     const existing = await db.pledge.findFirst({
-      where: { campaignId: input.campaignId, userId: viewer.id, ...LIVE_PLEDGE },
+      where: { campaignId: input.campaignId, userId: viewer.id, ...STANDING_PLEDGE },
       select: { id: true },
     });
     if (existing) throw fail("alreadyCommitted", "CONFLICT");
@@ -148,7 +152,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
         const now = new Date();
         const row = await readForCommit(db, input.campaignId, viewer.id, false);
         const d = decide(viewer, row, input, pre, now);
-        if (d.crossed || d.late) break;
+        if (d.crossed || d.late || d.waitlisted) break;
         const done = await commitInOneStatement(viewer, d, row!.version, now);
         if (done) return done;
       }
@@ -198,20 +202,32 @@ function commitLocked(
       // The pledge and the counters in one statement. The unique (campaignId, userId) index is the
       // last word on a double commit: a conflict inserts nothing and updates nothing.
       const pledgeId = newId();
+      // A full event (issue 20): the commitment joins the waitlist — its place in line is its commit
+      // order — and moves only the waitlist's count.
+      const waiting = d.waitlisted ? 1 : 0;
       const written = await tx.$queryRaw<{ id: string }[]>`
         WITH p AS (
           INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
-                                "cardLast4", "paymentMethod", "createdAt")
+                                "cardLast4", "paymentMethod", "createdAt", "waitlistedAt")
           VALUES (${pledgeId}, ${c.id}, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${contributorText(viewer.name)},
                   ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
-                  ${c.paymentMethod?.trim() || "Not specified"}, ${now})
+                  ${c.paymentMethod?.trim() || "Not specified"}, ${now}, ${d.waitlisted ? now : null})
           ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
           RETURNING id, amount)
-        UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + 1,
-               "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p)
+        UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + ${1 - waiting},
+               "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p) * ${1 - waiting},
+               "waitlistCount" = "waitlistCount" + ${waiting}
         WHERE id = ${c.id} AND EXISTS (SELECT 1 FROM p)
         RETURNING (SELECT id FROM p) AS id`;
       if (!written[0]) throw fail("alreadyCommitted", "CONFLICT");
+      if (d.waitlisted) {
+        await queueEmail(tx, commitEmail(viewer, d, pledgeId));
+        return resultOf(
+          d,
+          pledgeId,
+          c.status === "charged" ? "charged" : d.late || c.status !== "pending" ? "funded" : "pending",
+        );
+      }
 
       // Under the lock with status `pending` (decide() checked it), the first commit to reach the
       // goal is the only one that can see it: later ones find the campaign closed.

@@ -14,8 +14,12 @@ import {
   LIVE_PLEDGE,
   pledgeChargeCents,
   progress,
+  STANDING_PLEDGE,
+  waitlistOpen,
 } from "@/lib/campaigns/lifecycle";
-import { recordChargeResult, recordDrop, recordWithdrawal } from "@/lib/charging/pledge-state";
+import { recordChargeResult, resetWaitingCard } from "@/lib/charging/pledge-state";
+import { recordDrop, recordWithdrawal, uncount } from "@/lib/pledges/places";
+import { afterPlacesFilled, fillOpenPlaces, type Filled } from "@/lib/pledges/waitlist";
 import { droppedEmails, paymentSelect } from "@/lib/charging/notify";
 import { oneAtATime } from "@/lib/pledges/commit-slots";
 import { emailCampaignSelect } from "@/lib/email/notifications";
@@ -39,31 +43,6 @@ export type WithdrawResult = {
   /** a charge given back (a withdrawal after a date or place change), in cents; 0 when none */
   refundCents: number;
 };
-
-type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
-
-/**
- * The counters drop by what a pledge's commit added (lib/pledges/decide: a paid pledge counts with
- * its card, a free one always; a crowdfund counts its dollars). Inside the caller's transaction,
- * the campaign row locked.
- */
-async function uncount(
-  tx: Tx,
-  campaignId: string,
-  c: { ticketPriceCents: number; pactType: string | null },
-  pledge: { amount: number; amountCents: number; paymentMethodId: string | null },
-) {
-  const counted = countsTowardGoal(c, pledge.paymentMethodId !== null) ? 1 : 0;
-  const pledgeCents = isPaidEvent(c) ? pledge.amountCents : 0;
-  const [after] = await tx.$queryRaw<{ committedCount: number; raisedCents: number }[]>`
-    UPDATE "Campaign" SET "committedCount" = GREATEST(0, "committedCount" - ${counted}),
-           "pledgeCount" = GREATEST(0, "pledgeCount" - 1),
-           "raisedCents" = GREATEST(0, "raisedCents" - ${pledgeCents}),
-           "currentAmount" = GREATEST(0, "currentAmount" - ${pledge.amount})
-    WHERE id = ${campaignId}
-    RETURNING "committedCount", "raisedCents"::float8 AS "raisedCents"`;
-  return after;
-}
 
 /**
  * A failed payment's recovery window closed unpaid (DESIGN §1 "failed payments", run by
@@ -95,20 +74,25 @@ export async function dropUnpaidPledge(
       return false;
     }
   }
-  const dropped = await db.$transaction(async (tx) => {
-    const pledge = await tx.pledge.findUnique({
-      where: { id: pledgeId },
-      select: { ...paymentSelect, amount: true, paymentMethodId: true, campaignId: true },
-    });
-    if (!pledge) return false;
-    await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${pledge.campaignId} FOR UPDATE`;
-    if (!(await recordDrop(tx, pledgeId, now))) return false;
-    await uncount(tx, pledge.campaignId, pledge.campaign, pledge);
-    await queueEmails(tx, droppedEmails(pledge));
-    return true;
-  });
-  if (dropped) await releaseSavedCards(1, pledgeId).catch(() => 0); // its sweeper finishes otherwise
-  return dropped;
+  const dropped = await db.$transaction(
+    async (tx): Promise<{ campaignId: string; filled: Filled } | null> => {
+      const pledge = await tx.pledge.findUnique({
+        where: { id: pledgeId },
+        select: { ...paymentSelect, amount: true, paymentMethodId: true, campaignId: true },
+      });
+      if (!pledge) return null;
+      await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${pledge.campaignId} FOR UPDATE`;
+      if (!(await recordDrop(tx, pledgeId, now))) return null;
+      await uncount(tx, pledge.campaignId, pledge.campaign, pledge);
+      await queueEmails(tx, droppedEmails(pledge));
+      // the place it held goes to the first in line (issue 20)
+      return { campaignId: pledge.campaignId, filled: await fillOpenPlaces(tx, pledge.campaignId, now) };
+    },
+  );
+  if (!dropped) return false;
+  await afterPlacesFilled(dropped.campaignId, dropped.filled);
+  await releaseSavedCards(1, pledgeId).catch(() => 0); // its sweeper finishes otherwise
+  return true;
 }
 
 /**
@@ -150,7 +134,7 @@ export async function withdrawCommitment(
         });
         if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
         const pledge = await tx.pledge.findFirst({
-          where: { campaignId, userId: actor.id, ...LIVE_PLEDGE },
+          where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
           select: {
             id: true,
             createdAt: true,
@@ -158,17 +142,21 @@ export async function withdrawCommitment(
             amountCents: true,
             paymentMethodId: true,
             chargeStatus: true,
+            waitlistedAt: true,
             user: { select: { email: true, name: true } },
           },
         });
         if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
-        const rule = withdrawRule(c, pledge, now);
+        // Leaving the waitlist (issue 20) is open at any time: nothing was charged.
+        const rule = pledge.waitlistedAt ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
         if (rule.kind === "binding") throw new AppError("CONFLICT", WITHDRAW_TEXTS.binding);
         if (rule.kind === "over") throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
         if (!(await recordWithdrawal(tx, pledge.id, now)))
           throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
 
         const after = await uncount(tx, campaignId, c, pledge);
+        // the place it held goes to the first in line (issue 20)
+        const filled = pledge.waitlistedAt ? null : await fillOpenPlaces(tx, campaignId, now);
         const refundCents = pledge.chargeStatus === "succeeded" ? pledge.amountCents : 0;
         await queueEmail(
           tx,
@@ -184,12 +172,13 @@ export async function withdrawCommitment(
           committedCount: after.committedCount,
           raisedCents: after.raisedCents,
         });
-        return { pledgeId: pledge.id, committedCount: counts.value, goal: c.goal, refundCents };
+        return { pledgeId: pledge.id, committedCount: counts.value, goal: c.goal, refundCents, filled };
       },
       { maxWait: 60_000, timeout: 60_000 },
     ),
   );
 
+  if (done.filled) await afterPlacesFilled(campaignId, done.filled);
   // Money and card after the commit, each idempotent and finished by its sweeper if this fails.
   try {
     if (done.refundCents > 0) await refundOwedPledges(campaignId, opts.gateway);
@@ -229,7 +218,7 @@ export async function changeCommitmentCard(
   });
   const gateway = opts.gateway ?? getGateway();
   const own = await db.pledge.findFirst({
-    where: { campaignId, userId: actor.id, ...LIVE_PLEDGE },
+    where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
     select: { id: true },
   });
   if (!own) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
@@ -251,15 +240,25 @@ export async function changeCommitmentCard(
           pactType: true,
           changedAfterTipAt: true,
           changeWithdrawUntil: true,
+          startsAt: true,
         },
       });
       if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
       if (!isPaidEvent(c)) throw new AppError("CONFLICT", CHANGE_CARD_TEXTS.notPaid);
       const pledge = await tx.pledge.findFirst({
-        where: { campaignId, userId: actor.id, ...LIVE_PLEDGE },
-        select: { id: true, createdAt: true, paymentMethodId: true },
+        where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
+        select: { id: true, createdAt: true, paymentMethodId: true, waitlistedAt: true },
       });
       if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
+      if (pledge.waitlistedAt) {
+        // Waiting (issue 20): a new card any time before the start; after a failed promotion charge
+        // it puts the commitment back in line at its place, and into a place if one is open.
+        if (!waitlistOpen(c, now)) throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
+        if (!(await resetWaitingCard(tx, pledge.id, card)))
+          throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+        const filled = await fillOpenPlaces(tx, campaignId, now);
+        return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled };
+      }
       const rule = withdrawRule(c, pledge, now);
       if (rule.kind !== "open")
         throw new AppError("CONFLICT", rule.kind === "over" ? WITHDRAW_TEXTS.over : WITHDRAW_TEXTS.binding);
@@ -268,9 +267,10 @@ export async function changeCommitmentCard(
         data: { paymentMethodId: card.paymentMethodId, cardBrand: card.brand, cardLast4: card.last4 },
       });
       if (count === 0) throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
-      return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId };
+      return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled: null };
     }),
   );
+  if (old.filled) await afterPlacesFilled(campaignId, old.filled);
 
   // The old card: detached (Stripe) unless another live pledge still uses it; a failure is not the backer's problem.
   if (old.paymentMethodId && old.paymentMethodId !== card.paymentMethodId)

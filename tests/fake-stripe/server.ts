@@ -567,6 +567,13 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
     chargeCount(pledgeId: string) {
       return state.chargesByPledge.get(pledgeId)?.length ?? 0;
     },
+    /** succeeded charges executed (not replayed) for these pledges */
+    succeededChargesFor(pledgeIds: string[]) {
+      return pledgeIds.reduce(
+        (n, id) => n + (state.chargesByPledge.get(id) ?? []).filter((c) => c.status === "succeeded").length,
+        0,
+      );
+    },
     succeededCharges() {
       return [...state.chargesByPledge.values()].flat().filter((c) => c.status === "succeeded").length;
     },

@@ -44,6 +44,8 @@ type CampaignOverrides = Partial<{
   onlineUrl: string | null;
   area: string | null;
   addressPrivate: boolean;
+  capacity: number | null;
+  acceptAfterThreshold: boolean;
 }>;
 
 export async function createCampaign(overrides: CampaignOverrides = {}) {
@@ -73,6 +75,8 @@ export async function createCampaign(overrides: CampaignOverrides = {}) {
       onlineUrl: overrides.onlineUrl,
       area: overrides.area,
       addressPrivate: overrides.addressPrivate,
+      capacity: overrides.capacity,
+      acceptAfterThreshold: overrides.acceptAfterThreshold,
     },
   });
 }

@@ -1,0 +1,147 @@
+import "server-only";
+import { appUrl } from "@/lib/env";
+import { formatCents } from "@/lib/format";
+import { isConfirmed } from "@/lib/campaigns/lifecycle";
+import { renderEmail } from "@/lib/email/render";
+import type { QueuedEmail } from "@/lib/email/schema";
+import {
+  calendar,
+  campaignUrl,
+  coverImage,
+  startsLine,
+  type EmailCampaign,
+  type Recipient,
+} from "@/lib/email/templates";
+
+/**
+ * The waitlist's emails (issue 20, DESIGN §1 "capacity and waitlist"): joining, promotion, a
+ * promotion whose charge failed, the waitlist closing at the start, and giving up a place. Each
+ * dedupe key names the cause, so a cause emails once however often it runs.
+ */
+
+const myCommitments = () => `${appUrl()}/profile#my-commitments`;
+
+/** What a waiting backer consents to, in the commit dialog, the join email and the README. */
+export function waitlistConsent(c: { ticketPriceCents: number }, cardText?: string): string {
+  return c.ticketPriceCents > 0
+    ? `If a place opens before the event starts, ${cardText ?? "your saved card"} is charged ${formatCents(c.ticketPriceCents)} automatically and we email you. If none opens, nothing is charged. You can leave the waitlist at any time.`
+    : "If a place opens before the event starts, you're in automatically and we email you. You can leave the waitlist at any time.";
+}
+
+export function waitlistJoinedEmail(
+  c: EmailCampaign,
+  to: Recipient,
+  pledgeId: string,
+  position: number,
+): QueuedEmail {
+  return {
+    dedupeKey: `waitlist-joined:${pledgeId}`,
+    to: to.email,
+    subject: `You're on the waitlist for "${c.title}"`,
+    ...renderEmail({
+      imageUrl: coverImage(c),
+      heading: `You're #${position} on the waitlist`,
+      paragraphs: [
+        `"${c.title}" is full, so you joined its waitlist at position ${position}.`,
+        waitlistConsent(c),
+        startsLine(c),
+      ],
+      action: { label: "See your place in line", url: myCommitments() },
+    }),
+  };
+}
+
+export function promotedEmail(
+  c: EmailCampaign & { status: string },
+  to: Recipient,
+  pledgeId: string,
+): QueuedEmail {
+  const paid = c.ticketPriceCents > 0;
+  const confirmed = isConfirmed(c.status);
+  return {
+    dedupeKey: `waitlist-promoted:${pledgeId}`,
+    to: to.email,
+    subject: `A place opened: you're in for "${c.title}"`,
+    ...renderEmail({
+      imageUrl: coverImage(c),
+      heading: "A place opened — you're in!",
+      paragraphs: [
+        `You were first in line for "${c.title}", and a place just opened.`,
+        paid && confirmed
+          ? `As agreed when you joined the waitlist, your card is being charged ${formatCents(c.ticketPriceCents)} now. We'll email you when the payment goes through.`
+          : paid
+            ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if the event reaches its goal.`
+            : "The event is free: your place is confirmed.",
+        startsLine(c),
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
+    attachments: calendar(c, confirmed ? "CONFIRMED" : "TENTATIVE"),
+  };
+}
+
+export function promotionFailedEmail(
+  c: EmailCampaign,
+  to: Recipient,
+  pledgeId: string,
+  attempt: number,
+  reason: string,
+): QueuedEmail {
+  return {
+    dedupeKey: `waitlist-promotion-failed:${pledgeId}:${attempt}`,
+    to: to.email,
+    subject: `Your card was declined for "${c.title}"`,
+    ...renderEmail({
+      imageUrl: coverImage(c),
+      heading: "A place opened, but your card was declined",
+      paragraphs: [
+        `A place opened for you at "${c.title}", but charging ${formatCents(c.ticketPriceCents)} to your card failed: ${reason}`,
+        "The place went to the next person in line, so nothing was charged. You keep your place on the waitlist: update your card and you're next in line again.",
+      ],
+      action: { label: "Update your card", url: myCommitments() },
+    }),
+  };
+}
+
+export function waitlistClosedEmail(c: EmailCampaign, to: Recipient, pledgeId: string): QueuedEmail {
+  return {
+    dedupeKey: `waitlist-closed:${pledgeId}`,
+    to: to.email,
+    subject: `No place opened for "${c.title}"`,
+    ...renderEmail({
+      imageUrl: coverImage(c),
+      heading: "The waitlist has closed",
+      paragraphs: [
+        `"${c.title}" has started and no place opened for you, so the waitlist is closed.`,
+        c.ticketPriceCents > 0
+          ? "Nothing was charged, and your saved card will not be used for this event."
+          : "Thanks for your interest — we hope to see you at the next one.",
+      ],
+      action: { label: "Find another event", url: `${appUrl()}/` },
+    }),
+  };
+}
+
+export function gaveUpEmail(
+  c: EmailCampaign,
+  to: Recipient,
+  pledgeId: string,
+  chargedCents: number,
+): QueuedEmail {
+  return {
+    dedupeKey: `gave-up:${pledgeId}`,
+    to: to.email,
+    subject: `You gave up your place at "${c.title}"`,
+    ...renderEmail({
+      imageUrl: coverImage(c),
+      heading: "You gave up your place",
+      paragraphs: [
+        `Your place at "${c.title}" went to the first person on the waitlist.`,
+        chargedCents > 0
+          ? `Your payment of ${formatCents(chargedCents)} is refunded as soon as they have paid for the place; we'll email you then. It can take 5 to 10 days to show on your statement.`
+          : "Nothing was charged, and your saved card will not be used for this event.",
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
+  };
+}

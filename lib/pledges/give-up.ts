@@ -1,0 +1,88 @@
+import "server-only";
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { parseInput } from "@/lib/actions";
+import { canSeeEvent, type Actor } from "@/lib/access/rules";
+import { ACCESS_TEXTS } from "@/lib/access/texts";
+import { isConfirmed, LIVE_PLEDGE, waitlistOpen } from "@/lib/campaigns/lifecycle";
+import { emailCampaignSelect } from "@/lib/email/notifications";
+import { queueEmail } from "@/lib/email/service";
+import { gaveUpEmail } from "@/lib/email/waitlist";
+import { releaseSavedCards } from "@/lib/deadlines/service";
+import { campaignIdSchema } from "@/lib/pledges/schema";
+import { WITHDRAW_TEXTS } from "@/lib/pledges/policy";
+import { recordHandover, recordWithdrawal, uncount } from "@/lib/pledges/places";
+import { withPlaces } from "@/lib/pledges/waitlist";
+
+const giveUpInputSchema = z.object({ campaignId: campaignIdSchema }).strict();
+
+export const GIVE_UP_TEXTS = {
+  /** beside the button, before the backer confirms */
+  explain:
+    "Can't make it? Give your place to the first person on the waitlist. If you were charged, you're refunded in full as soon as they have paid.",
+  notIn: "You don't hold a place at this event.",
+  notTipped: "This event hasn't reached its goal yet: you can simply withdraw.",
+  started: "The event has started, so places can no longer change hands.",
+  nobodyWaiting: "Nobody is waiting for a place right now, so there is nobody to give yours to.",
+  done: "You gave up your place. It went to the first person on the waitlist.",
+} as const;
+
+/**
+ * "Give up my place" (issue 20): after the tip, a backer who holds a place hands it to the first in
+ * line. Under the campaign lock the backer's commitment is withdrawn, the place filled in the same
+ * transaction, and the giver linked to whoever took it: a charge already made is refunded only once
+ * that person has paid (lib/cancellation/service refundOwedPledges; if their card fails, the place —
+ * and the link — move on to the next in line). Refused when nobody can take the place.
+ */
+export async function giveUpPlace(actor: Actor, input: unknown): Promise<{ refundPending: boolean }> {
+  if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
+  const { campaignId } = parseInput(giveUpInputSchema, input, { message: ACCESS_TEXTS.campaignNotFound });
+  const { result } = await withPlaces(
+    campaignId,
+    async (tx, now) => {
+      const c = await tx.campaign.findUnique({
+        where: { id: campaignId },
+        select: { ...emailCampaignSelect, creatorId: true, approvalStatus: true, status: true },
+      });
+      if (!c || !canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
+      const pledge = await tx.pledge.findFirst({
+        where: { campaignId, userId: actor.id, ...LIVE_PLEDGE },
+        select: {
+          id: true,
+          amount: true,
+          amountCents: true,
+          paymentMethodId: true,
+          chargeStatus: true,
+          user: { select: { email: true, name: true } },
+        },
+      });
+      if (!pledge) throw new AppError("CONFLICT", GIVE_UP_TEXTS.notIn);
+      if (!isConfirmed(c.status)) throw new AppError("CONFLICT", GIVE_UP_TEXTS.notTipped);
+      if (!waitlistOpen(c, now)) throw new AppError("CONFLICT", GIVE_UP_TEXTS.started);
+      const waiting = await tx.pledge.count({
+        where: { campaignId, withdrawnAt: null, NOT: { waitlistedAt: null }, chargeStatus: "none" },
+      });
+      if (waiting === 0) throw new AppError("CONFLICT", GIVE_UP_TEXTS.nobodyWaiting);
+      if (!(await recordWithdrawal(tx, pledge.id, now, { gaveUp: true })))
+        throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+      await uncount(tx, campaignId, c, pledge);
+      const charged = pledge.chargeStatus === "succeeded" ? pledge.amountCents : 0;
+      await queueEmail(
+        tx,
+        gaveUpEmail(
+          c,
+          { userId: actor.id, email: pledge.user.email, name: pledge.user.name },
+          pledge.id,
+          charged,
+        ),
+      );
+      return { pledgeId: pledge.id, refundPending: charged > 0 };
+    },
+    async (tx, given, filled) => {
+      if (filled.promoted[0]) await recordHandover(tx, given.pledgeId, filled.promoted[0]);
+    },
+  );
+  if (!result) throw new AppError("CONFLICT", GIVE_UP_TEXTS.notIn);
+  await releaseSavedCards(1, result.pledgeId).catch(() => 0); // its sweeper finishes otherwise
+  return { refundPending: result.refundPending };
+}

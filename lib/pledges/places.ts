@@ -1,0 +1,145 @@
+import "server-only";
+import { livePledgeSql, Prisma } from "@/lib/db";
+import { countsTowardGoal, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { stillPayableSql } from "@/lib/charging/payment-window";
+import { pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
+
+/**
+ * The only writer of who holds a place (issue 20, beside the charge state that
+ * lib/charging/pledge-state.ts writes). A commitment is in (LIVE_PLEDGE), waiting on the waitlist
+ * (`waitlistedAt`), or withdrawn (`withdrawnAt`: withdrawn, dropped, given up, or left waiting when
+ * the event started). Every write runs inside the caller's transaction with the campaign row locked
+ * — the lock every commit takes — and checks the row's state in its WHERE, so a place is taken or
+ * given back exactly once. The rows stay: an attendee number is never reused.
+ */
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * The counters drop by what a pledge's commit added (lib/pledges/decide: a paid pledge counts with
+ * its card, a free one always; a crowdfund counts its dollars). Inside the caller's transaction,
+ * the campaign row locked. A waiting commitment added nothing but its place in line.
+ */
+export async function uncount(
+  tx: Tx,
+  campaignId: string,
+  c: { ticketPriceCents: number; pactType: string | null },
+  pledge: { amount: number; amountCents: number; paymentMethodId: string | null; waitlistedAt?: Date | null },
+) {
+  if (pledge.waitlistedAt) {
+    const [after] = await tx.$queryRaw<{ committedCount: number; raisedCents: number }[]>`
+      UPDATE "Campaign" SET "waitlistCount" = GREATEST(0, "waitlistCount" - 1) WHERE id = ${campaignId}
+      RETURNING "committedCount", "raisedCents"::float8 AS "raisedCents"`;
+    return after;
+  }
+  const counted = countsTowardGoal(c, pledge.paymentMethodId !== null) ? 1 : 0;
+  const pledgeCents = isPaidEvent(c) ? pledge.amountCents : 0;
+  const [after] = await tx.$queryRaw<{ committedCount: number; raisedCents: number }[]>`
+    UPDATE "Campaign" SET "committedCount" = GREATEST(0, "committedCount" - ${counted}),
+           "pledgeCount" = GREATEST(0, "pledgeCount" - 1),
+           "raisedCents" = GREATEST(0, "raisedCents" - ${pledgeCents}),
+           "currentAmount" = GREATEST(0, "currentAmount" - ${pledge.amount})
+    WHERE id = ${campaignId}
+    RETURNING "committedCount", "raisedCents"::float8 AS "raisedCents"`;
+  return after;
+}
+
+/**
+ * The backer withdraws — or leaves the waitlist. Never while a charge of it is in flight (the claim
+ * holds `processing`; the charge's outcome must be known first). Returns whether this call withdrew it.
+ */
+export async function recordWithdrawal(
+  tx: Tx,
+  pledgeId: string,
+  now: Date,
+  opts: { gaveUp?: boolean } = {},
+): Promise<boolean> {
+  const { count } = await tx.pledge.updateMany({
+    where: { id: pledgeId, withdrawnAt: null, chargeStatus: { not: "processing" } },
+    data: { withdrawnAt: now, ...(opts.gaveUp ? { gaveUpAt: now } : {}) },
+  });
+  return count > 0;
+}
+
+/**
+ * The recovery window of a failed payment closed unpaid (lib/charging/recovery-pass.ts): the pledge
+ * is dropped — withdrawn, so nothing charges it again — never while a payment of it is in flight.
+ */
+export async function recordDrop(tx: Tx, pledgeId: string, now: Date): Promise<boolean> {
+  const n = await tx.$executeRaw`
+    UPDATE "Pledge" AS p SET "withdrawnAt" = ${now}, "droppedAt" = ${now}
+    WHERE p."id" = ${pledgeId} AND ${livePledgeSql("p")} AND p."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})
+      AND NOT ${stillPayableSql("p", now)}`;
+  return n > 0;
+}
+
+/**
+ * Places opened: the first `places` commitments in line that can be charged (a waiting card that
+ * failed at its own promotion waits for a new one) are promoted, in commit order. Returns them.
+ */
+export async function recordPromotions(
+  tx: Tx,
+  campaignId: string,
+  places: number,
+  now: Date,
+): Promise<{ id: string; userId: string; amount: number; amountCents: number }[]> {
+  if (places <= 0) return [];
+  return tx.$queryRaw`
+    UPDATE "Pledge" AS p SET "waitlistedAt" = NULL, "promotedAt" = ${now}
+    FROM (
+      SELECT "id" FROM "Pledge"
+      WHERE "campaignId" = ${campaignId} AND "waitlistedAt" IS NOT NULL AND "withdrawnAt" IS NULL AND "chargeStatus" = 'none'
+      ORDER BY "createdAt" ASC, "id" ASC
+      LIMIT ${places}
+      FOR UPDATE
+    ) AS next
+    WHERE p."id" = next."id"
+    RETURNING p."id", p."userId", p."amount", p."amountCents"`;
+}
+
+/**
+ * A promotion's charge failed (off-session: declined, or the bank asks for authentication): the
+ * commitment goes back to its place in line, waiting for a new card. Only a promoted pledge that is
+ * in, never charged, whose charge is not in flight. Returns it, or null.
+ */
+export async function recordDemotion(
+  tx: Tx,
+  pledgeId: string,
+  now: Date,
+): Promise<{ id: string; amount: number } | null> {
+  const rows = await tx.$queryRaw<{ id: string; amount: number }[]>`
+    UPDATE "Pledge" AS p SET "waitlistedAt" = ${now}, "promotedAt" = NULL
+    WHERE p."id" = ${pledgeId} AND ${livePledgeSql("p")} AND p."promotedAt" IS NOT NULL AND p."charged" = false
+      AND p."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})
+    RETURNING p."id", p."amount"`;
+  return rows[0] ?? null;
+}
+
+/** A given-up place went to `toPledgeId` (the giver is refunded once that pledge has paid). */
+export async function recordHandover(tx: Tx, fromPledgeId: string, toPledgeId: string): Promise<void> {
+  await tx.pledge.updateMany({
+    where: { id: fromPledgeId, gaveUpAt: { not: null } },
+    data: { handedToId: toPledgeId },
+  });
+}
+
+/** The promoted one could not pay: the givers who waited on them wait on the next one instead. */
+export async function moveHandovers(tx: Tx, fromPledgeId: string, toPledgeId: string): Promise<void> {
+  await tx.pledge.updateMany({ where: { handedToId: fromPledgeId }, data: { handedToId: toPledgeId } });
+}
+
+/**
+ * The event started (issue 20: promotions stop): whoever still waits is let go — withdrawn, never
+ * charged; their card is released after. Returns them (each is told once).
+ */
+export async function recordWaitlistClosed(
+  tx: Tx,
+  campaignId: string,
+  now: Date,
+): Promise<{ id: string; userId: string }[]> {
+  return tx.$queryRaw`
+    UPDATE "Pledge" SET "withdrawnAt" = ${now}, "waitlistClosedAt" = ${now}
+    WHERE "campaignId" = ${campaignId} AND "waitlistedAt" IS NOT NULL AND "withdrawnAt" IS NULL
+      AND "chargeStatus" <> 'processing'
+    RETURNING "id", "userId"`;
+}

@@ -1,0 +1,293 @@
+import "server-only";
+import { db, Prisma, standingPledgeSql } from "@/lib/db";
+import {
+  CALLED_OFF_STATUSES,
+  inStatuses,
+  isConfirmed,
+  isFreeEvent,
+  isPaidEvent,
+  placesLeft,
+  waitlistClosesAt,
+  waitlistOpen,
+} from "@/lib/campaigns/lifecycle";
+import {
+  confirmFreePledges,
+  isRecoverable,
+  pledgeStatesIn,
+  RECOVERABLE_STATES,
+  recordChargeResult,
+} from "@/lib/charging/pledge-state";
+import { requestCharging } from "@/lib/charging/queue";
+import { emailCampaignSelect } from "@/lib/email/notifications";
+import { kickEmailSender, queueEmails } from "@/lib/email/service";
+import { promotedEmail, promotionFailedEmail, waitlistClosedEmail } from "@/lib/email/waitlist";
+import { releaseSavedCards } from "@/lib/deadlines/service";
+import { getGateway } from "@/lib/payments/gateway";
+import type { PaymentGateway } from "@/lib/payments/types";
+import { oneAtATime } from "@/lib/pledges/commit-slots";
+import { moveHandovers, recordDemotion, recordPromotions, recordWaitlistClosed } from "@/lib/pledges/places";
+
+/**
+ * The waitlist (issue 20, DESIGN §1 "capacity and waitlist"). A place opens when a commitment that
+ * is in leaves — a withdrawal, a dropped payment, a place given up — or the capacity is raised; in
+ * the same transaction, under the campaign row lock every commit and withdrawal takes, the first in
+ * line are promoted (fillOpenPlaces). A promoted commitment of a tipped paid event is an uncharged
+ * live pledge, so the charging pipeline charges it exactly once, off-session, like any other (its
+ * claim and idempotency key); this file only queues that run. A promotion whose charge fails goes
+ * back to its place in line, waiting for a new card, and the place moves on (returnFailedPromotion).
+ * Promotions stop at the event start, when the waitlist closes (runWaitlistPass).
+ */
+
+type Tx = Prisma.TransactionClient;
+export type Filled = { promoted: string[]; charge: boolean };
+const NOTHING: Filled = { promoted: [], charge: false };
+
+/**
+ * Promotes the first in line into the places now open. Inside the caller's transaction, the
+ * campaign row locked. The counters move by exactly what the promoted commits would have added;
+ * a confirmed free event confirms them at once. Each promoted backer is emailed in this transaction.
+ */
+export async function fillOpenPlaces(tx: Tx, campaignId: string, now: Date): Promise<Filled> {
+  const c = await tx.campaign.findUnique({
+    where: { id: campaignId },
+    select: { ...emailCampaignSelect, status: true, capacity: true, waitlistCount: true },
+  });
+  if (!c || c.capacity === null || c.waitlistCount === 0 || !waitlistOpen(c, now)) return NOTHING;
+  const rows = await recordPromotions(tx, campaignId, placesLeft(c), now);
+  if (rows.length === 0) return NOTHING;
+  const paid = isPaidEvent(c);
+  const people = rows.length;
+  const amount = rows.reduce((s, r) => s + r.amount, 0);
+  const cents = paid ? rows.reduce((s, r) => s + r.amountCents, 0) : 0;
+  await tx.$executeRaw`
+    UPDATE "Campaign" SET "committedCount" = "committedCount" + ${people}, "pledgeCount" = "pledgeCount" + ${people},
+      "raisedCents" = "raisedCents" + ${cents}, "currentAmount" = "currentAmount" + ${amount},
+      "waitlistCount" = GREATEST(0, "waitlistCount" - ${people})
+    WHERE id = ${campaignId}`;
+  const confirmed = isConfirmed(c.status);
+  if (confirmed && isFreeEvent(c)) {
+    const total = await confirmFreePledges(tx, campaignId, now);
+    await tx.campaign.update({
+      where: { id: campaignId },
+      data: { totalCharged: total },
+      select: { id: true },
+    });
+  }
+  const users = await tx.user.findMany({
+    where: { id: { in: rows.map((r) => r.userId) } },
+    select: { id: true, email: true, name: true },
+  });
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const after = { ...c, committedCount: c.committedCount + people };
+  await queueEmails(
+    tx,
+    rows.flatMap((r) => {
+      const u = byId.get(r.userId);
+      return u ? [promotedEmail(after, { userId: u.id, email: u.email, name: u.name }, r.id)] : [];
+    }),
+  );
+  return { promoted: rows.map((r) => r.id), charge: confirmed && paid };
+}
+
+/** After the transaction that filled places: the promoted are charged by the charging job. */
+export async function afterPlacesFilled(campaignId: string, filled: Filled): Promise<void> {
+  if (filled.promoted.length === 0) return;
+  if (filled.charge) {
+    try {
+      await requestCharging(campaignId);
+    } catch (err) {
+      // the charge sweeper finds the uncharged promoted pledge within a minute
+      console.warn(`[waitlist] could not queue charging for ${campaignId}: ${(err as Error).message}`);
+    }
+  }
+  void kickEmailSender();
+}
+
+/** Opens the places a transaction made: locks the campaign row, runs `fn`, then fills the places. */
+export async function withPlaces<T>(
+  campaignId: string,
+  fn: (tx: Tx, now: Date) => Promise<T | null>,
+  then?: (tx: Tx, result: T, filled: Filled) => Promise<void>,
+): Promise<{ result: T | null; filled: Filled }> {
+  const out = await oneAtATime(campaignId, () =>
+    db.$transaction(
+      async (tx) => {
+        const now = new Date();
+        await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+        const result = await fn(tx, now);
+        if (result === null) return { result, filled: NOTHING };
+        const filled = await fillOpenPlaces(tx, campaignId, now);
+        if (then) await then(tx, result, filled);
+        return { result, filled };
+      },
+      { maxWait: 60_000, timeout: 60_000 },
+    ),
+  );
+  await afterPlacesFilled(campaignId, out.filled);
+  return out;
+}
+
+/**
+ * A promoted commitment's charge failed (the charging run reports it; the waitlist pass catches
+ * one reported by a webhook): the commitment goes back to its place in line, its backer is asked
+ * for a new card, and the place goes to the next in line. A payment still waiting for the bank's
+ * authentication is cancelled first; should it have gone through meanwhile, it stays in. Returns
+ * whether the failure was handled here (a pledge that was not a promotion is not).
+ */
+export async function returnFailedPromotion(
+  pledgeId: string,
+  gateway: PaymentGateway = getGateway(),
+): Promise<boolean> {
+  const p = await db.pledge.findUnique({
+    where: { id: pledgeId },
+    select: {
+      promotedAt: true,
+      charged: true,
+      chargeStatus: true,
+      chargeAttempts: true,
+      chargeFailureMessage: true,
+      paymentIntentId: true,
+      amountCents: true,
+      campaignId: true,
+      userId: true,
+      user: { select: { email: true, name: true } },
+      campaign: { select: emailCampaignSelect },
+    },
+  });
+  if (!p?.promotedAt || p.charged || !isRecoverable(p.chargeStatus)) return false;
+  if (p.chargeStatus === "requires_action" && p.paymentIntentId) {
+    const final = await gateway.cancelIntent(p.paymentIntentId);
+    if (final.status === "succeeded") {
+      await recordChargeResult(pledgeId, p.amountCents, final);
+      return true;
+    }
+  }
+  const { result } = await withPlaces(
+    p.campaignId,
+    async (tx) => {
+      const back = await recordDemotion(tx, pledgeId, new Date());
+      if (!back) return null;
+      await tx.$executeRaw`
+      UPDATE "Campaign" SET "committedCount" = GREATEST(0, "committedCount" - 1), "pledgeCount" = GREATEST(0, "pledgeCount" - 1),
+        "raisedCents" = GREATEST(0, "raisedCents" - ${isPaidEvent(p.campaign) ? p.amountCents : 0}),
+        "currentAmount" = GREATEST(0, "currentAmount" - ${back.amount}), "waitlistCount" = "waitlistCount" + 1
+      WHERE id = ${p.campaignId}`;
+      const reason =
+        p.chargeStatus === "requires_action"
+          ? "your bank asked for a confirmation we could not get while you were away."
+          : (p.chargeFailureMessage ?? "your card was declined.");
+      await queueEmails(tx, [
+        promotionFailedEmail(
+          p.campaign,
+          { userId: p.userId, email: p.user.email, name: p.user.name },
+          pledgeId,
+          p.chargeAttempts,
+          reason,
+        ),
+      ]);
+      return back;
+    },
+    async (tx, _back, filled) => {
+      // givers waiting on this one now wait on whoever took the place next
+      if (filled.promoted[0]) await moveHandovers(tx, pledgeId, filled.promoted[0]);
+    },
+  );
+  return result !== null;
+}
+
+/** How many rows each step of the pass takes at most per run. */
+const PASS_BATCH = 100;
+
+/**
+ * Every minute (the waitlist job): hands failed promotions reported by a webhook back to the line,
+ * fills places still open on an event with a waitlist (a safety net: every opening fills its place
+ * in its own transaction), and closes the waitlist of events that started or were called off —
+ * whoever still waits is let go, told, and their card released. With nothing to do it is three
+ * indexed reads.
+ */
+export async function runWaitlistPass(
+  now = new Date(),
+): Promise<{ demoted: number; filled: number; closed: number }> {
+  let demoted = 0;
+  const failed = await db.$queryRaw<{ id: string }[]>`
+    SELECT p.id FROM "Pledge" p
+    WHERE p."withdrawnAt" IS NULL AND p."waitlistedAt" IS NULL AND p."promotedAt" IS NOT NULL AND p.charged = false
+      AND p."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})
+    ORDER BY p."paymentFailedAt" ASC NULLS LAST LIMIT ${PASS_BATCH}`;
+  for (const { id } of failed) if (await returnFailedPromotion(id).catch(() => false)) demoted++;
+
+  const lines = await db.$queryRaw<
+    { id: string; open: boolean; status: string; startsAt: Date | null; deadline: Date }[]
+  >`
+    SELECT c.id, c.status::text AS status, c."startsAt", c.deadline,
+           (c.capacity IS NOT NULL AND c.capacity > c."committedCount") AS open
+    FROM "Campaign" c WHERE c."waitlistCount" > 0 LIMIT ${PASS_BATCH}`;
+  let filled = 0;
+  let closed = 0;
+  for (const line of lines) {
+    if (!waitlistOpen(line, now)) {
+      closed += await closeWaitlist(line.id, now);
+    } else if (line.open) {
+      const out = await withPlaces(line.id, async () => true);
+      filled += out.filled.promoted.length;
+    }
+  }
+  return { demoted, filled, closed };
+}
+
+/**
+ * The waitlist of an event that started (or was called off) closes: every commitment still waiting
+ * is withdrawn, never charged; its backer is told (a cancelled event's email already said so) and
+ * the card is released after. Returns how many it let go.
+ */
+async function closeWaitlist(campaignId: string, now: Date): Promise<number> {
+  const gone = await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+    const c = await tx.campaign.findUniqueOrThrow({
+      where: { id: campaignId },
+      select: { ...emailCampaignSelect, status: true },
+    });
+    if (waitlistOpen(c, now)) return [];
+    const rows = await recordWaitlistClosed(tx, campaignId, now);
+    const left = await tx.pledge.count({
+      where: { campaignId, withdrawnAt: null, NOT: { waitlistedAt: null } },
+    });
+    await tx.campaign.update({
+      where: { id: campaignId },
+      data: { waitlistCount: left },
+      select: { id: true },
+    });
+    if (!inStatuses(CALLED_OFF_STATUSES, c.status) && waitlistClosesAt(c) <= now) {
+      const users = await tx.user.findMany({
+        where: { id: { in: rows.map((r) => r.userId) } },
+        select: { id: true, email: true, name: true },
+      });
+      const byId = new Map(users.map((u) => [u.id, u]));
+      await queueEmails(
+        tx,
+        rows.flatMap((r) => {
+          const u = byId.get(r.userId);
+          return u ? [waitlistClosedEmail(c, { userId: u.id, email: u.email, name: u.name }, r.id)] : [];
+        }),
+      );
+    }
+    return rows;
+  });
+  for (const r of gone) await releaseSavedCards(1, r.id).catch(() => 0); // its sweeper finishes otherwise
+  if (gone.length > 0) void kickEmailSender();
+  return gone.length;
+}
+
+/** A waiting commitment's place in line (1 = next), counted in commit order; null when it is not waiting. */
+export async function waitlistPositions(
+  campaignId: string,
+  pledgeIds: string[],
+): Promise<Map<string, number>> {
+  if (pledgeIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ id: string; position: number }[]>`
+    SELECT id, position FROM (
+      SELECT id, row_number() OVER (ORDER BY "createdAt" ASC, id ASC)::int AS position FROM "Pledge"
+      WHERE "campaignId" = ${campaignId} AND "waitlistedAt" IS NOT NULL AND ${standingPledgeSql()}
+    ) w WHERE id IN (${Prisma.join(pledgeIds)})`;
+  return new Map(rows.map((r) => [r.id, r.position]));
+}
