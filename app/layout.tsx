@@ -9,6 +9,7 @@ import { confirmPledgePaymentAction } from "@/app/pledges/[pledgeId]/pay/actions
 import { setPayoutHoldAction } from "@/app/payouts/actions";
 import {
   changeCardAction,
+  giveUpPlaceAction,
   myCommitmentAction,
   withdrawCommitmentAction,
 } from "@/app/campaign/[campaignId]/backer-actions";
@@ -41,6 +42,7 @@ const actions: ServerActions = {
   myCommitmentAction,
   withdrawCommitmentAction,
   changeCardAction,
+  giveUpPlaceAction,
   confirmPledgePaymentAction,
   setPayoutHoldAction,
   loadMoreCommitmentsAction,

@@ -28,6 +28,9 @@ type EventSeed = {
   outcome?: (typeof CALLED_OFF_STATUSES)[number];
   /** issue 19: Alice's payment failed and Ben's was dropped (the demo's failed payments) */
   failedPayments?: boolean;
+  /** issue 20: the most people who may be in, and how many wait on the waitlist (Alice first) */
+  capacity?: number;
+  waiting?: number;
   anonymous?: boolean;
   isTest?: boolean;
   ageDays: number; // created this many days ago
@@ -111,6 +114,19 @@ const EVENTS: EventSeed[] = [
     confirmed: true,
     failedPayments: true,
     ageDays: 9,
+  },
+  {
+    title: "Handmade Pasta Workshop",
+    description:
+      "Chef Marco teaches tagliatelle and ravioli from scratch, then we eat what we made. The kitchen runs if 8 cooks commit and fits 10; after that, a waitlist.",
+    goal: 8,
+    capacity: 10,
+    priceCents: 3500,
+    days: 6,
+    pledges: 10,
+    confirmed: true,
+    waiting: 3,
+    ageDays: 7,
   },
   {
     title: "Board Game Marathon",
@@ -268,6 +284,15 @@ type WhenWhereSeed = {
 };
 const NYC = "America/New_York";
 const WHEN_WHERE: Record<string, WhenWhereSeed> = {
+  "Handmade Pasta Workshop": {
+    zone: NYC,
+    startDaysAfterDeadline: 2,
+    hour: 18,
+    minute: 30,
+    hours: 3,
+    venue: "Casa Marco teaching kitchen",
+    address: "88 Mulberry St, New York, NY 10013",
+  },
   "Sunrise Yoga in Riverside Park": {
     zone: NYC,
     startDaysAfterDeadline: 2,
@@ -498,6 +523,8 @@ async function main() {
         committedCount: e.pledges,
         pledgeCount: e.pledges,
         currentAmount: e.pledges,
+        capacity: e.capacity ?? null,
+        waitlistCount: e.waiting ?? 0,
       },
     });
     const coverSource = await demoCover(e.title);
@@ -550,6 +577,44 @@ async function main() {
             : {}),
         },
       });
+    }
+    // A full event's waitlist (issue 20): Alice is first in line, each with a saved card, charged
+    // automatically if a place opens before the start.
+    if (e.waiting) {
+      const inIds = new Set(
+        (await db.pledge.findMany({ where: { campaignId: campaign.id }, select: { userId: true } })).map(
+          (p) => p.userId,
+        ),
+      );
+      const line = backers.filter((b) => !inIds.has(b.id)).slice(0, e.waiting);
+      for (const [i, backer] of line.entries()) {
+        const paymentMethodId = `pm_demo_seed_${campaign.id}_wait_${i}`;
+        await db.demoPaymentMethod.create({
+          data: {
+            id: paymentMethodId,
+            userId: backer.id,
+            brand: "visa",
+            last4: "4242",
+            expMonth: 12,
+            expYear: 2030,
+            behavior: "ok",
+          },
+        });
+        const at = new Date(now - (e.waiting - i) * HOUR);
+        await db.pledge.create({
+          data: {
+            campaignId: campaign.id,
+            userId: backer.id,
+            amountCents: e.priceCents,
+            contributor: backer.name ?? "Anonymous Backer",
+            createdAt: at,
+            waitlistedAt: at,
+            paymentMethodId,
+            cardBrand: "visa",
+            cardLast4: "4242",
+          },
+        });
+      }
     }
     // One backer of the first open paid event changed their mind (issue 18): a withdrawn commitment,
     // kept on the organizer's manage page and the backer's profile, counted nowhere.

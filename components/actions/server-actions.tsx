@@ -19,6 +19,7 @@ export type ServerActions = {
   myCommitmentAction: (input: unknown) => Promise<ActionResult<MyCommitment | null>>;
   withdrawCommitmentAction: (input: unknown) => Promise<ActionResult<WithdrawResult>>;
   changeCardAction: (input: unknown) => Promise<ActionResult<{ brand: string; last4: string }>>;
+  giveUpPlaceAction: (input: unknown) => Promise<ActionResult<{ refundPending: boolean }>>;
   confirmPledgePaymentAction: (input: unknown) => Promise<ActionResult<PayPledgeResult>>;
   setPayoutHoldAction: (input: {
     campaignId: string;

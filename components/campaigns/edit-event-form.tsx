@@ -153,6 +153,29 @@ export function EditEventForm({ view }: { view: EditView }) {
               />
             </Field>
           )}
+          {!view.crowdfund && (
+            <Field
+              id="capacity"
+              label="Capacity"
+              error={err("capacity")}
+              hint={
+                view.moneyLocked
+                  ? values.capacity
+                    ? "May only be raised; raising it promotes the first on the waitlist"
+                    : "No limit (a capacity can only be set before anyone commits)"
+                  : "Optional: at least the goal; empty for no limit"
+              }
+            >
+              <Input
+                id="capacity"
+                inputMode="numeric"
+                value={values.capacity}
+                readOnly={view.moneyLocked && !view.values.capacity}
+                onChange={(e) => set("capacity", e.target.value)}
+                invalid={!!err("capacity")}
+              />
+            </Field>
+          )}
         </div>
         <Field
           id="deadline"

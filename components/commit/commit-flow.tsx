@@ -8,7 +8,7 @@ import { Modal } from "@/components/ui/modal";
 import { Field, Input } from "@/components/ui/field";
 import { SaveCardStep } from "@/components/payments/save-card-step";
 import { crowdfundAmountSchema } from "@/lib/pledges/schema";
-import { COMMIT_MESSAGES, WITHDRAW_TEXTS } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent, WITHDRAW_TEXTS } from "@/lib/pledges/policy";
 import { formatCents } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import type { CommitResult } from "@/lib/pledges/decide";
@@ -52,6 +52,7 @@ export default function CommitFlow({
   const unit = panel.crowdfund ? "dollars" : "participants";
   const current = panel.crowdfund ? Math.floor(panel.raisedCents / 100) : panel.committedCount;
   const priceText = formatCents(panel.ticketPriceCents);
+  const joiningWaitlist = panel.cta === "waitlist";
 
   const save = useCallback(
     async (paymentMethodId?: string, resuming = false) => {
@@ -152,9 +153,21 @@ export default function CommitFlow({
   return (
     <>
       {step === "confirm" && (
-        <Modal title="Confirm Your Commitment" onClose={close} dismissible={!saving}>
+        <Modal
+          title={joiningWaitlist ? "Join the Waitlist" : "Confirm Your Commitment"}
+          onClose={close}
+          dismissible={!saving}
+        >
           <div className="space-y-4 text-slate-700">
-            {panel.lateCommit ? (
+            {joiningWaitlist ? (
+              <>
+                <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
+                  {WAITLIST_TEXTS.full(panel.capacity ?? 0)} You&apos;ll be #{panel.waitlistCount + 1} on the
+                  waitlist.
+                </p>
+                <p>{waitlistConsent(panel)}</p>
+              </>
+            ) : panel.lateCommit ? (
               <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200">
                 This event has already reached its threshold and is confirmed. The organizer keeps accepting
                 commitments.
@@ -165,7 +178,7 @@ export default function CommitFlow({
                 {panel.crowdfund ? "dollars are pledged" : "people commit"} by the deadline.
               </p>
             )}
-            <p>
+            <p hidden={joiningWaitlist}>
               {panel.lateCommit
                 ? panel.paid
                   ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} right away.`
@@ -174,7 +187,7 @@ export default function CommitFlow({
                   ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} only if the threshold is met. If it isn't, nobody pays.`
                   : "This is a free event: nothing is charged. You're committing to attend if the threshold is met."}
             </p>
-            {!panel.lateCommit && <p className="text-sm">{WITHDRAW_TEXTS.promise}</p>}
+            {!panel.lateCommit && !joiningWaitlist && <p className="text-sm">{WITHDRAW_TEXTS.promise}</p>}
             <p className="text-sm">
               <span className="font-semibold text-slate-900">
                 {current} / {panel.goal}
@@ -205,7 +218,7 @@ export default function CommitFlow({
                 Cancel
               </Button>
               <Button onClick={onConfirm} disabled={saving}>
-                {saving ? "Saving..." : "Yes, I'm In!"}
+                {saving ? "Saving..." : joiningWaitlist ? "Join the waitlist" : "Yes, I'm In!"}
               </Button>
             </div>
           </div>
@@ -264,17 +277,32 @@ async function authenticate(publishableKey: string, clientSecret: string): Promi
  * not be started → "Commitment Recorded!".
  */
 const resultTitle = (r: CommitResult) =>
-  !r.thresholdMet
-    ? "You're Committed!"
-    : r.ownPayment?.status === "failed" ||
-        r.ownPayment?.status === "requires_action" ||
-        (!r.chargingQueued && r.ownPayment?.status !== "succeeded")
-      ? "Commitment Recorded!"
-      : "Event Confirmed!";
+  r.waitlisted
+    ? "You're on the Waitlist"
+    : !r.thresholdMet
+      ? "You're Committed!"
+      : r.ownPayment?.status === "failed" ||
+          r.ownPayment?.status === "requires_action" ||
+          (!r.chargingQueued && r.ownPayment?.status !== "succeeded")
+        ? "Commitment Recorded!"
+        : "Event Confirmed!";
 
 function ResultBody({ result, priceText }: { result: CommitResult; priceText: string }) {
   const [copied, setCopied] = useState(false);
   const own = result.ownPayment;
+  if (result.waitlisted) {
+    return (
+      <div className="space-y-3 text-slate-700">
+        <p className="text-lg font-semibold text-slate-900">You&apos;re #{result.position} in line</p>
+        <p>
+          {result.free
+            ? "If a place opens before the event starts, you're in automatically and we'll email you."
+            : `If a place opens before the event starts, your card is charged ${priceText} automatically and we'll email you. If none opens, nothing is charged.`}
+        </p>
+        <p className="text-sm">You can leave the waitlist at any time from the event page or your profile.</p>
+      </div>
+    );
+  }
   if (own && (own.status === "failed" || own.status === "requires_action")) {
     return (
       <div className="space-y-3 text-slate-700">

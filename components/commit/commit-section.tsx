@@ -4,7 +4,7 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES, WAITLIST_TEXTS } from "@/lib/pledges/policy";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { CALL_TO_ACTION_LABELS, type CallToAction } from "@/lib/campaigns/lifecycle";
 import { formatCents } from "@/lib/format";
@@ -43,6 +43,8 @@ let lastWithdrawal: { campaignId: string; message: string; at: number } | null =
 /** What the panel says under a button that offers nothing to do (issue 16: it follows the phase). */
 const CTA_TEXT: Record<Exclude<CallToAction, "commit">, (p: CommitPanel) => string> = {
   committed: () => COMMIT_MESSAGES.alreadyCommitted,
+  waitlist: (p) => `${WAITLIST_TEXTS.full(p.capacity ?? 0)} ${WAITLIST_TEXTS.joinAt(p.waitlistCount + 1)}`,
+  waiting: () => "You're on the waitlist.",
   closed: () => "Commitments open once this event is approved.",
   ended: (p) =>
     p.status === "expired"
@@ -117,8 +119,8 @@ export function CommitSection({
   }, [paymentsMode, publishableKey]);
 
   // Back from signing in to commit (issue 18: ?commit=1): the commit dialog opens again, once.
-  const canOpen =
-    panel.signedIn && panel.cta === "commit" && (panel.block === null || panel.block === "signedOut");
+  const joinable = panel.cta === "commit" || panel.cta === "waitlist";
+  const canOpen = panel.signedIn && joinable && (panel.block === null || panel.block === "signedOut");
   useEffect(() => {
     const url = new URL(window.location.href);
     if (!url.searchParams.has("commit")) return;
@@ -163,7 +165,7 @@ export function CommitSection({
     setFlow("open");
   }
 
-  const open = panel.cta === "commit";
+  const open = joinable;
   // A signed-in viewer may still be blocked where the phase is open (e.g. an admin's own rules).
   const blocked = !open || (panel.block !== null && panel.block !== "signedOut");
   const prefetch = panel.signedIn && !blocked ? () => void loadFlow() : undefined;
@@ -193,8 +195,12 @@ export function CommitSection({
               <span className="block truncate font-semibold text-slate-900">{panel.title}</span>
               <span className="text-slate-600">{priceText}</span>
             </p>
-            <Button className="shrink-0" aria-label="Commit to this event" onClick={onBarClick}>
-              Commit
+            <Button
+              className="shrink-0"
+              aria-label={panel.cta === "waitlist" ? "Join the waitlist" : "Commit to this event"}
+              onClick={onBarClick}
+            >
+              {CALL_TO_ACTION_LABELS[panel.cta]}
             </Button>
           </div>
         </div>
@@ -204,11 +210,7 @@ export function CommitSection({
         size="lg"
         className="w-full"
         variant={
-          panel.cta === "commit"
-            ? "primary"
-            : panel.cta === "committed" || panel.cta === "confirmed"
-              ? "positive"
-              : "quiet"
+          joinable ? "primary" : panel.cta === "committed" || panel.cta === "confirmed" ? "positive" : "quiet"
         }
         disabled={blocked}
         onClick={onCommitClick}
@@ -217,9 +219,9 @@ export function CommitSection({
       >
         {CALL_TO_ACTION_LABELS[panel.cta]}
       </Button>
-      {panel.cta === "committed" ? (
+      {panel.cta === "committed" || panel.cta === "waiting" ? (
         <>
-          <p className="mt-3 text-center text-sm text-slate-600">{CTA_TEXT.committed(panel)}</p>
+          <p className="mt-3 text-center text-sm text-slate-600">{CTA_TEXT[panel.cta](panel)}</p>
           <MyCommitmentCard
             campaignId={panel.campaignId}
             title={panel.title}
@@ -228,6 +230,10 @@ export function CommitSection({
             onWithdrawn={onWithdrawn}
           />
         </>
+      ) : panel.cta === "waitlist" ? (
+        <p className="mt-3 text-center text-sm text-slate-600">
+          {blocked && panel.block === "notApproved" ? CTA_TEXT.closed(panel) : CTA_TEXT.waitlist(panel)}
+        </p>
       ) : panel.cta !== "commit" ? (
         <p className="mt-3 text-center text-sm text-slate-600">{CTA_TEXT[panel.cta](panel)}</p>
       ) : (
@@ -236,7 +242,7 @@ export function CommitSection({
           <p className="mt-3 text-center text-sm text-slate-600">{CTA_TEXT.closed(panel)}</p>
         )
       )}
-      {withdrawn && panel.cta !== "committed" && (
+      {withdrawn && panel.cta !== "committed" && panel.cta !== "waiting" && (
         <p role="status" className="mt-3 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
           {withdrawn}
         </p>

@@ -7,7 +7,7 @@ import { useServerActions } from "@/components/actions/server-actions";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
 import { SaveCardStep } from "@/components/payments/save-card-step";
-import { WITHDRAW_TEXTS } from "@/lib/pledges/policy";
+import { GIVE_UP_TEXTS, WAITLIST_TEXTS, WITHDRAW_TEXTS } from "@/lib/pledges/policy";
 import { formatCents } from "@/lib/format";
 import type { MyCommitment } from "@/lib/pledges/mine";
 import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";
@@ -33,10 +33,11 @@ export function MyCommitmentCard({
   /** the withdrawal went through: the panel keeps this message after the card itself is gone */
   onWithdrawn: (message: string) => void;
 }) {
-  const { myCommitmentAction, withdrawCommitmentAction, changeCardAction } = useServerActions();
+  const { myCommitmentAction, withdrawCommitmentAction, changeCardAction, giveUpPlaceAction } =
+    useServerActions();
   const router = useRouter();
   const [mine, setMine] = useState<MyCommitment | null | undefined>(undefined);
-  const [dialog, setDialog] = useState<"withdraw" | "card" | null>(null);
+  const [dialog, setDialog] = useState<"withdraw" | "card" | "giveUp" | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -53,6 +54,7 @@ export function MyCommitmentCard({
   }, [load]);
 
   async function withdraw() {
+    const waitingNow = mine?.waitlist !== null && mine?.waitlist !== undefined;
     setBusy(true);
     setError(null);
     const res = await withdrawCommitmentAction({ campaignId }).catch(() => null);
@@ -60,11 +62,28 @@ export function MyCommitmentCard({
     if (!res?.ok) return setError(res?.error ?? "Could not withdraw. Please try again.");
     setDialog(null);
     onWithdrawn(
-      res.data.refundCents > 0
-        ? `${WITHDRAW_TEXTS.done} ${formatCents(res.data.refundCents)} is being refunded to your card.`
-        : WITHDRAW_TEXTS.done,
+      waitingNow
+        ? WAITLIST_TEXTS.left
+        : res.data.refundCents > 0
+          ? `${WITHDRAW_TEXTS.done} ${formatCents(res.data.refundCents)} is being refunded to your card.`
+          : WITHDRAW_TEXTS.done,
     );
     router.refresh(); // the count drops, this card goes and Commit comes back
+  }
+
+  async function giveUp() {
+    setBusy(true);
+    setError(null);
+    const res = await giveUpPlaceAction({ campaignId }).catch(() => null);
+    setBusy(false);
+    if (!res?.ok) return setError(res?.error ?? "Could not give up your place. Please try again.");
+    setDialog(null);
+    onWithdrawn(
+      res.data.refundPending
+        ? `${GIVE_UP_TEXTS.done} Your payment is refunded as soon as they have paid.`
+        : GIVE_UP_TEXTS.done,
+    );
+    router.refresh();
   }
 
   async function changeCard(paymentMethodId: string) {
@@ -80,6 +99,7 @@ export function MyCommitmentCard({
     setDialog(null);
     setNotice(`Your card is now ${cardLabel(res.data)}.`);
     void load();
+    if (mine?.waitlist) router.refresh(); // a place may have been open for it
   }
 
   if (mine === undefined)
@@ -89,13 +109,21 @@ export function MyCommitmentCard({
       </p>
     );
   if (mine === null) return null;
+  const waiting = mine.waitlist !== null;
 
   return (
     <div
-      className="mt-3 rounded-lg bg-emerald-50 px-4 py-3 ring-1 ring-emerald-200"
+      className={`mt-3 rounded-lg px-4 py-3 ring-1 ${waiting ? "bg-amber-50 ring-amber-200" : "bg-emerald-50 ring-emerald-200"}`}
       aria-label="Your commitment"
     >
-      <p className="font-semibold text-emerald-900">Your commitment</p>
+      <p className={`font-semibold ${waiting ? "text-amber-900" : "text-emerald-900"}`}>
+        {waiting ? "Your place in line" : "Your commitment"}
+      </p>
+      {mine.waitlist && !mine.waitlist.paused && (
+        <p className="text-3xl font-bold text-amber-900" aria-label={`Position ${mine.waitlist.position}`}>
+          #{mine.waitlist.position}
+        </p>
+      )}
       {mine.recovery && (
         <div className="my-2">
           <RecoveryBanner recovery={mine.recovery} payUrl={mine.payUrl} />
@@ -126,31 +154,32 @@ export function MyCommitmentCard({
           </a>
         )}
         {mine.canChangeCard && (
-          <Button size="sm" variant="secondary" onClick={() => (setError(null), setDialog("card"))}>
-            Change card
+          <Button
+            size="sm"
+            variant={mine.waitlist?.paused ? "primary" : "secondary"}
+            onClick={() => (setError(null), setDialog("card"))}
+          >
+            {mine.waitlist?.paused ? "Update card" : "Change card"}
           </Button>
         )}
         {mine.withdraw && (
           <Button size="sm" variant="secondary" onClick={() => (setError(null), setDialog("withdraw"))}>
-            Withdraw
+            {waiting ? "Leave the waitlist" : "Withdraw"}
+          </Button>
+        )}
+        {mine.canGiveUp && (
+          <Button size="sm" variant="secondary" onClick={() => (setError(null), setDialog("giveUp"))}>
+            Give up my place
           </Button>
         )}
       </div>
 
-      {dialog === "withdraw" && mine.withdraw && (
-        <Modal
-          title="Withdraw your commitment?"
-          onClose={() => setDialog(null)}
-          dismissible={!busy}
-          size="sm"
-        >
+      {dialog === "giveUp" && (
+        <Modal title="Give up your place?" onClose={() => setDialog(null)} dismissible={!busy} size="sm">
           <div className="space-y-4 text-slate-700">
-            <p>
-              {mine.withdraw.kind === "afterChange"
-                ? mine.state === "charged"
-                  ? `You will no longer be committed to "${title}", and your payment of ${formatCents(mine.amountCents)} is refunded in full.`
-                  : `You will no longer be committed to "${title}", and your card will not be charged for it.`
-                : `You will no longer be committed to "${title}". Nothing is charged, and your card will not be used for it. You can commit again while it is open.`}
+            <p>{GIVE_UP_TEXTS.explain}</p>
+            <p className="text-sm">
+              You can&apos;t take this back: the place goes to the next person at once.
             </p>
             {error && (
               <p role="alert" className="text-sm text-red-600">
@@ -159,10 +188,44 @@ export function MyCommitmentCard({
             )}
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Button variant="secondary" onClick={() => setDialog(null)} disabled={busy}>
-                Keep my commitment
+                Keep my place
+              </Button>
+              <Button variant="danger" onClick={() => void giveUp()} disabled={busy}>
+                {busy ? "Giving up..." : "Give up my place"}
+              </Button>
+            </div>
+          </div>
+        </Modal>
+      )}
+
+      {dialog === "withdraw" && mine.withdraw && (
+        <Modal
+          title={waiting ? "Leave the waitlist?" : "Withdraw your commitment?"}
+          onClose={() => setDialog(null)}
+          dismissible={!busy}
+          size="sm"
+        >
+          <div className="space-y-4 text-slate-700">
+            <p>
+              {waiting
+                ? `You will leave the waitlist for "${title}" and lose your place in line. Nothing is charged.`
+                : mine.withdraw.kind === "afterChange"
+                  ? mine.state === "charged"
+                    ? `You will no longer be committed to "${title}", and your payment of ${formatCents(mine.amountCents)} is refunded in full.`
+                    : `You will no longer be committed to "${title}", and your card will not be charged for it.`
+                  : `You will no longer be committed to "${title}". Nothing is charged, and your card will not be used for it. You can commit again while it is open.`}
+            </p>
+            {error && (
+              <p role="alert" className="text-sm text-red-600">
+                {error}
+              </p>
+            )}
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <Button variant="secondary" onClick={() => setDialog(null)} disabled={busy}>
+                {waiting ? "Stay in line" : "Keep my commitment"}
               </Button>
               <Button variant="danger" onClick={() => void withdraw()} disabled={busy}>
-                {busy ? "Withdrawing..." : "Withdraw"}
+                {busy ? "Leaving..." : waiting ? "Leave the waitlist" : "Withdraw"}
               </Button>
             </div>
           </div>
@@ -173,8 +236,10 @@ export function MyCommitmentCard({
         <Modal title="Change your card" onClose={() => setDialog(null)} dismissible={!busy} dark>
           <div className="space-y-4">
             <p className="text-sm text-slate-300">
-              The new card replaces {mine.card ? cardLabel(mine.card) : "your saved card"} for this event. It
-              is charged only if the event reaches its goal.
+              The new card replaces {mine.card ? cardLabel(mine.card) : "your saved card"} for this event.{" "}
+              {waiting
+                ? "It is charged only if a place opens for you before the event starts."
+                : "It is charged only if the event reaches its goal."}
             </p>
             {error && (
               <p role="alert" className="rounded-lg bg-red-500/15 px-3 py-2 text-sm text-red-300">

@@ -554,6 +554,29 @@ function SettingsStep({
         />
       </div>
 
+      {values.pactType !== "crowdfund" && (
+        <div className="rounded-lg border border-slate-200 p-4">
+          <Field
+            id="capacity"
+            label="Capacity (optional)"
+            error={err("capacity")}
+            hint="The most people who can attend, at least the goal. Once it is reached, new people join a waitlist in order; when a place opens, the first in line gets it and is charged automatically. Empty: no limit."
+          >
+            <Input
+              id="capacity"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={GOAL_MAX}
+              step={1}
+              value={values.capacity}
+              onChange={(e) => set("capacity", e.target.value)}
+              invalid={!!err("capacity")}
+            />
+          </Field>
+        </div>
+      )}
+
       <div className="rounded-lg border border-slate-200 p-4">
         <Toggle
           id="isTest"

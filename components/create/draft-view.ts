@@ -53,6 +53,7 @@ export function toDraftView(d: DraftSummary): DraftView {
         : emptyCampaignForm.refundBonusPercentage,
       isTest: d.isTest,
       acceptAfterThreshold: d.acceptAfterThreshold,
+      capacity: d.capacity === null ? "" : String(d.capacity),
       paymentType: d.paymentType ?? "",
       paymentMethod: d.paymentMethod ?? "",
     },

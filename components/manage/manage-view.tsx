@@ -75,6 +75,25 @@ function revelationText(c: View["campaign"]) {
 }
 
 function ChargeState({ p }: { p: ManageCommitment }) {
+  if (p.waitlistPosition !== null)
+    return (
+      <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
+        <Badge tone={p.waitlistPaused ? "red" : "amber"}>Waitlisted #{p.waitlistPosition}</Badge>
+        {p.waitlistPaused && <span className="text-xs text-slate-500">card declined, awaiting a new one</span>}
+      </span>
+    );
+  if (p.waitlistClosedAt) return <Badge tone="slate">Waitlist closed</Badge>;
+  if (p.gaveUpAt)
+    return (
+      <Badge tone="slate">
+        {p.chargeStatus === "refunded"
+          ? "Gave up place, refunded"
+          : p.chargeStatus === "succeeded"
+            ? "Gave up place, refund pending"
+            : "Gave up place"}
+      </Badge>
+    );
+  if (p.promotedAt && p.charged) return <Badge tone="green">Charged, from waitlist</Badge>;
   if (p.recovery === "dropped") return <Badge tone="slate">Dropped, not paid</Badge>;
   if (p.withdrawnAt)
     return <Badge tone="slate">{p.chargeStatus === "refunded" ? "Withdrawn, refunded" : "Withdrawn"}</Badge>;
@@ -171,7 +190,13 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         <Stat
           label="Goal"
           value={c.crowdfund ? formatCents(c.goal * 100) : String(c.goal)}
-          note={c.crowdfund ? undefined : "attendees"}
+          note={
+            c.crowdfund
+              ? undefined
+              : c.capacity !== null
+                ? `attendees · capacity ${c.capacity} · ${c.waitlistCount} waiting`
+                : "attendees"
+          }
         />
         <Stat label="Progress" value={`${percent}%`}>
           <div className="mt-2">
@@ -250,6 +275,9 @@ export function ManageView({ view, now }: { view: View; now: string }) {
             {view.withdrawnCount > 0 && (
               <span className="ml-2 text-sm font-normal text-slate-500">{view.withdrawnCount} withdrawn</span>
             )}
+            {c.waitlistCount > 0 && (
+              <span className="ml-2 text-sm font-normal text-amber-700">{c.waitlistCount} on the waitlist</span>
+            )}
           </h2>
           {view.commitments.length > 0 && (
             <a href={`/campaign/${c.id}/commitments.csv`} className={buttonClass("secondary", "sm")} download>
@@ -296,10 +324,10 @@ export function ManageView({ view, now }: { view: View; now: string }) {
             ))}
           </ul>
         )}
-        {view.totalCommitments + view.withdrawnCount + view.droppedCount > view.commitments.length && (
+        {view.totalCommitments + view.withdrawnCount + view.droppedCount + c.waitlistCount > view.commitments.length && (
           <p className="mt-3 text-sm text-slate-500">
             Showing the newest {view.commitments.length} of{" "}
-            {view.totalCommitments + view.withdrawnCount + view.droppedCount}. Export CSV for the full list.
+            {view.totalCommitments + view.withdrawnCount + view.droppedCount + c.waitlistCount}. Export CSV for the full list.
           </p>
         )}
       </section>

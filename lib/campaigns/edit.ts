@@ -141,9 +141,11 @@ export async function updateCampaign(
     // capacity (issue 20): at least the goal; once people have committed, only raised (or lifted)
     const capacity = c.pactType === "crowdfund" ? null : v.capacity;
     if (capacity !== null && capacity < goal) throw fieldError("capacity", CAPACITY_TEXTS.belowGoal(goal));
-    if (rules.moneyLocked && capacity !== null) {
+    if (rules.moneyLocked && capacity !== c.capacity) {
       if (c.capacity === null) throw fieldError("capacity", CAPACITY_TEXTS.lateLimit);
-      if (capacity < c.capacity) throw fieldError("capacity", CAPACITY_TEXTS.lowered(c.capacity));
+      // a number, and not lower: lifting the limit would leave the waitlist with no place to go
+      if (capacity === null || capacity < c.capacity)
+        throw fieldError("capacity", CAPACITY_TEXTS.lowered(c.capacity));
     }
     // issue 23: an approved free event turned paid needs an organizer who can be paid, as approval does
     if (

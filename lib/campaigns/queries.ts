@@ -6,7 +6,7 @@ import { memberHasCommitted, type Viewer } from "@/lib/auth/viewer";
 import { homeFilterWhere } from "@/lib/campaigns/filters";
 import { type HomeFilter } from "@/lib/campaigns/filters";
 import { HOME_PAGE_SIZE } from "@/lib/campaigns/limits";
-import { isCrowdfund, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, LIVE_PLEDGE, WAITING_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { type Actor, canSeeCreatorEmail, canSeeEvent, canSeeExactPlace } from "@/lib/access/rules";
 import { type EventPlace, type WhenWhereRow, placeFor, whenWhereSelect } from "@/lib/campaigns/place";
 
@@ -113,6 +113,8 @@ const detailSelect = {
   raisedCents: true,
   chargedAt: true,
   acceptAfterThreshold: true,
+  capacity: true,
+  waitlistCount: true,
   ...whenWhereSelect,
 } as const;
 
@@ -130,6 +132,8 @@ export type CampaignDetail = CampaignCard & {
   raisedCents: number;
   chargedAt: Date | null;
   acceptAfterThreshold: boolean;
+  capacity: number | null;
+  waitlistCount: number;
 } & WhenWhereRow;
 
 /** What the event page renders: the campaign with the creator email only when the viewer may see it. */
@@ -161,6 +165,19 @@ export const hasCommitted = cache(async (campaignId: string, userId: string): Pr
     select: { id: true },
   });
   return pledge !== null;
+});
+
+/**
+ * The user's commitment waiting on the event's waitlist (issue 20), or null. A cached member copy is
+ * never made for someone waiting (lib/cache/visitor-version), so its stand-in viewer waits for nothing.
+ */
+export const waitingPledge = cache(async (campaignId: string, userId: string): Promise<string | null> => {
+  if (memberHasCommitted(userId) !== null) return null;
+  const pledge = await db.pledge.findFirst({
+    where: { campaignId, userId, ...WAITING_PLEDGE },
+    select: { id: true },
+  });
+  return pledge?.id ?? null;
 });
 
 /**

@@ -16,6 +16,7 @@ export type DraftSummary = {
   refundBonusPercentage: number;
   isTest: boolean;
   acceptAfterThreshold: boolean;
+  capacity: number | null;
   paymentType: "venmo" | "paypal" | "other" | null;
   paymentMethod: string | null;
   startsAt: Date | null;
@@ -61,6 +62,7 @@ export async function listDrafts(userId: string): Promise<DraftSummary[]> {
       addressPrivate: true,
       isTest: true,
       acceptAfterThreshold: true,
+      capacity: true,
       paymentType: true,
       paymentMethod: true,
       createdAt: true,

@@ -76,6 +76,11 @@ export const draftSchema = z.preprocess(
       }),
       isTest: bool(false),
       acceptAfterThreshold: bool(false),
+      // a draft keeps what was typed if it is a number of people; the create step checks it against the goal
+      capacity: optionalText.transform((raw) => {
+        const n = Number(raw);
+        return /^\d+$/.test(raw) && n >= 1 && n <= 10_000 ? n : null;
+      }),
       paymentType: z
         .union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()])
         .optional()
@@ -103,6 +108,7 @@ export const draftSchema = z.preprocess(
         refundBonusPercentage: v.refundBonusEnabled ? v.refundBonusPercentage : 0,
         isTest: v.isTest,
         acceptAfterThreshold: v.acceptAfterThreshold,
+        capacity: v.capacity,
         paymentType: v.paymentType,
         paymentMethod: v.paymentMethod || null,
       };

@@ -1,6 +1,7 @@
 import "server-only";
 import { appUrl } from "@/lib/env";
 import { formatCents } from "@/lib/format";
+import { waitlistConsent } from "@/lib/pledges/policy";
 import { isConfirmed } from "@/lib/campaigns/lifecycle";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
@@ -20,13 +21,6 @@ import {
  */
 
 const myCommitments = () => `${appUrl()}/profile#my-commitments`;
-
-/** What a waiting backer consents to, in the commit dialog, the join email and the README. */
-export function waitlistConsent(c: { ticketPriceCents: number }, cardText?: string): string {
-  return c.ticketPriceCents > 0
-    ? `If a place opens before the event starts, ${cardText ?? "your saved card"} is charged ${formatCents(c.ticketPriceCents)} automatically and we email you. If none opens, nothing is charged. You can leave the waitlist at any time.`
-    : "If a place opens before the event starts, you're in automatically and we email you. You can leave the waitlist at any time.";
-}
 
 export function waitlistJoinedEmail(
   c: EmailCampaign,

@@ -10,22 +10,13 @@ import { queueEmail } from "@/lib/email/service";
 import { gaveUpEmail } from "@/lib/email/waitlist";
 import { releaseSavedCards } from "@/lib/deadlines/service";
 import { campaignIdSchema } from "@/lib/pledges/schema";
-import { WITHDRAW_TEXTS } from "@/lib/pledges/policy";
+import { GIVE_UP_TEXTS, WITHDRAW_TEXTS } from "@/lib/pledges/policy";
+
+export { GIVE_UP_TEXTS };
 import { recordHandover, recordWithdrawal, uncount } from "@/lib/pledges/places";
 import { withPlaces } from "@/lib/pledges/waitlist";
 
 const giveUpInputSchema = z.object({ campaignId: campaignIdSchema }).strict();
-
-export const GIVE_UP_TEXTS = {
-  /** beside the button, before the backer confirms */
-  explain:
-    "Can't make it? Give your place to the first person on the waitlist. If you were charged, you're refunded in full as soon as they have paid.",
-  notIn: "You don't hold a place at this event.",
-  notTipped: "This event hasn't reached its goal yet: you can simply withdraw.",
-  started: "The event has started, so places can no longer change hands.",
-  nobodyWaiting: "Nobody is waiting for a place right now, so there is nobody to give yours to.",
-  done: "You gave up your place. It went to the first person on the waitlist.",
-} as const;
 
 /**
  * "Give up my place" (issue 20): after the tip, a backer who holds a place hands it to the first in

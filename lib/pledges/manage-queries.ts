@@ -5,6 +5,7 @@ import { campaignIdSchema } from "@/lib/pledges/schema";
 import { paymentCounts } from "@/lib/charging/queries";
 import { recoveryPhase, type RecoveryPhase } from "@/lib/charging/payment-window";
 import { isCrowdfund, isPaidEvent, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { waitlistPositions } from "@/lib/pledges/waitlist";
 import { canManageEvent } from "@/lib/access/rules";
 
 /** The organizer's view of their event: every commitment with its charge state, the chart, the CSV (SPEC §6). */
@@ -27,6 +28,15 @@ export type ManageCommitment = {
   withdrawnAt: string | null;
   /** a failed payment's phase (lib/charging/payment-window.ts), or null */
   recovery: RecoveryPhase | null;
+  /** issue 20: its place in line while it waits, else null */
+  waitlistPosition: number | null;
+  /** issue 20: a promotion's charge failed: it waits for the backer's new card */
+  waitlistPaused: boolean;
+  /** issue 20: when a place opened for it */
+  promotedAt: string | null;
+  /** issue 20: the backer gave their place to the first in line / the waitlist closed at the start */
+  gaveUpAt: string | null;
+  waitlistClosedAt: string | null;
 };
 
 export type ManageView = {
@@ -57,6 +67,9 @@ export type ManageView = {
     /** charges given back (a cancelled event): its totals net these out (issue 16) */
     refundedCount: number;
     refundedCents: number;
+    /** issue 20: the most people who may be in (null: no limit), and how many wait */
+    capacity: number | null;
+    waitlistCount: number;
   };
   /** newest first, at most MANAGE_COMMITMENTS_LIMIT (the CSV has all) */
   commitments: ManageCommitment[];
@@ -103,6 +116,8 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       totalChargedCents: true,
       timeZone: true,
       coverId: true,
+      capacity: true,
+      waitlistCount: true,
     },
   });
   if (!c || !canManageEvent(viewer, c)) return null;
@@ -156,6 +171,8 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       coverId: c.coverId,
       refundedCount: refunds._count._all,
       refundedCents: refunds._sum.amountCents ?? 0,
+      capacity: c.capacity,
+      waitlistCount: c.waitlistCount,
     },
     commitments,
     totalCommitments: total,
@@ -192,12 +209,23 @@ async function listManagedPledges(campaignId: string, take?: number): Promise<Ma
       withdrawnAt: true,
       droppedAt: true,
       chargeAttempts: true,
+      waitlistedAt: true,
+      promotedAt: true,
+      gaveUpAt: true,
+      waitlistClosedAt: true,
       user: { select: { name: true, email: true } },
     },
   });
+  const waiting = rows.filter((p) => p.waitlistedAt && !p.withdrawnAt).map((p) => p.id);
+  const positions = await waitlistPositions(campaignId, waiting);
   // The creator always sees who committed (SPEC §6).
-  return rows.map(({ user, droppedAt, chargeAttempts, ...p }) => ({
+  return rows.map(({ user, droppedAt, chargeAttempts, waitlistedAt, ...p }) => ({
     ...p,
+    waitlistPosition: positions.get(p.id) ?? null,
+    waitlistPaused: positions.has(p.id) && p.chargeStatus !== "none",
+    promotedAt: p.promotedAt?.toISOString() ?? null,
+    gaveUpAt: p.gaveUpAt?.toISOString() ?? null,
+    waitlistClosedAt: waitlistedAt && p.waitlistClosedAt ? p.waitlistClosedAt.toISOString() : null,
     contributor: user.name?.trim() || user.email,
     email: user.email,
     createdAt: p.createdAt.toISOString(),
@@ -224,6 +252,8 @@ export async function getCommitmentsCsv(
     "Charged at (UTC)",
     "Card",
     "Failure code",
+    "Waitlist position",
+    "Promoted at (UTC)",
   ];
   const lines = all.map((p) =>
     [
@@ -235,6 +265,8 @@ export async function getCommitmentsCsv(
       p.chargedAt ?? "",
       p.cardLast4 ? `${p.cardBrand ?? "card"} ${p.cardLast4}` : "",
       p.chargeFailureCode ?? "",
+      p.waitlistPosition === null ? "" : String(p.waitlistPosition),
+      p.promotedAt ?? "",
     ]
       .map(csvCell)
       .join(","),
@@ -258,12 +290,32 @@ export function csvCell(value: string): string {
 }
 
 /** The charge state of a pledge in words, shared by the manage page and the CSV. */
-function chargeStateLabel(
+export function chargeStateLabel(
   p: Pick<
     ManageCommitment,
-    "charged" | "verified" | "chargeStatus" | "chargeFailureCode" | "withdrawnAt" | "recovery"
+    | "charged"
+    | "verified"
+    | "chargeStatus"
+    | "chargeFailureCode"
+    | "withdrawnAt"
+    | "recovery"
+    | "waitlistPosition"
+    | "waitlistPaused"
+    | "gaveUpAt"
+    | "waitlistClosedAt"
   >,
 ): string {
+  if (p.waitlistPosition !== null)
+    return p.waitlistPaused
+      ? `Waitlisted (#${p.waitlistPosition}), card declined at promotion: waiting for a new card`
+      : `Waitlisted (#${p.waitlistPosition})`;
+  if (p.waitlistClosedAt) return "Waitlist closed at the start (not charged)";
+  if (p.gaveUpAt)
+    return p.chargeStatus === "refunded"
+      ? "Gave up place (refunded)"
+      : p.chargeStatus === "succeeded"
+        ? "Gave up place (refund once the place is paid for)"
+        : "Gave up place";
   if (p.recovery === "dropped") return "Dropped (not paid in time)";
   if (p.withdrawnAt) return p.chargeStatus === "refunded" ? "Withdrawn (refunded)" : "Withdrawn";
   if (p.chargeStatus === "refunded") return "Refunded";

@@ -11,7 +11,9 @@ import {
   CONFIRMED_STATUSES,
   isCrowdfund,
   isPaidEvent,
-  LIVE_PLEDGE,
+  isConfirmed,
+  STANDING_PLEDGE,
+  waitlistOpen,
   phaseOf,
   PHASE_BADGES,
   pledgeChargeCents,
@@ -19,6 +21,7 @@ import {
 } from "@/lib/campaigns/lifecycle";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { formatCents, plural } from "@/lib/format";
+import { waitlistPositions } from "@/lib/pledges/waitlist";
 import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/charging/payment-window";
 
 /**
@@ -35,7 +38,8 @@ export type BackerState =
   | "cancelled"
   | "refunded"
   | "withdrawn"
-  | "dropped";
+  | "dropped"
+  | "waitlisted";
 
 export type MyCommitment = {
   pledgeId: string;
@@ -62,6 +66,12 @@ export type MyCommitment = {
    * is still to come.
    */
   recovery: { banner: string; dueAt: string; zone: string; consequence: string; retry: string | null } | null;
+  /** issue 20: waiting for a place — its place in line; `paused`: a promotion's charge failed, a new card is needed */
+  waitlist: { position: number; paused: boolean } | null;
+  /** issue 20: after the tip, with people waiting: the place may be given to the first in line */
+  canGiveUp: boolean;
+  /** issue 20: this commitment took a place that opened */
+  promotedAt: string | null;
   /** the event has a date: the calendar entry */
   calendarUrl: string | null;
   paymentIntentId: string | null;
@@ -84,6 +94,11 @@ const select = {
   chargeAttempts: true,
   chargeFailureCode: true,
   paymentIntentId: true,
+  waitlistedAt: true,
+  promotedAt: true,
+  gaveUpAt: true,
+  waitlistClosedAt: true,
+  handedTo: { select: { chargeStatus: true } },
   campaign: {
     select: {
       id: true,
@@ -99,6 +114,8 @@ const select = {
       timeZone: true,
       changedAfterTipAt: true,
       changeWithdrawUntil: true,
+      capacity: true,
+      waitlistCount: true,
     },
   },
 } as const;
@@ -107,7 +124,7 @@ type Row = NonNullable<Awaited<ReturnType<typeof findRows>>>[number];
 const findRows = (where: object, take: number) =>
   db.pledge.findMany({ where, select, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take });
 
-function present(p: Row, now: Date): MyCommitment {
+function present(p: Row, now: Date, position: number | null): MyCommitment {
   const c = p.campaign;
   const paid = isPaidEvent(c);
   const cents = pledgeChargeCents(c, p);
@@ -117,7 +134,28 @@ function present(p: Row, now: Date): MyCommitment {
   let stateText: string;
   let tone: MyCommitment["tone"];
   let recovery: MyCommitment["recovery"] = null;
-  if (p.droppedAt) {
+  const waiting = p.waitlistedAt !== null && p.withdrawnAt === null;
+  const paused = waiting && p.chargeStatus !== "none";
+  if (waiting) {
+    state = "waitlisted";
+    stateText = paused
+      ? "A place opened, but your card was declined — update your card to stay in line"
+      : `On the waitlist — #${position ?? "?"} in line`;
+    tone = paused ? "red" : "amber";
+  } else if (p.waitlistClosedAt) {
+    state = "withdrawn";
+    stateText = `The waitlist closed when the event started — never charged`;
+    tone = "slate";
+  } else if (p.gaveUpAt) {
+    state = "withdrawn";
+    stateText =
+      p.chargeStatus === "refunded"
+        ? `Gave up your place on ${formatInZone(p.gaveUpAt, zone)} — ${formatCents(p.amountCents)} refunded`
+        : p.chargeStatus === "succeeded"
+          ? `Gave up your place on ${formatInZone(p.gaveUpAt, zone)} — ${formatCents(p.amountCents)} is refunded once the person who took it has paid`
+          : `Gave up your place on ${formatInZone(p.gaveUpAt, zone)} — never charged`;
+    tone = "slate";
+  } else if (p.droppedAt) {
     state = "dropped";
     stateText =
       p.chargeStatus === "refunded"
@@ -176,14 +214,16 @@ function present(p: Row, now: Date): MyCommitment {
     };
   } else if (p.chargeStatus === "succeeded" && paid) {
     state = "charged";
-    stateText = `Charged ${formatCents(p.amountCents)} on ${formatInZone(p.chargedAt ?? now, zone)}`;
+    stateText = `Charged ${formatCents(p.amountCents)} on ${formatInZone(p.chargedAt ?? now, zone)}${p.promotedAt ? " — a place opened for you on the waitlist" : ""}`;
     tone = "green";
   } else {
     state = "confirmed";
     stateText = paid ? "Confirmed — your card is being charged" : "Confirmed — it is happening";
     tone = "green";
   }
-  const rule = p.withdrawnAt ? null : withdrawRule(c, p, now);
+  // leaving the waitlist is open at any time (nothing was charged)
+  const rule = p.withdrawnAt ? null : waiting ? ({ kind: "open" } as const) : withdrawRule(c, p, now);
+  const standing = p.withdrawnAt === null;
   return {
     pledgeId: p.id,
     campaignId: c.id,
@@ -205,12 +245,26 @@ function present(p: Row, now: Date): MyCommitment {
               untilText: formatInZone(rule.until, zone),
             }
           : null,
-    canChangeCard: paid && rule?.kind === "open" && p.paymentMethodId !== null,
+    canChangeCard: paid && rule?.kind === "open" && (p.paymentMethodId !== null || paused),
     payUrl: state === "failed" && inStatuses(CONFIRMED_STATUSES, c.status) ? `/pledges/${p.id}/pay` : null,
     recovery: inStatuses(CONFIRMED_STATUSES, c.status) ? recovery : null,
-    calendarUrl: c.startsAt && !p.withdrawnAt ? `/campaign/${c.id}/calendar.ics` : null,
+    waitlist: waiting ? { position: position ?? 0, paused } : null,
+    canGiveUp: standing && !waiting && isConfirmed(c.status) && c.waitlistCount > 0 && waitlistOpen(c, now),
+    promotedAt: p.promotedAt?.toISOString() ?? null,
+    calendarUrl: c.startsAt && standing ? `/campaign/${c.id}/calendar.ics` : null,
     paymentIntentId: p.chargeStatus === "succeeded" ? p.paymentIntentId : null,
   };
+}
+
+/** The places in line of the waiting ones among `rows` (one query per event they wait for). */
+async function positionsOf(rows: Row[]): Promise<Map<string, number>> {
+  const waiting = rows.filter((r) => r.waitlistedAt && !r.withdrawnAt);
+  const out = new Map<string, number>();
+  for (const campaignId of new Set(waiting.map((r) => r.campaignId))) {
+    const ids = waiting.filter((r) => r.campaignId === campaignId).map((r) => r.id);
+    for (const [id, n] of await waitlistPositions(campaignId, ids)) out.set(id, n);
+  }
+  return out;
 }
 
 const myCommitmentInput = z.object({ campaignId: campaignIdSchema }).strict();
@@ -222,8 +276,10 @@ export async function getMyCommitment(
   now = new Date(),
 ): Promise<MyCommitment | null> {
   const { campaignId } = parseInput(myCommitmentInput, input, { message: ACCESS_TEXTS.campaignNotFound });
-  const [row] = await findRows({ campaignId, userId: viewer.id, ...LIVE_PLEDGE }, 1);
-  return row ? present(row, now) : null;
+  const [row] = await findRows({ campaignId, userId: viewer.id, ...STANDING_PLEDGE }, 1);
+  if (!row) return null;
+  const positions = await positionsOf([row]);
+  return present(row, now, positions.get(row.id) ?? null);
 }
 
 /** Every commitment of the viewer, newest first (withdrawn ones too, marked so), at most `take`. */
@@ -233,5 +289,6 @@ export async function listMyCommitments(
   take = 100,
 ): Promise<MyCommitment[]> {
   const rows = await findRows({ userId: viewer.id }, take);
-  return rows.map((r) => present(r, now));
+  const positions = await positionsOf(rows);
+  return rows.map((r) => present(r, now, positions.get(r.id) ?? null));
 }

@@ -7,6 +7,7 @@ import {
 } from "@/lib/campaigns/lifecycle";
 import { canModerate, isApproved, type Actor } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
+import { formatCents } from "@/lib/format";
 
 /**
  * Who may commit and who may manage (SPEC §4, §6; DESIGN §1). Pure functions: the commit
@@ -111,4 +112,30 @@ export const WITHDRAW_TEXTS = {
   notCommitted: "You have no commitment to this event.",
   processing: "Your payment is being processed. Please try again in a minute.",
   done: "You withdrew your commitment.",
+} as const;
+
+// ---- the waitlist (issue 20, DESIGN §1 "capacity and waitlist") -------------------------------------
+
+/** What a waiting backer consents to: in the commit dialog, the join email and the README. */
+export function waitlistConsent(c: { ticketPriceCents: number }, cardText?: string): string {
+  return c.ticketPriceCents > 0
+    ? `If a place opens before the event starts, ${cardText ?? "your saved card"} is charged ${formatCents(c.ticketPriceCents)} automatically and we email you. If none opens, nothing is charged. You can leave the waitlist at any time.`
+    : "If a place opens before the event starts, you're in automatically and we email you. You can leave the waitlist at any time.";
+}
+
+export const WAITLIST_TEXTS = {
+  full: (capacity: number) => `This event is full: all ${capacity.toLocaleString("en-US")} places are taken.`,
+  joinAt: (position: number) => `Join the waitlist and you're #${position} in line.`,
+  left: "You left the waitlist. Nothing was charged.",
+} as const;
+
+export const GIVE_UP_TEXTS = {
+  /** beside the button, before the backer confirms */
+  explain:
+    "Can't make it? Give your place to the first person on the waitlist. If you were charged, you're refunded in full as soon as they have paid.",
+  notIn: "You don't hold a place at this event.",
+  notTipped: "This event hasn't reached its goal yet: you can simply withdraw.",
+  started: "The event has started, so places can no longer change hands.",
+  nobodyWaiting: "Nobody is waiting for a place right now, so there is nobody to give yours to.",
+  done: "You gave up your place. It went to the first person on the waitlist.",
 } as const;

@@ -4,7 +4,7 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { anonymousAttendee, numberedAttendee, presentIdentity } from "@/lib/privacy/present";
 import { commitBlock, isLateCommit, type CommitBlock } from "@/lib/pledges/policy";
 import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
-import { hasCommitted, seeCampaign } from "@/lib/campaigns/queries";
+import { hasCommitted, seeCampaign, waitingPledge } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
 import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { callToAction, isCrowdfund, isPaidEvent, type CallToAction } from "@/lib/campaigns/lifecycle";
@@ -32,6 +32,9 @@ export type CommitPanel = {
   lateCommit: boolean;
   /** what the button offers, from the campaign core (issue 16): the same for every viewer of a phase */
   cta: CallToAction;
+  /** issue 20: the most people who may be in (null: no limit), and how many wait for a place */
+  capacity: number | null;
+  waitlistCount: number;
 };
 
 export async function getCommitPanel(
@@ -42,7 +45,9 @@ export async function getCommitPanel(
   if (!campaignIdSchema.safeParse(campaignId).success) return null;
   const c = await seeCampaign(campaignId, viewer);
   if (!c) return null;
-  const alreadyCommitted = viewer ? await hasCommitted(campaignId, viewer.id) : false;
+  const committed = viewer ? await hasCommitted(campaignId, viewer.id) : false;
+  const waiting = viewer && !committed ? (await waitingPledge(campaignId, viewer.id)) !== null : false;
+  const alreadyCommitted = committed || waiting;
   return {
     campaignId: c.id,
     title: c.title,
@@ -61,9 +66,15 @@ export async function getCommitPanel(
     lateCommit: isLateCommit(c),
     cta: callToAction(
       c,
-      { committed: alreadyCommitted, openToViewer: isApproved(c) || Boolean(viewer && canModerate(viewer)) },
+      {
+        committed,
+        waiting,
+        openToViewer: isApproved(c) || Boolean(viewer && canModerate(viewer)),
+      },
       now,
     ),
+    capacity: c.capacity,
+    waitlistCount: c.waitlistCount,
   };
 }
 

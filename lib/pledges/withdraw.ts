@@ -9,7 +9,6 @@ import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { WITHDRAW_TEXTS, withdrawRule } from "@/lib/pledges/policy";
 import {
-  countsTowardGoal,
   isPaidEvent,
   LIVE_PLEDGE,
   pledgeChargeCents,

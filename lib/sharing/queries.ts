@@ -1,6 +1,7 @@
 import "server-only";
 import { isCampaignId } from "@/lib/ids";
-import { hasCommitted, seeCampaign } from "@/lib/campaigns/queries";
+import { hasCommitted, seeCampaign, waitingPledge } from "@/lib/campaigns/queries";
+import { waitlistPositions } from "@/lib/pledges/waitlist";
 import { type EventPlace, placeFor } from "@/lib/campaigns/place";
 import { appUrl } from "@/lib/env";
 import { isCrowdfund } from "@/lib/campaigns/lifecycle";
@@ -33,6 +34,8 @@ type ShareInfo = {
   chargedAt: Date | null;
   /** the uploaded cover (issue 17), or null */
   coverId: string | null;
+  /** issue 20: the viewer's place on the waitlist, or null when they are not waiting */
+  waitlistPosition: number | null;
 };
 
 /** What sharing surfaces (flyer, calendar file, social image) may show: no identities at all. Null when the event does not exist for the viewer. */
@@ -41,6 +44,8 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
   const c = await seeCampaign(campaignId, viewer);
   if (!c) return null;
   const committed = viewer ? await hasCommitted(c.id, viewer.id) : false;
+  const waiting = viewer && !committed ? await waitingPledge(c.id, viewer.id) : null;
+  const waitlistPosition = waiting ? ((await waitlistPositions(c.id, [waiting])).get(waiting) ?? null) : null;
   return {
     id: c.id,
     title: c.title,
@@ -64,6 +69,7 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
     calendarSequence: c.calendarSequence,
     chargedAt: c.chargedAt,
     coverId: c.coverId,
+    waitlistPosition,
   };
 }
 

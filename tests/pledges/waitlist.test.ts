@@ -203,7 +203,7 @@ describe("capacity and the waitlist", () => {
 
   it("a promotion whose card fails goes back in line and the place moves on; a new card puts it next in line again; a given-up place is refunded only once someone has paid for it", async () => {
     const c = await createCampaign({ goal: 2, capacity: 2, ticketPriceCents: 900 });
-    const [a, b, x, y] = await backers(4, (i) => (i === 2 ? "card_declined" : "ok"));
+    const [a, b, x, y] = await backers(4, (i) => (i === 2 ? "expired_card" : "ok"));
     await commit(c, a);
     await commit(c, b); // tips; both charged
     await chargeAll(c.id);

@@ -94,6 +94,7 @@ const DENIALS = [
   "Commitment not found.",
   "Campaign not found or you don't have permission to manage it",
   "You have no commitment to this event.",
+  "You don't hold a place at this event.",
 ] as const;
 
 type People = Record<Exclude<Role, "visitor">, Awaited<ReturnType<typeof createUser>>>;
@@ -478,6 +479,22 @@ const SCENARIOS: Record<string, Scenario<any>> = {
       action(f.people, role, () =>
         backer.changeCardAction({ campaignId: f.campaign.id, paymentMethodId: f.card }),
       ),
+  },
+  "app/campaign/[campaignId]/backer-actions.ts#giveUpPlaceAction": {
+    // a full, confirmed free event: the backer holds a place and someone waits for one
+    setup: async (p) => {
+      const f = await eventWithBacker(p, { goal: 1, capacity: 1, status: "charged" });
+      const waiter = await createUser();
+      await db.pledge.create({
+        data: { campaignId: f.campaign.id, userId: waiter.id, contributor: "W", waitlistedAt: new Date() },
+      });
+      await db.campaign.update({
+        where: { id: f.campaign.id },
+        data: { committedCount: 1, pledgeCount: 1, waitlistCount: 1 },
+      });
+      return f;
+    },
+    call: (f, role) => action(f.people, role, () => backer.giveUpPlaceAction({ campaignId: f.campaign.id })),
   },
   "app/campaign/[campaignId]/cancel-actions.ts#cancelCampaignAction": {
     setup: (p) => eventWithBacker(p),

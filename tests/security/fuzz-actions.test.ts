@@ -123,6 +123,11 @@ const TARGETS: Record<string, Target> = {
     input: (f) => one(nastyInput(["campaignId", "paymentMethodId"], f.known)),
     call: (i) => backer.changeCardAction(i),
   },
+  "app/campaign/[campaignId]/backer-actions.ts#giveUpPlaceAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["campaignId"], f.known)),
+    call: (i) => backer.giveUpPlaceAction(i),
+  },
   "app/campaign/[campaignId]/cancel-actions.ts#cancelCampaignAction": {
     as: (f) => f.creator,
     input: (f) =>

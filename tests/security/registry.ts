@@ -225,6 +225,13 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "action",
+    file: "app/campaign/[campaignId]/backer-actions.ts",
+    name: "giveUpPlaceAction",
+    access: "backer",
+    rule: "lib/pledges/give-up giveUpPlace: the viewer's own place, after the tip, under the campaign lock",
+  },
+  {
+    kind: "action",
     file: "app/campaign/[campaignId]/edit-actions.ts",
     name: "updateCampaignAction",
     access: "creator",

@@ -5,6 +5,7 @@ import { runAction, type ActionResult } from "@/lib/actions";
 import { AppError } from "@/lib/errors";
 import { changeCommitmentCard, withdrawCommitment, type WithdrawResult } from "@/lib/pledges/withdraw";
 import { getMyCommitment, type MyCommitment } from "@/lib/pledges/mine";
+import { giveUpPlace } from "@/lib/pledges/give-up";
 
 /**
  * What a backer does with their own commitment (issue 18): read it (the event page's "You're in"
@@ -30,5 +31,12 @@ export async function changeCardAction(
 ): Promise<ActionResult<{ brand: string; last4: string }>> {
   return runAction("Failed to save payment method", async () =>
     changeCommitmentCard(await getViewer(), input),
+  );
+}
+
+/** Issue 20: after the tip, a backer hands their place to the first person on the waitlist. */
+export async function giveUpPlaceAction(input: unknown): Promise<ActionResult<{ refundPending: boolean }>> {
+  return runAction("Could not give up your place. Please try again.", async () =>
+    giveUpPlace(await getViewer(), input),
   );
 }
