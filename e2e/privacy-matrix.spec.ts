@@ -112,6 +112,9 @@ test("no response of any page, route handler or server action carries a hidden i
   const unnamed = await createUser({ name: null, email: `quiet-${t}@example.test` });
   const other = await createUser({ name: `Oscar Other ${t}`, email: `oscar-${t}@example.test` });
   const admin = await createUser({ name: `Ada Admin ${t}`, email: `ada-${t}@example.test`, isAdmin: true });
+  // issue 20: someone on the waitlist is nobody's business but theirs, the organizer's and admins'
+  // (a card declined at promotion, so no job promotes her while the matrix runs)
+  const waiter = await createUser({ name: `Wendy Waiting ${t}`, email: `wendy-${t}@example.test` });
   const people: Record<Role, TestUser | null> = {
     visitor: null,
     user: other,
@@ -125,6 +128,7 @@ test("no response of any page, route handler or server action carries a hidden i
     campaignId: string;
     pledges: Record<string, string>;
     comments: Record<string, string>;
+    waiting: string;
   };
   const fixtures: Fixture[] = [];
   for (const setting of SETTINGS) {
@@ -154,8 +158,17 @@ test("no response of any page, route handler or server action carries a hidden i
       [named.id]: await commentOf(id, named, 15),
       [unnamed.id]: await commentOf(id, unnamed, 10),
     };
-    await sql().query(`UPDATE "Campaign" SET "committedCount" = 2, "pledgeCount" = 2 WHERE id = $1`, [id]);
-    fixtures.push({ setting, campaignId: id, pledges, comments });
+    const waiting = rid("pl");
+    await sql().query(
+      `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt", "waitlistedAt", "chargeStatus")
+       VALUES ($1, $2, $3, $4, now(), now(), 'failed')`,
+      [waiting, id, waiter.id, waiter.name],
+    );
+    await sql().query(
+      `UPDATE "Campaign" SET "committedCount" = 2, "pledgeCount" = 2, capacity = 10, "waitlistCount" = 1 WHERE id = $1`,
+      [id],
+    );
+    fixtures.push({ setting, campaignId: id, pledges, comments, waiting });
   }
 
   /** What `role` must never receive about the people of `f`. */
@@ -172,6 +185,8 @@ test("no response of any page, route handler or server action carries a hidden i
         out.push(f.pledges[person.id], f.comments[person.id]);
       }
     }
+    // the waitlist, revealed or not: only the organizer and admins see who waits
+    out.push(waiter.email, waiter.id, waiter.name!, f.waiting);
     // the organizer's email and name: to committed users, the organizer and admins only (DESIGN "creator email")
     if (role !== "backer") out.push(organizer.email, organizer.name!);
     // an attendee-only address and link: to committed users, the organizer and admins only (issue 16)

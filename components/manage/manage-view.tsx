@@ -79,7 +79,9 @@ function ChargeState({ p }: { p: ManageCommitment }) {
     return (
       <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
         <Badge tone={p.waitlistPaused ? "red" : "amber"}>Waitlisted #{p.waitlistPosition}</Badge>
-        {p.waitlistPaused && <span className="text-xs text-slate-500">card declined, awaiting a new one</span>}
+        {p.waitlistPaused && (
+          <span className="text-xs text-slate-500">card declined, awaiting a new one</span>
+        )}
       </span>
     );
   if (p.waitlistClosedAt) return <Badge tone="slate">Waitlist closed</Badge>;
@@ -276,7 +278,9 @@ export function ManageView({ view, now }: { view: View; now: string }) {
               <span className="ml-2 text-sm font-normal text-slate-500">{view.withdrawnCount} withdrawn</span>
             )}
             {c.waitlistCount > 0 && (
-              <span className="ml-2 text-sm font-normal text-amber-700">{c.waitlistCount} on the waitlist</span>
+              <span className="ml-2 text-sm font-normal text-amber-700">
+                {c.waitlistCount} on the waitlist
+              </span>
             )}
           </h2>
           {view.commitments.length > 0 && (
@@ -324,10 +328,12 @@ export function ManageView({ view, now }: { view: View; now: string }) {
             ))}
           </ul>
         )}
-        {view.totalCommitments + view.withdrawnCount + view.droppedCount + c.waitlistCount > view.commitments.length && (
+        {view.totalCommitments + view.withdrawnCount + view.droppedCount + c.waitlistCount >
+          view.commitments.length && (
           <p className="mt-3 text-sm text-slate-500">
             Showing the newest {view.commitments.length} of{" "}
-            {view.totalCommitments + view.withdrawnCount + view.droppedCount + c.waitlistCount}. Export CSV for the full list.
+            {view.totalCommitments + view.withdrawnCount + view.droppedCount + c.waitlistCount}. Export CSV
+            for the full list.
           </p>
         )}
       </section>

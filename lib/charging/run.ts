@@ -249,7 +249,8 @@ export async function chargeCampaign(campaignId: string, opts: RunOptions, count
           counts.failed++;
           // A promotion from the waitlist that cannot be paid goes back in line and the place moves
           // on (issue 20); any other failure starts the backer's recovery.
-          if (!(await returnFailedPromotion(p.id, gateway))) await onChargeFailed(p.id);
+          if (await returnFailedPromotion(p.id, gateway)) movedOn++;
+          else await onChargeFailed(p.id);
         },
         (err) => {
           console.warn(
@@ -261,6 +262,7 @@ export async function chargeCampaign(campaignId: string, opts: RunOptions, count
     );
   };
 
+  let movedOn = 0; // failed promotions whose place went to the next in line
   const notCharged: ClaimedPledge[] = [];
   const lane = async () => {
     for (;;) {
@@ -329,4 +331,7 @@ export async function chargeCampaign(campaignId: string, opts: RunOptions, count
   if (failedLane) throw failedLane.reason;
   if (counts.charged > 0 || counts.failed > 0) await kickEmailSender();
   await finalizeIfDone(campaignId);
+  // A place a failed promotion gave up went to the next in line: charge them now, not at the
+  // sweeper's next minute (each round needs another failed promotion, so this ends).
+  if (movedOn > 0 && Date.now() < stopAt) await chargeCampaign(campaignId, opts, counts);
 }

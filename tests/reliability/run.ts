@@ -48,6 +48,7 @@ async function main() {
   const { startFakeStripe } = await import("@/tests/fake-stripe/server");
   const { startLocalSmtp } = await import("@/tests/helpers/local-smtp");
   const scenarios = await import("./scenarios");
+  const { killDuringPromotions } = await import("./waitlist-scenario");
   const { disconnectDb } = await import("@/lib/db");
   const { PrismaClient } = await import("@/lib/generated/prisma/client");
   const { PrismaPg } = await import("@prisma/adapter-pg");
@@ -129,6 +130,7 @@ async function main() {
       await scenarios.killDuringRecovery(ctx).catch((e) => crashed("6 kill -9 during the retry pass", e)),
     );
     record(await scenarios.killDuringPayouts(ctx).catch((e) => crashed("7 kill -9 during payouts", e)));
+    record(await killDuringPromotions(ctx).catch((e) => crashed("8 kill -9 during promotions", e)));
     record(await email);
     if (eventId)
       record(await scenarios.databaseOutage(ctx, eventId).catch((e) => crashed("2 Postgres down 5 s", e)));
