@@ -90,7 +90,7 @@ function ChargeState({ p }: { p: ManageCommitment }) {
       <Badge tone="slate">
         {p.chargeStatus === "refunded"
           ? "Gave up place, refunded"
-          : p.chargeStatus === "succeeded"
+          : p.chargeStatus === "succeeded" && p.amountCents > 0
             ? "Gave up place, refund pending"
             : "Gave up place"}
       </Badge>

@@ -303,6 +303,7 @@ export function chargeStateLabel(
     | "waitlistPaused"
     | "gaveUpAt"
     | "waitlistClosedAt"
+    | "amountCents"
   >,
 ): string {
   if (p.waitlistPosition !== null)
@@ -313,7 +314,7 @@ export function chargeStateLabel(
   if (p.gaveUpAt)
     return p.chargeStatus === "refunded"
       ? "Gave up place (refunded)"
-      : p.chargeStatus === "succeeded"
+      : p.chargeStatus === "succeeded" && p.amountCents > 0
         ? "Gave up place (refund once the place is paid for)"
         : "Gave up place";
   if (p.recovery === "dropped") return "Dropped (not paid in time)";

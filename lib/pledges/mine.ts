@@ -151,7 +151,7 @@ function present(p: Row, now: Date, position: number | null): MyCommitment {
     stateText =
       p.chargeStatus === "refunded"
         ? `Gave up your place on ${formatInZone(p.gaveUpAt, zone)} — ${formatCents(p.amountCents)} refunded`
-        : p.chargeStatus === "succeeded"
+        : p.chargeStatus === "succeeded" && paid
           ? `Gave up your place on ${formatInZone(p.gaveUpAt, zone)} — ${formatCents(p.amountCents)} is refunded once the person who took it has paid`
           : `Gave up your place on ${formatInZone(p.gaveUpAt, zone)} — never charged`;
     tone = "slate";
