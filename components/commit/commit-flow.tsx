@@ -178,15 +178,17 @@ export default function CommitFlow({
                 {panel.crowdfund ? "dollars are pledged" : "people commit"} by the deadline.
               </p>
             )}
-            <p hidden={joiningWaitlist}>
-              {panel.lateCommit
-                ? panel.paid
-                  ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} right away.`
-                  : "This is a free event: nothing is charged. You're committing to attend."
-                : panel.paid
-                  ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} only if the threshold is met. If it isn't, nobody pays.`
-                  : "This is a free event: nothing is charged. You're committing to attend if the threshold is met."}
-            </p>
+            {!joiningWaitlist && (
+              <p>
+                {panel.lateCommit
+                  ? panel.paid
+                    ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} right away.`
+                    : "This is a free event: nothing is charged. You're committing to attend."
+                  : panel.paid
+                    ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} only if the threshold is met. If it isn't, nobody pays.`
+                    : "This is a free event: nothing is charged. You're committing to attend if the threshold is met."}
+              </p>
+            )}
             {!panel.lateCommit && !joiningWaitlist && <p className="text-sm">{WITHDRAW_TEXTS.promise}</p>}
             <p className="text-sm">
               <span className="font-semibold text-slate-900">
@@ -234,7 +236,11 @@ export default function CommitFlow({
                 {panel.crowdfund ? formatCents(crowdfundAmountSchema.safeParse(amount).data ?? 0) : priceText}
               </p>
               <p className="mt-1 text-xs text-slate-400">
-                Your card is saved now and charged only if the event reaches its goal.
+                {joiningWaitlist
+                  ? "Your card is saved now and charged only if a place opens for you before the event starts."
+                  : panel.lateCommit
+                    ? "Your card is saved now and charged right away: the event is confirmed."
+                    : "Your card is saved now and charged only if the event reaches its goal."}
               </p>
             </div>
             <SaveCardStep
