@@ -29,7 +29,7 @@ import {
   venueField,
   whenWhere,
 } from "@/lib/campaigns/fields";
-import { COLLECTING_STATUSES, inStatuses, isConfirmed, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { COLLECTING_STATUSES, inStatuses, isConfirmed, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { changeWithdrawUntil } from "@/lib/pledges/policy";
 import { DEADLINE_MAX_MS } from "@/lib/campaigns/limits";
 import { toWallClock } from "@/lib/campaigns/event-time";
@@ -204,9 +204,10 @@ export async function updateCampaign(
     // a raised capacity opens places: the first in line take them now
     filled = await fillOpenPlaces(tx, campaignId, now);
     if (!calendarMoved) return 0;
+    // the waitlist hears too: they agreed to be charged for the old date and place (issue 20)
     const pledges = await tx.pledge.findMany({
-      where: { campaignId, ...LIVE_PLEDGE },
-      select: { userId: true, user: { select: { email: true, name: true } } },
+      where: { campaignId, ...STANDING_PLEDGE },
+      select: { userId: true, waitlistedAt: true, user: { select: { email: true, name: true } } },
     });
     return queueEmails(
       tx,
@@ -214,8 +215,9 @@ export async function updateCampaign(
         eventChangedEmail(
           updated,
           { userId: p.userId, email: p.user.email, name: p.user.name },
-          isConfirmed(updated.status) ? "CONFIRMED" : "TENTATIVE",
+          isConfirmed(updated.status) && !p.waitlistedAt ? "CONFIRMED" : "TENTATIVE",
           withdrawUntil,
+          p.waitlistedAt !== null,
         ),
       ),
     );

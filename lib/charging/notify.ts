@@ -29,6 +29,7 @@ export const paymentSelect = {
   cardLast4: true,
   paymentFailedAt: true,
   attendeeNumber: true,
+  waitlistedAt: true,
   user: { select: { email: true, name: true } },
   campaign: {
     select: {
@@ -129,6 +130,7 @@ export function droppedEmails(p: PaymentRow): QueuedEmail[] {
  */
 export async function onChargeFailed(pledgeId: string): Promise<void> {
   const pledge = await db.pledge.findUnique({ where: { id: pledgeId }, select: paymentSelect });
-  if (!pledge || !isRecoverable(pledge.chargeStatus)) return;
+  // back on the waitlist (issue 20): its own email asked for a new card, there is nothing to pay
+  if (!pledge || !isRecoverable(pledge.chargeStatus) || pledge.waitlistedAt) return;
   await db.$transaction((tx) => queueEmail(tx, paymentFailedEmail(pledge)));
 }

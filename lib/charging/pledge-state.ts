@@ -314,7 +314,8 @@ export async function releaseCard(pledgeId: string, paymentMethodId: string): Pr
 
 /**
  * A waiting backer whose promotion charge failed gives a new card (issue 20): the charge state
- * starts over (`none`, recovery window cleared), so the pledge is next in line again at its place.
+ * starts over (`none`, recovery window cleared, a new attempt so a late report about the old one
+ * matches nothing), so the pledge is next in line again at its place.
  * Only while it waits and no charge of it is in flight. Returns whether it changed.
  */
 export async function resetWaitingCard(
@@ -324,6 +325,7 @@ export async function resetWaitingCard(
 ): Promise<boolean> {
   const n = await tx.$executeRaw`
     UPDATE "Pledge" SET "chargeStatus" = 'none', "paymentFailedAt" = NULL, "paymentRemindedAt" = NULL,
+      "chargeAttempts" = "chargeAttempts" + 1,
       "chargeFailureCode" = NULL, "chargeFailureMessage" = NULL, "paymentIntentId" = NULL,
       "paymentMethodId" = ${card.paymentMethodId}, "cardBrand" = ${card.brand}, "cardLast4" = ${card.last4}
     WHERE "id" = ${pledgeId} AND "withdrawnAt" IS NULL AND "waitlistedAt" IS NOT NULL AND "charged" = false

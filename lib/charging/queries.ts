@@ -75,6 +75,7 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
       withdrawnAt: true,
       droppedAt: true,
       paymentFailedAt: true,
+      waitlistedAt: true,
       campaign: {
         select: {
           id: true,

@@ -35,9 +35,17 @@ export type PayPledgeResult =
  */
 export function paymentClosedReason(
   campaignStatus: string,
-  pledge: { withdrawnAt: Date | null; droppedAt: Date | null; dueBy: Date | null },
+  pledge: {
+    withdrawnAt: Date | null;
+    droppedAt: Date | null;
+    dueBy: Date | null;
+    waitlistedAt?: Date | null;
+  },
   now = new Date(),
 ): string | null {
+  // issue 20: a promotion whose card failed went back in line; a new card puts it next again
+  if (pledge.waitlistedAt && !pledge.withdrawnAt)
+    return "A place opened for you, but your card was declined, so the place went to the next person in line and nothing was charged. Update your card from the event page or your profile to be next in line again.";
   if (pledge.droppedAt)
     return "The time to pay for this commitment ran out, so your place was released. You have not been charged, and you won't be.";
   if (pledge.withdrawnAt) return "You withdrew from this event, so there is nothing to pay.";
@@ -64,6 +72,7 @@ async function ownedPledge(viewer: Viewer, pledgeId: string) {
       withdrawnAt: true,
       droppedAt: true,
       paymentFailedAt: true,
+      waitlistedAt: true,
       campaign: { select: { ticketPriceCents: true, pactType: true, status: true, startsAt: true } },
     },
   });

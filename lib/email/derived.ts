@@ -26,7 +26,7 @@ export async function queueDerivedEmails(
 
   const commits = await db.$queryRaw<{ id: string }[]>`
     SELECT p.id FROM "Pledge" p
-    WHERE p."createdAt" > ${since} AND ${livePledgeSql("p")}
+    WHERE p."createdAt" > ${since} AND ${livePledgeSql("p")} AND p."promotedAt" IS NULL
       AND NOT EXISTS (SELECT 1 FROM "EmailOutbox" o WHERE o."dedupeKey" = 'commit:' || p.id || ':' || p."userId")
     ORDER BY p."createdAt" ASC LIMIT ${take}`;
   for (const p of commits) if (await db.$transaction((tx) => queueCommitEmail(tx, p.id))) queued++;

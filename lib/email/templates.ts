@@ -37,7 +37,8 @@ export type Recipient = { userId: string; email: string; name?: string | null };
 
 export const campaignUrl = (c: { id: string }) => `${appUrl()}/campaign/${c.id}`;
 const price = (c: EmailCampaign) => (c.ticketPriceCents > 0 ? formatCents(c.ticketPriceCents) : "free");
-const place = (c: EmailCampaign) => placeLine(placeFor(c, true));
+/** `exact`: the attendee-only address too (everyone but someone waiting on the waitlist, issue 20) */
+const place = (c: EmailCampaign, exact = true) => placeLine(placeFor(c, exact));
 /** The event's calendar entry; none until it has a start (issue 16: no entry booked at the deadline). */
 export const calendar = (c: EmailCampaign, status: "TENTATIVE" | "CONFIRMED" | "CANCELLED") =>
   c.startsAt
@@ -80,8 +81,8 @@ const needed = (c: EmailCampaign) => standing(c).more;
 /** A time in the event's zone, with its abbreviation. */
 export const when = (d: Date, c: EmailCampaign) => formatInZone(d, c.timeZone);
 /** "It starts Tue, Dec 5, 2026, 7:30 PM – 10:00 PM EST at Roxy Cinema, 2 6th Ave." or the date to come. */
-export const startsLine = (c: EmailCampaign) => {
-  const where = place(c);
+export const startsLine = (c: EmailCampaign, exact = true) => {
+  const where = place(c, exact);
   if (!c.startsAt)
     return `The date is to be announced: the organizer will post it on the event page.${where ? ` Where: ${where}.` : ""}`;
   return `It starts ${formatEventRange(c.startsAt, c.endsAt, c.timeZone)}${where ? ` at ${where}` : ""}.`;
@@ -293,6 +294,8 @@ export function eventChangedEmail(
   status: "TENTATIVE" | "CONFIRMED",
   /** a change after the tip: the backer may withdraw (with a refund of any charge) until then */
   withdrawUntil: Date | null = null,
+  /** issue 20: to someone waiting on the waitlist (no attendee-only address; they may leave at any time) */
+  waiting = false,
 ): QueuedEmail {
   return {
     dedupeKey: `changed:${c.id}:${c.calendarSequence}:${to.userId}`,
@@ -303,15 +306,18 @@ export function eventChangedEmail(
       heading: "The date or place changed",
       paragraphs: [
         `The organizer of "${c.title}" changed when or where it happens.`,
-        startsLine(c),
-        c.startsAt ? "The attached calendar entry replaces the one you have." : "",
-        withdrawUntil
+        startsLine(c, !waiting),
+        c.startsAt && !waiting ? "The attached calendar entry replaces the one you have." : "",
+        waiting
+          ? "You're still on the waitlist. If the new date or place does not work for you, you can leave the waitlist at any time from the event page; nothing has been charged."
+          : "",
+        withdrawUntil && !waiting
           ? `If the new date or place does not work for you, you may withdraw until ${when(withdrawUntil, c)} from the event page, and any charge is refunded in full.`
           : "",
       ].filter(Boolean),
       action: { label: withdrawUntil ? "Keep or withdraw" : "View the event", url: campaignUrl(c) },
     }),
-    attachments: calendar(c, status),
+    attachments: waiting ? [] : calendar(c, status),
   };
 }
 

@@ -38,7 +38,7 @@ export function waitlistJoinedEmail(
       paragraphs: [
         `"${c.title}" is full, so you joined its waitlist at position ${position}.`,
         waitlistConsent(c),
-        startsLine(c),
+        startsLine(c, false),
       ],
       action: { label: "See your place in line", url: myCommitments() },
     }),

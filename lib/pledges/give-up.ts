@@ -70,7 +70,9 @@ export async function giveUpPlace(actor: Actor, input: unknown): Promise<{ refun
       return { pledgeId: pledge.id, refundPending: charged > 0 };
     },
     async (tx, given, filled) => {
-      if (filled.promoted[0]) await recordHandover(tx, given.pledgeId, filled.promoted[0]);
+      // the count above was taken under the same lock, so someone always takes the place
+      if (!filled.promoted[0]) throw new AppError("CONFLICT", GIVE_UP_TEXTS.nobodyWaiting);
+      await recordHandover(tx, given.pledgeId, filled.promoted[0]);
     },
   );
   if (!result) throw new AppError("CONFLICT", GIVE_UP_TEXTS.notIn);

@@ -100,17 +100,19 @@ export async function recordPromotions(
 /**
  * A promotion's charge failed (off-session: declined, or the bank asks for authentication): the
  * commitment goes back to its place in line, waiting for a new card. Only a promoted pledge that is
- * in, never charged, whose charge is not in flight. Returns it, or null.
+ * in, never charged, whose charge is not in flight, still on the attempt that failed. Returns it, or null.
  */
 export async function recordDemotion(
   tx: Tx,
   pledgeId: string,
+  attempt: number,
   now: Date,
 ): Promise<{ id: string; amount: number } | null> {
+  // only the attempt that failed: a payment the backer started since (on the pay page) is not undone
   const rows = await tx.$queryRaw<{ id: string; amount: number }[]>`
     UPDATE "Pledge" AS p SET "waitlistedAt" = ${now}, "promotedAt" = NULL
     WHERE p."id" = ${pledgeId} AND ${livePledgeSql("p")} AND p."promotedAt" IS NOT NULL AND p."charged" = false
-      AND p."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})
+      AND p."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)}) AND p."chargeAttempts" = ${attempt}
     RETURNING p."id", p."amount"`;
   return rows[0] ?? null;
 }
@@ -126,6 +128,32 @@ export async function recordHandover(tx: Tx, fromPledgeId: string, toPledgeId: s
 /** The promoted one could not pay: the givers who waited on them wait on the next one instead. */
 export async function moveHandovers(tx: Tx, fromPledgeId: string, toPledgeId: string): Promise<void> {
   await tx.pledge.updateMany({ where: { handedToId: fromPledgeId }, data: { handedToId: toPledgeId } });
+}
+
+/**
+ * The promoted one could not pay and nobody was next in line: whoever gave their (paid) place up
+ * for them takes it back — in again, still paid, no refund owed. Not a giver who has committed to
+ * the event again since (they are refunded as any withdrawal). Returns how many came back.
+ */
+export async function reinstateGivers(tx: Tx, campaignId: string, fromPledgeId: string): Promise<number> {
+  const back = await tx.$queryRaw<{ amount: number; amountCents: number }[]>`
+    UPDATE "Pledge" AS g SET "withdrawnAt" = NULL, "gaveUpAt" = NULL, "handedToId" = NULL
+    WHERE g."handedToId" = ${fromPledgeId} AND g."campaignId" = ${campaignId} AND g."refundId" IS NULL
+      AND g."chargeStatus" = 'succeeded'
+      AND NOT EXISTS (SELECT 1 FROM "Pledge" o WHERE o."campaignId" = g."campaignId" AND o."userId" = g."userId" AND o."withdrawnAt" IS NULL)
+    RETURNING g."amount", g."amountCents"`;
+  if (back.length > 0)
+    await tx.$executeRaw`
+      UPDATE "Campaign" SET "committedCount" = "committedCount" + ${back.length}, "pledgeCount" = "pledgeCount" + ${back.length},
+        "currentAmount" = "currentAmount" + ${back.reduce((s, r) => s + r.amount, 0)},
+        "raisedCents" = "raisedCents" + ${back.reduce((s, r) => s + r.amountCents, 0)}
+      WHERE id = ${campaignId}`;
+  // one who re-committed meanwhile: an ordinary withdrawal now, refunded by the refund sweeper
+  await tx.pledge.updateMany({
+    where: { handedToId: fromPledgeId },
+    data: { gaveUpAt: null, handedToId: null },
+  });
+  return back.length;
 }
 
 /**

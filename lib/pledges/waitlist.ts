@@ -1,5 +1,5 @@
 import "server-only";
-import { db, Prisma, standingPledgeSql } from "@/lib/db";
+import { db, Prisma, standingPledgeSql, statusIn } from "@/lib/db";
 import {
   CALLED_OFF_STATUSES,
   inStatuses,
@@ -25,7 +25,13 @@ import { releaseSavedCards } from "@/lib/deadlines/service";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { oneAtATime } from "@/lib/pledges/commit-slots";
-import { moveHandovers, recordDemotion, recordPromotions, recordWaitlistClosed } from "@/lib/pledges/places";
+import {
+  moveHandovers,
+  recordDemotion,
+  recordPromotions,
+  recordWaitlistClosed,
+  reinstateGivers,
+} from "@/lib/pledges/places";
 
 /**
  * The waitlist (issue 20, DESIGN §1 "capacity and waitlist"). A place opens when a commitment that
@@ -131,8 +137,10 @@ export async function withPlaces<T>(
  * A promoted commitment's charge failed (the charging run reports it; the waitlist pass catches
  * one reported by a webhook): the commitment goes back to its place in line, its backer is asked
  * for a new card, and the place goes to the next in line. A payment still waiting for the bank's
- * authentication is cancelled first; should it have gone through meanwhile, it stays in. Returns
- * whether the failure was handled here (a pledge that was not a promotion is not).
+ * authentication is cancelled first; should it have gone through meanwhile, it stays in. A backer
+ * who gave their place up and was waiting on this one for a refund waits on the next in line; with
+ * nobody next, they get their (paid) place back instead. Returns whether the failure was handled
+ * here (a pledge that was not a promotion, or is no longer on the attempt that failed, is not).
  */
 export async function returnFailedPromotion(
   pledgeId: string,
@@ -151,7 +159,7 @@ export async function returnFailedPromotion(
       campaignId: true,
       userId: true,
       user: { select: { email: true, name: true } },
-      campaign: { select: emailCampaignSelect },
+      campaign: { select: { ...emailCampaignSelect, status: true } },
     },
   });
   if (!p?.promotedAt || p.charged || !isRecoverable(p.chargeStatus)) return false;
@@ -164,8 +172,8 @@ export async function returnFailedPromotion(
   }
   const { result } = await withPlaces(
     p.campaignId,
-    async (tx) => {
-      const back = await recordDemotion(tx, pledgeId, new Date());
+    async (tx, now) => {
+      const back = await recordDemotion(tx, pledgeId, p.chargeAttempts, now);
       if (!back) return null;
       await tx.$executeRaw`
       UPDATE "Campaign" SET "committedCount" = GREATEST(0, "committedCount" - 1), "pledgeCount" = GREATEST(0, "pledgeCount" - 1),
@@ -176,20 +184,23 @@ export async function returnFailedPromotion(
         p.chargeStatus === "requires_action"
           ? "your bank asked for a confirmation we could not get while you were away."
           : (p.chargeFailureMessage ?? "your card was declined.");
-      await queueEmails(tx, [
-        promotionFailedEmail(
-          p.campaign,
-          { userId: p.userId, email: p.user.email, name: p.user.name },
-          pledgeId,
-          p.chargeAttempts,
-          reason,
-        ),
-      ]);
+      // after the start the waitlist is closing: its own email says so
+      if (waitlistOpen(p.campaign, now))
+        await queueEmails(tx, [
+          promotionFailedEmail(
+            p.campaign,
+            { userId: p.userId, email: p.user.email, name: p.user.name },
+            pledgeId,
+            p.chargeAttempts,
+            reason,
+          ),
+        ]);
       return back;
     },
     async (tx, _back, filled) => {
-      // givers waiting on this one now wait on whoever took the place next
+      // givers waiting on this one now wait on whoever took the place next, or take it back
       if (filled.promoted[0]) await moveHandovers(tx, pledgeId, filled.promoted[0]);
+      else await reinstateGivers(tx, p.campaignId, pledgeId);
     },
   );
   return result !== null;
@@ -221,15 +232,24 @@ export async function runWaitlistPass(
   >`
     SELECT c.id, c.status::text AS status, c."startsAt", c.deadline,
            (c.capacity IS NOT NULL AND c.capacity > c."committedCount") AS open
-    FROM "Campaign" c WHERE c."waitlistCount" > 0 LIMIT ${PASS_BATCH}`;
+    FROM "Campaign" c
+    WHERE c."waitlistCount" > 0
+      AND ((c.capacity IS NOT NULL AND c.capacity > c."committedCount") OR COALESCE(c."startsAt", c.deadline) <= ${now}
+        OR c.status IN (${statusIn(CALLED_OFF_STATUSES)}))
+    ORDER BY COALESCE(c."startsAt", c.deadline) ASC LIMIT ${PASS_BATCH}`;
   let filled = 0;
   let closed = 0;
   for (const line of lines) {
-    if (!waitlistOpen(line, now)) {
-      closed += await closeWaitlist(line.id, now);
-    } else if (line.open) {
-      const out = await withPlaces(line.id, async () => true);
-      filled += out.filled.promoted.length;
+    try {
+      if (!waitlistOpen(line, now)) {
+        closed += await closeWaitlist(line.id, now);
+      } else if (line.open) {
+        const out = await withPlaces(line.id, async () => true);
+        filled += out.filled.promoted.length;
+      }
+    } catch (err) {
+      // one event's trouble does not hold up the others; the next pass tries it again
+      console.warn(`[waitlist] pass over ${line.id} failed: ${(err as Error).message}`);
     }
   }
   return { demoted, filled, closed };

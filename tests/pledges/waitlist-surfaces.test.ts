@@ -150,6 +150,49 @@ describe("the waitlist on every surface", () => {
     expect([after.capacity, after.committedCount, after.waitlistCount]).toEqual([2, 2, 1]);
   });
 
+  it("the waiting never learn an attendee-only address: not in the join email, not in a change email; a promotion sends no stale 'commitment received'", async () => {
+    const organizer = await createUser();
+    const c = await createCampaign({
+      creatorId: organizer.id,
+      goal: 1,
+      capacity: 1,
+      deadline: new Date(Date.now() + 3 * 86_400_000),
+      startsAt: new Date(Date.now() + 6 * 86_400_000),
+      timeZone: "America/New_York",
+      venue: "The Loft",
+      area: "Tribeca",
+      address: "77 Hidden Alley",
+      addressPrivate: true,
+    });
+    const [a, w] = [await person("Ada"), await person("Wes")];
+    await commitToCampaign(a, { campaignId: c.id });
+    await commitToCampaign(w, { campaignId: c.id });
+    const joined = await db.emailOutbox.findFirstOrThrow({ where: { toEmail: w.email } });
+    expect(joined.text).toContain("The Loft");
+    expect(joined.text).not.toContain("77 Hidden Alley");
+    const values = { ...(await getEditView(viewer(organizer), c.id))!.values, venue: "The Attic" };
+    await updateCampaign(viewer(organizer), c.id, values);
+    const [toA, toW] = await Promise.all(
+      [a, w].map((u) =>
+        db.emailOutbox.findFirstOrThrow({
+          where: { toEmail: u.email, subject: { startsWith: "New date or place" } },
+        }),
+      ),
+    );
+    expect(toA.text).toContain("77 Hidden Alley");
+    expect(toW.text).not.toContain("77 Hidden Alley");
+    expect(toW.text).toContain("You're still on the waitlist");
+    expect(toW.attachments ?? []).toEqual([]);
+
+    const { giveUpPlace } = await import("@/lib/pledges/give-up");
+    await giveUpPlace(a, { campaignId: c.id });
+    const { queueDerivedEmails } = await import("@/lib/email/derived");
+    await queueDerivedEmails();
+    expect(
+      await db.emailOutbox.count({ where: { toEmail: w.email, dedupeKey: { startsWith: "commit:" } } }),
+    ).toBe(0);
+  });
+
   it("a database CHECK refuses more in than the capacity, whatever writes it", async () => {
     const c = await createCampaign({ goal: 1, capacity: 1 });
     await expect(db.campaign.update({ where: { id: c.id }, data: { committedCount: 2 } })).rejects.toThrow(

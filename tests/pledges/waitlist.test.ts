@@ -255,6 +255,34 @@ describe("capacity and the waitlist", () => {
     );
   }, 60_000);
 
+  it("a given-up place whose taker cannot pay, with nobody else in line, goes back to the giver: in again, still paid, nothing refunded", async () => {
+    const c = await createCampaign({ goal: 1, capacity: 1, ticketPriceCents: 1100 });
+    const [a, x] = await backers(2, (i) => (i === 1 ? "lost_card" : "ok"));
+    await commit(c, a);
+    await chargeAll(c.id);
+    await commit(c, x); // waits with a card that will fail
+    const before = await db.campaign.findUniqueOrThrow({ where: { id: c.id } });
+    await giveUp.giveUpPlace(a, { campaignId: c.id });
+    await chargeAll(c.id);
+    const [pa, px] = await Promise.all(
+      [a, x].map((u) => db.pledge.findFirstOrThrow({ where: { campaignId: c.id, userId: u.id } })),
+    );
+    expect([pa.withdrawnAt, pa.gaveUpAt, pa.handedToId, pa.chargeStatus]).toEqual([
+      null,
+      null,
+      null,
+      "succeeded",
+    ]);
+    expect([px.waitlistedAt !== null, px.chargeStatus]).toEqual([true, "failed"]);
+    await cancellation.refundOwedPledges(c.id);
+    expect((await db.pledge.findUniqueOrThrow({ where: { id: pa.id } })).chargeStatus).toBe("succeeded");
+    const after = await db.campaign.findUniqueOrThrow({ where: { id: c.id } });
+    expect([after.committedCount, after.pledgeCount, Number(after.raisedCents), after.waitlistCount]).toEqual(
+      [before.committedCount, before.pledgeCount, Number(before.raisedCents), 1],
+    );
+    expect(fake.succeededChargesFor([pa.id, px.id])).toBe(1);
+  }, 60_000);
+
   it("the waitlisted may leave at any time; the waitlist closes at the start, letting everyone waiting go uncharged with their card released", async () => {
     const c = await createCampaign({
       goal: 1,
