@@ -493,7 +493,8 @@ async function main() {
   for (const [index, e] of EVENTS.entries()) {
     const createdAt = new Date(now - e.ageDays * DAY - index * HOUR);
     const paid = e.priceCents > 0;
-    const confirmedAt = e.confirmed ? new Date(now + e.days * DAY - DAY) : null;
+    // confirmed a day before the deadline, never in the future (an event that tipped early)
+    const confirmedAt = e.confirmed ? new Date(Math.min(now - 6 * HOUR, now + e.days * DAY - DAY)) : null;
     const campaign = await db.campaign.create({
       data: {
         title: e.title,

@@ -190,12 +190,14 @@ export default function CommitFlow({
               </p>
             )}
             {!panel.lateCommit && !joiningWaitlist && <p className="text-sm">{WITHDRAW_TEXTS.promise}</p>}
-            <p className="text-sm">
-              <span className="font-semibold text-slate-900">
-                {current} / {panel.goal}
-              </span>{" "}
-              {unit} committed so far
-            </p>
+            {!joiningWaitlist && (
+              <p className="text-sm">
+                <span className="font-semibold text-slate-900">
+                  {current} / {panel.goal}
+                </span>{" "}
+                {unit} committed so far
+              </p>
+            )}
             {panel.crowdfund && (
               <Field id="commit-amount" label="Your pledge (USD)" error={amountError ?? undefined}>
                 <Input
