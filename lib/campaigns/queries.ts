@@ -6,7 +6,7 @@ import { memberHasCommitted, type Viewer } from "@/lib/auth/viewer";
 import { homeFilterWhere } from "@/lib/campaigns/filters";
 import { type HomeFilter } from "@/lib/campaigns/filters";
 import { HOME_PAGE_SIZE } from "@/lib/campaigns/limits";
-import { isCrowdfund, LIVE_PLEDGE, WAITING_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { type Actor, canSeeCreatorEmail, canSeeEvent, canSeeExactPlace } from "@/lib/access/rules";
 import { type EventPlace, type WhenWhereRow, placeFor, whenWhereSelect } from "@/lib/campaigns/place";
 
@@ -156,29 +156,28 @@ export const getCampaignDetail = cache(async (id: string): Promise<CampaignDetai
   return c && { ...c, raisedCents: Number(c.raisedCents) };
 });
 
-/** Whether the user has a live (not withdrawn) pledge on the campaign; asked once per request however many sections need it. */
-export const hasCommitted = cache(async (campaignId: string, userId: string): Promise<boolean> => {
-  const member = memberHasCommitted(userId); // the stand-in viewer of a cached member copy
-  if (member !== null) return member;
-  const pledge = await db.pledge.findFirst({
-    where: { campaignId, userId, ...LIVE_PLEDGE },
-    select: { id: true },
-  });
-  return pledge !== null;
-});
-
 /**
- * The user's commitment waiting on the event's waitlist (issue 20), or null. A cached member copy is
- * never made for someone waiting (lib/cache/visitor-version), so its stand-in viewer waits for nothing.
+ * The user's standing commitment to the campaign (not withdrawn): in, or waiting on the waitlist
+ * (issue 20). One read per request however many sections ask. A cached member copy is never made
+ * for someone waiting (lib/cache/visitor-version), so its stand-in viewer is in or not, never waiting.
  */
-export const waitingPledge = cache(async (campaignId: string, userId: string): Promise<string | null> => {
-  if (memberHasCommitted(userId) !== null) return null;
-  const pledge = await db.pledge.findFirst({
-    where: { campaignId, userId, ...WAITING_PLEDGE },
-    select: { id: true },
-  });
-  return pledge?.id ?? null;
-});
+export const standingPledgeOf = cache(
+  async (campaignId: string, userId: string): Promise<{ id: string; waiting: boolean } | null> => {
+    const member = memberHasCommitted(userId); // the stand-in viewer of a cached member copy
+    if (member !== null) return member ? { id: "", waiting: false } : null;
+    const pledge = await db.pledge.findFirst({
+      where: { campaignId, userId, ...STANDING_PLEDGE },
+      select: { id: true, waitlistedAt: true },
+    });
+    return pledge && { id: pledge.id, waiting: pledge.waitlistedAt !== null };
+  },
+);
+
+/** Whether the user holds a place (a live pledge, not withdrawn and not waiting). */
+export const hasCommitted = async (campaignId: string, userId: string): Promise<boolean> => {
+  const p = await standingPledgeOf(campaignId, userId);
+  return p !== null && !p.waiting;
+};
 
 /**
  * One campaign as `viewer` may see it; null when it does not exist for them (missing, or not

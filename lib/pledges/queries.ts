@@ -4,7 +4,7 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { anonymousAttendee, numberedAttendee, presentIdentity } from "@/lib/privacy/present";
 import { commitBlock, isLateCommit, type CommitBlock } from "@/lib/pledges/policy";
 import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
-import { hasCommitted, seeCampaign, waitingPledge } from "@/lib/campaigns/queries";
+import { seeCampaign, standingPledgeOf } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
 import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { callToAction, isCrowdfund, isPaidEvent, type CallToAction } from "@/lib/campaigns/lifecycle";
@@ -45,8 +45,9 @@ export async function getCommitPanel(
   if (!campaignIdSchema.safeParse(campaignId).success) return null;
   const c = await seeCampaign(campaignId, viewer);
   if (!c) return null;
-  const committed = viewer ? await hasCommitted(campaignId, viewer.id) : false;
-  const waiting = viewer && !committed ? (await waitingPledge(campaignId, viewer.id)) !== null : false;
+  const standing = viewer ? await standingPledgeOf(campaignId, viewer.id) : null;
+  const committed = standing !== null && !standing.waiting;
+  const waiting = standing?.waiting === true;
   const alreadyCommitted = committed || waiting;
   return {
     campaignId: c.id,

@@ -1,6 +1,6 @@
 import "server-only";
 import { isCampaignId } from "@/lib/ids";
-import { hasCommitted, seeCampaign, waitingPledge } from "@/lib/campaigns/queries";
+import { seeCampaign, standingPledgeOf } from "@/lib/campaigns/queries";
 import { waitlistPositions } from "@/lib/pledges/waitlist";
 import { type EventPlace, placeFor } from "@/lib/campaigns/place";
 import { appUrl } from "@/lib/env";
@@ -43,8 +43,9 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
   if (!isCampaignId(campaignId)) return null;
   const c = await seeCampaign(campaignId, viewer);
   if (!c) return null;
-  const committed = viewer ? await hasCommitted(c.id, viewer.id) : false;
-  const waiting = viewer && !committed ? await waitingPledge(c.id, viewer.id) : null;
+  const standing = viewer ? await standingPledgeOf(c.id, viewer.id) : null;
+  const committed = standing !== null && !standing.waiting;
+  const waiting = standing?.waiting ? standing.id : null;
   const waitlistPosition = waiting ? ((await waitlistPositions(c.id, [waiting])).get(waiting) ?? null) : null;
   return {
     id: c.id,
