@@ -13,6 +13,7 @@ import {
   myCommitmentAction,
   withdrawCommitmentAction,
 } from "@/app/campaign/[campaignId]/backer-actions";
+import { goAheadAction } from "@/app/campaign/[campaignId]/go-ahead-actions";
 import { loadMoreCommentsAction, loadMoreCommitmentsAction } from "@/app/campaign/[campaignId]/list-actions";
 import { postUpdateAction } from "@/app/campaign/[campaignId]/update-actions";
 import { updateCampaignAction } from "@/app/campaign/[campaignId]/edit-actions";
@@ -43,6 +44,7 @@ const actions: ServerActions = {
   withdrawCommitmentAction,
   changeCardAction,
   giveUpPlaceAction,
+  goAheadAction,
   confirmPledgePaymentAction,
   setPayoutHoldAction,
   loadMoreCommitmentsAction,

@@ -2,6 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma as PrismaNs, PrismaClient } from "@/lib/generated/prisma/client";
 import {
   livePledgeWhere,
+  memberPledgeWhere,
   sqlStatusList,
   standingPledgeWhere,
   type StatusSet,
@@ -62,5 +63,7 @@ export const statusIn = (set: StatusSet) => PrismaNs.raw(sqlStatusList(set));
 
 /** The campaign core's live-pledge rule (not withdrawn) in a tagged statement: `AND ${livePledgeSql("p")}`. */
 export const livePledgeSql = (alias?: string) => PrismaNs.raw(livePledgeWhere(alias));
+/** A member (issue 21: holds a place and counts toward the goal): `AND ${memberPledgeSql("p")}`. */
+export const memberPledgeSql = (alias?: string) => PrismaNs.raw(memberPledgeWhere(alias));
 /** In or waiting (not withdrawn): `AND ${standingPledgeSql("p")}`. */
 export const standingPledgeSql = (alias?: string) => PrismaNs.raw(standingPledgeWhere(alias));

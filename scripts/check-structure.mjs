@@ -48,6 +48,8 @@ const DOMAIN_FILES = {
     "filters.ts",
     "page-sizes.ts",
     "place.ts",
+    "go-ahead.ts",
+    "thresholds.ts",
   ],
   cancellation: [],
   charging: [
@@ -75,6 +77,7 @@ const DOMAIN_FILES = {
     "transport.ts",
     "unsubscribe.ts",
     "waitlist.ts",
+    "conditions.ts",
   ],
   jobs: ["boss.ts", "definitions.ts", "types.ts", "worker.ts"],
   payments: [
@@ -97,6 +100,8 @@ const DOMAIN_FILES = {
     "places.ts",
     "waitlist.ts",
     "give-up.ts",
+    "commitments-csv.ts",
+    "membership.ts",
   ],
   privacy: ["present.ts"],
   "rate-limit": [],

@@ -31,6 +31,10 @@ type EventSeed = {
   /** issue 20: the most people who may be in, and how many wait on the waitlist (Alice first) */
   capacity?: number;
   waiting?: number;
+  /** issue 21: commitments that count only once `minPeople` are in (not counted yet) */
+  conditional?: { count: number; minPeople: number };
+  /** issue 21: the organizer may go ahead from 80% of the goal */
+  earlyGoAhead?: boolean;
   anonymous?: boolean;
   isTest?: boolean;
   ageDays: number; // created this many days ago
@@ -136,6 +140,7 @@ const EVENTS: EventSeed[] = [
     priceCents: 1500,
     days: 12,
     pledges: 17,
+    conditional: { count: 5, minPeople: 25 },
     ageDays: 5,
   },
   {
@@ -177,6 +182,7 @@ const EVENTS: EventSeed[] = [
     priceCents: 1100,
     days: 10,
     pledges: 39,
+    earlyGoAhead: true,
     ageDays: 3,
   },
   {
@@ -526,6 +532,7 @@ async function main() {
         currentAmount: e.pledges,
         capacity: e.capacity ?? null,
         waitlistCount: e.waiting ?? 0,
+        earlyGoAhead: e.earlyGoAhead ?? false,
       },
     });
     const coverSource = await demoCover(e.title);
@@ -576,6 +583,51 @@ async function main() {
                 processingFeeCents: paid ? demoProcessingFee(e.priceCents) : null,
               }
             : {}),
+        },
+      });
+    }
+    // Personal thresholds (issue 21): some come only if enough others do — they hold a place and
+    // count once their number is reached (the event page shows the cascade).
+    if (e.conditional) {
+      const inIds = new Set(
+        (await db.pledge.findMany({ where: { campaignId: campaign.id }, select: { userId: true } })).map(
+          (p) => p.userId,
+        ),
+      );
+      const line = backers.filter((b) => !inIds.has(b.id)).slice(0, e.conditional.count);
+      for (const [i, backer] of line.entries()) {
+        const paymentMethodId = `pm_demo_seed_${campaign.id}_cond_${i}`;
+        await db.demoPaymentMethod.create({
+          data: {
+            id: paymentMethodId,
+            userId: backer.id,
+            brand: "visa",
+            last4: "4242",
+            expMonth: 12,
+            expYear: 2030,
+            behavior: "ok",
+          },
+        });
+        await db.pledge.create({
+          data: {
+            campaignId: campaign.id,
+            userId: backer.id,
+            amountCents: e.priceCents,
+            contributor: backer.name ?? "Anonymous Backer",
+            createdAt: new Date(now - (i + 1) * 3 * HOUR),
+            minPeople: e.conditional.minPeople,
+            paymentMethodId,
+            cardBrand: "visa",
+            cardLast4: "4242",
+          },
+        });
+      }
+      await db.campaign.update({
+        where: { id: campaign.id },
+        data: {
+          hasConditions: true,
+          pledgeCount: { increment: line.length },
+          currentAmount: { increment: line.length },
         },
       });
     }

@@ -20,6 +20,7 @@ export type ServerActions = {
   withdrawCommitmentAction: (input: unknown) => Promise<ActionResult<WithdrawResult>>;
   changeCardAction: (input: unknown) => Promise<ActionResult<{ brand: string; last4: string }>>;
   giveUpPlaceAction: (input: unknown) => Promise<ActionResult<{ refundPending: boolean }>>;
+  goAheadAction: (input: unknown) => Promise<ActionResult<{ members: number }>>;
   confirmPledgePaymentAction: (input: unknown) => Promise<ActionResult<PayPledgeResult>>;
   setPayoutHoldAction: (input: {
     campaignId: string;

@@ -5,6 +5,7 @@ import { EventTime } from "@/components/time/event-time";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { formatTimeLeft } from "@/lib/campaigns/countdown";
 import { phaseOf, progress } from "@/lib/campaigns/lifecycle";
+import { goAheadFrom } from "@/lib/campaigns/thresholds";
 import { formatCents, plural, progressPercent } from "@/lib/format";
 
 /**
@@ -18,9 +19,24 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
   const { value, goal } = progress(campaign);
   const pct = progressPercent(value, goal);
   const left = Math.max(0, goal - value);
+  const goAhead = campaign.goAheadAt !== null && campaign.goAheadCount !== null;
   return (
     <Card className="space-y-5">
-      {campaign.status === "charged" && (
+      {goAhead && (
+        <div
+          role="status"
+          className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-emerald-900"
+        >
+          <p className="font-semibold">Going ahead: the organizer chose it</p>
+          <p className="text-sm">
+            {`The event reached ${campaign.goAheadCount} of the ${campaign.goal} people it aimed for, and the organizer went ahead, as they said they might from 80% of the goal.`}
+            {campaign.ticketPriceCents > 0
+              ? ` Everyone counted is charged ${formatCents(campaign.ticketPriceCents)}.`
+              : " It is happening."}
+          </p>
+        </div>
+      )}
+      {campaign.status === "charged" && !goAhead && (
         <div
           role="status"
           className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-emerald-900"
@@ -70,6 +86,12 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
           </span>
           <span className="font-semibold">{pct}%</span>
         </div>
+        {campaign.earlyGoAhead && phase === "collecting" && !crowdfund && (
+          <p className="text-sm text-slate-600">
+            The organizer may go ahead from {goAheadFrom(campaign)} people (80% of the goal). If they do,
+            everyone counted is charged as if the goal were met.
+          </p>
+        )}
       </div>
       {phase !== "cancelled" && (
         <div className="space-y-2">

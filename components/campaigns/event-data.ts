@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import type { Viewer } from "@/lib/auth/viewer";
-import { getCommitPanel, listEventCommitments } from "@/lib/pledges/queries";
+import { getCascade, getCommitPanel, listEventCommitments } from "@/lib/pledges/queries";
 import { getCommentsView } from "@/lib/comments/queries";
 import { getUpdatesView } from "@/lib/updates/queries";
 import { getShareInfo } from "@/lib/sharing/queries";
@@ -29,6 +29,8 @@ export const eventShareInfo = cache((campaignId: string, viewer: Viewer | null) 
   getShareInfo(campaignId, viewer),
 );
 
+export const eventCascade = cache((campaignId: string) => getCascade(campaignId));
+
 export async function loadEventPage(campaignId: string, viewer: Viewer | null, nowMs: number): Promise<void> {
   await Promise.all([
     eventCommitPanel(campaignId, viewer),
@@ -36,5 +38,6 @@ export async function loadEventPage(campaignId: string, viewer: Viewer | null, n
     eventComments(campaignId, viewer, nowMs),
     eventUpdates(campaignId, viewer),
     eventShareInfo(campaignId, viewer),
+    eventCascade(campaignId),
   ]);
 }

@@ -4,6 +4,8 @@ import { CampaignHeader } from "@/components/campaigns/campaign-header";
 import { ApprovalNotice } from "@/components/campaigns/approval-notice";
 import { AdminApprovalPanel } from "@/components/campaigns/admin-approval-panel";
 import { CampaignProgress } from "@/components/campaigns/campaign-progress";
+import { CascadeSection } from "@/components/campaigns/cascade";
+import { phaseOf } from "@/lib/campaigns/lifecycle";
 import { LogisticalDetails } from "@/components/campaigns/logistical-details";
 import { TicketPriceBox } from "@/components/campaigns/ticket-price-box";
 import { WhenWhere } from "@/components/campaigns/when-where";
@@ -44,6 +46,12 @@ export function EventPageView({
       <div className="grid gap-6 lg:grid-cols-3 lg:grid-rows-[auto_1fr] lg:items-start">
         <div className="min-w-0 lg:col-span-2">
           <CampaignProgress campaign={campaign} now={now} />
+          <div className="mt-6 empty:hidden">
+            <CascadeSection
+              campaignId={campaign.id}
+              collecting={phaseOf(campaign, new Date(now)) === "collecting"}
+            />
+          </div>
         </div>
 
         <aside className="min-w-0 space-y-6 lg:row-span-2" aria-label="Tickets and organizer">

@@ -7,13 +7,35 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
 import { Field, Input } from "@/components/ui/field";
 import { SaveCardStep } from "@/components/payments/save-card-step";
-import { crowdfundAmountSchema } from "@/lib/pledges/schema";
+import { crowdfundAmountSchema, personalThresholdSchema } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent, WITHDRAW_TEXTS } from "@/lib/pledges/policy";
 import { formatCents } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import type { CommitResult } from "@/lib/pledges/decide";
 
 type Step = "resuming" | "confirm" | "payment" | "result";
+
+/**
+ * The condition the backer chose (issue 21) survives a bank's redirect (Stripe's 3-D Secure on the
+ * saved card) in this tab's session storage, like the commit it belongs to.
+ */
+const conditionKey = (campaignId: string) => `pactnexus:condition:${campaignId}`;
+function rememberCondition(campaignId: string, n: number | null) {
+  try {
+    if (n === null) sessionStorage.removeItem(conditionKey(campaignId));
+    else sessionStorage.setItem(conditionKey(campaignId), String(n));
+  } catch {
+    // storage unavailable: the condition is sent from memory only
+  }
+}
+function conditionFor(campaignId: string): number | undefined {
+  try {
+    const v = sessionStorage.getItem(conditionKey(campaignId));
+    return v ? Number(v) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const peopleNeeded = (n: number) => `${n} more ${n === 1 ? "person" : "people"} needed`;
 
@@ -53,6 +75,9 @@ export default function CommitFlow({
   const current = panel.crowdfund ? Math.floor(panel.raisedCents / 100) : panel.committedCount;
   const priceText = formatCents(panel.ticketPriceCents);
   const joiningWaitlist = panel.cta === "waitlist";
+  const [conditional, setConditional] = useState(false);
+  const [minPeople, setMinPeople] = useState("");
+  const [minPeopleError, setMinPeopleError] = useState<string | null>(null);
 
   const save = useCallback(
     async (paymentMethodId?: string, resuming = false) => {
@@ -62,6 +87,7 @@ export default function CommitFlow({
         campaignId: panel.campaignId,
         paymentMethodId,
         amount: panel.crowdfund ? amount : undefined,
+        minPeople: conditionFor(panel.campaignId),
       }).catch(() => null);
       setSaving(false);
       if (!res) {
@@ -72,6 +98,10 @@ export default function CommitFlow({
       if (!res.ok) {
         if (resuming) return onExit(res.error);
         if (res.fieldErrors?.amount) setAmountError(res.fieldErrors.amount);
+        if (res.fieldErrors?.minPeople) {
+          setMinPeopleError(res.fieldErrors.minPeople);
+          setStep("confirm");
+        }
         setError(res.error);
         return;
       }
@@ -131,6 +161,19 @@ export default function CommitFlow({
   }
 
   function onConfirm() {
+    // issue 21: "only count me if at least N people are in", checked here and again on the server
+    rememberCondition(panel.campaignId, null);
+    if (conditional) {
+      const parsed = personalThresholdSchema.safeParse(minPeople);
+      if (!parsed.success || parsed.data === undefined) {
+        setMinPeopleError(
+          parsed.success ? "Enter a number of people." : (parsed.error.issues[0]?.message ?? ""),
+        );
+        return;
+      }
+      setMinPeopleError(null);
+      rememberCondition(panel.campaignId, parsed.data);
+    }
     if (panel.crowdfund) {
       const parsed = crowdfundAmountSchema.safeParse(amount);
       if (!parsed.success) {
@@ -197,6 +240,52 @@ export default function CommitFlow({
                 </span>{" "}
                 {unit} committed so far
               </p>
+            )}
+            {panel.goAheadFrom !== null && !joiningWaitlist && (
+              <p className="text-sm">
+                The organizer may go ahead from {panel.goAheadFrom} people (80% of the goal). If they do, you
+                are charged as if the goal were met.
+              </p>
+            )}
+            {!panel.crowdfund && (
+              <div className="rounded-lg border border-slate-200 px-3 py-3">
+                <label className="flex items-start gap-2 text-sm font-medium text-slate-800">
+                  <input
+                    type="checkbox"
+                    className="mt-0.5 size-4 accent-brand-600"
+                    checked={conditional}
+                    onChange={(e) => {
+                      setConditional(e.target.checked);
+                      setMinPeopleError(null);
+                    }}
+                  />
+                  Only count me if enough others come
+                </label>
+                {conditional && (
+                  <div className="mt-3 space-y-2">
+                    <Field
+                      id="commit-min-people"
+                      label="Count me once at least this many people are in (me included)"
+                      error={minPeopleError ?? undefined}
+                    >
+                      <Input
+                        id="commit-min-people"
+                        inputMode="numeric"
+                        value={minPeople}
+                        invalid={Boolean(minPeopleError)}
+                        onChange={(e) => {
+                          setMinPeople(e.target.value);
+                          setMinPeopleError(null);
+                        }}
+                      />
+                    </Field>
+                    <p className="text-xs text-slate-600">
+                      You hold a place now but count — and pay — only once that many are in. If it isn&apos;t
+                      reached by the deadline, you&apos;re released and never charged.
+                    </p>
+                  </div>
+                )}
+              </div>
             )}
             {panel.crowdfund && (
               <Field id="commit-amount" label="Your pledge (USD)" error={amountError ?? undefined}>
@@ -287,17 +376,34 @@ async function authenticate(publishableKey: string, clientSecret: string): Promi
 const resultTitle = (r: CommitResult) =>
   r.waitlisted
     ? "You're on the Waitlist"
-    : !r.thresholdMet
-      ? "You're Committed!"
-      : r.ownPayment?.status === "failed" ||
-          r.ownPayment?.status === "requires_action" ||
-          (!r.chargingQueued && r.ownPayment?.status !== "succeeded")
-        ? "Commitment Recorded!"
-        : "Event Confirmed!";
+    : !r.member && r.minPeople !== null
+      ? "You're In, Conditionally"
+      : !r.thresholdMet
+        ? "You're Committed!"
+        : r.ownPayment?.status === "failed" ||
+            r.ownPayment?.status === "requires_action" ||
+            (!r.chargingQueued && r.ownPayment?.status !== "succeeded")
+          ? "Commitment Recorded!"
+          : "Event Confirmed!";
 
 function ResultBody({ result, priceText }: { result: CommitResult; priceText: string }) {
   const [copied, setCopied] = useState(false);
   const own = result.ownPayment;
+  if (!result.member && result.minPeople !== null && !result.waitlisted) {
+    return (
+      <div className="space-y-3 text-slate-700">
+        <p className="text-lg font-semibold text-slate-900">
+          You count once {result.minPeople} people are in
+        </p>
+        <p>
+          {result.committedCount} {result.committedCount === 1 ? "is" : "are"} in now. You hold a place
+          meanwhile;{" "}
+          {result.free ? "" : "your card is charged only once you count and the event goes ahead. "}If your
+          number isn&apos;t reached by the deadline, you&apos;re released and never charged.
+        </p>
+      </div>
+    );
+  }
   if (result.waitlisted) {
     return (
       <div className="space-y-3 text-slate-700">

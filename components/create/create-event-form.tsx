@@ -556,6 +556,18 @@ function SettingsStep({
 
       {values.pactType !== "crowdfund" && (
         <div className="rounded-lg border border-slate-200 p-4">
+          <Toggle
+            id="earlyGoAhead"
+            label="May go ahead from 80% of the goal"
+            description="Near misses happen. If you opt in, backers are told before they commit, and once 80% of the goal is reached you may confirm the event yourself; everyone in is then charged as if the goal were met."
+            checked={values.earlyGoAhead}
+            onChange={(v) => set("earlyGoAhead", v)}
+          />
+        </div>
+      )}
+
+      {values.pactType !== "crowdfund" && (
+        <div className="rounded-lg border border-slate-200 p-4">
           <Field
             id="capacity"
             label="Capacity (optional)"

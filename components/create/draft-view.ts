@@ -54,6 +54,7 @@ export function toDraftView(d: DraftSummary): DraftView {
       isTest: d.isTest,
       acceptAfterThreshold: d.acceptAfterThreshold,
       capacity: d.capacity === null ? "" : String(d.capacity),
+      earlyGoAhead: d.earlyGoAhead,
       paymentType: d.paymentType ?? "",
       paymentMethod: d.paymentMethod ?? "",
     },

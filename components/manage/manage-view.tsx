@@ -4,6 +4,7 @@ import { Card } from "@/components/ui/card";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { buttonClass } from "@/components/ui/button";
 import { ChargeButton } from "@/components/manage/charge-button";
+import { GoAheadButton } from "@/components/manage/go-ahead-button";
 import { CommitmentsChart } from "@/components/manage/commitments-chart";
 import { CoverUpload } from "@/components/manage/cover-upload";
 import { formatCents, progressPercent } from "@/lib/format";
@@ -75,6 +76,9 @@ function revelationText(c: View["campaign"]) {
 }
 
 function ChargeState({ p }: { p: ManageCommitment }) {
+  if (p.conditionReleasedAt) return <Badge tone="slate">Condition not met, released</Badge>;
+  if (!p.member && !p.withdrawnAt && p.minPeople !== null && p.waitlistPosition === null)
+    return <Badge tone="amber">Counts once {p.minPeople} are in</Badge>;
   if (p.waitlistPosition !== null)
     return (
       <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
@@ -207,6 +211,15 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         </Stat>
       </div>
 
+      {c.mayGoAhead && (
+        <GoAheadButton
+          campaignId={c.id}
+          members={c.committedCount}
+          goal={c.goal}
+          priceText={c.ticketPriceCents > 0 ? formatCents(c.ticketPriceCents) : null}
+        />
+      )}
+
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
           <h2 className="text-lg font-bold text-slate-900">Payment</h2>
@@ -308,6 +321,11 @@ export function ManageView({ view, now }: { view: View; now: string }) {
               >
                 <span className="min-w-0">
                   <span className="block truncate font-medium text-slate-900">{p.contributor}</span>
+                  {p.minPeople !== null && (
+                    <span className="block text-xs text-amber-800">
+                      Only if at least {p.minPeople} are in
+                    </span>
+                  )}
                   {p.email !== p.contributor && (
                     <span className="block truncate text-xs text-slate-500">{p.email}</span>
                   )}

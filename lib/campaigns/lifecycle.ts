@@ -96,14 +96,22 @@ export const STANDING_PLEDGE = { withdrawnAt: null } as const;
 export const standingPledgeWhere = (alias?: string) => `${col(alias, "withdrawnAt")} IS NULL`;
 /** Waiting for a place (issue 20). */
 export const WAITING_PLEDGE = { withdrawnAt: null, NOT: { waitlistedAt: null } } as const;
+/**
+ * A member (issue 21, DESIGN §1 "personal thresholds"): holds a place and counts toward the goal —
+ * firm, or its personal threshold holds. Only members are counted and charged.
+ */
+export const MEMBER_PLEDGE = { withdrawnAt: null, waitlistedAt: null, NOT: { memberSince: null } } as const;
+export const memberPledgeWhere = (alias?: string) =>
+  `(${col(alias, "withdrawnAt")} IS NULL AND ${col(alias, "waitlistedAt")} IS NULL AND ${col(alias, "memberSince")} IS NOT NULL)`;
 
 // ---- capacity and waitlist (DESIGN §1 "capacity and waitlist") -------------------------------------
 
-export type CapacityFacts = { capacity?: number | null; committedCount: number };
+/** `pledgeCount`: the commitments holding a place, members or not (issue 21: a condition holds a place). */
+export type CapacityFacts = { capacity?: number | null; pledgeCount: number };
 
 /** Places left before the event is full; Infinity without a capacity. */
 export const placesLeft = (c: CapacityFacts): number =>
-  c.capacity === null || c.capacity === undefined ? Infinity : Math.max(0, c.capacity - c.committedCount);
+  c.capacity === null || c.capacity === undefined ? Infinity : Math.max(0, c.capacity - c.pledgeCount);
 
 /** Full: a new commitment joins the waitlist. */
 export const isFull = (c: CapacityFacts) => placesLeft(c) === 0;
@@ -131,6 +139,8 @@ export type ThresholdFacts = {
   pactType?: string | null;
   /** crowdfunds count dollars: bigint straight from the database (money sums) */
   raisedCents?: number | bigint;
+  /** issue 21: the organizer went ahead below the goal */
+  goAheadAt?: Date | null;
 };
 
 /** What counts toward the goal: people, or whole dollars for a crowdfund. */
@@ -140,9 +150,12 @@ export function progress(c: ThresholdFacts): { value: number; goal: number; unit
   return { value: c.committedCount, goal: c.goal, unit: "people" };
 }
 
-/** Whether the goal is reached: a confirmed status says so, else the count does. */
+/**
+ * Whether the goal is reached: a confirmed status says so, else the count does. An event the
+ * organizer took ahead below its goal (issue 21, "early go-ahead") is confirmed without it.
+ */
 export function thresholdMet(c: ThresholdFacts): boolean {
-  if (isConfirmed(c.status)) return true;
+  if (isConfirmed(c.status) && !c.goAheadAt) return true;
   if (isCrowdfund(c) && c.raisedCents !== undefined) return Number(c.raisedCents) >= c.goal * 100;
   return c.committedCount >= c.goal;
 }
@@ -226,7 +239,7 @@ export function callToAction(
     deadline: Date;
     acceptAfterThreshold?: boolean;
     capacity?: number | null;
-    committedCount?: number;
+    pledgeCount?: number;
   },
   /** openToViewer: approved, or the viewer may commit before approval (admins: lib/access/rules) */
   facts: { committed: boolean; openToViewer: boolean; waiting?: boolean },
@@ -238,7 +251,7 @@ export function callToAction(
   if (facts.waiting) return "waiting";
   if (facts.committed) return "committed";
   if (!facts.openToViewer) return "closed";
-  const full = isFull({ capacity: c.capacity, committedCount: c.committedCount ?? 0 });
+  const full = isFull({ capacity: c.capacity, pledgeCount: c.pledgeCount ?? 0 });
   if (phase === "collecting") return full ? "waitlist" : "commit";
   // confirmed or charged: open only to late commitments, and only before the deadline
   if (!keepsAccepting(c) || c.deadline.getTime() <= now.getTime()) return "confirmed";

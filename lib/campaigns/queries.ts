@@ -115,6 +115,9 @@ const detailSelect = {
   acceptAfterThreshold: true,
   capacity: true,
   waitlistCount: true,
+  earlyGoAhead: true,
+  goAheadAt: true,
+  goAheadCount: true,
   ...whenWhereSelect,
 } as const;
 
@@ -134,6 +137,9 @@ export type CampaignDetail = CampaignCard & {
   acceptAfterThreshold: boolean;
   capacity: number | null;
   waitlistCount: number;
+  earlyGoAhead: boolean;
+  goAheadAt: Date | null;
+  goAheadCount: number | null;
 } & WhenWhereRow;
 
 /** What the event page renders: the campaign with the creator email only when the viewer may see it. */

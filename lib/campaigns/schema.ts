@@ -83,6 +83,8 @@ export type CampaignFormValues = {
   acceptAfterThreshold: boolean;
   /** issue 20: the most people who may be in; "" for no limit */
   capacity: string;
+  /** issue 21: may go ahead from 80% of the goal */
+  earlyGoAhead: boolean;
   paymentType: "" | (typeof PAYMENT_TYPES)[number];
   paymentMethod: string;
 };
@@ -110,6 +112,7 @@ export const emptyCampaignForm: CampaignFormValues = {
   isTest: false,
   acceptAfterThreshold: false,
   capacity: "",
+  earlyGoAhead: false,
   paymentType: "",
   paymentMethod: "",
 };
@@ -187,6 +190,7 @@ export function createCampaignSchema(now: () => number = Date.now) {
       isTest: bool(false),
       acceptAfterThreshold: bool(false),
       capacity: optionalText.transform(parseCapacity),
+      earlyGoAhead: bool(false),
       paymentType: z.union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()]).optional(),
       paymentMethod: optionalText.pipe(
         z.string().max(PAYMENT_HANDLE_MAX, {
@@ -254,6 +258,7 @@ export function createCampaignSchema(now: () => number = Date.now) {
         isTest: v.isTest,
         acceptAfterThreshold: v.acceptAfterThreshold,
         capacity: crowdfund ? null : v.capacity,
+        earlyGoAhead: crowdfund ? false : v.earlyGoAhead,
         // Payment instructions belong to crowdfunds only (SPEC §3).
         paymentType: crowdfund ? (v.paymentType as (typeof PAYMENT_TYPES)[number]) : null,
         paymentMethod: crowdfund ? v.paymentMethod.replace(/^@/, "") : null,

@@ -1,6 +1,6 @@
 import "server-only";
-import { db, livePledgeSql, Prisma, statusIn } from "@/lib/db";
-import { CONFIRMED_STATUSES, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { db, livePledgeSql, memberPledgeSql, Prisma, statusIn } from "@/lib/db";
+import { CONFIRMED_STATUSES, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";
 import type { CardSummary, ChargeResult } from "@/lib/payments/types";
 
@@ -88,7 +88,7 @@ export async function claimBatch(
   // charge already made, which then gets recorded (and refunded if the event was cancelled).
   const live = Prisma.sql`EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = ${campaignId} AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))`;
   const retry = retryFailed
-    ? Prisma.sql`OR ("chargeClaimedAt" < ${runStart} AND ${live} AND ${livePledgeSql()} AND ${softRetrySql('"Pledge"')} AND ${stillPayableSql('"Pledge"')}
+    ? Prisma.sql`OR ("chargeClaimedAt" < ${runStart} AND ${live} AND ${memberPledgeSql()} AND ${softRetrySql('"Pledge"')} AND ${stillPayableSql('"Pledge"')}
          ${retryFailed instanceof Date ? Prisma.sql`AND "paymentFailedAt" <= ${retryFailed}` : Prisma.empty})`
     : Prisma.empty;
   const rows = await db.$queryRaw<ClaimedPledge[]>`
@@ -100,7 +100,7 @@ export async function claimBatch(
       SELECT "id", "chargeStatus"::text AS "prevStatus", "chargeClaimedAt" AS "prevClaimedAt", "chargeAttempts" AS "prevAttempts" FROM "Pledge"
       WHERE "campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
         ${onlyPledgeId ? Prisma.sql`AND "id" = ${onlyPledgeId}` : Prisma.empty}
-        AND (("chargeStatus" = 'none' AND ${live} AND ${livePledgeSql()})
+        AND (("chargeStatus" = 'none' AND ${live} AND ${memberPledgeSql()})
           OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < LEAST(${runStart}, clock_timestamp() - (${staleAfterMs}::int * interval '1 millisecond')))
           ${retry})
       ORDER BY "createdAt" ASC, "id" ASC
@@ -198,8 +198,8 @@ export async function recordSuccesses(
 }
 
 /**
- * A free event at its threshold (DESIGN §1 "free events"): every pledge not yet confirmed is marked
- * free and confirmed. Returns how many pledges of the event are confirmed (its `totalCharged`).
+ * A free event at its threshold (DESIGN §1 "free events"): every member not yet confirmed is marked
+ * free and confirmed (issue 21: a commitment whose condition does not hold is not). Returns how many pledges of the event are confirmed (its `totalCharged`).
  */
 export async function confirmFreePledges(
   tx: Prisma.TransactionClient,
@@ -207,7 +207,7 @@ export async function confirmFreePledges(
   now: Date,
 ): Promise<number> {
   await tx.pledge.updateMany({
-    where: { campaignId, charged: false, ...LIVE_PLEDGE },
+    where: { campaignId, charged: false, ...MEMBER_PLEDGE },
     data: {
       charged: true,
       verified: true,
@@ -217,7 +217,7 @@ export async function confirmFreePledges(
       paymentIntentId: null,
     },
   });
-  return tx.pledge.count({ where: { campaignId, charged: true, chargeType: "free", ...LIVE_PLEDGE } });
+  return tx.pledge.count({ where: { campaignId, charged: true, chargeType: "free", ...MEMBER_PLEDGE } });
 }
 
 /**
@@ -233,7 +233,7 @@ export async function claimForOnSession(
   const claimed = await db.$queryRaw<{ chargeAttempts: number }[]>`
     UPDATE "Pledge" SET "chargeStatus" = 'processing', "chargeClaimedAt" = clock_timestamp(), "chargeAttempts" = "chargeAttempts" + 1,
       "paymentMethodId" = ${card.paymentMethodId}, "cardBrand" = ${card.brand}, "cardLast4" = ${card.last4}
-    WHERE "id" = ${pledgeId} AND "userId" = ${userId} AND "chargeStatus" IN ('failed', 'requires_action') AND ${livePledgeSql()}
+    WHERE "id" = ${pledgeId} AND "userId" = ${userId} AND "chargeStatus" IN ('failed', 'requires_action') AND ${memberPledgeSql()}
       AND ${stillPayableSql('"Pledge"')}
       AND EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = "Pledge"."campaignId" AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))
     RETURNING "chargeAttempts"`;

@@ -1,5 +1,5 @@
 import "server-only";
-import { db, livePledgeSql } from "@/lib/db";
+import { db, livePledgeSql, memberPledgeSql } from "@/lib/db";
 import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
 import { LIVE_PLEDGE, OUTCOME_STATES, pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
 import { pledgeDueBy, softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";
@@ -107,7 +107,7 @@ export async function paymentCounts(campaignId: string) {
     { chargeable: number; awaitingCard: number; retrying: number; dropped: number }[]
   >`
     SELECT
-      count(*) FILTER (WHERE ${livePledgeSql("p")} AND p."paymentMethodId" IS NOT NULL AND p."charged" = false
+      count(*) FILTER (WHERE ${memberPledgeSql("p")} AND p."paymentMethodId" IS NOT NULL AND p."charged" = false
         AND (p."chargeStatus" = 'none' OR (${softRetrySql("p")} AND ${stillPayableSql("p")})))::int AS "chargeable",
       count(*) FILTER (WHERE ${livePledgeSql("p")} AND p."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)}) AND NOT ${softRetrySql("p")})::int AS "awaitingCard",
       count(*) FILTER (WHERE ${livePledgeSql("p")} AND ${softRetrySql("p")})::int AS "retrying",

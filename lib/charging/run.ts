@@ -1,5 +1,5 @@
 import "server-only";
-import { db, statusIn } from "@/lib/db";
+import { db, memberPledgeSql, statusIn } from "@/lib/db";
 import { env } from "@/lib/env";
 import { getGateway } from "@/lib/payments/gateway";
 import type { ChargeResult, PaymentGateway } from "@/lib/payments/types";
@@ -20,7 +20,6 @@ import {
   giveBackClaims,
   OPEN_STATES,
   pledgeStatesIn,
-  livePledgeSql,
   recordChargeResult,
   recordSuccesses,
   STALE_CLAIM_MS,
@@ -110,7 +109,7 @@ export async function finalizeIfDone(campaignId: string): Promise<boolean> {
       AND (c."status" <> 'charged' OR c."totalCharged" <> t."n" OR c."totalChargedCents" <> t."cents")
       AND NOT EXISTS (
         SELECT 1 FROM "Pledge" p WHERE p."campaignId" = ${campaignId} AND p."paymentMethodId" IS NOT NULL
-          AND p."charged" = false AND p."chargeStatus" IN (${pledgeStatesIn(OPEN_STATES)}) AND ${livePledgeSql("p")}
+          AND p."charged" = false AND p."chargeStatus" IN (${pledgeStatesIn(OPEN_STATES)}) AND ${memberPledgeSql("p")}
       )`;
   return n > 0;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { db, statusIn } from "@/lib/db";
+import { db, memberPledgeSql, statusIn } from "@/lib/db";
 import { requestCharging } from "@/lib/charging/queue";
 import { AppError } from "@/lib/errors";
 import { consume, secondsText } from "@/lib/rate-limit/service";
@@ -7,7 +7,7 @@ import { CONFIRMED_STATUSES, inStatuses, recountMeetsGoal } from "@/lib/campaign
 import { seesAllIdentities, type Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
 import { getChargeSummary } from "@/lib/charging/queries";
-import { livePledgeSql, STALE_CLAIM_MS } from "@/lib/charging/pledge-state";
+import { STALE_CLAIM_MS } from "@/lib/charging/pledge-state";
 import { chargeCampaign, type RunOptions, type RunResult } from "@/lib/charging/run";
 
 /**
@@ -39,7 +39,7 @@ async function fundIfThresholdMet(campaignId: string): Promise<string | null> {
     if (c.status !== "pending" || c.deadline.getTime() <= Date.now()) return c.status;
     const [counts] = await tx.$queryRaw<{ all: number; withCard: number; cents: number }[]>`
       SELECT count(*)::int AS "all", count("paymentMethodId")::int AS "withCard", COALESCE(sum("amountCents"), 0)::float8 AS "cents"
-      FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()}`;
+      FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${memberPledgeSql()}`;
     if (!recountMeetsGoal(c, counts)) return c.status;
     await tx.campaign.update({
       where: { id: campaignId },
@@ -128,7 +128,7 @@ export async function listCampaignsNeedingCharge(limit = 100): Promise<string[]>
     SELECT c."id" FROM "Campaign" c
     WHERE c."status" IN (${statusIn(CONFIRMED_STATUSES)})
       AND (c."status" <> 'charged' OR EXISTS (
-        SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c."id" AND p."paymentMethodId" IS NOT NULL AND p."charged" = false AND ${livePledgeSql("p")}
+        SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c."id" AND p."paymentMethodId" IS NOT NULL AND p."charged" = false AND ${memberPledgeSql("p")}
           AND (p."chargeStatus" = 'none' OR (p."chargeStatus" = 'processing' AND p."chargeClaimedAt" < ${staleBefore}))))
     ORDER BY c."fundedAt" ASC NULLS FIRST
     LIMIT ${limit}`;

@@ -1,6 +1,7 @@
 import "server-only";
 import { defineJob } from "@/lib/jobs/types";
 import { runDeadlines } from "@/lib/deadlines/service";
+import { releaseUnmetConditions } from "@/lib/pledges/membership";
 
 /** Every minute: expire events past their deadline, release their cards, send 48-hour reminders. */
 const deadlinesJob = defineJob<Record<string, never>>({
@@ -10,6 +11,8 @@ const deadlinesJob = defineJob<Record<string, never>>({
   retryLimit: 2,
   handler: async () => {
     await runDeadlines();
+    // issue 21: at a confirmed event's deadline, conditions that never held are released
+    await releaseUnmetConditions();
   },
 });
 

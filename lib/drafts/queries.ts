@@ -17,6 +17,7 @@ export type DraftSummary = {
   isTest: boolean;
   acceptAfterThreshold: boolean;
   capacity: number | null;
+  earlyGoAhead: boolean;
   paymentType: "venmo" | "paypal" | "other" | null;
   paymentMethod: string | null;
   startsAt: Date | null;
@@ -63,6 +64,7 @@ export async function listDrafts(userId: string): Promise<DraftSummary[]> {
       isTest: true,
       acceptAfterThreshold: true,
       capacity: true,
+      earlyGoAhead: true,
       paymentType: true,
       paymentMethod: true,
       createdAt: true,

@@ -76,6 +76,7 @@ export const draftSchema = z.preprocess(
       }),
       isTest: bool(false),
       acceptAfterThreshold: bool(false),
+      earlyGoAhead: bool(false),
       // a draft keeps what was typed if it is a number of people; the create step checks it against the goal
       capacity: optionalText.transform((raw) => {
         const n = Number(raw);
@@ -109,6 +110,7 @@ export const draftSchema = z.preprocess(
         isTest: v.isTest,
         acceptAfterThreshold: v.acceptAfterThreshold,
         capacity: v.capacity,
+        earlyGoAhead: v.earlyGoAhead,
         paymentType: v.paymentType,
         paymentMethod: v.paymentMethod || null,
       };

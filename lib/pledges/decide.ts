@@ -5,9 +5,10 @@ import { AppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import type { CardSummary } from "@/lib/payments/types";
 import { parseInput } from "@/lib/actions";
-import { commitInputSchema, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
+import { commitInputSchema, CROWDFUND_MIN_CENTS, PERSONAL_THRESHOLD_TEXTS } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy";
 import { countsTowardGoal, isCrowdfund, isFull, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { maxPersonalThreshold } from "@/lib/campaigns/thresholds";
 import { canSeeEvent } from "@/lib/access/rules";
 import { standingPledgeSql } from "@/lib/db";
 
@@ -32,6 +33,10 @@ export type CommitResult = {
   waitlisted: boolean;
   /** its place in line (1 = next), when waitlisted */
   position: number | null;
+  /** issue 21: counted toward the goal now (a commitment whose condition does not hold yet is not) */
+  member: boolean;
+  /** issue 21: "only count me if at least N people are in" */
+  minPeople: number | null;
   status: "pending" | "funded" | "charged";
   unit: "people" | "dollars";
   free: boolean;
@@ -58,6 +63,7 @@ type LockedCampaign = {
   acceptAfterThreshold: boolean;
   capacity: number | null;
   waitlistCount: number;
+  hasConditions: boolean;
   title: string;
   description: string;
   alreadyCommitted: boolean;
@@ -103,7 +109,7 @@ export async function readForCommit(
   const rows = await client.$queryRaw<LockedCampaign[]>`
     SELECT c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
            c.deadline, c."creatorId", c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
-           c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.capacity, c."waitlistCount", c.title, c.description,
+           c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.capacity, c."waitlistCount", c."hasConditions", c.title, c.description,
            c."startsAt", c."endsAt", c."timeZone", c.venue, c.address, c."onlineUrl", c.area, c."addressPrivate", c."calendarSequence",
            c."coverId",
            EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId} AND ${standingPledgeSql("p")}) AS "alreadyCommitted",
@@ -152,6 +158,18 @@ export function decide(
 
   const amount = crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1;
   const pledgeCents = paid || crowdfund ? amountCents : 0;
+  // A personal threshold (issue 21): pactions only, at most the capacity; "at least 1" is no condition.
+  if (input.minPeople !== undefined && crowdfund)
+    throw new AppError("BAD_REQUEST", PERSONAL_THRESHOLD_TEXTS.crowdfund, {
+      minPeople: PERSONAL_THRESHOLD_TEXTS.crowdfund,
+    });
+  if (input.minPeople !== undefined && input.minPeople > maxPersonalThreshold(c)) {
+    const text = PERSONAL_THRESHOLD_TEXTS.aboveCapacity(maxPersonalThreshold(c));
+    throw new AppError("BAD_REQUEST", text, { minPeople: text });
+  }
+  const minPeople = input.minPeople !== undefined && input.minPeople > 1 ? input.minPeople : null;
+  // with a condition anywhere on the event, the commit recounts the members under the lock
+  const recount = minPeople !== null || c.hasConditions;
   // A full event (issue 20): the commitment joins the waitlist — counted nowhere, charged never
   // unless a place opens (lib/pledges/waitlist.ts promotes in commit order).
   if (isFull(c)) {
@@ -170,18 +188,20 @@ export function decide(
       confirmed: false,
       waitlisted: true,
       position: c.waitlistCount + 1,
+      minPeople,
+      recount: false,
     };
   }
   // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
   // carries one, checked above), free events count all; a crowdfund counts dollars.
-  const counts = countsTowardGoal(c, Boolean(card));
+  const counts = countsTowardGoal(c, Boolean(card)) && minPeople === null;
   const committedCount = c.committedCount + (counts ? 1 : 0);
   const raisedCents = c.raisedCents + pledgeCents;
   const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
   // A late commit (the event keeps accepting after its threshold) crosses nothing: the campaign is
   // already confirmed; it is charged at once (free: confirmed on arrival; paid: the charging job).
   const late = isLateCommit(c);
-  const crossed = !late && progress >= c.goal;
+  const crossed = !late && !recount && progress >= c.goal;
   return {
     c,
     paid,
@@ -197,6 +217,8 @@ export function decide(
     confirmed: late && !paid,
     waitlisted: false,
     position: null as number | null,
+    minPeople,
+    recount,
   };
 }
 export type Decision = ReturnType<typeof decide>;
@@ -215,6 +237,8 @@ export function resultOf(d: Decision, pledgeId: string, status: CommitResult["st
     late: d.late,
     waitlisted: d.waitlisted,
     position: d.position,
+    member: !d.waitlisted && d.minPeople === null,
+    minPeople: d.minPeople,
     status,
     unit: d.crowdfund ? "dollars" : "people",
     free: !d.paid,

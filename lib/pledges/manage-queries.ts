@@ -6,6 +6,7 @@ import { paymentCounts } from "@/lib/charging/queries";
 import { recoveryPhase, type RecoveryPhase } from "@/lib/charging/payment-window";
 import { isCrowdfund, isPaidEvent, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { waitlistPositions } from "@/lib/pledges/waitlist";
+import { mayGoAhead } from "@/lib/campaigns/thresholds";
 import { canManageEvent } from "@/lib/access/rules";
 
 /** The organizer's view of their event: every commitment with its charge state, the chart, the CSV (SPEC §6). */
@@ -37,6 +38,10 @@ export type ManageCommitment = {
   /** issue 20: the backer gave their place to the first in line / the waitlist closed at the start */
   gaveUpAt: string | null;
   waitlistClosedAt: string | null;
+  /** issue 21: "only count me if at least N people are in", and whether it counts now */
+  minPeople: number | null;
+  member: boolean;
+  conditionReleasedAt: string | null;
 };
 
 export type ManageView = {
@@ -70,6 +75,9 @@ export type ManageView = {
     /** issue 20: the most people who may be in (null: no limit), and how many wait */
     capacity: number | null;
     waitlistCount: number;
+    /** issue 21: the organizer may go ahead now (opted in, from 80% of the goal), or went ahead */
+    mayGoAhead: boolean;
+    goAheadAt: string | null;
   };
   /** newest first, at most MANAGE_COMMITMENTS_LIMIT (the CSV has all) */
   commitments: ManageCommitment[];
@@ -118,6 +126,8 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       coverId: true,
       capacity: true,
       waitlistCount: true,
+      earlyGoAhead: true,
+      goAheadAt: true,
     },
   });
   if (!c || !canManageEvent(viewer, c)) return null;
@@ -173,6 +183,8 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       refundedCents: refunds._sum.amountCents ?? 0,
       capacity: c.capacity,
       waitlistCount: c.waitlistCount,
+      mayGoAhead: mayGoAhead(c, new Date()),
+      goAheadAt: c.goAheadAt?.toISOString() ?? null,
     },
     commitments,
     totalCommitments: total,
@@ -188,7 +200,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
 /** The manage page lists this many newest commitments; the CSV export has every one. */
 const MANAGE_COMMITMENTS_LIMIT = 500;
 
-async function listManagedPledges(campaignId: string, take?: number): Promise<ManageCommitment[]> {
+export async function listManagedPledges(campaignId: string, take?: number): Promise<ManageCommitment[]> {
   const rows = await db.pledge.findMany({
     where: { campaignId },
     take,
@@ -213,117 +225,32 @@ async function listManagedPledges(campaignId: string, take?: number): Promise<Ma
       promotedAt: true,
       gaveUpAt: true,
       waitlistClosedAt: true,
+      minPeople: true,
+      memberSince: true,
+      conditionReleasedAt: true,
       user: { select: { name: true, email: true } },
     },
   });
   const waiting = rows.filter((p) => p.waitlistedAt && !p.withdrawnAt).map((p) => p.id);
   const positions = await waitlistPositions(campaignId, waiting);
   // The creator always sees who committed (SPEC §6).
-  return rows.map(({ user, droppedAt, chargeAttempts, waitlistedAt, ...p }) => ({
-    ...p,
-    waitlistPosition: positions.get(p.id) ?? null,
-    waitlistPaused: positions.has(p.id) && p.chargeStatus !== "none",
-    promotedAt: p.promotedAt?.toISOString() ?? null,
-    gaveUpAt: p.gaveUpAt?.toISOString() ?? null,
-    waitlistClosedAt: waitlistedAt && p.waitlistClosedAt ? p.waitlistClosedAt.toISOString() : null,
-    contributor: user.name?.trim() || user.email,
-    email: user.email,
-    createdAt: p.createdAt.toISOString(),
-    chargedAt: p.chargedAt?.toISOString() ?? null,
-    withdrawnAt: p.withdrawnAt?.toISOString() ?? null,
-    recovery: recoveryPhase({ ...p, droppedAt, chargeAttempts }),
-  }));
-}
-
-/** CSV export of a campaign's commitments (creator only); null when not permitted. */
-export async function getCommitmentsCsv(
-  campaignId: string,
-  viewer: Viewer | null,
-): Promise<{ filename: string; csv: string } | null> {
-  const view = await getManageView(campaignId, viewer);
-  if (!view) return null;
-  const all = await listManagedPledges(campaignId);
-  const header = [
-    "Contributor",
-    "Email",
-    "Committed at (UTC)",
-    "Amount (USD)",
-    "Status",
-    "Charged at (UTC)",
-    "Card",
-    "Failure code",
-    "Waitlist position",
-    "Promoted at (UTC)",
-  ];
-  const lines = all.map((p) =>
-    [
-      p.contributor,
-      p.email,
-      p.createdAt,
-      (p.amountCents / 100).toFixed(2),
-      chargeStateLabel(p),
-      p.chargedAt ?? "",
-      p.cardLast4 ? `${p.cardBrand ?? "card"} ${p.cardLast4}` : "",
-      p.chargeFailureCode ?? "",
-      p.waitlistPosition === null ? "" : String(p.waitlistPosition),
-      p.promotedAt ?? "",
-    ]
-      .map(csvCell)
-      .join(","),
+  return rows.map(
+    ({ user, droppedAt, chargeAttempts, waitlistedAt, memberSince, conditionReleasedAt, ...p }) => ({
+      ...p,
+      member: memberSince !== null && !p.withdrawnAt && !waitlistedAt,
+      conditionReleasedAt: conditionReleasedAt?.toISOString() ?? null,
+      waitlistPosition: positions.get(p.id) ?? null,
+      waitlistPaused: positions.has(p.id) && p.chargeStatus !== "none",
+      promotedAt: p.promotedAt?.toISOString() ?? null,
+      gaveUpAt: p.gaveUpAt?.toISOString() ?? null,
+      waitlistClosedAt: waitlistedAt && p.waitlistClosedAt ? p.waitlistClosedAt.toISOString() : null,
+      contributor: user.name?.trim() || user.email,
+      email: user.email,
+      createdAt: p.createdAt.toISOString(),
+      chargedAt: p.chargedAt?.toISOString() ?? null,
+      withdrawnAt: p.withdrawnAt?.toISOString() ?? null,
+      recovery: recoveryPhase({ ...p, droppedAt, chargeAttempts }),
+    }),
   );
-  const slug =
-    view.campaign.title
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-|-$/g, "")
-      .slice(0, 40) || "campaign";
-  return {
-    filename: `${slug}-commitments.csv`,
-    csv: [header.map(csvCell).join(","), ...lines].join("\r\n") + "\r\n",
-  };
 }
 
-/** One CSV cell: quoted, and a leading formula character neutralised (spreadsheet injection). */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
-/** The charge state of a pledge in words, shared by the manage page and the CSV. */
-export function chargeStateLabel(
-  p: Pick<
-    ManageCommitment,
-    | "charged"
-    | "verified"
-    | "chargeStatus"
-    | "chargeFailureCode"
-    | "withdrawnAt"
-    | "recovery"
-    | "waitlistPosition"
-    | "waitlistPaused"
-    | "gaveUpAt"
-    | "waitlistClosedAt"
-    | "amountCents"
-  >,
-): string {
-  if (p.waitlistPosition !== null)
-    return p.waitlistPaused
-      ? `Waitlisted (#${p.waitlistPosition}), card declined at promotion: waiting for a new card`
-      : `Waitlisted (#${p.waitlistPosition})`;
-  if (p.waitlistClosedAt) return "Waitlist closed at the start (not charged)";
-  if (p.gaveUpAt)
-    return p.chargeStatus === "refunded"
-      ? "Gave up place (refunded)"
-      : p.chargeStatus === "succeeded" && p.amountCents > 0
-        ? "Gave up place (refund once the place is paid for)"
-        : "Gave up place";
-  if (p.recovery === "dropped") return "Dropped (not paid in time)";
-  if (p.withdrawnAt) return p.chargeStatus === "refunded" ? "Withdrawn (refunded)" : "Withdrawn";
-  if (p.chargeStatus === "refunded") return "Refunded";
-  if (p.charged) return "Charged";
-  if (p.chargeStatus === "processing") return "Charging";
-  if (p.chargeStatus === "requires_action") return "Needs authentication";
-  if (p.chargeStatus === "failed")
-    return `Failed${p.chargeFailureCode ? ` (${p.chargeFailureCode})` : ""}${p.recovery === "retrying" ? ", will be retried" : ""}`;
-  return p.verified ? "Verified" : "Pending";
-}

@@ -98,6 +98,9 @@ const select = {
   promotedAt: true,
   gaveUpAt: true,
   waitlistClosedAt: true,
+  minPeople: true,
+  memberSince: true,
+  conditionReleasedAt: true,
   handedTo: { select: { chargeStatus: true } },
   campaign: {
     select: {
@@ -142,6 +145,10 @@ function present(p: Row, now: Date, position: number | null): MyCommitment {
       ? "A place opened, but your card was declined — update your card to stay in line"
       : `On the waitlist — #${position ?? "?"} in line`;
     tone = paused ? "red" : "amber";
+  } else if (p.conditionReleasedAt) {
+    state = "withdrawn";
+    stateText = `Released — your condition (at least ${p.minPeople} people) wasn't met by the deadline; never charged`;
+    tone = "slate";
   } else if (p.waitlistClosedAt) {
     state = "withdrawn";
     stateText = `The waitlist closed when the event started — never charged`;
@@ -181,6 +188,11 @@ function present(p: Row, now: Date, position: number | null): MyCommitment {
     state = "expired";
     stateText = "Not charged — the goal was not reached";
     tone = "slate";
+  } else if (p.minPeople !== null && p.memberSince === null && !p.withdrawnAt) {
+    // issue 21: a condition that does not hold yet — a place, not counted, not charged
+    state = "waiting";
+    stateText = `You count once ${p.minPeople} people are in — ${c.committedCount} are now`;
+    tone = "amber";
   } else if (c.status === "pending") {
     const left = Math.max(0, c.goal - progress(c).value);
     state = "waiting";
@@ -222,7 +234,8 @@ function present(p: Row, now: Date, position: number | null): MyCommitment {
     tone = "green";
   }
   // leaving the waitlist is open at any time (nothing was charged)
-  const rule = p.withdrawnAt ? null : waiting ? ({ kind: "open" } as const) : withdrawRule(c, p, now);
+  const uncounted = waiting || (p.minPeople !== null && p.memberSince === null);
+  const rule = p.withdrawnAt ? null : uncounted ? ({ kind: "open" } as const) : withdrawRule(c, p, now);
   const standing = p.withdrawnAt === null;
   return {
     pledgeId: p.id,

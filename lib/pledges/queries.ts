@@ -7,6 +7,7 @@ import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
 import { seeCampaign, standingPledgeOf } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
 import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
+import { firmNeeded, goAheadFrom } from "@/lib/campaigns/thresholds";
 import { callToAction, isCrowdfund, isPaidEvent, type CallToAction } from "@/lib/campaigns/lifecycle";
 import { canModerate, isApproved } from "@/lib/access/rules";
 import { LIVE_PLEDGE, livePledgeSql } from "@/lib/charging/pledge-state";
@@ -35,6 +36,8 @@ export type CommitPanel = {
   /** issue 20: the most people who may be in (null: no limit), and how many wait for a place */
   capacity: number | null;
   waitlistCount: number;
+  /** issue 21: the organizer may go ahead from `goAheadFrom` people (stated before anyone commits) */
+  goAheadFrom: number | null;
 };
 
 export async function getCommitPanel(
@@ -76,6 +79,7 @@ export async function getCommitPanel(
     ),
     capacity: c.capacity,
     waitlistCount: c.waitlistCount,
+    goAheadFrom: c.earlyGoAhead && !isCrowdfund(c) ? goAheadFrom(c) : null,
   };
 }
 
@@ -170,4 +174,57 @@ export async function listMoreCommitments(
 ): Promise<{ items: PublicCommitment[]; total: number }> {
   const { campaignId, offset } = parseInput(moreCommitmentsSchema, input);
   return listEventCommitments(campaignId, viewer, { offset });
+}
+
+/**
+ * The cascade as the public may see it (issue 21, DESIGN §1 "personal thresholds"): aggregates only
+ * — how many are in (members), how many more join once a number is reached, how many firm
+ * commitments would tip it — with any count under 3 suppressed, never who is conditional. Null for
+ * an event nobody committed to with a condition.
+ */
+export type CascadeView = {
+  members: number;
+  goal: number;
+  /** the next step: `count` more are in once `at` are (null when suppressed or none) */
+  next: { at: number; count: number } | null;
+  /** conditional commitments not counted yet (null when fewer than 3: suppressed) */
+  waiting: number | null;
+  /** firm commitments that would bring the members to the goal, the cascade included */
+  firmNeeded: number;
+};
+
+/** Counts under this are not shown: they could point at a person. */
+const SUPPRESS_BELOW = 3;
+
+export async function getCascade(campaignId: string): Promise<CascadeView | null> {
+  const c = await db.campaign.findUnique({
+    where: { id: campaignId },
+    select: { hasConditions: true, goal: true, committedCount: true, status: true },
+  });
+  if (!c?.hasConditions) return null;
+  const rows = await db.$queryRaw<{ n: number; member: boolean; count: number }[]>`
+    SELECT COALESCE("minPeople", 1) AS n, ("memberSince" IS NOT NULL) AS member, count(*)::int AS count
+    FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()} GROUP BY 1, 2`;
+  const outside = rows.filter((r) => !r.member).sort((a, b) => a.n - b.n);
+  const waiting = outside.reduce((s, r) => s + r.count, 0);
+  // members count as firm: their conditions hold (or, after the tip, are settled)
+  const hist = new Map<number, number>([[1, c.committedCount]]);
+  for (const r of outside) hist.set(r.n, (hist.get(r.n) ?? 0) + r.count);
+  // the next step: the conditions up to some threshold N (C of them) all hold once N - C others are
+  // in — the soonest such step is what the page says ("30 more are in once 60 are")
+  let next: { at: number; count: number } | null = null;
+  let upTo = 0;
+  for (const r of outside) {
+    upTo += r.count;
+    const at = Math.max(c.committedCount + 1, r.n - upTo);
+    if (!next || at < next.at) next = { at, count: upTo };
+  }
+  const shown = waiting >= SUPPRESS_BELOW;
+  return {
+    members: c.committedCount,
+    goal: c.goal,
+    next: shown && next && next.count >= SUPPRESS_BELOW ? next : null,
+    waiting: shown ? waiting : null,
+    firmNeeded: shown ? firmNeeded(hist, c.goal) : Math.max(0, c.goal - c.committedCount),
+  };
 }

@@ -36,6 +36,31 @@ export const crowdfundAmountSchema = z
     return cents;
   });
 
+export const PERSONAL_THRESHOLD_TEXTS = {
+  invalid: "Enter a whole number of people, from 1 to 10,000.",
+  aboveCapacity: (capacity: number) =>
+    `This event has ${capacity.toLocaleString("en-US")} places, so your number can be at most ${capacity.toLocaleString("en-US")}.`,
+  crowdfund: "A crowdfund counts dollars, so it takes no condition on people.",
+} as const;
+
+/** A personal threshold as typed or sent: a whole number of people, 1 to 10,000 ("" or null: none). */
+export const personalThresholdSchema = z.preprocess(
+  (v) => (v === "" || v === null ? undefined : typeof v === "string" ? v.trim() : v),
+  z
+    .union([z.number(), z.string().regex(/^\d{1,5}$/, PERSONAL_THRESHOLD_TEXTS.invalid)], {
+      error: PERSONAL_THRESHOLD_TEXTS.invalid,
+    })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int(PERSONAL_THRESHOLD_TEXTS.invalid)
+        .min(1, PERSONAL_THRESHOLD_TEXTS.invalid)
+        .max(10_000, PERSONAL_THRESHOLD_TEXTS.invalid),
+    )
+    .optional(),
+);
+
 export const commitInputSchema = z.object({
   campaignId: campaignIdSchema,
   /** the saved card (Stripe PaymentMethod id or demo token); required for paid events */
@@ -48,6 +73,8 @@ export const commitInputSchema = z.object({
     .optional(),
   /** crowdfund only: dollars as typed */
   amount: crowdfundAmountSchema.optional(),
+  /** issue 21: "only count me if at least N people are in" (N counts the person); empty: no condition */
+  minPeople: personalThresholdSchema.optional(),
 });
 
 /** "Show more" on an event page's commitments: the page after the `offset` already shown. */

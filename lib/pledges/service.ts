@@ -6,7 +6,6 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway } from "@/lib/payments/gateway";
 import { requestCharging } from "@/lib/charging/service";
 import { chargeOwnPledgeNow } from "@/lib/charging/recovery";
-import { queueConfirmedEmails } from "@/lib/email/notifications";
 import { commitReceivedEmail } from "@/lib/email/templates";
 import { kickEmailSender, outboxColumns, queueEmail } from "@/lib/email/service";
 import { consume, secondsText } from "@/lib/rate-limit/service";
@@ -24,7 +23,7 @@ import {
   type Pre,
 } from "@/lib/pledges/decide";
 import { isUniqueViolation, newId, oneAtATime, withCommitSlot } from "@/lib/pledges/commit-slots";
-import { confirmFreePledges } from "@/lib/charging/pledge-state";
+import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/pledges/membership";
 import { STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { waitlistJoinedEmail } from "@/lib/email/waitlist";
 
@@ -152,7 +151,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
         const now = new Date();
         const row = await readForCommit(db, input.campaignId, viewer.id, false);
         const d = decide(viewer, row, input, pre, now);
-        if (d.crossed || d.late || d.waitlisted) break;
+        if (d.crossed || d.late || d.waitlisted || d.recount) break;
         const done = await commitInOneStatement(viewer, d, row!.version, now);
         if (done) return done;
       }
@@ -167,10 +166,12 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
   void kickEmailSender();
   if ((result.crossed || result.late) && !result.free) {
     // After commit (SPEC §8): the committer's own pledge is charged now, on-session, within a time
-    // budget; everyone else's by the charging job, which reads the funded campaign from the
-    // database. If queuing fails, the charging sweeper picks up funded campaigns.
+    // budget (a member's: a condition that does not hold yet is not charged); everyone else's by
+    // the charging job, which reads the funded campaign from the database. If queuing fails, the
+    // charging sweeper picks up funded campaigns.
     try {
-      result.ownPayment = await chargeOwnPledgeNow(viewer, result.pledgeId, result.campaignId);
+      if (result.member)
+        result.ownPayment = await chargeOwnPledgeNow(viewer, result.pledgeId, result.campaignId);
     } catch (err) {
       console.warn(`[pledges] own charge of ${result.pledgeId} deferred: ${(err as Error).message}`);
       result.ownPayment = { status: "pending" };
@@ -198,7 +199,7 @@ function commitLocked(
     async (tx) => {
       const now = new Date();
       const d = decide(viewer, await readForCommit(tx, input.campaignId, viewer.id, true), input, pre, now);
-      const { c, card, confirmed } = d;
+      const { c, card } = d;
       // The pledge and the counters in one statement. The unique (campaignId, userId) index is the
       // last word on a double commit: a conflict inserts nothing and updates nothing.
       const pledgeId = newId();
@@ -208,15 +209,15 @@ function commitLocked(
       const written = await tx.$queryRaw<{ id: string }[]>`
         WITH p AS (
           INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
-                                "cardLast4", "paymentMethod", "createdAt", "waitlistedAt")
+                                "cardLast4", "paymentMethod", "createdAt", "waitlistedAt", "minPeople")
           VALUES (${pledgeId}, ${c.id}, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${contributorText(viewer.name)},
                   ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
-                  ${c.paymentMethod?.trim() || "Not specified"}, ${now}, ${d.waitlisted ? now : null})
+                  ${c.paymentMethod?.trim() || "Not specified"}, ${now}, ${d.waitlisted ? now : null}, ${d.minPeople})
           ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
           RETURNING id, amount)
         UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + ${1 - waiting},
                "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p) * ${1 - waiting},
-               "waitlistCount" = "waitlistCount" + ${waiting}
+               "waitlistCount" = "waitlistCount" + ${waiting}, "hasConditions" = "hasConditions" OR ${d.minPeople !== null}
         WHERE id = ${c.id} AND EXISTS (SELECT 1 FROM p)
         RETURNING (SELECT id FROM p) AS id`;
       if (!written[0]) throw fail("alreadyCommitted", "CONFLICT");
@@ -229,50 +230,42 @@ function commitLocked(
         );
       }
 
+      // Personal thresholds (issue 21): who counts is recounted under this lock — the new
+      // commitment may make others' conditions hold (the cascade), or wait for its own.
+      let joined: string[] = [];
+      let members = d.committedCount;
+      let member = d.minPeople === null;
+      if (d.recount) {
+        ({ joined, members } = await recountMembers(tx, c.id, now));
+        member = await isMember(tx, pledgeId);
+      }
       // Under the lock with status `pending` (decide() checked it), the first commit to reach the
       // goal is the only one that can see it: later ones find the campaign closed.
       let status: CommitResult["status"] = "pending";
+      let crossed = false;
       if (d.late) {
         status = c.status === "charged" ? "charged" : "funded";
-        // A late commit to a confirmed free event is confirmed on arrival (DESIGN §1 "free events").
-        if (confirmed) {
-          const total = await confirmFreePledges(tx, c.id, now);
-          await tx.campaign.update({
-            where: { id: c.id },
-            data: { totalCharged: total },
-            select: { id: true },
-          });
-        }
-      } else if (d.crossed && d.paid) {
-        status = "funded";
-        await tx.campaign.update({
-          where: { id: c.id },
-          data: { status, fundedAt: now, lastStatusUpdate: now },
-          select: { id: true },
-        });
-      } else if (d.crossed) {
-        // Free events have nothing to charge: confirmed at once (DESIGN §1 "free events").
-        status = "charged";
-        const confirmedCount = await confirmFreePledges(tx, c.id, now);
-        await tx.campaign.update({
-          where: { id: c.id },
-          data: {
-            status,
-            fundedAt: now,
-            chargedAt: now,
-            chargeType: "free",
-            totalCharged: confirmedCount,
-            lastStatusUpdate: now,
-          },
-          select: { id: true },
-        });
+        // A late member of a confirmed free event is confirmed on arrival (DESIGN §1 "free events"),
+        // and so is anyone whose condition this commit made hold.
+        await confirmJoinedIfFree(tx, c.id, member ? [pledgeId, ...joined] : joined, now);
+      } else {
+        const tipped = await tipIfReached(tx, c.id, now);
+        if (tipped) [status, crossed] = [tipped, true];
       }
-      // Emails go to the outbox in this same transaction (DESIGN §1): the backer's confirmation,
-      // and for a free event that just tipped, every attendee's "Event Confirmed!".
+      // Emails go to the outbox in this same transaction (DESIGN §1): the backer's confirmation
+      // (a free event that tipped has queued every member's "Event Confirmed!").
       await queueEmail(tx, commitEmail(viewer, d, pledgeId));
-      if (confirmed) await queueConfirmedEmails(tx, c.id, pledgeId);
-      else if (d.crossed && status === "charged") await queueConfirmedEmails(tx, c.id);
-      return resultOf(d, pledgeId, status);
+      const result = resultOf(d, pledgeId, status);
+      const progressNow = d.crowdfund ? d.progress : members;
+      return {
+        ...result,
+        committedCount: progressNow,
+        remaining: Math.max(0, d.c.goal - progressNow),
+        crossed,
+        thresholdMet: crossed || d.late,
+        chargingQueued: (crossed || d.late) && !d.paid,
+        member,
+      };
     },
     // Commits to one popular event queue on its row lock; give them room to wait for a pooled
     // connection and for the lock instead of failing under a burst.

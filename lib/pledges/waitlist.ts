@@ -25,6 +25,7 @@ import { releaseSavedCards } from "@/lib/deadlines/service";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { oneAtATime } from "@/lib/pledges/commit-slots";
+import { recountMembers, tipIfReached } from "@/lib/pledges/membership";
 import {
   moveHandovers,
   recordDemotion,
@@ -54,9 +55,11 @@ const NOTHING: Filled = { promoted: [], charge: false };
  * a confirmed free event confirms them at once. Each promoted backer is emailed in this transaction.
  */
 export async function fillOpenPlaces(tx: Tx, campaignId: string, now: Date): Promise<Filled> {
+  // whoever left, the members are recounted first (issue 21: a condition may no longer hold)
+  await recountMembers(tx, campaignId, now);
   const c = await tx.campaign.findUnique({
     where: { id: campaignId },
-    select: { ...emailCampaignSelect, status: true, capacity: true, waitlistCount: true },
+    select: { ...emailCampaignSelect, status: true, capacity: true, waitlistCount: true, pledgeCount: true },
   });
   if (!c || c.capacity === null || c.waitlistCount === 0 || !waitlistOpen(c, now)) return NOTHING;
   const rows = await recordPromotions(tx, campaignId, placesLeft(c), now);
@@ -70,8 +73,11 @@ export async function fillOpenPlaces(tx: Tx, campaignId: string, now: Date): Pro
       "raisedCents" = "raisedCents" + ${cents}, "currentAmount" = "currentAmount" + ${amount},
       "waitlistCount" = GREATEST(0, "waitlistCount" - ${people})
     WHERE id = ${campaignId}`;
-  const confirmed = isConfirmed(c.status);
-  if (confirmed && isFreeEvent(c)) {
+  // the promoted may be conditional, or make others' conditions hold — and before the tip, tip it
+  await recountMembers(tx, campaignId, now);
+  const tipped = isConfirmed(c.status) ? null : await tipIfReached(tx, campaignId, now);
+  const confirmed = isConfirmed(c.status) || tipped !== null;
+  if (isConfirmed(c.status) && isFreeEvent(c)) {
     const total = await confirmFreePledges(tx, campaignId, now);
     await tx.campaign.update({
       where: { id: campaignId },
@@ -84,7 +90,7 @@ export async function fillOpenPlaces(tx: Tx, campaignId: string, now: Date): Pro
     select: { id: true, email: true, name: true },
   });
   const byId = new Map(users.map((u) => [u.id, u]));
-  const after = { ...c, committedCount: c.committedCount + people };
+  const after = { ...c, status: tipped ?? c.status, committedCount: c.committedCount + people };
   await queueEmails(
     tx,
     rows.flatMap((r) => {
@@ -231,10 +237,10 @@ export async function runWaitlistPass(
     { id: string; open: boolean; status: string; startsAt: Date | null; deadline: Date }[]
   >`
     SELECT c.id, c.status::text AS status, c."startsAt", c.deadline,
-           (c.capacity IS NOT NULL AND c.capacity > c."committedCount") AS open
+           (c.capacity IS NOT NULL AND c.capacity > c."pledgeCount") AS open
     FROM "Campaign" c
     WHERE c."waitlistCount" > 0
-      AND ((c.capacity IS NOT NULL AND c.capacity > c."committedCount") OR COALESCE(c."startsAt", c.deadline) <= ${now}
+      AND ((c.capacity IS NOT NULL AND c.capacity > c."pledgeCount") OR COALESCE(c."startsAt", c.deadline) <= ${now}
         OR c.status IN (${statusIn(CALLED_OFF_STATUSES)}))
     ORDER BY COALESCE(c."startsAt", c.deadline) ASC LIMIT ${PASS_BATCH}`;
   let filled = 0;

@@ -142,20 +142,29 @@ export async function withdrawCommitment(
             paymentMethodId: true,
             chargeStatus: true,
             waitlistedAt: true,
+            minPeople: true,
+            memberSince: true,
             user: { select: { email: true, name: true } },
           },
         });
         if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
-        // Leaving the waitlist (issue 20) is open at any time: nothing was charged.
-        const rule = pledge.waitlistedAt ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
+        // Leaving the waitlist (issue 20), or a condition that does not hold yet (issue 21), is open
+        // at any time: nothing was charged.
+        const uncounted =
+          pledge.waitlistedAt !== null || (pledge.minPeople !== null && pledge.memberSince === null);
+        const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
         if (rule.kind === "binding") throw new AppError("CONFLICT", WITHDRAW_TEXTS.binding);
         if (rule.kind === "over") throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
         if (!(await recordWithdrawal(tx, pledge.id, now)))
           throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
 
-        const after = await uncount(tx, campaignId, c, pledge);
-        // the place it held goes to the first in line (issue 20)
+        await uncount(tx, campaignId, c, pledge);
+        // the place it held goes to the first in line (issue 20); the members are recounted (issue 21)
         const filled = pledge.waitlistedAt ? null : await fillOpenPlaces(tx, campaignId, now);
+        const after = await tx.campaign.findUniqueOrThrow({
+          where: { id: campaignId },
+          select: { committedCount: true, raisedCents: true },
+        });
         const refundCents = pledge.chargeStatus === "succeeded" ? pledge.amountCents : 0;
         await queueEmail(
           tx,

@@ -64,32 +64,42 @@ const pct = (sorted, p) =>
  * NextAuth session cookie. "None lost": every response was a success and the number of pledges on
  * the free events equals the number of successful responses.
  */
-const commits = {
-  name: "commits (distinct users, server action)",
+/**
+ * Issue 21: the same, with every other commitment carrying a personal threshold ("only count me if
+ * at least N are in", N from 50 to 99: these events have fewer, so they wait). It runs right after
+ * the plain one, with the users after it, on the same events — which from then on recount their
+ * members on every commit. Its throughput is reported beside the plain one's (target: within 20%).
+ */
+const shared = { next: 1, ok: 0, cookies: null, actionId: null, plainPerSec: null };
+const makeCommits = ({ conditional }) => ({
+  name: conditional ? "commits, half conditional" : "commits (distinct users, server action)",
   async run({ base, url, secret, server, log, q }) {
     const cannonConnections = Number(process.env.BENCH_CONNECTIONS || 50);
     const cannonDuration = Number(process.env.BENCH_DURATION || 10);
-    const actionId = commitActionId();
+    const actionId = (shared.actionId ??= commitActionId());
     const t0 = Date.now();
-    const cookies = new Array(USERS + 1);
-    for (let i = 1; i <= USERS; i++) {
-      cookies[i] =
-        `next-auth.session-token=${await encode({ token: { sub: `bu${pad(i)}`, email: `bench${i}@bench.test`, name: `Bench User ${i}` }, secret })}`;
+    if (!shared.cookies) {
+      shared.cookies = new Array(USERS + 1);
+      for (let i = 1; i <= USERS; i++) {
+        shared.cookies[i] =
+          `next-auth.session-token=${await encode({ token: { sub: `bu${pad(i)}`, email: `bench${i}@bench.test`, name: `Bench User ${i}` }, secret })}`;
+      }
+      log(
+        `commits: minted ${USERS} session cookies in ${((Date.now() - t0) / 1000).toFixed(1)} s; action ${actionId}`,
+      );
     }
-    log(
-      `commits: minted ${USERS} session cookies in ${((Date.now() - t0) / 1000).toFixed(1)} s; action ${actionId}`,
-    );
+    const cookies = shared.cookies;
 
     // A closed loop of CONNECTIONS clients (like autocannon's), but every request in flight when
     // the time is up is awaited and counted, so "none lost" compares complete numbers.
-    let next = 1;
     const tally = { ok: 0, refused: 0, unknown: 0, non200: 0, errors: 0, exhausted: false, samples: [] };
     const commitOnce = async (latencies) => {
-      if (next > USERS) {
+      if (shared.next > USERS) {
         tally.exhausted = true;
         return false;
       }
-      const i = next++;
+      const i = shared.next++;
+      const minPeople = conditional && i % 2 === 0 ? 50 + (i % 50) : undefined;
       const campaignId = `bf${pad(((i - 1) % FREE_EVENTS) + 1)}`;
       const t = performance.now();
       try {
@@ -103,7 +113,7 @@ const commits = {
             "content-type": "text/plain;charset=UTF-8",
             origin: base,
           },
-          body: JSON.stringify([{ campaignId }]),
+          body: JSON.stringify([minPeople ? { campaignId, minPeople } : { campaignId }]),
         });
         const body = await res.text();
         latencies.push(performance.now() - t);
@@ -137,11 +147,18 @@ const commits = {
     const responses = tally.ok + tally.refused + tally.unknown;
     const { rows } = await q(url, `SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" LIKE 'bf%'`);
     const pledges = rows[0].n;
-    const noneLost = pledges === tally.ok && tally.ok === responses && !tally.exhausted && tally.errors === 0;
+    shared.ok += tally.ok;
+    const noneLost =
+      pledges === shared.ok && tally.ok === responses && !tally.exhausted && tally.errors === 0;
     if (tally.samples.length) log(`commits: non-success responses, e.g.\n  ${tally.samples.join("\n  ")}`);
+    const perSec = Math.round(measuredOk / run.seconds);
+    if (!conditional) shared.plainPerSec = perSec;
+    const share = conditional && shared.plainPerSec ? Math.round((perSec / shared.plainPerSec) * 100) : null;
     const row = {
-      scenario: "commits (distinct signed-in users, server action)",
-      kind: "commits",
+      scenario: conditional
+        ? "commits, every other one with a personal threshold (server action)"
+        : "commits (distinct signed-in users, server action)",
+      kind: conditional ? "commits-conditional" : "commits",
       reqPerSec: Math.round(measuredOk / run.seconds),
       p50: Math.round(pct(run.latencies, 50)),
       p99: Math.round(pct(run.latencies, 99)),
@@ -154,14 +171,18 @@ const commits = {
       unreadable: tally.unknown,
       pledgesInDb: pledges,
       noneLost,
-      note: `Commits: ${tally.ok} successful responses of ${responses} (warm-up included), ${pledges} pledges in the database on the free events — ${noneLost ? "none lost" : "MISMATCH"}. Target ≥ 200 commits/s, p99 ≤ 250 ms.`,
+      note: conditional
+        ? `Commits with every other one conditional: ${perSec}/s, ${share}% of the plain commits' ${shared.plainPerSec}/s in the same run (target ≥ 80%); ${tally.ok} successful of ${responses}, ${pledges} pledges on the free events in all — ${noneLost ? "none lost" : "MISMATCH"}.`
+        : `Commits: ${tally.ok} successful responses of ${responses} (warm-up included), ${pledges} pledges in the database on the free events — ${noneLost ? "none lost" : "MISMATCH"}. Target ≥ 200 commits/s, p99 ≤ 250 ms.`,
     };
     log(
-      `commits: ${row.reqPerSec} commits/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ok ${tally.ok}/${responses}, pledges ${pledges}, none lost: ${noneLost}`,
+      `commits${conditional ? " (half conditional)" : ""}: ${row.reqPerSec} commits/s${share === null ? "" : ` (${share}% of plain)`}, p50 ${row.p50} ms, p99 ${row.p99} ms, ok ${tally.ok}/${responses}, pledges ${pledges}, none lost: ${noneLost}`,
     );
     return row;
   },
-};
+});
+const commits = makeCommits({ conditional: false });
+const conditionalCommits = makeCommits({ conditional: true });
 
 /**
  * Charging: 2,000 pledges through the stripe gateway against the fake Stripe server (50 ms per
@@ -275,7 +296,7 @@ const charging = {
   },
 };
 
-export const scenarios = [commits, charging];
+export const scenarios = [commits, conditionalCommits, charging];
 
 /**
  * Lighthouse (npm `lighthouse`, default mobile profile with simulated throttling) with the system

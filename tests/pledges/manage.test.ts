@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { listEventCommitments, getCommitPanel } from "@/lib/pledges/queries";
-import { csvCell, getCommitmentsCsv, getManageView } from "@/lib/pledges/manage-queries";
+import { getManageView } from "@/lib/pledges/manage-queries";
+import { csvCell, getCommitmentsCsv } from "@/lib/pledges/commitments-csv";
 import { createCampaign, createPledge, createUser } from "../helpers/factories";
 
 const v = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => ({

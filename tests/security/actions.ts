@@ -8,6 +8,7 @@ export const commit = await import("@/app/campaign/[campaignId]/commit-action");
 export const backer = await import("@/app/campaign/[campaignId]/backer-actions");
 export const lists = await import("@/app/campaign/[campaignId]/list-actions");
 export const cancel = await import("@/app/campaign/[campaignId]/cancel-actions");
+export const goAhead = await import("@/app/campaign/[campaignId]/go-ahead-actions");
 export const updates = await import("@/app/campaign/[campaignId]/update-actions");
 export const edit = await import("@/app/campaign/[campaignId]/edit-actions");
 export const create = await import("@/app/create-campaign/actions");

@@ -63,6 +63,7 @@ const {
   backer,
   lists,
   cancel,
+  goAhead,
   updates,
   edit,
   create,
@@ -495,6 +496,20 @@ const SCENARIOS: Record<string, Scenario<any>> = {
       return f;
     },
     call: (f, role) => action(f.people, role, () => backer.giveUpPlaceAction({ campaignId: f.campaign.id })),
+  },
+  "app/campaign/[campaignId]/go-ahead-actions.ts#goAheadAction": {
+    // an opted-in free event with 4 of its 5 in: 80% of the goal
+    setup: async (p) => {
+      const f = await eventWithBacker(p, { goal: 5 });
+      for (let i = 0; i < 3; i++) await createPledge(f.campaign.id, (await createUser()).id);
+      await db.campaign.update({
+        where: { id: f.campaign.id },
+        data: { earlyGoAhead: true, committedCount: 4, pledgeCount: 4 },
+      });
+      return f;
+    },
+    call: (f, role) =>
+      action(f.people, role, () => goAhead.goAheadAction({ campaignId: f.campaign.id, members: 4 })),
   },
   "app/campaign/[campaignId]/cancel-actions.ts#cancelCampaignAction": {
     setup: (p) => eventWithBacker(p),

@@ -17,6 +17,7 @@ const {
   backer,
   lists,
   cancel,
+  goAhead,
   updates,
   edit,
   create,
@@ -68,6 +69,8 @@ const FORM_KEYS = [
   "onlineUrl",
   "area",
   "addressPrivate",
+  "capacity",
+  "earlyGoAhead",
 ];
 
 /** Each action, called as the role that gets furthest into it, with hostile arguments. */
@@ -105,7 +108,7 @@ const TARGETS: Record<string, Target> = {
   },
   "app/campaign/[campaignId]/commit-action.ts#commitToCampaignAction": {
     as: (f) => f.user,
-    input: (f) => one(nastyInput(["campaignId", "paymentMethodId", "amount"], f.known)),
+    input: (f) => one(nastyInput(["campaignId", "paymentMethodId", "amount", "minPeople"], f.known)),
     call: (i) => commit.commitToCampaignAction(i),
   },
   "app/campaign/[campaignId]/backer-actions.ts#myCommitmentAction": {
@@ -127,6 +130,11 @@ const TARGETS: Record<string, Target> = {
     as: (f) => f.user,
     input: (f) => one(nastyInput(["campaignId"], f.known)),
     call: (i) => backer.giveUpPlaceAction(i),
+  },
+  "app/campaign/[campaignId]/go-ahead-actions.ts#goAheadAction": {
+    as: (f) => f.creator,
+    input: (f) => one(nastyInput(["campaignId", "members"], f.known)),
+    call: (i) => goAhead.goAheadAction(i),
   },
   "app/campaign/[campaignId]/cancel-actions.ts#cancelCampaignAction": {
     as: (f) => f.creator,

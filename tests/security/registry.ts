@@ -239,6 +239,13 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "action",
+    file: "app/campaign/[campaignId]/go-ahead-actions.ts",
+    name: "goAheadAction",
+    access: "creator",
+    rule: "lib/campaigns/go-ahead goAhead: loadCampaignFor manage (the creator), under the campaign lock",
+  },
+  {
+    kind: "action",
     file: "app/create-campaign/actions.ts",
     name: "createCampaignAction",
     access: "signed-in",

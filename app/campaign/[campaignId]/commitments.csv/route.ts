@@ -1,7 +1,7 @@
 import { getViewer } from "@/lib/auth/viewer";
 import { AppError } from "@/lib/errors";
 import { handle } from "@/lib/http";
-import { getCommitmentsCsv } from "@/lib/pledges/manage-queries";
+import { getCommitmentsCsv } from "@/lib/pledges/commitments-csv";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 
 export const dynamic = "force-dynamic";

@@ -1,0 +1,180 @@
+import "server-only";
+import { db, livePledgeSql, memberPledgeSql, Prisma, statusIn } from "@/lib/db";
+import { CONFIRMED_STATUSES, isConfirmed, isFreeEvent, thresholdMet } from "@/lib/campaigns/lifecycle";
+import { memberCount } from "@/lib/campaigns/thresholds";
+import { confirmFreePledges } from "@/lib/charging/pledge-state";
+import { emailCampaignSelect, queueConfirmedEmails } from "@/lib/email/notifications";
+import { kickEmailSender, queueEmails } from "@/lib/email/service";
+import { conditionUnmetEmail } from "@/lib/email/conditions";
+import { releaseSavedCards } from "@/lib/deadlines/service";
+
+/**
+ * Personal thresholds (issue 21, DESIGN §1 "personal thresholds"): who counts. A commitment may say
+ * "only count me if at least N people are in"; the members are the largest set whose conditions all
+ * hold (lib/campaigns/lifecycle memberCount). Recounted inside the transaction of whatever changed
+ * who holds a place — a commit, a withdrawal, a promotion — under the campaign row lock, so two
+ * recounts never interleave. Before the tip membership follows the conditions both ways (nothing is
+ * charged yet); from the tip on a member stays a member (they are charged, their commitment binding)
+ * and a condition that comes to hold joins — and is charged — at once.
+ */
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Recounts the members of a campaign with conditions; returns the members and the pledges that
+ * joined now. A campaign without any condition is left alone (every commitment there is a member,
+ * kept by the commit's own counters).
+ */
+export async function recountMembers(
+  tx: Tx,
+  campaignId: string,
+  now: Date,
+): Promise<{ members: number; joined: string[] }> {
+  const [c] = await tx.$queryRaw<{ status: string; hasConditions: boolean; committedCount: number }[]>`
+    SELECT status::text AS status, "hasConditions", "committedCount" FROM "Campaign" WHERE id = ${campaignId}`;
+  if (!c?.hasConditions) return { members: c?.committedCount ?? 0, joined: [] };
+  const tipped = isConfirmed(c.status);
+  // after the tip a member's condition is settled: it counts as no condition
+  const rows = await tx.$queryRaw<{ n: number; count: number }[]>`
+    SELECT CASE WHEN ${tipped} AND "memberSince" IS NOT NULL THEN 1 ELSE COALESCE("minPeople", 1) END AS n, count(*)::int AS count
+    FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()} GROUP BY 1`;
+  const k = memberCount(new Map(rows.map((r) => [r.n, r.count])));
+  const joined = await tx.$queryRaw<{ id: string }[]>`
+    UPDATE "Pledge" SET "memberSince" = ${now}
+    WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()} AND "memberSince" IS NULL AND COALESCE("minPeople", 1) <= ${k}
+    RETURNING id`;
+  if (!tipped)
+    await tx.$executeRaw`
+      UPDATE "Pledge" SET "memberSince" = NULL
+      WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()} AND "memberSince" IS NOT NULL AND "minPeople" > ${k}`;
+  await tx.$executeRaw`UPDATE "Campaign" SET "committedCount" = ${k} WHERE id = ${campaignId}`;
+  return { members: k, joined: joined.map((j) => j.id) };
+}
+
+/**
+ * The tip (SPEC §4 threshold, DESIGN §1): a collecting campaign whose members reached the goal
+ * before its deadline moves on — a paid one to `funded` (the charging job charges its members), a
+ * free one to `charged` with every member confirmed and emailed. Inside the caller's transaction,
+ * the row locked. Returns the new status, or null when it did not tip.
+ */
+export async function tipIfReached(
+  tx: Tx,
+  campaignId: string,
+  now: Date,
+): Promise<"funded" | "charged" | null> {
+  const c = await tx.campaign.findUnique({
+    where: { id: campaignId },
+    select: {
+      status: true,
+      goal: true,
+      committedCount: true,
+      raisedCents: true,
+      deadline: true,
+      ticketPriceCents: true,
+      pactType: true,
+    },
+  });
+  if (!c || c.status !== "pending" || c.deadline <= now || !thresholdMet(c)) return null;
+  if (!isFreeEvent(c)) {
+    await tx.campaign.update({
+      where: { id: campaignId },
+      data: { status: "funded", fundedAt: now, lastStatusUpdate: now },
+      select: { id: true },
+    });
+    return "funded";
+  }
+  const confirmed = await confirmFreePledges(tx, campaignId, now);
+  await tx.campaign.update({
+    where: { id: campaignId },
+    data: {
+      status: "charged",
+      fundedAt: now,
+      chargedAt: now,
+      chargeType: "free",
+      totalCharged: confirmed,
+      lastStatusUpdate: now,
+    },
+    select: { id: true },
+  });
+  await queueConfirmedEmails(tx, campaignId);
+  return "charged";
+}
+
+/**
+ * Members who joined a confirmed free event are confirmed at once (a paid one's are charged by the
+ * charging job, which reads them as uncharged members).
+ */
+export async function confirmJoinedIfFree(tx: Tx, campaignId: string, joined: string[], now: Date) {
+  if (joined.length === 0) return;
+  const c = await tx.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    select: { status: true, ticketPriceCents: true, pactType: true },
+  });
+  if (!isConfirmed(c.status) || !isFreeEvent(c)) return;
+  const total = await confirmFreePledges(tx, campaignId, now);
+  await tx.campaign.update({
+    where: { id: campaignId },
+    data: { totalCharged: total },
+    select: { id: true },
+  });
+  for (const id of joined) await queueConfirmedEmails(tx, campaignId, id);
+}
+
+/**
+ * At the deadline (DESIGN §1 "personal thresholds": the rest are released at the deadline) every
+ * commitment of a confirmed event whose condition still does not hold is released: withdrawn, never
+ * charged, told so, its card released. An event that did not tip expires as it always did. Every
+ * minute with the deadlines job; returns how many it released.
+ */
+export async function releaseUnmetConditions(now = new Date(), take = 200): Promise<number> {
+  const due = await db.$queryRaw<{ campaignId: string }[]>`
+    SELECT DISTINCT p."campaignId" FROM "Pledge" p JOIN "Campaign" c ON c.id = p."campaignId"
+    WHERE c."hasConditions" AND c.deadline <= ${now} AND c.status IN (${statusIn(CONFIRMED_STATUSES)})
+      AND ${livePledgeSql("p")} AND p."memberSince" IS NULL
+    LIMIT ${take}`;
+  let released = 0;
+  for (const { campaignId } of due) {
+    const gone = await db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+      const rows = await tx.$queryRaw<{ id: string; userId: string; amount: number; minPeople: number }[]>`
+        UPDATE "Pledge" SET "withdrawnAt" = ${now}, "conditionReleasedAt" = ${now}
+        WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()} AND "memberSince" IS NULL AND "chargeStatus" <> 'processing'
+        RETURNING id, "userId", amount, "minPeople"`;
+      if (rows.length === 0) return rows;
+      await tx.$executeRaw`
+        UPDATE "Campaign" SET "pledgeCount" = GREATEST(0, "pledgeCount" - ${rows.length}),
+          "currentAmount" = GREATEST(0, "currentAmount" - ${rows.reduce((s, r) => s + r.amount, 0)})
+        WHERE id = ${campaignId}`;
+      const c = await tx.campaign.findUniqueOrThrow({
+        where: { id: campaignId },
+        select: emailCampaignSelect,
+      });
+      const users = await tx.user.findMany({
+        where: { id: { in: rows.map((r) => r.userId) } },
+        select: { id: true, email: true, name: true },
+      });
+      const byId = new Map(users.map((u) => [u.id, u]));
+      await queueEmails(
+        tx,
+        rows.flatMap((r) => {
+          const u = byId.get(r.userId);
+          return u
+            ? [conditionUnmetEmail(c, { userId: u.id, email: u.email, name: u.name }, r.id, r.minPeople)]
+            : [];
+        }),
+      );
+      return rows;
+    });
+    for (const r of gone) await releaseSavedCards(1, r.id).catch(() => 0);
+    released += gone.length;
+  }
+  if (released > 0) void kickEmailSender();
+  return released;
+}
+
+/** A commitment counts toward the goal now (a member). */
+export async function isMember(tx: Tx, pledgeId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ member: boolean }[]>`
+    SELECT ${memberPledgeSql()} AS member FROM "Pledge" WHERE id = ${pledgeId}`;
+  return rows[0]?.member === true;
+}
