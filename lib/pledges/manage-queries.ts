@@ -253,4 +253,3 @@ export async function listManagedPledges(campaignId: string, take?: number): Pro
     }),
   );
 }
-
