@@ -158,6 +158,11 @@ test("no response of any page, route handler or server action carries a hidden i
       [named.id]: await commentOf(id, named, 15),
       [unnamed.id]: await commentOf(id, unnamed, 10),
     };
+    // issue 21: one of them comes only if 5 are in (a personal threshold): nobody but the organizer
+    // and admins may learn who is conditional
+    await sql().query(`UPDATE "Pledge" SET "minPeople" = 5, "memberSince" = NULL WHERE id = $1`, [
+      pledges[unnamed.id],
+    ]);
     const waiting = rid("pl");
     await sql().query(
       `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt", "waitlistedAt", "chargeStatus")
@@ -165,7 +170,7 @@ test("no response of any page, route handler or server action carries a hidden i
       [waiting, id, waiter.id, waiter.name],
     );
     await sql().query(
-      `UPDATE "Campaign" SET "committedCount" = 2, "pledgeCount" = 2, capacity = 10, "waitlistCount" = 1 WHERE id = $1`,
+      `UPDATE "Campaign" SET "committedCount" = 1, "pledgeCount" = 2, capacity = 10, "waitlistCount" = 1, "hasConditions" = true WHERE id = $1`,
       [id],
     );
     fixtures.push({ setting, campaignId: id, pledges, comments, waiting });
@@ -187,6 +192,8 @@ test("no response of any page, route handler or server action carries a hidden i
     }
     // the waitlist, revealed or not: only the organizer and admins see who waits
     out.push(waiter.email, waiter.id, waiter.name!, f.waiting);
+    // who is conditional (issue 21): no condition or membership field reaches anyone else
+    out.push("minPeople", "memberSince");
     // the organizer's email and name: to committed users, the organizer and admins only (DESIGN "creator email")
     if (role !== "backer") out.push(organizer.email, organizer.name!);
     // an attendee-only address and link: to committed users, the organizer and admins only (issue 16)
