@@ -192,8 +192,9 @@ test("no response of any page, route handler or server action carries a hidden i
     }
     // the waitlist, revealed or not: only the organizer and admins see who waits
     out.push(waiter.email, waiter.id, waiter.name!, f.waiting);
-    // who is conditional (issue 21): no condition or membership field reaches anyone else
-    out.push("minPeople", "memberSince");
+    // who is conditional (issue 21): that person's condition, as any payload would carry it, and
+    // no membership field reaches anyone else
+    out.push('"minPeople":5', '\\"minPeople\\":5', "memberSince");
     // the organizer's email and name: to committed users, the organizer and admins only (DESIGN "creator email")
     if (role !== "backer") out.push(organizer.email, organizer.name!);
     // an attendee-only address and link: to committed users, the organizer and admins only (issue 16)

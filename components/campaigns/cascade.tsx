@@ -18,7 +18,8 @@ export async function CascadeSection({
   collecting: boolean;
 }) {
   const cascade = await eventCascade(campaignId);
-  if (!cascade || !collecting) return null;
+  // fewer than 3 conditions not counted yet: not even that there are any is said (DESIGN §1)
+  if (!cascade || !collecting || cascade.waiting === null) return null;
   return (
     <Card className="space-y-3" aria-labelledby="cascade-heading">
       <h2 id="cascade-heading" className="text-lg font-bold text-slate-900">

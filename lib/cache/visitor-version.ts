@@ -3,7 +3,7 @@ import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-si
 import type { SessionClaims } from "@/lib/auth/session-cookie";
 import { memberCopyAudience } from "@/lib/access/rules";
 import { isCampaignId } from "@/lib/ids";
-import { livePledgeWhere, standingPledgeWhere } from "@/lib/campaigns/lifecycle";
+import { livePledgeWhere, memberPledgeWhere, standingPledgeWhere } from "@/lib/campaigns/lifecycle";
 
 /**
  * Visitors' pages are cached by version (issue 8: fast pages, and "an approval, a commit or a
@@ -131,11 +131,11 @@ export async function memberCampaignVersion(
     listed: boolean;
     waiting: boolean;
   }>({
-    name: "pn_member_campaign_version_4",
+    name: "pn_member_campaign_version_5",
     text: `SELECT c."updatedAt", c.deadline, c."startsAt", c."creatorId", u."isAdmin" AS admin,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${livePledgeWhere()}) AS committed,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${standingPledgeWhere()} AND "waitlistedAt" IS NOT NULL) AS waiting,
-            EXISTS (SELECT 1 FROM (SELECT "userId" FROM "Pledge" WHERE "campaignId" = c.id AND ${livePledgeWhere()} ORDER BY "createdAt" DESC, id DESC LIMIT $3) f WHERE f."userId" = u.id)
+            EXISTS (SELECT 1 FROM (SELECT "userId" FROM "Pledge" WHERE "campaignId" = c.id AND ${memberPledgeWhere()} ORDER BY "createdAt" DESC, id DESC LIMIT $3) f WHERE f."userId" = u.id)
               OR EXISTS (SELECT 1 FROM (SELECT "authorId" FROM "Comment" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $4) f WHERE f."authorId" = u.id) AS listed
      FROM "Campaign" c, "User" u WHERE c.id = $1 AND u.id = $2 AND u."sessionVersion" = $5`,
     values: [id, session.userId, EVENT_COMMITMENTS_LIMIT, COMMENTS_SHOWN, session.version],

@@ -27,6 +27,7 @@ export const GO_AHEAD_TEXTS = {
   notOffered: "This event did not offer an early go-ahead when it was created.",
   crowdfund: "A crowdfund cannot go ahead early.",
   notCollecting: "This event is no longer collecting commitments.",
+  notApproved: "This event is not approved, so it cannot go ahead.",
   tooFew: (from: number) => `The organizer can go ahead from ${from} people (80% of the goal).`,
   countChanged: (now: number) =>
     `The count changed to ${now} while you were deciding. Please check and confirm again.`,
@@ -51,6 +52,7 @@ export async function goAhead(actor: Actor, input: unknown, now = new Date()): P
       select: { ...emailCampaignSelect, status: true, earlyGoAhead: true, pactType: true },
     });
     if (!c.earlyGoAhead) throw new AppError("CONFLICT", GO_AHEAD_TEXTS.notOffered);
+    if (c.approvalStatus !== "approved") throw new AppError("CONFLICT", GO_AHEAD_TEXTS.notApproved);
     if (isCrowdfund(c)) throw new AppError("CONFLICT", GO_AHEAD_TEXTS.crowdfund);
     if (c.status !== "pending" || c.deadline <= now)
       throw new AppError("CONFLICT", GO_AHEAD_TEXTS.notCollecting);

@@ -20,10 +20,12 @@ export const mayGoAhead = (
     deadline: Date;
     goal: number;
     committedCount: number;
+    approvalStatus: string;
   },
   now: Date,
 ) =>
   Boolean(c.earlyGoAhead) &&
+  c.approvalStatus === "approved" &&
   !isCrowdfund(c) &&
   c.status === "pending" &&
   c.deadline.getTime() > now.getTime() &&

@@ -16,6 +16,34 @@ import {
  * names the cause, so a cause emails once however often it runs.
  */
 
+/** The backer committed with a condition that does not hold yet: a place, not counted, not charged. */
+export function conditionalCommitEmail(
+  c: EmailCampaign,
+  to: Recipient,
+  pledgeId: string,
+  minPeople: number,
+  pledgeCents: number,
+): QueuedEmail {
+  return {
+    dedupeKey: `commit:${pledgeId}:${to.userId}`,
+    to: to.email,
+    subject: `You're in for "${c.title}" — once ${minPeople} are`,
+    ...renderEmail({
+      imageUrl: coverImage(c),
+      heading: `You count once ${minPeople} people are in`,
+      paragraphs: [
+        `Thanks for committing to "${c.title}". You asked to count only if at least ${plural(minPeople, "person is", "people are")} in, you included; ${plural(c.committedCount, "person is", "people are")} now.`,
+        pledgeCents > 0
+          ? `You hold a place meanwhile. Your card is charged ${formatCents(pledgeCents)} only once you count and the event goes ahead; if your number isn't reached by the deadline, you're released and never charged.`
+          : "You hold a place meanwhile. If your number isn't reached by the deadline, you're released.",
+        "You can withdraw at any time until you count.",
+        startsLine(c),
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
+  };
+}
+
 /** The deadline passed and the backer's condition did not hold: released, never charged. */
 export function conditionUnmetEmail(
   c: EmailCampaign,

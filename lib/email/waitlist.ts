@@ -49,9 +49,11 @@ export function promotedEmail(
   c: EmailCampaign & { status: string },
   to: Recipient,
   pledgeId: string,
+  /** issue 21: false for a commitment whose personal threshold does not hold yet */
+  counted = true,
 ): QueuedEmail {
   const paid = c.ticketPriceCents > 0;
-  const confirmed = isConfirmed(c.status);
+  const confirmed = isConfirmed(c.status) && counted;
   return {
     dedupeKey: `waitlist-promoted:${pledgeId}`,
     to: to.email,
@@ -61,11 +63,13 @@ export function promotedEmail(
       heading: "A place opened — you're in!",
       paragraphs: [
         `You were first in line for "${c.title}", and a place just opened.`,
-        paid && confirmed
-          ? `As agreed when you joined the waitlist, your card is being charged ${formatCents(c.ticketPriceCents)} now. We'll email you when the payment goes through.`
-          : paid
-            ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if the event reaches its goal.`
-            : "The event is free: your place is confirmed.",
+        !counted
+          ? "You hold it now. As you asked, you count — and are charged — only once your number of people is in; if it isn't by the deadline, you're released and never charged."
+          : paid && confirmed
+            ? `As agreed when you joined the waitlist, your card is being charged ${formatCents(c.ticketPriceCents)} now. We'll email you when the payment goes through.`
+            : paid
+              ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if the event reaches its goal.`
+              : "The event is free: your place is confirmed.",
         startsLine(c),
       ],
       action: { label: "View the event", url: campaignUrl(c) },

@@ -4,7 +4,7 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { paymentCounts } from "@/lib/charging/queries";
 import { recoveryPhase, type RecoveryPhase } from "@/lib/charging/payment-window";
-import { isCrowdfund, isPaidEvent, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, isPaidEvent, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { waitlistPositions } from "@/lib/pledges/waitlist";
 import { mayGoAhead } from "@/lib/campaigns/thresholds";
 import { canManageEvent } from "@/lib/access/rules";
@@ -139,7 +139,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
     db.pledge.count({ where: { campaignId: c.id, withdrawnAt: { not: null }, droppedAt: null } }),
     paymentCounts(c.id),
     db.pledge.findMany({
-      where: { campaignId: c.id, ...LIVE_PLEDGE },
+      where: { campaignId: c.id, ...MEMBER_PLEDGE },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { createdAt: true, amountCents: true, paymentMethodId: true },
     }),

@@ -30,10 +30,17 @@ export async function recountMembers(
   campaignId: string,
   now: Date,
 ): Promise<{ members: number; joined: string[] }> {
-  const [c] = await tx.$queryRaw<{ status: string; hasConditions: boolean; committedCount: number }[]>`
-    SELECT status::text AS status, "hasConditions", "committedCount" FROM "Campaign" WHERE id = ${campaignId}`;
+  const [c] = await tx.$queryRaw<
+    { status: string; hasConditions: boolean; committedCount: number; deadline: Date }[]
+  >`
+    SELECT status::text AS status, "hasConditions", "committedCount", deadline FROM "Campaign" WHERE id = ${campaignId}`;
   if (!c?.hasConditions) return { members: c?.committedCount ?? 0, joined: [] };
   const tipped = isConfirmed(c.status);
+  // Membership moves only while it can matter: collecting before the deadline (after it the
+  // outcome is the deadline's: tip or expiry on the count it found), or confirmed. An event called
+  // off keeps what it had.
+  const collecting = c.status === "pending" && c.deadline > now;
+  if (!tipped && !collecting) return { members: c.committedCount, joined: [] };
   // after the tip a member's condition is settled: it counts as no condition
   const rows = await tx.$queryRaw<{ n: number; count: number }[]>`
     SELECT CASE WHEN ${tipped} AND "memberSince" IS NOT NULL THEN 1 ELSE COALESCE("minPeople", 1) END AS n, count(*)::int AS count
@@ -136,14 +143,17 @@ export async function releaseUnmetConditions(now = new Date(), take = 200): Prom
   for (const { campaignId } of due) {
     const gone = await db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
-      const rows = await tx.$queryRaw<{ id: string; userId: string; amount: number; minPeople: number }[]>`
+      const rows = await tx.$queryRaw<
+        { id: string; userId: string; amount: number; amountCents: number; minPeople: number }[]
+      >`
         UPDATE "Pledge" SET "withdrawnAt" = ${now}, "conditionReleasedAt" = ${now}
         WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()} AND "memberSince" IS NULL AND "chargeStatus" <> 'processing'
-        RETURNING id, "userId", amount, "minPeople"`;
+        RETURNING id, "userId", amount, "amountCents", "minPeople"`;
       if (rows.length === 0) return rows;
       await tx.$executeRaw`
         UPDATE "Campaign" SET "pledgeCount" = GREATEST(0, "pledgeCount" - ${rows.length}),
-          "currentAmount" = GREATEST(0, "currentAmount" - ${rows.reduce((s, r) => s + r.amount, 0)})
+          "currentAmount" = GREATEST(0, "currentAmount" - ${rows.reduce((s, r) => s + r.amount, 0)}),
+          "raisedCents" = GREATEST(0, "raisedCents" - ${rows.reduce((s, r) => s + r.amountCents, 0)})
         WHERE id = ${campaignId}`;
       const c = await tx.campaign.findUniqueOrThrow({
         where: { id: campaignId },

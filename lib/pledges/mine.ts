@@ -8,6 +8,7 @@ import { campaignIdSchema } from "@/lib/pledges/schema";
 import { withdrawRule } from "@/lib/pledges/policy";
 import {
   inStatuses,
+  CALLED_OFF_STATUSES,
   CONFIRMED_STATUSES,
   isCrowdfund,
   isPaidEvent,
@@ -234,7 +235,8 @@ function present(p: Row, now: Date, position: number | null): MyCommitment {
     tone = "green";
   }
   // leaving the waitlist is open at any time (nothing was charged)
-  const uncounted = waiting || (p.minPeople !== null && p.memberSince === null);
+  const uncounted =
+    waiting || (p.minPeople !== null && p.memberSince === null && !inStatuses(CALLED_OFF_STATUSES, c.status));
   const rule = p.withdrawnAt ? null : uncounted ? ({ kind: "open" } as const) : withdrawRule(c, p, now);
   const standing = p.withdrawnAt === null;
   return {

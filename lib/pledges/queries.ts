@@ -10,7 +10,9 @@ import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { firmNeeded, goAheadFrom } from "@/lib/campaigns/thresholds";
 import { callToAction, isCrowdfund, isPaidEvent, type CallToAction } from "@/lib/campaigns/lifecycle";
 import { canModerate, isApproved } from "@/lib/access/rules";
-import { LIVE_PLEDGE, livePledgeSql } from "@/lib/charging/pledge-state";
+import { livePledgeSql } from "@/lib/charging/pledge-state";
+import { memberPledgeSql } from "@/lib/db";
+import { MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {
@@ -134,13 +136,13 @@ export async function listEventCommitments(
     }>
   >`
     SELECT p.id, p."userId", p."createdAt", p."attendeeNumber", p.amount, p."amountCents", p.verified, p."paymentMethod", u.name, u.email,
-           (SELECT count(*) FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()})::int AS total
+           (SELECT count(*) FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${memberPledgeSql()})::int AS total
     FROM "Pledge" p JOIN "User" u ON u.id = p."userId"
-    WHERE p."campaignId" = ${campaignId} AND ${livePledgeSql("p")}
+    WHERE p."campaignId" = ${campaignId} AND ${memberPledgeSql("p")}
     ORDER BY p."createdAt" DESC, p.id DESC
     LIMIT ${limit} OFFSET ${offset}`;
   const total =
-    rows[0]?.total ?? (offset === 0 ? 0 : await db.pledge.count({ where: { campaignId, ...LIVE_PLEDGE } }));
+    rows[0]?.total ?? (offset === 0 ? 0 : await db.pledge.count({ where: { campaignId, ...MEMBER_PLEDGE } }));
   const items = rows.map((p, i): PublicCommitment => {
     // stored at commit (a trigger), never renumbered
     const n = p.attendeeNumber ?? total - offset - i;

@@ -26,6 +26,7 @@ import { isUniqueViolation, newId, oneAtATime, withCommitSlot } from "@/lib/pled
 import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/pledges/membership";
 import { STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { waitlistJoinedEmail } from "@/lib/email/waitlist";
+import { conditionalCommitEmail } from "@/lib/email/conditions";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
@@ -33,12 +34,20 @@ const commitTooFastText = (wait: string) =>
   `You're committing too quickly. Please wait ${wait} and try again.`;
 
 /** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */
-function commitEmail(viewer: Viewer, d: Decision, pledgeId: string) {
+function commitEmail(
+  viewer: Viewer,
+  d: Decision,
+  pledgeId: string,
+  /** after a recount (issue 21): the members, and whether this commitment is one */
+  counted: { members: number; member: boolean } = { members: d.committedCount, member: true },
+) {
   const { c } = d;
   const to = { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName };
   if (d.waitlisted) return waitlistJoinedEmail(c, to, pledgeId, d.position ?? c.waitlistCount + 1);
   // the row as this commit leaves it: people and, for a crowdfund, dollars
-  const campaign = { ...c, committedCount: d.committedCount, raisedCents: d.raisedCents };
+  const campaign = { ...c, committedCount: counted.members, raisedCents: d.raisedCents };
+  if (!counted.member && d.minPeople !== null)
+    return conditionalCommitEmail(campaign, to, pledgeId, d.minPeople, d.pledgeCents);
   return commitReceivedEmail(
     campaign,
     { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName },
@@ -254,7 +263,7 @@ function commitLocked(
       }
       // Emails go to the outbox in this same transaction (DESIGN §1): the backer's confirmation
       // (a free event that tipped has queued every member's "Event Confirmed!").
-      await queueEmail(tx, commitEmail(viewer, d, pledgeId));
+      await queueEmail(tx, commitEmail(viewer, d, pledgeId, { members, member }));
       const result = resultOf(d, pledgeId, status);
       const progressNow = d.crowdfund ? d.progress : members;
       return {

@@ -11,7 +11,6 @@ import {
   waitlistOpen,
 } from "@/lib/campaigns/lifecycle";
 import {
-  confirmFreePledges,
   isRecoverable,
   pledgeStatesIn,
   RECOVERABLE_STATES,
@@ -25,7 +24,7 @@ import { releaseSavedCards } from "@/lib/deadlines/service";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { oneAtATime } from "@/lib/pledges/commit-slots";
-import { recountMembers, tipIfReached } from "@/lib/pledges/membership";
+import { confirmJoinedIfFree, recountMembers, tipIfReached } from "@/lib/pledges/membership";
 import {
   moveHandovers,
   recordDemotion,
@@ -74,17 +73,25 @@ export async function fillOpenPlaces(tx: Tx, campaignId: string, now: Date): Pro
       "waitlistCount" = GREATEST(0, "waitlistCount" - ${people})
     WHERE id = ${campaignId}`;
   // the promoted may be conditional, or make others' conditions hold — and before the tip, tip it
-  await recountMembers(tx, campaignId, now);
+  const { joined } = await recountMembers(tx, campaignId, now);
   const tipped = isConfirmed(c.status) ? null : await tipIfReached(tx, campaignId, now);
   const confirmed = isConfirmed(c.status) || tipped !== null;
+  // a confirmed free event confirms the promoted members, and those whose condition now holds
   if (isConfirmed(c.status) && isFreeEvent(c)) {
-    const total = await confirmFreePledges(tx, campaignId, now);
-    await tx.campaign.update({
-      where: { id: campaignId },
-      data: { totalCharged: total },
+    const members = await tx.pledge.findMany({
+      where: { id: { in: rows.map((r) => r.id) }, NOT: { memberSince: null } },
       select: { id: true },
     });
+    await confirmJoinedIfFree(tx, campaignId, [...new Set([...members.map((m) => m.id), ...joined])], now);
   }
+  const counted = new Set(
+    (
+      await tx.pledge.findMany({
+        where: { id: { in: rows.map((r) => r.id) }, NOT: { memberSince: null } },
+        select: { id: true },
+      })
+    ).map((m) => m.id),
+  );
   const users = await tx.user.findMany({
     where: { id: { in: rows.map((r) => r.userId) } },
     select: { id: true, email: true, name: true },
@@ -95,7 +102,9 @@ export async function fillOpenPlaces(tx: Tx, campaignId: string, now: Date): Pro
     tx,
     rows.flatMap((r) => {
       const u = byId.get(r.userId);
-      return u ? [promotedEmail(after, { userId: u.id, email: u.email, name: u.name }, r.id)] : [];
+      return u
+        ? [promotedEmail(after, { userId: u.id, email: u.email, name: u.name }, r.id, counted.has(r.id))]
+        : [];
     }),
   );
   return { promoted: rows.map((r) => r.id), charge: confirmed && paid };
@@ -206,7 +215,8 @@ export async function returnFailedPromotion(
     async (tx, _back, filled) => {
       // givers waiting on this one now wait on whoever took the place next, or take it back
       if (filled.promoted[0]) await moveHandovers(tx, pledgeId, filled.promoted[0]);
-      else await reinstateGivers(tx, p.campaignId, pledgeId);
+      else if ((await reinstateGivers(tx, p.campaignId, pledgeId)) > 0)
+        await recountMembers(tx, p.campaignId, new Date()); // a giver back in may make a condition hold
     },
   );
   return result !== null;

@@ -15,6 +15,8 @@ import {
   progress,
   STANDING_PLEDGE,
   waitlistOpen,
+  CALLED_OFF_STATUSES,
+  inStatuses,
 } from "@/lib/campaigns/lifecycle";
 import { recordChargeResult, resetWaitingCard } from "@/lib/charging/pledge-state";
 import { recordDrop, recordWithdrawal, uncount } from "@/lib/pledges/places";
@@ -151,7 +153,10 @@ export async function withdrawCommitment(
         // Leaving the waitlist (issue 20), or a condition that does not hold yet (issue 21), is open
         // at any time: nothing was charged.
         const uncounted =
-          pledge.waitlistedAt !== null || (pledge.minPeople !== null && pledge.memberSince === null);
+          pledge.waitlistedAt !== null ||
+          (pledge.minPeople !== null &&
+            pledge.memberSince === null &&
+            !inStatuses(CALLED_OFF_STATUSES, c.status));
         const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
         if (rule.kind === "binding") throw new AppError("CONFLICT", WITHDRAW_TEXTS.binding);
         if (rule.kind === "over") throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
@@ -255,7 +260,14 @@ export async function changeCommitmentCard(
       if (!isPaidEvent(c)) throw new AppError("CONFLICT", CHANGE_CARD_TEXTS.notPaid);
       const pledge = await tx.pledge.findFirst({
         where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
-        select: { id: true, createdAt: true, paymentMethodId: true, waitlistedAt: true },
+        select: {
+          id: true,
+          createdAt: true,
+          paymentMethodId: true,
+          waitlistedAt: true,
+          minPeople: true,
+          memberSince: true,
+        },
       });
       if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
       if (pledge.waitlistedAt) {
@@ -267,7 +279,12 @@ export async function changeCommitmentCard(
         const filled = await fillOpenPlaces(tx, campaignId, now);
         return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled };
       }
-      const rule = withdrawRule(c, pledge, now);
+      // a condition that does not hold yet (issue 21) is not charged: its card may change meanwhile
+      const uncounted =
+        pledge.minPeople !== null &&
+        pledge.memberSince === null &&
+        !inStatuses(CALLED_OFF_STATUSES, c.status);
+      const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
       if (rule.kind !== "open")
         throw new AppError("CONFLICT", rule.kind === "over" ? WITHDRAW_TEXTS.over : WITHDRAW_TEXTS.binding);
       const { count } = await tx.pledge.updateMany({
