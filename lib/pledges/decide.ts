@@ -8,9 +8,9 @@ import { parseInput } from "@/lib/actions";
 import { commitInputSchema, CROWDFUND_MIN_CENTS, PERSONAL_THRESHOLD_TEXTS } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy";
 import { countsTowardGoal, isCrowdfund, isFull, isPaidEvent } from "@/lib/campaigns/lifecycle";
-import { maxPersonalThreshold } from "@/lib/campaigns/thresholds";
+import { maxPersonalThreshold, memberCount } from "@/lib/campaigns/thresholds";
 import { canSeeEvent } from "@/lib/access/rules";
-import { standingPledgeSql } from "@/lib/db";
+import { livePledgeSql, standingPledgeSql } from "@/lib/db";
 
 /**
  * The commit decision (SPEC §4 commit flow, DESIGN §1 threshold): reads the campaign row a commit
@@ -64,6 +64,8 @@ type LockedCampaign = {
   capacity: number | null;
   waitlistCount: number;
   hasConditions: boolean;
+  /** issue 21: [threshold, count] of the commitments holding a place, when the event has conditions */
+  thresholds: [number, number][] | null;
   title: string;
   description: string;
   alreadyCommitted: boolean;
@@ -114,7 +116,14 @@ export async function readForCommit(
            c."coverId",
            EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId} AND ${standingPledgeSql("p")}) AS "alreadyCommitted",
            (SELECT u.email FROM "User" u WHERE u.id = ${viewerId}) AS "userEmail",
-           (SELECT u.name FROM "User" u WHERE u.id = ${viewerId}) AS "userName"
+           (SELECT u.name FROM "User" u WHERE u.id = ${viewerId}) AS "userName",
+           -- issue 21: the personal thresholds of the commitments holding a place, as of this version
+           -- of the row (every change of them moves the row: counters or the pledge trigger)
+           CASE WHEN c."hasConditions" THEN (
+             SELECT json_agg(json_build_array(h.n, h.count)) FROM (
+               SELECT COALESCE(p."minPeople", 1) AS n, count(*)::int AS count FROM "Pledge" p
+               WHERE p."campaignId" = c.id AND ${livePledgeSql("p")} GROUP BY 1) h
+           ) END AS thresholds
     FROM "Campaign" c WHERE c.id = ${campaignId} ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
   return rows[0] ?? null;
 }
@@ -190,18 +199,35 @@ export function decide(
       position: c.waitlistCount + 1,
       minPeople,
       recount: false,
+      counted: false,
+      member: false,
     };
   }
   // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
   // carries one, checked above), free events count all; a crowdfund counts dollars.
   const counts = countsTowardGoal(c, Boolean(card)) && minPeople === null;
-  const committedCount = c.committedCount + (counts ? 1 : 0);
+  let committedCount = c.committedCount + (counts ? 1 : 0);
+  // Personal thresholds while collecting (issue 21): the members with this commitment, from the
+  // thresholds read with the row — the commit that writes them checks the row is still that version.
+  // (After the tip membership is sticky: the locked path recounts.)
+  let member = minPeople === null;
+  const collectingRecount = recount && c.status === "pending" && !crowdfund;
+  if (collectingRecount) {
+    // no condition on the event yet: everyone holding a place is a member without one
+    const hist = new Map<number, number>(
+      c.thresholds ? c.thresholds.map(([n, k]) => [n, k]) : [[1, c.committedCount]],
+    );
+    const mine = minPeople ?? 1;
+    hist.set(mine, (hist.get(mine) ?? 0) + 1);
+    committedCount = memberCount(hist);
+    member = mine <= committedCount;
+  }
   const raisedCents = c.raisedCents + pledgeCents;
   const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
   // A late commit (the event keeps accepting after its threshold) crosses nothing: the campaign is
   // already confirmed; it is charged at once (free: confirmed on arrival; paid: the charging job).
   const late = isLateCommit(c);
-  const crossed = !late && !recount && progress >= c.goal;
+  const crossed = !late && (!recount || collectingRecount) && progress >= c.goal;
   return {
     c,
     paid,
@@ -219,6 +245,9 @@ export function decide(
     position: null as number | null,
     minPeople,
     recount,
+    /** the members were recounted here (collecting): the one-statement commit can write them */
+    counted: collectingRecount,
+    member,
   };
 }
 export type Decision = ReturnType<typeof decide>;
@@ -237,7 +266,7 @@ export function resultOf(d: Decision, pledgeId: string, status: CommitResult["st
     late: d.late,
     waitlisted: d.waitlisted,
     position: d.position,
-    member: !d.waitlisted && d.minPeople === null,
+    member: d.member,
     minPeople: d.minPeople,
     status,
     unit: d.crowdfund ? "dollars" : "people",

@@ -1,6 +1,6 @@
 import "server-only";
 import { contributorText } from "@/lib/privacy/present";
-import { db } from "@/lib/db";
+import { db, livePledgeSql } from "@/lib/db";
 import { isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway } from "@/lib/payments/gateway";
@@ -70,22 +70,29 @@ async function commitInOneStatement(
   now: Date,
 ): Promise<CommitResult | null> {
   const pledgeId = newId();
-  const e = outboxColumns(commitEmail(viewer, d, pledgeId));
+  const e = outboxColumns(commitEmail(viewer, d, pledgeId, { members: d.committedCount, member: d.member }));
   const { c, card } = d;
   const rows = await db.$queryRaw<{ locked: boolean; pledgeId: string | null }[]>`
     WITH c AS (
       SELECT id FROM "Campaign" WHERE id = ${c.id} AND xmin::text = ${version} FOR UPDATE
     ), p AS (
       INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
-                            "cardLast4", "paymentMethod", "createdAt")
+                            "cardLast4", "paymentMethod", "createdAt", "minPeople", "memberSince")
       SELECT ${pledgeId}, c.id, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${contributorText(viewer.name)},
              ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
-             ${c.paymentMethod?.trim() || "Not specified"}, ${now} FROM c
+             ${c.paymentMethod?.trim() || "Not specified"}, ${now}, ${d.minPeople}, ${d.member ? now : null} FROM c
       ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
       RETURNING id, amount
+    ), j AS (
+      -- issue 21: the conditions this commitment makes hold join (the members were counted with it)
+      UPDATE "Pledge" SET "memberSince" = ${now}
+      WHERE ${d.counted} AND "campaignId" IN (SELECT id FROM c) AND EXISTS (SELECT 1 FROM p) AND ${livePledgeSql()}
+        AND "memberSince" IS NULL AND COALESCE("minPeople", 1) <= ${d.committedCount}
+      RETURNING id
     ), u AS (
       UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + 1,
-             "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p)
+             "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p),
+             "hasConditions" = "hasConditions" OR ${d.minPeople !== null}
       WHERE id IN (SELECT id FROM c) AND EXISTS (SELECT 1 FROM p)
       RETURNING id
     ), o AS (
@@ -98,7 +105,8 @@ async function commitInOneStatement(
       RETURNING id
     )
     SELECT EXISTS (SELECT 1 FROM c) AS locked, (SELECT id FROM p) AS "pledgeId",
-           (SELECT count(*) FROM u)::int AS updated, (SELECT count(*) FROM o)::int AS queued`;
+           (SELECT count(*) FROM u)::int AS updated, (SELECT count(*) FROM o)::int AS queued,
+           (SELECT count(*) FROM j)::int AS joined`;
   const row = rows[0];
   if (!row?.locked) return null;
   // The row was current and locked: the only way not to insert is the unique live (campaignId, userId) index.
@@ -160,7 +168,8 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
         const now = new Date();
         const row = await readForCommit(db, input.campaignId, viewer.id, false);
         const d = decide(viewer, row, input, pre, now);
-        if (d.crossed || d.late || d.waitlisted || d.recount) break;
+        // a recount the decision could not make (after the tip) needs the lock; a crossing too
+        if (d.crossed || d.late || d.waitlisted || (d.recount && !d.counted)) break;
         const done = await commitInOneStatement(viewer, d, row!.version, now);
         if (done) return done;
       }
