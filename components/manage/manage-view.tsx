@@ -78,7 +78,7 @@ function revelationText(c: View["campaign"]) {
 function ChargeState({ p }: { p: ManageCommitment }) {
   if (p.conditionReleasedAt) return <Badge tone="slate">Condition not met, released</Badge>;
   if (!p.member && !p.withdrawnAt && p.minPeople !== null && p.waitlistPosition === null)
-    return <Badge tone="amber">Counts once {p.minPeople} are in</Badge>;
+    return <Badge tone="amber">Not counted yet</Badge>;
   if (p.waitlistPosition !== null)
     return (
       <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
