@@ -21,6 +21,15 @@ async function pledge(campaignId: string, user: TestUser, opts: { minPeople?: nu
   return id;
 }
 
+/** Pledges of the event charged so far (the charging job runs in the server). */
+const chargedIn = async (campaignId: string) =>
+  (
+    await sql().query(
+      `SELECT count(*) FILTER (WHERE "chargeStatus" = 'succeeded')::int AS n FROM "Pledge" WHERE "campaignId" = $1`,
+      [campaignId],
+    )
+  ).rows[0].n as number;
+
 test("an event tips through the cascade: its firm commitment alone falls short, the conditions carry it", async ({
   page,
 }) => {
@@ -45,18 +54,7 @@ test("an event tips through the cascade: its firm commitment alone falls short, 
   await fillCard(page, "4242 4242 4242 4242");
   // with this condition, three conditions hold at once: 3 of 3, the event tips
   await expect(page.getByRole("dialog", { name: "Event Confirmed!" })).toBeVisible();
-  await expect
-    .poll(
-      async () =>
-        (
-          await sql().query(
-            `SELECT count(*) FILTER (WHERE "chargeStatus" = 'succeeded')::int AS n FROM "Pledge" WHERE "campaignId" = $1`,
-            [id],
-          )
-        ).rows[0].n,
-      { timeout: 60_000 },
-    )
-    .toBe(3);
+  await expect.poll(() => chargedIn(id), { timeout: 60_000 }).toBe(3);
 });
 
 test("an organizer who opted in goes ahead at 80% of the goal: members are charged and the page says the organizer chose it", async ({
@@ -89,18 +87,7 @@ test("an organizer who opted in goes ahead at 80% of the goal: members are charg
   await dialog.getByRole("button", { name: "Go ahead with 4" }).click();
   await expect(page.getByRole("button", { name: "Go ahead with 4 people" })).toBeHidden();
 
-  await expect
-    .poll(
-      async () =>
-        (
-          await sql().query(
-            `SELECT count(*) FILTER (WHERE "chargeStatus" = 'succeeded')::int AS n FROM "Pledge" WHERE "campaignId" = $1`,
-            [id],
-          )
-        ).rows[0].n,
-      { timeout: 60_000 },
-    )
-    .toBe(4);
+  await expect.poll(() => chargedIn(id), { timeout: 60_000 }).toBe(4);
   await page.goto(`/campaign/${id}`);
   await expect(page.getByText("Going ahead: the organizer chose it")).toBeVisible();
   await expect(page.getByText("reached 4 of the 5 people it aimed for")).toBeVisible();

@@ -404,6 +404,51 @@ const COVERS: Record<string, [string, string]> = {
   "Open-Air Jazz Quartet": ["#0f172a", "#f59e0b"],
 };
 
+/**
+ * `count` more commitments to a seeded event, each from a backer not on it yet (in seed order) with a
+ * demo card of its own: the waitlist and the conditional commitments (issues 20, 21). Returns how many.
+ */
+async function extraPledges(
+  campaignId: string,
+  backers: { id: string; name: string | null }[],
+  count: number,
+  priceCents: number,
+  tag: string,
+  extra: (i: number) => { createdAt: Date; waitlistedAt?: Date; minPeople?: number },
+): Promise<number> {
+  const taken = new Set(
+    (await db.pledge.findMany({ where: { campaignId }, select: { userId: true } })).map((p) => p.userId),
+  );
+  const line = backers.filter((b) => !taken.has(b.id)).slice(0, count);
+  for (const [i, backer] of line.entries()) {
+    const paymentMethodId = `pm_demo_seed_${campaignId}_${tag}_${i}`;
+    await db.demoPaymentMethod.create({
+      data: {
+        id: paymentMethodId,
+        userId: backer.id,
+        brand: "visa",
+        last4: "4242",
+        expMonth: 12,
+        expYear: 2030,
+        behavior: "ok",
+      },
+    });
+    await db.pledge.create({
+      data: {
+        campaignId,
+        userId: backer.id,
+        amountCents: priceCents,
+        contributor: backer.name ?? "Anonymous Backer",
+        paymentMethodId,
+        cardBrand: "visa",
+        cardLast4: "4242",
+        ...extra(i),
+      },
+    });
+  }
+  return line.length;
+}
+
 async function demoCover(title: string): Promise<Buffer | null> {
   const colours = COVERS[title];
   if (!colours) return null;
@@ -589,85 +634,35 @@ async function main() {
     // Personal thresholds (issue 21): some come only if enough others do — they hold a place and
     // count once their number is reached (the event page shows the cascade).
     if (e.conditional) {
-      const inIds = new Set(
-        (await db.pledge.findMany({ where: { campaignId: campaign.id }, select: { userId: true } })).map(
-          (p) => p.userId,
-        ),
+      const { minPeople } = e.conditional;
+      const line = await extraPledges(
+        campaign.id,
+        backers,
+        e.conditional.count,
+        e.priceCents,
+        "cond",
+        (i) => ({
+          createdAt: new Date(now - (i + 1) * 3 * HOUR),
+          minPeople,
+        }),
       );
-      const line = backers.filter((b) => !inIds.has(b.id)).slice(0, e.conditional.count);
-      for (const [i, backer] of line.entries()) {
-        const paymentMethodId = `pm_demo_seed_${campaign.id}_cond_${i}`;
-        await db.demoPaymentMethod.create({
-          data: {
-            id: paymentMethodId,
-            userId: backer.id,
-            brand: "visa",
-            last4: "4242",
-            expMonth: 12,
-            expYear: 2030,
-            behavior: "ok",
-          },
-        });
-        await db.pledge.create({
-          data: {
-            campaignId: campaign.id,
-            userId: backer.id,
-            amountCents: e.priceCents,
-            contributor: backer.name ?? "Anonymous Backer",
-            createdAt: new Date(now - (i + 1) * 3 * HOUR),
-            minPeople: e.conditional.minPeople,
-            paymentMethodId,
-            cardBrand: "visa",
-            cardLast4: "4242",
-          },
-        });
-      }
       await db.campaign.update({
         where: { id: campaign.id },
         data: {
           hasConditions: true,
-          pledgeCount: { increment: line.length },
-          currentAmount: { increment: line.length },
+          pledgeCount: { increment: line },
+          currentAmount: { increment: line },
         },
       });
     }
     // A full event's waitlist (issue 20): Alice is first in line, each with a saved card, charged
     // automatically if a place opens before the start.
     if (e.waiting) {
-      const inIds = new Set(
-        (await db.pledge.findMany({ where: { campaignId: campaign.id }, select: { userId: true } })).map(
-          (p) => p.userId,
-        ),
-      );
-      const line = backers.filter((b) => !inIds.has(b.id)).slice(0, e.waiting);
-      for (const [i, backer] of line.entries()) {
-        const paymentMethodId = `pm_demo_seed_${campaign.id}_wait_${i}`;
-        await db.demoPaymentMethod.create({
-          data: {
-            id: paymentMethodId,
-            userId: backer.id,
-            brand: "visa",
-            last4: "4242",
-            expMonth: 12,
-            expYear: 2030,
-            behavior: "ok",
-          },
-        });
-        const at = new Date(now - (e.waiting - i) * HOUR);
-        await db.pledge.create({
-          data: {
-            campaignId: campaign.id,
-            userId: backer.id,
-            amountCents: e.priceCents,
-            contributor: backer.name ?? "Anonymous Backer",
-            createdAt: at,
-            waitlistedAt: at,
-            paymentMethodId,
-            cardBrand: "visa",
-            cardLast4: "4242",
-          },
-        });
-      }
+      const waiting = e.waiting;
+      await extraPledges(campaign.id, backers, waiting, e.priceCents, "wait", (i) => {
+        const at = new Date(now - (waiting - i) * HOUR);
+        return { createdAt: at, waitlistedAt: at };
+      });
     }
     // One backer of the first open paid event changed their mind (issue 18): a withdrawn commitment,
     // kept on the organizer's manage page and the backer's profile, counted nowhere.

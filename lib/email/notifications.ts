@@ -3,7 +3,13 @@ import type { Prisma } from "@/lib/db";
 import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { whenWhereSelect } from "@/lib/campaigns/place";
 import { queueEmail, queueEmails } from "@/lib/email/service";
-import { commitReceivedEmail, eventConfirmedEmail, type EmailCampaign } from "@/lib/email/templates";
+import {
+  commitReceivedEmail,
+  eventConfirmedEmail,
+  type EmailCampaign,
+  type Recipient,
+} from "@/lib/email/templates";
+import type { QueuedEmail } from "@/lib/email/schema";
 import { moderationEmail } from "@/lib/email/organizer";
 
 /**
@@ -113,5 +119,29 @@ export async function queueModerationEmail(tx: Tx, moderationLogId: string): Pro
       log.id,
       log.reason,
     ),
+  );
+}
+
+/**
+ * One email per row, to the row's user (issue 20/21: promotions, a closed waitlist, released
+ * conditions): the users are read once, and a row whose user is gone gets none.
+ */
+export async function queueToEach<R extends { userId: string }>(
+  tx: Tx,
+  rows: R[],
+  email: (row: R, to: Recipient) => QueuedEmail,
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const users = await tx.user.findMany({
+    where: { id: { in: rows.map((r) => r.userId) } },
+    select: { id: true, email: true, name: true },
+  });
+  const byId = new Map(users.map((u) => [u.id, u]));
+  return queueEmails(
+    tx,
+    rows.flatMap((r) => {
+      const u = byId.get(r.userId);
+      return u ? [email(r, { userId: u.id, email: u.email, name: u.name })] : [];
+    }),
   );
 }

@@ -3,8 +3,8 @@ import { db, livePledgeSql, memberPledgeSql, Prisma, statusIn } from "@/lib/db";
 import { CONFIRMED_STATUSES, isConfirmed, isFreeEvent, thresholdMet } from "@/lib/campaigns/lifecycle";
 import { memberCount } from "@/lib/campaigns/thresholds";
 import { confirmFreePledges } from "@/lib/charging/pledge-state";
-import { emailCampaignSelect, queueConfirmedEmails } from "@/lib/email/notifications";
-import { kickEmailSender, queueEmails } from "@/lib/email/service";
+import { emailCampaignSelect, queueConfirmedEmails, queueToEach } from "@/lib/email/notifications";
+import { kickEmailSender } from "@/lib/email/service";
 import { conditionUnmetEmail } from "@/lib/email/conditions";
 import { releaseSavedCards } from "@/lib/deadlines/service";
 
@@ -159,20 +159,7 @@ export async function releaseUnmetConditions(now = new Date(), take = 200): Prom
         where: { id: campaignId },
         select: emailCampaignSelect,
       });
-      const users = await tx.user.findMany({
-        where: { id: { in: rows.map((r) => r.userId) } },
-        select: { id: true, email: true, name: true },
-      });
-      const byId = new Map(users.map((u) => [u.id, u]));
-      await queueEmails(
-        tx,
-        rows.flatMap((r) => {
-          const u = byId.get(r.userId);
-          return u
-            ? [conditionUnmetEmail(c, { userId: u.id, email: u.email, name: u.name }, r.id, r.minPeople)]
-            : [];
-        }),
-      );
+      await queueToEach(tx, rows, (r, to) => conditionUnmetEmail(c, to, r.id, r.minPeople));
       return rows;
     });
     for (const r of gone) await releaseSavedCards(1, r.id).catch(() => 0);

@@ -17,7 +17,7 @@ import {
   recordChargeResult,
 } from "@/lib/charging/pledge-state";
 import { requestCharging } from "@/lib/charging/queue";
-import { emailCampaignSelect } from "@/lib/email/notifications";
+import { emailCampaignSelect, queueToEach } from "@/lib/email/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { promotedEmail, promotionFailedEmail, waitlistClosedEmail } from "@/lib/email/waitlist";
 import { releaseSavedCards } from "@/lib/deadlines/service";
@@ -77,13 +77,7 @@ export async function fillOpenPlaces(tx: Tx, campaignId: string, now: Date): Pro
   const tipped = isConfirmed(c.status) ? null : await tipIfReached(tx, campaignId, now);
   const confirmed = isConfirmed(c.status) || tipped !== null;
   // a confirmed free event confirms the promoted members, and those whose condition now holds
-  if (isConfirmed(c.status) && isFreeEvent(c)) {
-    const members = await tx.pledge.findMany({
-      where: { id: { in: rows.map((r) => r.id) }, NOT: { memberSince: null } },
-      select: { id: true },
-    });
-    await confirmJoinedIfFree(tx, campaignId, [...new Set([...members.map((m) => m.id), ...joined])], now);
-  }
+  // the promoted who count now (a condition may not hold yet)
   const counted = new Set(
     (
       await tx.pledge.findMany({
@@ -92,21 +86,10 @@ export async function fillOpenPlaces(tx: Tx, campaignId: string, now: Date): Pro
       })
     ).map((m) => m.id),
   );
-  const users = await tx.user.findMany({
-    where: { id: { in: rows.map((r) => r.userId) } },
-    select: { id: true, email: true, name: true },
-  });
-  const byId = new Map(users.map((u) => [u.id, u]));
+  if (isConfirmed(c.status) && isFreeEvent(c))
+    await confirmJoinedIfFree(tx, campaignId, [...new Set([...counted, ...joined])], now);
   const after = { ...c, status: tipped ?? c.status, committedCount: c.committedCount + people };
-  await queueEmails(
-    tx,
-    rows.flatMap((r) => {
-      const u = byId.get(r.userId);
-      return u
-        ? [promotedEmail(after, { userId: u.id, email: u.email, name: u.name }, r.id, counted.has(r.id))]
-        : [];
-    }),
-  );
+  await queueToEach(tx, rows, (r, to) => promotedEmail(after, to, r.id, counted.has(r.id)));
   return { promoted: rows.map((r) => r.id), charge: confirmed && paid };
 }
 
@@ -294,18 +277,7 @@ async function closeWaitlist(campaignId: string, now: Date): Promise<number> {
       select: { id: true },
     });
     if (!inStatuses(CALLED_OFF_STATUSES, c.status) && waitlistClosesAt(c) <= now) {
-      const users = await tx.user.findMany({
-        where: { id: { in: rows.map((r) => r.userId) } },
-        select: { id: true, email: true, name: true },
-      });
-      const byId = new Map(users.map((u) => [u.id, u]));
-      await queueEmails(
-        tx,
-        rows.flatMap((r) => {
-          const u = byId.get(r.userId);
-          return u ? [waitlistClosedEmail(c, { userId: u.id, email: u.email, name: u.name }, r.id)] : [];
-        }),
-      );
+      await queueToEach(tx, rows, (r, to) => waitlistClosedEmail(c, to, r.id));
     }
     return rows;
   });

@@ -56,3 +56,51 @@ export function duplicates(fake: FakeStripe, pledgeIds: string[]) {
     (id) => (fake.state.chargesByPledge.get(id) ?? []).filter((c) => c.status === "succeeded").length > 1,
   );
 }
+
+export type StripeBacker = { id: string; email: string; name: string; isAdmin: false; card: string };
+
+/** `n` backers, each a Stripe customer with a saved card (`behavior(i)`, else "ok") at the fake Stripe. */
+export async function stripeBackers(
+  fake: FakeStripe,
+  n: number,
+  behavior: (i: number) => CardBehavior = () => "ok",
+): Promise<StripeBacker[]> {
+  const run = `${Date.now().toString(36)}b${++seq}`;
+  const rows = Array.from({ length: n }, (_, i) => ({
+    id: `u_${run}_${i}`,
+    email: `backer-${run}-${i}@example.test`,
+    name: `Backer ${i}`,
+    stripeCustomerId: `cus_${run}_${i}`,
+  }));
+  await db.user.createMany({ data: rows });
+  return rows.map((u, i) => ({
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    isAdmin: false as const,
+    card: fake.addPaymentMethod(u.stripeCustomerId, behavior(i)),
+  }));
+}
+
+/**
+ * Charges until no member is left uncharged, as the job and the sweeper would (jobs are off in
+ * tests). `runCharging` is passed in: lib/charging is imported after the test set its environment.
+ */
+export async function chargeUntilSettled(
+  runCharging: (campaignId: string) => Promise<unknown>,
+  campaignId: string,
+) {
+  for (let i = 0; i < 10; i++) {
+    await runCharging(campaignId);
+    const open = await db.pledge.count({
+      where: {
+        campaignId,
+        withdrawnAt: null,
+        waitlistedAt: null,
+        NOT: { memberSince: null },
+        chargeStatus: { in: ["none", "processing"] },
+      },
+    });
+    if (open === 0) return;
+  }
+}

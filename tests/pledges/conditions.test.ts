@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startFakeStripe, type FakeStripe } from "@/tests/fake-stripe/server";
+import { startFakeStripe, type CardBehavior, type FakeStripe } from "@/tests/fake-stripe/server";
 import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
-import { duplicates } from "@/tests/charging/helpers";
+import { chargeUntilSettled, duplicates, stripeBackers, type StripeBacker } from "@/tests/charging/helpers";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 
 // issue 21: personal thresholds (the cascade) and the early go-ahead, charged at the fake Stripe.
@@ -30,43 +30,12 @@ afterAll(async () => {
   await fake.close();
 });
 
-type Backer = { id: string; email: string; name: string; isAdmin: false; card: string };
-let seq = 0;
-async function backers(n: number): Promise<Backer[]> {
-  const run = `${Date.now().toString(36)}c${++seq}`;
-  const rows = Array.from({ length: n }, (_, i) => ({
-    id: `u_${run}_${i}`,
-    email: `cond-${run}-${i}@example.test`,
-    name: `Cond ${i}`,
-    stripeCustomerId: `cus_${run}_${i}`,
-  }));
-  await db.user.createMany({ data: rows });
-  return rows.map((u) => ({
-    id: u.id,
-    email: u.email,
-    name: u.name,
-    isAdmin: false as const,
-    card: fake.addPaymentMethod(u.stripeCustomerId, "ok"),
-  }));
-}
+type Backer = StripeBacker;
+const backers = (n: number, behavior?: (i: number) => CardBehavior) => stripeBackers(fake, n, behavior);
+
 const commit = (c: { id: string }, b: Backer, minPeople?: number) =>
   pledges.commitToCampaign(b, { campaignId: c.id, paymentMethodId: b.card, minPeople });
-
-async function chargeAll(campaignId: string) {
-  for (let i = 0; i < 10; i++) {
-    await charging.runCharging(campaignId);
-    const open = await db.pledge.count({
-      where: {
-        campaignId,
-        withdrawnAt: null,
-        waitlistedAt: null,
-        NOT: { memberSince: null },
-        chargeStatus: { in: ["none", "processing"] },
-      },
-    });
-    if (open === 0) return;
-  }
-}
+const chargeAll = (campaignId: string) => chargeUntilSettled(charging.runCharging, campaignId);
 
 describe("personal thresholds: the cascade", () => {
   it("an event tips through the cascade that its firm commitments alone fall short of; only members are charged, once", async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { startFakeStripe, type FakeStripe, type CardBehavior } from "@/tests/fake-stripe/server";
 import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
-import { duplicates } from "@/tests/charging/helpers";
+import { chargeUntilSettled, duplicates, stripeBackers, type StripeBacker } from "@/tests/charging/helpers";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 
 // issue 20: capacity with a paid waitlist that charges on promotion, exactly once — against the
@@ -29,46 +29,13 @@ afterAll(async () => {
   await fake.close();
 });
 
-type Backer = { id: string; email: string; name: string; isAdmin: false; card: string };
-let seq = 0;
-
-/** `n` backers, each a Stripe customer with a saved card at the fake Stripe. */
-async function backers(n: number, behavior: (i: number) => CardBehavior = () => "ok"): Promise<Backer[]> {
-  const run = `${Date.now().toString(36)}w${++seq}`;
-  const rows = Array.from({ length: n }, (_, i) => ({
-    id: `u_${run}_${i}`,
-    email: `wl-${run}-${i}@example.test`,
-    name: `Waiter ${i}`,
-    stripeCustomerId: `cus_${run}_${i}`,
-  }));
-  await db.user.createMany({ data: rows });
-  return rows.map((u, i) => ({
-    id: u.id,
-    email: u.email,
-    name: u.name,
-    isAdmin: false as const,
-    card: fake.addPaymentMethod(u.stripeCustomerId, behavior(i)),
-  }));
-}
+type Backer = StripeBacker;
+const backers = (n: number, behavior?: (i: number) => CardBehavior) => stripeBackers(fake, n, behavior);
 
 const commit = (c: { id: string }, b: Backer) =>
   pledges.commitToCampaign(b, { campaignId: c.id, paymentMethodId: b.card });
 
-/** Charges until nothing is left (the job would; jobs are off in tests). */
-async function chargeAll(campaignId: string) {
-  for (let i = 0; i < 10; i++) {
-    await charging.runCharging(campaignId);
-    const open = await db.pledge.count({
-      where: {
-        campaignId,
-        withdrawnAt: null,
-        waitlistedAt: null,
-        chargeStatus: { in: ["none", "processing"] },
-      },
-    });
-    if (open === 0) return;
-  }
-}
+const chargeAll = (campaignId: string) => chargeUntilSettled(charging.runCharging, campaignId);
 
 const inCount = (campaignId: string) =>
   db.pledge.count({ where: { campaignId, withdrawnAt: null, waitlistedAt: null } });
