@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { createCampaign, expect, signUpWith, sql, test } from "./fixtures";
+import { createCampaign, createUser, expect, loginAs, signUpWith, sql, test } from "./fixtures";
 
 /* Issue 18 items 4 and 5: sign-in that brings you back, password reset and change. */
 
@@ -124,4 +124,48 @@ test("forgot password: the emailed link sets a new password, the old one stops w
   await otherPage.reload();
   await expect(otherPage.getByRole("heading", { name: "Sign In" })).toBeVisible(); // the old session stopped
   await other.close();
+});
+
+/** Issue 31 item 1: values that normalise to another host, as a browser would send them in ?next=. */
+const OFFSITE_NEXT = [
+  "/.//evil.com",
+  "/a/..//evil.com",
+  "/%2e//evil.com",
+  "/\\evil.com",
+  "/%5cevil.com",
+  "/\t/evil.com",
+  "/\n/evil.com",
+  "/%09/evil.com",
+  "javascript:alert(1)",
+  "https://evil.com/",
+  "//evil.com",
+];
+
+test("no ?next= value sends a signed-in person or a visitor's sign-in to another host", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const user = await createUser({ name: "Return Prober" });
+  await loginAs(page, user);
+  const signedIn = page.request;
+  const visitor = await playwright.request.newContext({ baseURL });
+  for (const next of OFFSITE_NEXT) {
+    const url = `/profile?next=${encodeURIComponent(next)}`;
+    // signed in: the server would redirect straight on; it must not leave the site
+    const res = await signedIn.get(url, { maxRedirects: 0 });
+    const location = res.headers()["location"];
+    if (location)
+      expect(new URL(location, baseURL).host, `${next} → ${location}`).toBe(new URL(baseURL!).host);
+    const body = await res.text();
+    // a server-side redirect is spelled in the RSC payload: none may name another host
+    expect(body, next).not.toMatch(/NEXT_REDIRECT;[a-z]+;(?:\/\/|[a-z]+:)/i);
+    // a visitor: the sign-in card's returnTo is null or a path on this site
+    const asVisitor = await visitor.get(url, { maxRedirects: 0 });
+    expect(asVisitor.status(), next).toBe(200);
+    const html = await asVisitor.text();
+    for (const m of html.matchAll(/\\?"returnTo\\?":\\?"([^"\\]*)/g))
+      expect(m[1], next).toMatch(/^\/(?![/\\])/);
+  }
+  await visitor.dispose();
 });

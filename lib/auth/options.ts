@@ -19,6 +19,7 @@ import { INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText 
 import { logUnexpected } from "@/lib/security/redact";
 import { secureCookies, sessionCookie, tokenSessionVersion } from "@/lib/auth/session-cookie";
 import { endAllSessions } from "@/lib/auth/service";
+import { safeSitePath } from "@/lib/auth/return-path";
 
 /**
  * The message a failed credentials sign-in returns to the form. NextAuth passes a thrown error's
@@ -100,15 +101,25 @@ export function authOptions(): NextAuthOptions {
       },
       // NextAuth's default throws on a callbackUrl that is not a URL ("TypeError: Invalid URL", a
       // 500 found by fuzzing) and on a non-string one; same rule otherwise: app paths and same-origin URLs, else home.
+      // Issue 31: every path goes through safeSitePath (lib/auth/return-path), which checks the normalised value it returns
+      // ("/.//evil.com" is "//evil.com" once normalised); NextAuth's own pages ("/profile?error=…") are app paths too.
       async redirect({ url, baseUrl }) {
         if (typeof url !== "string") return baseUrl;
-        if (url.startsWith("/")) return `${baseUrl}${url}`;
-        try {
-          if (new URL(url).origin === baseUrl) return url;
-        } catch {
-          // not a URL: fall through to the home page
+        let path: string | null = null;
+        if (url.startsWith("/")) path = url;
+        else {
+          try {
+            const parsed = new URL(url);
+            if (parsed.origin === new URL(baseUrl).origin)
+              path = `${parsed.pathname}${parsed.search}${parsed.hash}`;
+          } catch {
+            // not a URL: the home page
+          }
         }
-        return baseUrl;
+        if (path === null) return baseUrl;
+        const base = baseUrl.replace(/\/+$/, "");
+        const safe = safeSitePath(path);
+        return safe ? `${base}${safe}` : baseUrl;
       },
       async jwt({ token, user }) {
         if (user) {

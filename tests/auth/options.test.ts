@@ -253,3 +253,36 @@ describe("NextAuth options", () => {
     }
   });
 });
+
+describe("the Google callback's return path (issue 31)", () => {
+  const redirect = (url: unknown) =>
+    authOptions().callbacks!.redirect!({ url: url as string, baseUrl: "http://localhost:3000" });
+  it("sends nothing that normalises to another host anywhere but home", async () => {
+    for (const bad of [
+      "/.//evil.com",
+      "/a/..//evil.com",
+      "/%2e//evil.com",
+      "/\\evil.com",
+      "/%5cevil.com",
+      "/\t/evil.com",
+      "/\n/evil.com",
+      "//evil.com",
+      "javascript:alert(1)",
+      "https://evil.com/x",
+      "http://localhost:3000/.//evil.com",
+      "http://localhost:3000/%2e//evil.com",
+      "not a url",
+      42,
+    ])
+      expect(await redirect(bad), JSON.stringify(bad)).toBe("http://localhost:3000");
+  });
+  it("keeps app paths, NextAuth's own pages and same-origin URLs", async () => {
+    expect(await redirect("/campaign/c1?commit=1")).toBe("http://localhost:3000/campaign/c1?commit=1");
+    expect(await redirect("/profile?error=OAuthCallback")).toBe(
+      "http://localhost:3000/profile?error=OAuthCallback",
+    );
+    expect(await redirect("http://localhost:3000/pledges/p1/pay")).toBe(
+      "http://localhost:3000/pledges/p1/pay",
+    );
+  });
+});
