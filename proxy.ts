@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { buildCsp, isCachedRoute } from "@/lib/security/csp";
 import {
   campaignVersion,
+  eventPageGate,
   homeVersion,
   memberCampaignVersion,
   memberHomeVersion,
@@ -117,6 +118,27 @@ async function visitorRewrite(request: NextRequest): Promise<URL | null> {
   return null;
 }
 
+/** Any one-segment event path, a malformed id included ("/campaign/x'"): the gate answers for them all. */
+const ANY_EVENT_PATH = /^\/campaign\/([^/]+)$/;
+
+/**
+ * Whether this event page request is for an event that does not exist for the viewer (issue 31):
+ * checked before the page streams (its loading state would send 200 first), so the answer is a
+ * 404 with SPEC's "Campaign not found" (app/v/missing-event). Pending and rejected events are
+ * hidden from everyone but their organizer and admins (lib/cache/visitor-version eventPageGate).
+ */
+async function eventHidden(request: NextRequest): Promise<boolean> {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const m = ANY_EVENT_PATH.exec(request.nextUrl.pathname);
+  if (!m) return false;
+  try {
+    const session = hasSession(request) ? await sessionClaims(request.cookies) : null;
+    return (await eventPageGate(decodeURIComponent(m[1]), session)) === "hidden";
+  } catch {
+    return false; // a database hiccup: the page decides (and redirects home, as SPEC has it)
+  }
+}
+
 export async function proxy(request: NextRequest) {
   // While the database is unreachable every page answers 503 with a message: a page whose render
   // fails can only answer 500, so the check comes first (lib/health-gate.ts; at most one ping per 500 ms).
@@ -137,6 +159,16 @@ export async function proxy(request: NextRequest) {
 
   const target = staticRewrite(request) ?? (await visitorRewrite(request));
   const member = target ? null : await memberRewrite(request);
+  if (!target && !member && (await eventHidden(request))) {
+    // rendered per request (force-dynamic), so it carries a fresh nonce like any other page
+    const nonce = btoa(crypto.randomUUID());
+    const csp = buildCsp({ nonce, stripe, dev, imagesUrl });
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.set("x-nonce", nonce);
+    requestHeaders.set("Content-Security-Policy", csp);
+    const missing = new URL("/v/missing-event", request.url);
+    return finish(NextResponse.rewrite(missing, { request: { headers: requestHeaders } }), csp);
+  }
   if (target || member) {
     const copy = (target ?? member)!;
     // A cached copy cannot carry a per-request nonce: it gets one of its own, derived from its

@@ -61,8 +61,49 @@ test("a visitor's Create is sent home with a reason; a missing event says it was
 }) => {
   await page.goto("/create-campaign");
   await expect(page.getByRole("alert").filter({ hasText: "Sign in to create an event." })).toBeVisible();
-  await page.goto("/campaign/cdoesnotexist0000000000000");
-  await expect(page.getByRole("alert").filter({ hasText: "That event was not found." })).toBeVisible();
+  // issue 31: a 404 with SPEC's "Campaign not found" and "Back to Home", decided before anything streams
+  const res = await page.goto("/campaign/cdoesnotexist0000000000000");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Campaign not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to Home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("an unknown, malformed, pending or rejected event answers 404 to whoever may not see it (issue 31)", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const organizer = await createUser({ name: "Gate Organizer" });
+  const stranger = await createUser({ name: "Gate Stranger" });
+  const pending = await createCampaign({ creator: organizer, approvalStatus: "pending" });
+  const rejected = await createCampaign({ creator: organizer, approvalStatus: "rejected" });
+  const visitor = await playwright.request.newContext({ baseURL });
+  for (const path of [
+    "/campaign/cdoesnotexist0000000000000",
+    "/campaign/x'%3B%20drop",
+    "/campaign/cdoesnotexist0000000000000?commit=1",
+  ]) {
+    const res = await visitor.get(path, { maxRedirects: 0 });
+    expect(res.status(), path).toBe(404);
+    expect(await res.text(), path).toContain("Campaign not found");
+  }
+  for (const c of [pending, rejected]) {
+    const res = await visitor.get(`/campaign/${c.id}`, { maxRedirects: 0 });
+    expect(res.status()).toBe(404);
+    expect(await res.text()).not.toContain(c.title);
+  }
+  await loginAs(page, stranger);
+  for (const c of [pending, rejected]) {
+    const res = await page.request.get(`/campaign/${c.id}`, { maxRedirects: 0 });
+    expect(res.status()).toBe(404);
+    expect(await res.text()).not.toContain(c.title);
+  }
+  await loginAs(page, organizer);
+  const own = await page.goto(`/campaign/${pending.id}`);
+  expect(own?.status()).toBe(200);
+  await expect(page.getByRole("heading", { name: pending.title })).toBeVisible();
+  await visitor.dispose();
 });
 
 test("forgot password: the emailed link sets a new password, the old one stops working; a change of password ends other sessions", async ({

@@ -14,9 +14,14 @@ test("home lists an approved event and links to its page; unknown ids go home", 
   await expect(page).toHaveURL(new RegExp(`/campaign/${approved.id}$`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Skeleton approved picnic");
 
-  await page.goto(`/campaign/${pending.id}`);
-  await expect(page).toHaveURL(/\/$/);
-  await page.goto("/campaign/does-not-exist");
+  // issue 31: not found, with SPEC's text and a way home, as a real 404 (nothing about the pending event)
+  for (const path of [`/campaign/${pending.id}`, "/campaign/does-not-exist"]) {
+    const res = await page.goto(path);
+    expect(res?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { name: "Campaign not found" })).toBeVisible();
+    await expect(page.getByText("Skeleton pending picnic")).toHaveCount(0);
+  }
+  await page.getByRole("link", { name: "Back to Home" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
 

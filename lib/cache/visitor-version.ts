@@ -1,7 +1,7 @@
 import pg from "pg";
 import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import type { SessionClaims } from "@/lib/auth/session-cookie";
-import { memberCopyAudience } from "@/lib/access/rules";
+import { canSeeEvent, isApproved, memberCopyAudience } from "@/lib/access/rules";
 import { isCampaignId } from "@/lib/ids";
 import { livePledgeWhere, memberPledgeWhere, standingPledgeWhere } from "@/lib/campaigns/lifecycle";
 
@@ -85,17 +85,26 @@ export async function memberHomeVersion(session: SessionClaims, now = Date.now()
   return `${MEMBER_HOME}${listVersion(row.v, now)}`;
 }
 
-/** Version of one event page; null when the campaign does not exist (the dynamic route redirects). */
+/**
+ * Version of one event page's visitors' copy; null when the campaign does not exist or is not
+ * approved (proxy.ts then asks eventPageGate, which answers 404 to whoever may not see it).
+ */
 export async function campaignVersion(id: string, now = Date.now()): Promise<string | null> {
   const p = pool();
   if (!p || !isCampaignId(id)) return null;
-  const { rows } = await p.query<{ updatedAt: Date; deadline: Date; startsAt: Date | null }>({
-    name: "pn_campaign_version_2",
-    text: `SELECT "updatedAt", deadline, "startsAt" FROM "Campaign" WHERE id = $1`,
+  const { rows } = await p.query<{
+    updatedAt: Date;
+    deadline: Date;
+    startsAt: Date | null;
+    approvalStatus: string;
+  }>({
+    name: "pn_campaign_version_3",
+    text: `SELECT "updatedAt", deadline, "startsAt", "approvalStatus" FROM "Campaign" WHERE id = $1`,
     values: [id],
   });
   const row = rows[0];
-  if (!row) return null;
+  // a pending or rejected event has no visitors' copy: the per-request route (after eventPageGate) answers
+  if (!row || !isApproved(row)) return null;
   return eventVersion(row, now);
 }
 
@@ -126,13 +135,14 @@ export async function memberCampaignVersion(
     deadline: Date;
     startsAt: Date | null;
     creatorId: string;
+    approvalStatus: string;
     admin: boolean;
     committed: boolean;
     listed: boolean;
     waiting: boolean;
   }>({
-    name: "pn_member_campaign_version_5",
-    text: `SELECT c."updatedAt", c.deadline, c."startsAt", c."creatorId", u."isAdmin" AS admin,
+    name: "pn_member_campaign_version_6",
+    text: `SELECT c."updatedAt", c.deadline, c."startsAt", c."creatorId", c."approvalStatus", u."isAdmin" AS admin,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${livePledgeWhere()}) AS committed,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${standingPledgeWhere()} AND "waitlistedAt" IS NOT NULL) AS waiting,
             EXISTS (SELECT 1 FROM (SELECT "userId" FROM "Pledge" WHERE "campaignId" = c.id AND ${memberPledgeWhere()} ORDER BY "createdAt" DESC, id DESC LIMIT $3) f WHERE f."userId" = u.id)
@@ -142,7 +152,8 @@ export async function memberCampaignVersion(
   });
   const row = rows[0];
   // someone waiting on the waitlist sees their own place in line: their page is theirs alone
-  if (!row || row.waiting) return null;
+  // a pending or rejected event is its organizer's and admins' alone: never a shared copy
+  if (!row || row.waiting || !isApproved(row)) return null;
   // The audience is the access rule's (lib/access/rules.ts), not restated here: the query only reads the facts.
   const audience = memberCopyAudience({
     actor: { id: session.userId, isAdmin: row.admin },
@@ -152,4 +163,34 @@ export async function memberCampaignVersion(
   });
   if (!audience) return null;
   return `${eventVersion(row, now)}${MEMBER_EVENT[audience]}`;
+}
+
+/**
+ * Whether an event page may be rendered for this request (issue 31: an unknown event answered 200
+ * — the route's loading state streams before the page can say "not found"). Asked by proxy.ts
+ * before any per-request event page streams: "hidden" when the event does not exist or the viewer
+ * may not see it (lib/access/rules canSeeEvent: pending and rejected events are their organizer's
+ * and admins' only), so the proxy answers 404 with SPEC's "Campaign not found". "unknown" (no
+ * database, a malformed session) leaves the decision to the page. One indexed query.
+ */
+export async function eventPageGate(
+  id: string,
+  session: SessionClaims | null,
+): Promise<"visible" | "hidden" | "unknown"> {
+  const p = pool();
+  if (!p) return "unknown";
+  if (!isCampaignId(id)) return "hidden";
+  const userId = session && /^[A-Za-z0-9_-]{1,64}$/.test(session.userId) ? session.userId : null;
+  const { rows } = await p.query<{ creatorId: string; approvalStatus: string; admin: boolean | null }>({
+    name: "pn_event_page_gate",
+    text: `SELECT c."creatorId", c."approvalStatus",
+            (SELECT "isAdmin" FROM "User" WHERE id = $2 AND "sessionVersion" = $3) AS admin
+     FROM "Campaign" c WHERE c.id = $1`,
+    values: [id, userId, session?.version ?? 0],
+  });
+  const row = rows[0];
+  if (!row) return "hidden";
+  // a session whose user is gone or signed out since is a visitor
+  const actor = userId && row.admin !== null ? { id: userId, isAdmin: row.admin } : null;
+  return canSeeEvent(actor, row) ? "visible" : "hidden";
 }

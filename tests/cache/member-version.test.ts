@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import {
   MEMBER_EVENT,
   campaignVersion,
+  eventPageGate,
   memberCampaignVersion,
   memberHomeVersion,
 } from "@/lib/cache/visitor-version";
@@ -153,5 +154,32 @@ describe("an event page's version moves at the event's start (issue 16: onStart 
     // an event with no start moves only at its deadline, as before
     const undated = await createCampaign({ deadline });
     expect((await campaignVersion(undated.id, afterStart))!.endsWith("-e")).toBe(true);
+  });
+});
+
+describe("eventPageGate (issue 31: a hidden event answers 404 before anything streams)", () => {
+  it("hides unknown and malformed ids, and pending or rejected events from all but their organizer and admins", async () => {
+    const organizer = await createUser();
+    const admin = await createUser({ isAdmin: true });
+    const stranger = await createUser();
+    const approved = await createCampaign({ creatorId: organizer.id });
+    const pending = await createCampaign({ creatorId: organizer.id, approvalStatus: "pending" });
+    const rejected = await createCampaign({ creatorId: organizer.id, approvalStatus: "rejected" });
+
+    expect(await eventPageGate("cnosuchcampaign000000000", null)).toBe("hidden");
+    expect(await eventPageGate("x'; drop table", at0(stranger.id))).toBe("hidden");
+    for (const who of [null, at0(stranger.id), at0(organizer.id), at0(admin.id)])
+      expect(await eventPageGate(approved.id, who)).toBe("visible");
+    for (const c of [pending, rejected]) {
+      expect(await eventPageGate(c.id, null)).toBe("hidden");
+      expect(await eventPageGate(c.id, at0(stranger.id))).toBe("hidden");
+      expect(await eventPageGate(c.id, at0(organizer.id))).toBe("visible");
+      expect(await eventPageGate(c.id, at0(admin.id))).toBe("visible");
+      // a session signed out since (version moved) is a visitor, even the organizer's
+      expect(await eventPageGate(c.id, { userId: organizer.id, version: 7 })).toBe("hidden");
+      // no shared copy of a hidden event, for visitors or members
+      expect(await campaignVersion(c.id)).toBeNull();
+      expect(await memberCampaignVersion(c.id, at0(stranger.id))).toBeNull();
+    }
   });
 });
