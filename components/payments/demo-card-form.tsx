@@ -83,8 +83,8 @@ export function DemoCardForm({
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       <p className="rounded-lg border border-amber-400/40 bg-amber-400/10 px-3 py-2 text-sm text-amber-200">
-        <strong className="font-semibold">Demo payments</strong> — no real card is charged. Use 4242 4242 4242
-        4242 with any future date and any CVC.
+        <strong className="font-semibold">Demo payments</strong> — no real card is charged, and only test
+        numbers are taken: never enter a real card. Use 4242 4242 4242 4242 with any future date and any CVC.
       </p>
       <div className="space-y-1">
         <label htmlFor={`${id}-number`} className="block text-sm font-medium text-slate-300">

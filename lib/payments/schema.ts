@@ -15,6 +15,8 @@ export const CARD_MESSAGES = {
   expiryYearInvalid: "Your card's expiration year is invalid.",
   cvcIncomplete: "Your card's security code is incomplete.",
   declined: "Your card was declined.",
+  notATestCard:
+    "Demo payments take test card numbers only, such as 4242 4242 4242 4242. Never enter a real card here.",
 } as const;
 
 const digitsOnly = (s: string) => s.replace(/[\s-]/g, "");
@@ -34,6 +36,25 @@ function luhnValid(number: string): boolean {
   }
   return number.length > 0 && sum % 10 === 0;
 }
+
+/**
+ * The only numbers demo payments take (DESIGN §1 "card on file": "accepts only the documented test
+ * numbers"): Stripe's published test cards — one per brand, and the four whose behaviour README and
+ * DESIGN document (0002 declined on save, 0341 charge fails, 3184 needs authentication).
+ */
+export const DEMO_TEST_CARDS: ReadonlySet<string> = new Set([
+  "4242424242424242", // Visa
+  "4000056655665556", // Visa (debit)
+  "5555555555554444", // Mastercard
+  "2223003122003222", // Mastercard (2-series)
+  "5200828282828210", // Mastercard (debit)
+  "378282246310005", // American Express
+  "371449635398431", // American Express
+  "6011111111111117", // Discover
+  "4000000000000002", // declined on save
+  "4000000000000341", // saves, its charge fails
+  "4000002760003184", // saves, an off-session charge needs authentication
+]);
 
 export function cardBrand(number: string): string {
   if (/^4/.test(number)) return "visa";
@@ -71,6 +92,10 @@ export function checkCard(
       message: CARD_MESSAGES.numberIncorrect,
       field: "cardNumber",
     };
+  // Issue 31: the demo gateway is no place for a real card. The form checks this before it sends
+  // anything, and the server checks it again, so a real number never reaches the demo gateway's store.
+  if (!DEMO_TEST_CARDS.has(number))
+    return { ok: false, code: "not_a_test_card", message: CARD_MESSAGES.notATestCard, field: "cardNumber" };
   const monthText = String(input.expMonth ?? "").trim();
   const yearText = String(input.expYear ?? "").trim();
   if (!/^\d{1,2}$/.test(monthText) || !/^\d{2}(\d{2})?$/.test(yearText)) {
@@ -124,7 +149,7 @@ export type ConfirmDemoSetupInput = z.infer<typeof confirmDemoSetupSchema>;
 /** Body of POST /api/create-setup-intent: SPEC §7 sends {email}; the signed-in viewer is authoritative. */
 export const createSetupIntentSchema = z.object({ email: z.string().max(254).optional() });
 
-/** The demo test cards of DESIGN §1 and what they do. Any other valid number behaves like 4242. */
+/** The demo test cards of DESIGN §1 and what they do. The other test numbers behave like 4242. */
 export const DEMO_DECLINED_ON_SAVE = "4000000000000002";
 export const DEMO_BEHAVIOR: Record<string, "ok" | "charge_fails" | "authentication_required"> = {
   "4000000000000341": "charge_fails",

@@ -110,6 +110,17 @@ describe("demo card saving (POST /api/create-setup-intent, /api/demo-payments/co
       [{ expMonth: "" }, 400, "Your card's expiration date is incomplete."],
       [{ expMonth: "01", expYear: "20" }, 400, "Your card's expiration year is in the past."],
       [{ cvc: "1" }, 400, "Your card's security code is incomplete."],
+      // issue 31: a Luhn-valid number that is not a published test card (a real card's shape) is refused
+      [
+        { cardNumber: "4111 1111 1111 1111" },
+        400,
+        "Demo payments take test card numbers only, such as 4242 4242 4242 4242. Never enter a real card here.",
+      ],
+      [
+        { cardNumber: "5425 2334 3010 9903" },
+        400,
+        "Demo payments take test card numbers only, such as 4242 4242 4242 4242. Never enter a real card here.",
+      ],
     ];
     asViewer(user);
     for (const [override, status, message] of cases) {
