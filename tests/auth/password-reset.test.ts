@@ -22,6 +22,25 @@ afterEach(async () => {
 });
 
 describe("password reset (issue 18 item 5)", () => {
+  it("does the same work before answering whether or not the account exists (issue 31: no timing tell)", async () => {
+    const user = await withPassword();
+    for (const email of ["nobody-at-all@example.test", user.email]) {
+      const deferred: (() => Promise<void>)[] = [];
+      const before = await db.emailOutbox.count();
+      const tokensBefore = await db.verificationToken.count();
+      expect(await requestPasswordReset({ email }, { ...ip, defer: (t) => deferred.push(t) })).toBe(
+        RESET_TEXT.sent,
+      );
+      // answered: nothing about the account was looked up or written yet, on either path
+      expect(deferred).toHaveLength(1);
+      expect(await db.emailOutbox.count()).toBe(before);
+      expect(await db.verificationToken.count()).toBe(tokensBefore);
+      await deferred[0]();
+    }
+    expect(await resetMails("nobody-at-all@example.test")).toHaveLength(0);
+    expect(await resetMails(user.email)).toHaveLength(1);
+  });
+
   it("answers the same for an unknown address and emails a single-use link only to an existing one", async () => {
     const user = await withPassword();
     expect(await requestPasswordReset({ email: "nobody-here@example.test" }, ip)).toBe(RESET_TEXT.sent);
