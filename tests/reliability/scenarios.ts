@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import Stripe from "stripe";
 import { db } from "@/lib/db";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -894,6 +896,9 @@ export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
   // restarted sweeper finishes the rest.
   let webhooks = 0;
   let webhookErrors = 0;
+  let webhookRetries = 0;
+  /** Stripe tries for days; six attempts over about half a minute is patience enough for a busy machine. */
+  const WEBHOOK_ATTEMPTS = 6;
   const storm = async () => {
     const transfers = [...ctx.fake.state.transfers.values()].filter((t) =>
       ids.includes(t.metadata.campaignId),
@@ -915,18 +920,41 @@ export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
       await Promise.all(
         events.slice(i, i + 4).map(async (payload) => {
           webhooks++;
-          const res = await fetch(`${ctx.app.base}/api/stripe/webhook`, {
-            method: "POST",
-            headers: {
-              "content-type": "application/json",
-              "stripe-signature": Stripe.webhooks.generateTestHeaderString({
-                payload,
-                secret: ctx.webhookSecret,
-              }),
-            },
-            body: payload,
-          });
-          if (res.status !== 200) webhookErrors++;
+          // Delivered as Stripe delivers (issue 31: "2 webhook deliveries were not answered 200" once on
+          // a busy machine): an answer other than 200, or none within Stripe's 20 s, is delivered again
+          // with a growing pause. Every such answer is written to the log with its status and body, so a
+          // failure explains itself; only a delivery never answered 200 fails the scenario.
+          for (let attempt = 1; ; attempt++) {
+            let outcome: string;
+            try {
+              const res = await fetch(`${ctx.app.base}/api/stripe/webhook`, {
+                method: "POST",
+                headers: {
+                  "content-type": "application/json",
+                  "stripe-signature": Stripe.webhooks.generateTestHeaderString({
+                    payload,
+                    secret: ctx.webhookSecret,
+                  }),
+                },
+                body: payload,
+                signal: AbortSignal.timeout(20_000),
+              });
+              if (res.status === 200) return;
+              outcome = `${res.status} ${(await res.text().catch(() => "")).slice(0, 300)}`;
+            } catch (err) {
+              outcome = `no answer: ${(err as Error).message}`;
+            }
+            webhookRetries++;
+            fs.appendFileSync(
+              path.join(ctx.logDir, "payouts-webhooks.log"),
+              `${new Date().toISOString()} attempt ${attempt} ${JSON.parse(payload).id}: ${outcome}\n`,
+            );
+            if (attempt >= WEBHOOK_ATTEMPTS) {
+              webhookErrors++;
+              return;
+            }
+            await sleep(1000 * 2 ** (attempt - 1));
+          }
         }),
       );
   };
@@ -942,7 +970,10 @@ export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
     await sleep(500);
   }
   await storm();
-  if (webhookErrors > 0) failures.push(`${webhookErrors} webhook deliveries were not answered 200`);
+  if (webhookErrors > 0)
+    failures.push(
+      `${webhookErrors} webhook deliveries were never answered 200 in ${WEBHOOK_ATTEMPTS} attempts (see payouts-webhooks.log)`,
+    );
 
   let duplicates = 0;
   let lost = 0;
@@ -967,6 +998,7 @@ export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
       "transferred-before-kill": atKill,
       "in-flight-at-kill": inFlight,
       webhooks,
+      "webhooks-redelivered": webhookRetries,
     },
     duplicates,
     lost,
