@@ -63,3 +63,18 @@ test("a past deadline shows Campaign ended; a free event says FREE", async ({ pa
   await expect(page.getByRole("timer")).toHaveText("Campaign ended");
   await expect(page.getByText("FREE", { exact: true })).toBeVisible();
 });
+
+// Issue 31 item 6: no money moves for a refund bonus, so the page says whose promise it is.
+test("a refund bonus is shown as the organizer's own promise, which PactNexus neither holds nor pays", async ({
+  page,
+}) => {
+  const event = await createCampaign({ title: `Bonus ${Date.now()}`, ticketPriceCents: 1500 });
+  await sql().query(`UPDATE "Campaign" SET "refundBonusPercentage" = 15 WHERE id = $1`, [event.id]);
+  await page.goto(`/campaign/${event.id}`);
+  await expect(
+    page.getByText(
+      "The organizer promises backers 15% back if the goal is not met. This is the organizer's own promise: PactNexus neither holds nor pays it.",
+    ),
+  ).toBeVisible();
+  await expect(page.getByText(/Backers receive/)).toHaveCount(0);
+});

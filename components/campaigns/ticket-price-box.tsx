@@ -3,6 +3,7 @@ import type { CampaignView } from "@/lib/campaigns/queries";
 import { formatCents } from "@/lib/format";
 import { CROWDFUND_MIN_CENTS, isCrowdfund, phaseOf, type Phase } from "@/lib/campaigns/lifecycle";
 import { formatDayInZone } from "@/lib/campaigns/event-time";
+import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 
 /**
  * The ticket price box (SPEC §2: FREE when 0, otherwise a note that payment happens only if the
@@ -26,9 +27,10 @@ export function TicketPriceBox({ campaign, now }: { campaign: CampaignView; now:
             : formatCents(campaign.ticketPriceCents)}
       </p>
       <p className="mt-2 text-sm text-slate-600">{priceNote(campaign, phase, crowdfund, free)}</p>
+      {/* issue 31: no money moves for the bonus: it is said to be the organizer's own promise */}
       {campaign.refundBonusPercentage > 0 && (phase === "collecting" || phase === "ended") && (
         <p className="mt-2 text-sm text-slate-600">
-          Backers receive {campaign.refundBonusPercentage}% back if the goal is not met.
+          {REFUND_BONUS_TEXTS.page(campaign.refundBonusPercentage)}
         </p>
       )}
     </Card>

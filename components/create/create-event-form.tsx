@@ -9,7 +9,7 @@ import { DraftsPanel } from "@/components/create/drafts-panel";
 import { TimePlaceFields, zonedHint } from "@/components/create/time-place-fields";
 import { ReviewDialog } from "@/components/create/review-dialog";
 import { isTimeZone, localTimeZone, toWallClock } from "@/lib/campaigns/event-time";
-import { describePrice } from "@/lib/campaigns/fields";
+import { describePrice, formIsPaid } from "@/lib/campaigns/fields";
 import type { DraftView } from "@/components/create/draft-view";
 import {
   STEP1_FIELDS,
@@ -20,13 +20,21 @@ import {
   type CreateCampaignInput,
 } from "@/lib/campaigns/schema";
 import { draftSchema } from "@/lib/drafts/schema";
-import { DESCRIPTION_MAX, GOAL_MAX, LOGISTICS_MAX, TITLE_MAX } from "@/lib/campaigns/limits";
+import {
+  DESCRIPTION_MAX,
+  GOAL_MAX,
+  LOGISTICS_MAX,
+  REFUND_BONUS_MAX,
+  REFUND_BONUS_MIN,
+  TITLE_MAX,
+} from "@/lib/campaigns/limits";
 import {
   CREATE_ERROR,
   DRAFT_DELETE_CONFIRM,
   DRAFT_DELETE_ERROR,
   DRAFT_SAVE_ERROR,
   DRAFT_SAVED,
+  REFUND_BONUS_TEXTS,
 } from "@/lib/campaigns/texts";
 
 type Errors = Partial<Record<keyof CampaignFormValues | "_", string>>;
@@ -387,12 +395,14 @@ function Toggle({
   description,
   checked,
   onChange,
+  disabled,
 }: {
   id: string;
   label: string;
   description?: string;
   checked: boolean;
   onChange: (v: boolean) => void;
+  disabled?: boolean;
 }) {
   return (
     <div className="flex items-start gap-3">
@@ -400,6 +410,7 @@ function Toggle({
         id={id}
         type="checkbox"
         checked={checked}
+        disabled={disabled}
         onChange={(e) => onChange(e.target.checked)}
         className="mt-1 h-5 w-5 rounded border-slate-300 accent-brand-600"
       />
@@ -520,21 +531,29 @@ function SettingsStep({
         )}
       </div>
 
+      {/* issue 31: the organizer's own promise (no money moves for it), on paid events only, 1–20% */}
       <div className="space-y-3 rounded-lg border border-slate-200 p-4">
         <Toggle
           id="refundBonusEnabled"
-          label="Refund bonus"
-          description="Backers receive a bonus back if the goal is not met."
+          label={REFUND_BONUS_TEXTS.formLabel}
+          description={formIsPaid(values) ? REFUND_BONUS_TEXTS.formDescription : REFUND_BONUS_TEXTS.freeHint}
           checked={values.refundBonusEnabled}
+          // a free event offers none; one ticked before the price was cleared can still be unticked
+          disabled={!formIsPaid(values) && !values.refundBonusEnabled}
           onChange={(v) => set("refundBonusEnabled", v)}
         />
         {values.refundBonusEnabled && (
-          <Field id="refundBonusPercentage" label="Refund bonus (%)" error={err("refundBonusPercentage")}>
+          <Field
+            id="refundBonusPercentage"
+            label="Refund bonus (%)"
+            error={err("refundBonusPercentage")}
+            hint={REFUND_BONUS_TEXTS.formHint}
+          >
             <Input
               id="refundBonusPercentage"
               type="number"
-              min={1}
-              max={100}
+              min={REFUND_BONUS_MIN}
+              max={REFUND_BONUS_MAX}
               step={1}
               value={values.refundBonusPercentage}
               onChange={(e) => set("refundBonusPercentage", e.target.value)}

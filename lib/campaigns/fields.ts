@@ -5,12 +5,16 @@ import {
   AREA_MAX,
   GOAL_MAX,
   ONLINE_URL_MAX,
+  REFUND_BONUS_MAX,
+  REFUND_BONUS_MIN,
   START_MAX_MS,
   TICKET_PRICE_MAX_DOLLARS,
   VENUE_MAX,
 } from "@/lib/campaigns/limits";
 import { WALL_CLOCK, fromWallClock, isTimeZone } from "@/lib/campaigns/event-time";
 import { formatCents } from "@/lib/format";
+import { isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 
 /*
  * The field parsers the create and draft schemas (lib/campaigns/schema.ts) share, and the ones the
@@ -112,6 +116,32 @@ export function describePrice(input: string): string | null {
 export function parseTicketPrice(raw: string, ctx: z.RefinementCtx): number {
   const r = readPrice(raw);
   return r.ok ? r.cents : fail(ctx, r.message);
+}
+
+// ---- the refund bonus (issue 31, DESIGN §1 "refund bonus") --------------------------------------------
+
+/** Whether the form's values describe a paid event (a crowdfund, or a price above $0 as typed so far). */
+export const formIsPaid = (v: { pactType?: string | null; ticketPrice: string }) => {
+  const r = readPrice(v.ticketPrice);
+  return isPaidEvent({ pactType: v.pactType, ticketPriceCents: r.ok ? r.cents : 0 });
+};
+
+/**
+ * The refund bonus as stored (0: none) from the form's checkbox and percentage, on an event that is
+ * `paid` or not: a whole 1–20 percent, on paid events only. The create and edit paths refuse the rest
+ * with the message; a draft keeps what is well-formed.
+ */
+export function readRefundBonus(
+  enabled: boolean,
+  raw: string,
+  paid: boolean,
+): { ok: true; percent: number } | { ok: false; message: string } {
+  if (!enabled) return { ok: true, percent: 0 };
+  if (!paid) return { ok: false, message: REFUND_BONUS_TEXTS.paidOnly };
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < REFUND_BONUS_MIN || n > REFUND_BONUS_MAX)
+    return { ok: false, message: REFUND_BONUS_TEXTS.range };
+  return { ok: true, percent: n };
 }
 
 // ---- times (issue 16 item 2) -------------------------------------------------------------------------

@@ -8,9 +8,14 @@ export const GOAL_MAX = 10_000;
 export const TICKET_PRICE_MAX_DOLLARS = 10_000;
 export const DEADLINE_MIN_MS = 24 * 60 * 60 * 1000;
 export const DEADLINE_MAX_MS = 365 * 24 * 60 * 60 * 1000;
+/** Issue 31: every extension together moves the deadline at most this far past the one it was created with. */
+export const DEADLINE_EXTENSION_MAX_DAYS = 90;
+export const DEADLINE_EXTENSION_MAX_MS = DEADLINE_EXTENSION_MAX_DAYS * 24 * 60 * 60 * 1000;
 export const PAYMENT_HANDLE_MAX = 100;
+/** Issue 31: the refund bonus is the organizer's own promise, on paid events only; the database CHECK repeats it. */
 export const REFUND_BONUS_DEFAULT = 10;
-export const REFUND_BONUS_MAX = 100;
+export const REFUND_BONUS_MIN = 1;
+export const REFUND_BONUS_MAX = 20;
 export const DRAFT_SNIPPET_LENGTH = 80;
 export const HOME_PAGE_SIZE = 24;
 export const ENDING_SOON_MS = 7 * 24 * 60 * 60 * 1000;

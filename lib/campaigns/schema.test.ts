@@ -6,6 +6,7 @@ import {
   type CampaignFormValues,
 } from "@/lib/campaigns/schema";
 import { draftSchema } from "@/lib/drafts/schema";
+import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 import { homeQuerySchema } from "@/lib/campaigns/filters";
 
 const NOW = new Date("2026-11-21T12:00:00Z").getTime();
@@ -142,20 +143,64 @@ describe("additional settings", () => {
         .identityRevelationType,
     ).toBe("onStart");
   });
-  it("keeps the refund bonus only when enabled, 1..100", () => {
+  // issue 31: the organizer's own promise, on paid events only, 1–20%
+  it("keeps the refund bonus only when enabled, a whole 1 to 20 percent", () => {
+    const bonus = (pct: string, more: Partial<CampaignFormValues> = {}) =>
+      schema.safeParse({ ...valid, refundBonusEnabled: true, refundBonusPercentage: pct, ...more });
     expect(
       schema.parse({ ...valid, refundBonusEnabled: false, refundBonusPercentage: "30" })
         .refundBonusPercentage,
     ).toBe(0);
+    for (const pct of ["1", "10", "20"]) expect(bonus(pct).data?.refundBonusPercentage).toBe(Number(pct));
+    for (const pct of ["0", "21", "100", "", "5.5", "-1", "ten"])
+      expect(errors({ refundBonusEnabled: true, refundBonusPercentage: pct }).refundBonusPercentage).toBe(
+        REFUND_BONUS_TEXTS.range,
+      );
+  });
+  it("allows a refund bonus on paid events only (a price or a crowdfund), never on a free one", () => {
+    expect(errors({ ticketPrice: "", refundBonusEnabled: true, refundBonusPercentage: "10" })).toEqual({
+      refundBonusPercentage: REFUND_BONUS_TEXTS.paidOnly,
+    });
+    expect(errors({ ticketPrice: "0", refundBonusEnabled: true, refundBonusPercentage: "10" })).toEqual({
+      refundBonusPercentage: REFUND_BONUS_TEXTS.paidOnly,
+    });
+    expect(schema.parse({ ...valid, ticketPrice: "", refundBonusEnabled: false }).refundBonusPercentage).toBe(
+      0,
+    );
+    const crowdfund = {
+      ...valid,
+      ticketPrice: "",
+      pactType: "crowdfund" as const,
+      paymentType: "venmo" as const,
+      paymentMethod: "sam",
+    };
     expect(
-      schema.parse({ ...valid, refundBonusEnabled: true, refundBonusPercentage: "10" }).refundBonusPercentage,
-    ).toBe(10);
-    expect(errors({ refundBonusEnabled: true, refundBonusPercentage: "0" }).refundBonusPercentage).toMatch(
-      /Refund bonus/,
-    );
-    expect(errors({ refundBonusEnabled: true, refundBonusPercentage: "101" }).refundBonusPercentage).toMatch(
-      /Refund bonus/,
-    );
+      schema.parse({ ...crowdfund, refundBonusEnabled: true, refundBonusPercentage: "15" })
+        .refundBonusPercentage,
+    ).toBe(15);
+  });
+  it("drafts keep a well-formed bonus on a paid draft only", () => {
+    const draft = (more: Partial<CampaignFormValues>) =>
+      draftSchema.safeParse({ ...emptyCampaignForm, title: "x", ticketPrice: "5", ...more });
+    expect(draft({ refundBonusEnabled: true, refundBonusPercentage: "20" }).data).toMatchObject({
+      refundBonusEnabled: true,
+      refundBonusPercentage: 20,
+    });
+    const over = draft({ refundBonusEnabled: true, refundBonusPercentage: "21" });
+    expect(over.success).toBe(false);
+    expect(over.error && fieldErrorsOf(over.error).refundBonusPercentage).toBe(REFUND_BONUS_TEXTS.range);
+    // a free draft stores none (the form offers none on a free event)
+    for (const ticketPrice of ["", "0"])
+      expect(
+        draft({ ticketPrice, refundBonusEnabled: true, refundBonusPercentage: "10" }).data,
+      ).toMatchObject({
+        refundBonusEnabled: false,
+        refundBonusPercentage: 0,
+      });
+    expect(draft({ refundBonusEnabled: false, refundBonusPercentage: "99" }).data).toMatchObject({
+      refundBonusEnabled: false,
+      refundBonusPercentage: 0,
+    });
   });
   it("requires payment instructions for a crowdfund and drops them for a paction", () => {
     expect(errors({ pactType: "crowdfund" }).paymentType).toBe("Please choose a payment type");

@@ -10,11 +10,10 @@ import {
   DEADLINE_MAX_MS,
   PAYMENT_HANDLE_MAX,
   REFUND_BONUS_DEFAULT,
-  REFUND_BONUS_MAX,
   REJECT_REASON_MAX,
 } from "@/lib/campaigns/limits";
 import { REJECT_TEXT } from "@/lib/campaigns/texts";
-import { isCrowdfund } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import {
   addressField,
   areaField,
@@ -31,6 +30,7 @@ import {
   parseCapacity,
   CAPACITY_TEXTS,
   parseTicketPrice,
+  readRefundBonus,
   readTimesInZone,
   text,
   timeZoneField,
@@ -199,20 +199,22 @@ export function createCampaignSchema(now: () => number = Date.now) {
       ),
     })
     .transform((v, ctx) => {
-      let refundBonusPercentage = 0;
-      if (v.refundBonusEnabled) {
-        const n = Number(v.refundBonusPercentage);
-        if (!/^\d+$/.test(v.refundBonusPercentage) || n < 1 || n > REFUND_BONUS_MAX) {
-          ctx.issues.push({
-            code: "custom",
-            message: `Refund bonus must be a whole number from 1 to ${REFUND_BONUS_MAX}`,
-            path: ["refundBonusPercentage"],
-            input: v.refundBonusPercentage,
-          });
-          return z.NEVER;
-        }
-        refundBonusPercentage = n;
+      // issue 31: the organizer's own promise, on paid events only, 1–20%
+      const bonus = readRefundBonus(
+        v.refundBonusEnabled,
+        v.refundBonusPercentage,
+        isPaidEvent({ pactType: v.pactType, ticketPriceCents: v.ticketPrice }),
+      );
+      if (!bonus.ok) {
+        ctx.issues.push({
+          code: "custom",
+          message: bonus.message,
+          path: ["refundBonusPercentage"],
+          input: v.refundBonusPercentage,
+        });
+        return z.NEVER;
       }
+      const refundBonusPercentage = bonus.percent;
       if (!timesInOrder(v, ctx)) return z.NEVER;
       const crowdfund = isCrowdfund(v);
       if (v.capacity !== null && !crowdfund && v.capacity < v.goal) {

@@ -1,4 +1,4 @@
-import { REJECT_REASON_MAX } from "@/lib/campaigns/limits";
+import { REFUND_BONUS_MAX, REFUND_BONUS_MIN, REJECT_REASON_MAX } from "@/lib/campaigns/limits";
 
 /** User-facing texts of SPEC §5/§8 for events, shared by the forms, the actions and the tests. */
 export const APPROVAL_ERROR = "Error updating approval status. Please try again.";
@@ -16,4 +16,20 @@ export const REJECT_TEXT = {
   reasonTooLong: `Please keep the reason under ${REJECT_REASON_MAX} characters.`,
   tipped:
     "This event has reached its goal, so it cannot be rejected. Cancel it from its manage page instead: every attendee is refunded.",
+} as const;
+
+/**
+ * The refund bonus (issue 31, DESIGN §1 "refund bonus"): no money moves for it, so every place that
+ * shows it says whose promise it is.
+ */
+export const REFUND_BONUS_TEXTS = {
+  page: (percent: number) =>
+    `The organizer promises backers ${percent}% back if the goal is not met. This is the organizer's own promise: PactNexus neither holds nor pays it.`,
+  formLabel: "Refund bonus (your own promise)",
+  formDescription:
+    "You promise backers a bonus back, paid by you, if the goal is not met. PactNexus neither holds nor pays it.",
+  formHint: `${REFUND_BONUS_MIN} to ${REFUND_BONUS_MAX}%, paid events only. The event page says it is your promise, not PactNexus's.`,
+  range: `Refund bonus must be a whole number from ${REFUND_BONUS_MIN} to ${REFUND_BONUS_MAX}`,
+  paidOnly: "A refund bonus is for paid events only: backers of a free event pay nothing to get back.",
+  freeHint: "For paid events only: backers of a free event pay nothing to get back.",
 } as const;

@@ -1,14 +1,9 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
-import {
-  DESCRIPTION_MAX,
-  LOGISTICS_MAX,
-  PAYMENT_HANDLE_MAX,
-  REFUND_BONUS_MAX,
-  TITLE_MAX,
-} from "@/lib/campaigns/limits";
+import { DESCRIPTION_MAX, LOGISTICS_MAX, PAYMENT_HANDLE_MAX, TITLE_MAX } from "@/lib/campaigns/limits";
 import { DRAFT_EMPTY } from "@/lib/campaigns/texts";
 import { PACT_TYPES, PAYMENT_TYPES, REVELATION_TYPES } from "@/lib/campaigns/schema";
+import { isPaidEvent } from "@/lib/campaigns/lifecycle";
 import {
   addressField,
   areaField,
@@ -21,6 +16,7 @@ import {
   parseDate,
   parseGoal,
   parseTicketPrice,
+  readRefundBonus,
   readTimesInZone,
   timeZoneField,
   venueField,
@@ -70,10 +66,7 @@ export const draftSchema = z.preprocess(
       attendeesAnonymous: bool(true),
       identityRevelationType: z.enum(REVELATION_TYPES).optional().nullable(),
       refundBonusEnabled: bool(false),
-      refundBonusPercentage: optionalText.transform((raw) => {
-        const n = Number(raw);
-        return /^\d+$/.test(raw) && n >= 0 && n <= REFUND_BONUS_MAX ? n : 0;
-      }),
+      refundBonusPercentage: optionalText,
       isTest: bool(false),
       acceptAfterThreshold: bool(false),
       earlyGoAhead: bool(false),
@@ -93,6 +86,19 @@ export const draftSchema = z.preprocess(
         ctx.issues.push({ code: "custom", message: DRAFT_EMPTY, path: ["_"], input: v });
         return z.NEVER;
       }
+      // issue 31: a bonus is kept on a paid draft only (the form offers none on a free event), and
+      // within 1–20% like the event it becomes
+      const paid = isPaidEvent({ pactType: v.pactType, ticketPriceCents: v.ticketPrice ?? 0 });
+      const bonus = readRefundBonus(v.refundBonusEnabled && paid, v.refundBonusPercentage, paid);
+      if (!bonus.ok) {
+        ctx.issues.push({
+          code: "custom",
+          message: bonus.message,
+          path: ["refundBonusPercentage"],
+          input: v.refundBonusPercentage,
+        });
+        return z.NEVER;
+      }
       return {
         id: v.id ?? null,
         title: v.title || null,
@@ -105,8 +111,8 @@ export const draftSchema = z.preprocess(
         pactType: v.pactType ?? null,
         attendeesAnonymous: v.attendeesAnonymous,
         identityRevelationType: v.identityRevelationType ?? null,
-        refundBonusEnabled: v.refundBonusEnabled,
-        refundBonusPercentage: v.refundBonusEnabled ? v.refundBonusPercentage : 0,
+        refundBonusEnabled: bonus.percent > 0,
+        refundBonusPercentage: bonus.percent,
         isTest: v.isTest,
         acceptAfterThreshold: v.acceptAfterThreshold,
         capacity: v.capacity,
