@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { formatInZone } from "../lib/campaigns/event-time";
 import { createCampaign, createUser, expect, loginAs, sql, test } from "./fixtures";
 
 const MANAGE_DENIED = "Campaign not found or you don't have permission to manage it";
@@ -63,4 +64,60 @@ test("someone else cannot open the edit page", async ({ page }) => {
   // home, with the notice (the page then drops ?notice= from the address bar)
   await expect(page).toHaveURL(/\/(\?.*)?$/);
   await expect(page.getByRole("alert").filter({ hasText: MANAGE_DENIED })).toBeVisible();
+});
+
+/*
+ * Issue 31 item 4: a later deadline stops 90 days after the original one; the form shows that cap, says
+ * it plainly when passed, and the backer is emailed the old and the new deadline.
+ */
+test("the deadline moves later up to the cap the form shows, and the backer is emailed both dates", async ({
+  page,
+}) => {
+  const t = crypto.randomBytes(3).toString("hex");
+  const organizer = await createUser({ name: `Dana ${t}` });
+  const backer = await createUser({ name: `Bo ${t}` });
+  const deadline = new Date(Math.ceil((Date.now() + 5 * 86400_000) / 3600_000) * 3600_000); // on the hour
+  const { id } = await createCampaign({
+    creator: organizer,
+    title: `Extendable ${t}`,
+    goal: 5,
+    ticketPriceCents: 900,
+    deadline,
+    startsAt: new Date(deadline.getTime() + 300 * 86400_000),
+    timeZone: "UTC",
+  });
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents") VALUES ($1, $2, $3, $4, 900)`,
+    [`pl${crypto.randomBytes(10).toString("hex")}`, id, backer.id, backer.name],
+  );
+  const cap = new Date(deadline.getTime() + 90 * 86400_000);
+  const wall = (d: Date) => d.toISOString().slice(0, 16); // the event's zone is UTC
+
+  await loginAs(page, organizer);
+  await page.goto(`/campaign/${id}/edit`);
+  const field = page.getByLabel("Deadline", { exact: true });
+  await expect(page.getByText(`to ${formatInZone(cap, "UTC")} at the latest`)).toBeVisible();
+  await expect(field).toHaveAttribute("max", wall(cap));
+
+  await field.fill(wall(new Date(cap.getTime() + 86400_000)));
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(
+    page
+      .getByRole("alert")
+      .filter({ hasText: `The deadline can move to ${formatInZone(cap, "UTC")} at the latest` })
+      .first(),
+  ).toBeVisible();
+
+  const later = new Date(deadline.getTime() + 30 * 86400_000);
+  await field.fill(wall(later));
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status")).toContainText("1 person who committed was emailed about the change");
+  const { rows } = await sql().query(`SELECT "toEmail", text FROM "EmailOutbox" WHERE "dedupeKey" LIKE $1`, [
+    `deadline-moved:${id}:%`,
+  ]);
+  expect(rows).toHaveLength(1);
+  expect(rows[0].toEmail).toBe(backer.email);
+  expect(rows[0].text).toContain(
+    `moved its deadline from ${formatInZone(deadline, "UTC")} to ${formatInZone(later, "UTC")}`,
+  );
 });

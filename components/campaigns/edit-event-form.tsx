@@ -7,15 +7,24 @@ import { useServerActions } from "@/components/actions/server-actions";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { TimePlaceFields, zonedHint } from "@/components/create/time-place-fields";
-import { describePrice } from "@/lib/campaigns/fields";
+import { describePrice, formIsPaid } from "@/lib/campaigns/fields";
 import { emptyCampaignForm, type CampaignFormValues } from "@/lib/campaigns/schema";
-import { DESCRIPTION_MAX, LOGISTICS_MAX, TITLE_MAX } from "@/lib/campaigns/limits";
+import {
+  DEADLINE_EXTENSION_MAX_DAYS,
+  DESCRIPTION_MAX,
+  LOGISTICS_MAX,
+  REFUND_BONUS_MAX,
+  REFUND_BONUS_MIN,
+  TITLE_MAX,
+} from "@/lib/campaigns/limits";
+import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 import type { EditView } from "@/lib/campaigns/edit";
 
 /**
  * The organizer's edit form (issue 17 item 2). What may not change is shown read-only with the
  * reason; the server (lib/campaigns/edit) decides again. A new date or place is emailed to everyone
- * who committed, with their calendar entry moved.
+ * who committed, with their calendar entry moved; so is a later deadline (issue 31), up to the latest
+ * one the form shows.
  */
 export function EditEventForm({ view }: { view: EditView }) {
   const { updateCampaignAction } = useServerActions();
@@ -52,7 +61,7 @@ export function EditEventForm({ view }: { view: EditView }) {
           tone: "ok",
           text:
             result.data.emailed > 0
-              ? `Your changes are saved. ${result.data.emailed} ${result.data.emailed === 1 ? "person who committed was" : "people who committed were"} emailed the new date or place.`
+              ? `Your changes are saved. ${result.data.emailed} ${result.data.emailed === 1 ? "person who committed was" : "people who committed were"} emailed about the change.`
               : "Your changes are saved.",
         });
         router.refresh();
@@ -70,7 +79,8 @@ export function EditEventForm({ view }: { view: EditView }) {
         </Link>
         <h1 className="mt-3 text-2xl font-bold text-slate-900 sm:text-3xl">Edit event</h1>
         <p className="mt-1 text-slate-600">
-          A new date or place is emailed to everyone who committed, and their calendar entry moves with it.
+          A new date or place is emailed to everyone who committed, and their calendar entry moves with it. A
+          later deadline is emailed to them too, with the old and the new date.
         </p>
       </div>
 
@@ -183,7 +193,7 @@ export function EditEventForm({ view }: { view: EditView }) {
           error={err("deadline")}
           hint={
             view.deadlineOpen
-              ? `${zonedHint(values.deadline, values.timeZone) ?? ""} · may only move later, never past the start`
+              ? `${zonedHint(values.deadline, values.timeZone) ?? ""} · may only move later, to ${view.latestDeadline.text} at the latest (at most ${DEADLINE_EXTENSION_MAX_DAYS} days after the original deadline, ${view.latestDeadline.original}, and never past the start). Everyone who committed or is waiting is emailed the new deadline.`
               : "Fixed: the event is no longer collecting commitments"
           }
         >
@@ -191,12 +201,20 @@ export function EditEventForm({ view }: { view: EditView }) {
             id="deadline"
             type="datetime-local"
             value={values.deadline}
+            max={view.deadlineOpen ? view.latestDeadline.wall : undefined}
             readOnly={!view.deadlineOpen}
             aria-readonly={!view.deadlineOpen || undefined}
             onChange={(e) => set("deadline", e.target.value)}
             invalid={!!err("deadline")}
           />
         </Field>
+        <RefundBonusFields
+          values={values}
+          set={set}
+          error={err("refundBonusPercentage")}
+          locked={view.moneyLocked}
+          paid={view.crowdfund || formIsPaid(values)}
+        />
         <p className="text-sm text-slate-600">
           The pact type and whether attendees are anonymous were set when the event was created and stay as
           they are.
@@ -225,5 +243,70 @@ export function EditEventForm({ view }: { view: EditView }) {
         </Button>
       </div>
     </form>
+  );
+}
+
+/**
+ * The refund bonus (issue 31): the organizer's own promise, said so; paid events only, 1–20%; fixed
+ * like the price once someone has committed.
+ */
+function RefundBonusFields({
+  values,
+  set,
+  error,
+  locked,
+  paid,
+}: {
+  values: CampaignFormValues;
+  set: <K extends keyof CampaignFormValues>(key: K, value: CampaignFormValues[K]) => void;
+  error?: string;
+  locked: boolean;
+  /** a crowdfund, or a price above $0 as typed */
+  paid: boolean;
+}) {
+  return (
+    <div className="space-y-3 rounded-lg border border-slate-200 p-4">
+      <div className="flex items-start gap-3">
+        <input
+          id="refundBonusEnabled"
+          type="checkbox"
+          checked={values.refundBonusEnabled}
+          disabled={locked || (!paid && !values.refundBonusEnabled)}
+          onChange={(e) => set("refundBonusEnabled", e.target.checked)}
+          className="mt-1 h-5 w-5 rounded border-slate-300 accent-brand-600"
+        />
+        <label htmlFor="refundBonusEnabled" className="text-sm">
+          <span className="block font-semibold text-slate-800">{REFUND_BONUS_TEXTS.formLabel}</span>
+          <span className="text-slate-600">
+            {locked
+              ? `${REFUND_BONUS_TEXTS.formDescription} Fixed: someone has committed.`
+              : paid
+                ? REFUND_BONUS_TEXTS.formDescription
+                : REFUND_BONUS_TEXTS.freeHint}
+          </span>
+        </label>
+      </div>
+      {values.refundBonusEnabled && (
+        <Field
+          id="refundBonusPercentage"
+          label="Refund bonus (%)"
+          error={error}
+          hint={REFUND_BONUS_TEXTS.formHint}
+        >
+          <Input
+            id="refundBonusPercentage"
+            type="number"
+            min={REFUND_BONUS_MIN}
+            max={REFUND_BONUS_MAX}
+            step={1}
+            value={values.refundBonusPercentage}
+            readOnly={locked}
+            aria-readonly={locked || undefined}
+            onChange={(e) => set("refundBonusPercentage", e.target.value)}
+            invalid={!!error}
+          />
+        </Field>
+      )}
+    </div>
   );
 }

@@ -23,28 +23,43 @@ import {
   parseCapacity,
   CAPACITY_TEXTS,
   parseTicketPrice,
+  readRefundBonus,
   readTimesInZone,
   timeOrderProblem,
   timeZoneField,
   venueField,
   whenWhere,
 } from "@/lib/campaigns/fields";
-import { COLLECTING_STATUSES, inStatuses, isConfirmed, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
+import {
+  COLLECTING_STATUSES,
+  inStatuses,
+  isConfirmed,
+  isPaidEvent,
+  STANDING_PLEDGE,
+} from "@/lib/campaigns/lifecycle";
 import { changeWithdrawUntil } from "@/lib/pledges/policy";
-import { DEADLINE_MAX_MS } from "@/lib/campaigns/limits";
-import { toWallClock } from "@/lib/campaigns/event-time";
+import {
+  DEADLINE_EXTENSION_MAX_DAYS,
+  DEADLINE_EXTENSION_MAX_MS,
+  DEADLINE_MAX_MS,
+  REFUND_BONUS_DEFAULT,
+} from "@/lib/campaigns/limits";
+import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
+import { formatInZone, toWallClock } from "@/lib/campaigns/event-time";
 import { whenWhereSelect } from "@/lib/campaigns/place";
 import { emailCampaignSelect } from "@/lib/email/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
-import { eventChangedEmail } from "@/lib/email/templates";
+import { deadlineExtendedEmail, eventChangedEmail } from "@/lib/email/templates";
 import { afterPlacesFilled, fillOpenPlaces, type Filled } from "@/lib/pledges/waitlist";
 
 /**
  * Editing an event (issue 17 item 2). The organizer may change the words, the place and the times
  * at any time; the deadline only while the event collects, and only later (never past the start or
- * a year from now); the goal and the price only until the first commitment; the pact type and
- * anonymity never (SPEC §4). A change of date or place moves the calendar entry (a higher stored
- * SEQUENCE, the same UID) and is emailed to everyone who committed.
+ * a year from now, and — issue 31 — never more than 90 days past the deadline it was created with,
+ * however many extensions); the goal, the price and the refund bonus only until the first
+ * commitment; the pact type and anonymity never (SPEC §4). A change of date or place moves the
+ * calendar entry (a higher stored SEQUENCE, the same UID); it and an extension of the deadline are
+ * emailed to everyone who committed or is waiting.
  */
 
 export const EDIT_TEXTS = {
@@ -53,6 +68,10 @@ export const EDIT_TEXTS = {
   deadlineLocked: "The deadline can only change while the event is collecting commitments.",
   deadlineEarlier: "The deadline can only be moved later.",
   deadlineTooFar: "Deadline cannot be more than 1 year from now",
+  /** issue 31: backers agreed to a date; extensions together stop at the original deadline + 90 days */
+  deadlineCapped: (latest: string, original: string) =>
+    `The deadline can move to ${latest} at the latest. Extensions may add at most ${DEADLINE_EXTENSION_MAX_DAYS} days to the original deadline (${original}) in all, and never pass the event's start.`,
+  bonusLocked: "The refund bonus is fixed once someone has committed.",
   saved: "Your changes are saved.",
 } as const;
 
@@ -88,6 +107,9 @@ const editSchema = (now: () => number) =>
       goal: optionalText.transform((raw, ctx) => (raw === "" ? null : parseGoal(raw, ctx))),
       ticketPrice: optionalText.transform((raw, ctx) => (raw === "" ? 0 : parseTicketPrice(raw, ctx))),
       capacity: optionalText.transform(parseCapacity),
+      // issue 31: absent (an older form) keeps the stored bonus
+      refundBonusEnabled: z.boolean().optional(),
+      refundBonusPercentage: optionalText,
     }),
   );
 
@@ -95,6 +117,8 @@ const editSelect = {
   title: true,
   status: true,
   deadline: true,
+  originalDeadline: true,
+  refundBonusPercentage: true,
   goal: true,
   ticketPriceCents: true,
   pactType: true,
@@ -108,6 +132,22 @@ export function editRules(c: { status: string; deadline: Date; pledgeCount: numb
     moneyLocked: c.pledgeCount > 0,
     deadlineOpen: inStatuses(COLLECTING_STATUSES, c.status) && c.deadline.getTime() > now.getTime(),
   };
+}
+
+/**
+ * Issue 31: how far the deadline may move. Backers agreed to "charged only if N commit by <date>":
+ * every extension together stops `DEADLINE_EXTENSION_MAX_DAYS` after the deadline the event was
+ * created with (`cap`); `latest` also keeps it within a year from now and not past the start.
+ */
+export function deadlineLimits(
+  c: { deadline: Date; originalDeadline: Date | null; startsAt: Date | null },
+  now: Date,
+) {
+  const original = c.originalDeadline ?? c.deadline; // the column is filled on insert; never null in practice
+  const cap = new Date(original.getTime() + DEADLINE_EXTENSION_MAX_MS);
+  const bounds = [cap.getTime(), now.getTime() + DEADLINE_MAX_MS];
+  if (c.startsAt) bounds.push(c.startsAt.getTime());
+  return { original, cap, latest: new Date(Math.min(...bounds)) };
 }
 
 const fieldError = (field: string, message: string) =>
@@ -138,6 +178,20 @@ export async function updateCampaign(
     const price = c.pactType === "crowdfund" ? c.ticketPriceCents : v.ticketPrice;
     if (rules.moneyLocked && (goal !== c.goal || price !== c.ticketPriceCents))
       throw fieldError(goal !== c.goal ? "goal" : "ticketPrice", EDIT_TEXTS.moneyLocked);
+    // the refund bonus (issue 31): the organizer's own promise, paid events only, 1–20%; fixed like the price
+    const paid = isPaidEvent({ pactType: c.pactType, ticketPriceCents: price });
+    const bonus =
+      v.refundBonusEnabled === undefined
+        ? { ok: true as const, percent: c.refundBonusPercentage }
+        : readRefundBonus(v.refundBonusEnabled, v.refundBonusPercentage, paid);
+    if (!bonus.ok) throw fieldError("refundBonusPercentage", bonus.message);
+    if (rules.moneyLocked && bonus.percent !== c.refundBonusPercentage)
+      throw fieldError("refundBonusPercentage", EDIT_TEXTS.bonusLocked);
+    if (bonus.percent > 0 && !paid)
+      throw fieldError(
+        price !== c.ticketPriceCents ? "ticketPrice" : "refundBonusPercentage",
+        REFUND_BONUS_TEXTS.paidOnly,
+      );
     // capacity (issue 20): at least the goal; once people have committed, only raised (or lifted)
     const capacity = c.pactType === "crowdfund" ? null : v.capacity;
     if (capacity !== null && capacity < goal) throw fieldError("capacity", CAPACITY_TEXTS.belowGoal(goal));
@@ -163,18 +217,28 @@ export async function updateCampaign(
         : typed;
     v.startsAt = keep(v.startsAt, c.startsAt);
     v.endsAt = keep(v.endsAt, c.endsAt);
-    // the deadline: later only, while collecting, within a year
+    // the deadline: later only, while collecting, within a year, at most 90 days past the original
     const deadline = keep(v.deadline, c.deadline) ?? c.deadline;
-    if (deadline.getTime() !== c.deadline.getTime()) {
+    const extended = deadline.getTime() !== c.deadline.getTime();
+    const place = whenWhere({ ...v, deadline });
+    if (extended) {
       if (!rules.deadlineOpen) throw fieldError("deadline", EDIT_TEXTS.deadlineLocked);
       if (deadline < c.deadline) throw fieldError("deadline", EDIT_TEXTS.deadlineEarlier);
+      const limits = deadlineLimits({ ...c, startsAt: place.startsAt }, now);
+      if (deadline > limits.cap)
+        throw fieldError(
+          "deadline",
+          EDIT_TEXTS.deadlineCapped(
+            formatInZone(limits.latest, place.timeZone),
+            formatInZone(limits.original, place.timeZone),
+          ),
+        );
       if (deadline.getTime() > now.getTime() + DEADLINE_MAX_MS)
         throw fieldError("deadline", EDIT_TEXTS.deadlineTooFar);
     }
     const order = timeOrderProblem({ ...v, deadline });
     if (order) throw fieldError(order.field, order.message);
 
-    const place = whenWhere({ ...v, deadline });
     const calendarMoved =
       !sameTime(place.startsAt, c.startsAt) ||
       !sameTime(place.endsAt, c.endsAt) ||
@@ -193,6 +257,7 @@ export async function updateCampaign(
         deadline,
         goal,
         ticketPriceCents: price,
+        refundBonusPercentage: bonus.percent,
         capacity,
         ...place,
         ...(calendarMoved ? { calendarSequence: { increment: 1 } } : {}),
@@ -203,24 +268,47 @@ export async function updateCampaign(
     });
     // a raised capacity opens places: the first in line take them now
     filled = await fillOpenPlaces(tx, campaignId, now);
-    if (!calendarMoved) return 0;
-    // the waitlist hears too: they agreed to be charged for the old date and place (issue 20)
+    if (!calendarMoved && !extended) return 0;
+    // the waitlist hears too: they agreed to be charged for the old date and place (issue 20), and
+    // for the old deadline (issue 31)
     const pledges = await tx.pledge.findMany({
       where: { campaignId, ...STANDING_PLEDGE },
-      select: { userId: true, waitlistedAt: true, user: { select: { email: true, name: true } } },
+      select: {
+        userId: true,
+        waitlistedAt: true,
+        amountCents: true,
+        user: { select: { email: true, name: true } },
+      },
     });
-    return queueEmails(
-      tx,
-      pledges.map((p) =>
-        eventChangedEmail(
-          updated,
-          { userId: p.userId, email: p.user.email, name: p.user.name },
-          isConfirmed(updated.status) && !p.waitlistedAt ? "CONFIRMED" : "TENTATIVE",
-          withdrawUntil,
-          p.waitlistedAt !== null,
-        ),
-      ),
-    );
+    const to = (p: (typeof pledges)[number]) => ({
+      userId: p.userId,
+      email: p.user.email,
+      name: p.user.name,
+    });
+    const changed = calendarMoved
+      ? await queueEmails(
+          tx,
+          pledges.map((p) =>
+            eventChangedEmail(
+              updated,
+              to(p),
+              isConfirmed(updated.status) && !p.waitlistedAt ? "CONFIRMED" : "TENTATIVE",
+              withdrawUntil,
+              p.waitlistedAt !== null,
+            ),
+          ),
+        )
+      : 0;
+    const moved = extended
+      ? await queueEmails(
+          tx,
+          pledges.map((p) =>
+            deadlineExtendedEmail(updated, to(p), c.deadline, p.waitlistedAt !== null, p.amountCents),
+          ),
+        )
+      : 0;
+    // people emailed: both causes reach the same people (one email each per cause)
+    return Math.max(changed, moved);
   });
   if (filled) await afterPlacesFilled(campaignId, filled);
   if (emailed > 0) void kickEmailSender();
@@ -249,11 +337,15 @@ export type EditView = {
     | "area"
     | "addressPrivate"
     | "capacity"
+    | "refundBonusEnabled"
+    | "refundBonusPercentage"
   >;
 
   crowdfund: boolean;
   moneyLocked: boolean;
   deadlineOpen: boolean;
+  /** issue 31: the latest deadline allowed now (the event's zone), as the form's `max` and in words */
+  latestDeadline: { wall: string; text: string; original: string };
 };
 
 /** The edit form's data, or null when `actor` may not manage the event (the page sends them home). */
@@ -269,6 +361,7 @@ export async function getEditView(
   if (!c) return null;
   const pledgeCount = await db.pledge.count({ where: { campaignId } });
   const wall = (d: Date | null) => (d ? toWallClock(d.getTime(), c.timeZone) : "");
+  const limits = deadlineLimits(c, now);
   const cents = c.ticketPriceCents;
   return {
     id: c.id,
@@ -288,8 +381,15 @@ export async function getEditView(
       area: c.area ?? "",
       addressPrivate: c.addressPrivate,
       capacity: c.capacity === null ? "" : String(c.capacity),
+      refundBonusEnabled: c.refundBonusPercentage > 0,
+      refundBonusPercentage: String(c.refundBonusPercentage || REFUND_BONUS_DEFAULT),
     },
     crowdfund: c.pactType === "crowdfund",
     ...editRules({ ...c, pledgeCount }, now),
+    latestDeadline: {
+      wall: wall(limits.latest),
+      text: formatInZone(limits.latest, c.timeZone),
+      original: formatInZone(limits.original, c.timeZone),
+    },
   };
 }

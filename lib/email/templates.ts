@@ -4,7 +4,7 @@ import { formatCents, plural } from "@/lib/format";
 import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeFor, placeLine, type WhenWhereRow } from "@/lib/campaigns/place";
 import { coverUrl } from "@/lib/images/limits";
-import { isCrowdfund, isPaidEvent, progress } from "@/lib/campaigns/lifecycle";
+import { isConfirmed, isCrowdfund, isPaidEvent, progress } from "@/lib/campaigns/lifecycle";
 import { icsAttachment } from "@/lib/email/ics";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
@@ -318,6 +318,50 @@ export function eventChangedEmail(
       action: { label: withdrawUntil ? "Keep or withdraw" : "View the event", url: campaignUrl(c) },
     }),
     attachments: waiting ? [] : calendar(c, status),
+  };
+}
+
+/**
+ * Issue 31: to everyone who committed or is waiting when the organizer extends the deadline. They
+ * agreed to "charged only if N commit by <date>", so they hear the old and the new date, and, before
+ * the tip, that they may still withdraw (or leave the waitlist). No place in it: a waiting person may
+ * not see the attendee-only address. One per recipient per new deadline (deadlines only move later).
+ */
+export function deadlineExtendedEmail(
+  c: EmailCampaign & { status: string },
+  to: Recipient,
+  oldDeadline: Date,
+  waiting: boolean,
+  pledgeCents = 0,
+): QueuedEmail {
+  const by = "by the new deadline";
+  const terms = isCrowdfund(c)
+    ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met ${by}. Otherwise nobody pays.`
+    : c.ticketPriceCents > 0
+      ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} ${by}. Otherwise nobody pays.`
+      : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} ${by}.`;
+  const choice = isConfirmed(c.status)
+    ? ""
+    : waiting
+      ? "You're still on the waitlist. If the new deadline does not work for you, you can leave the waitlist at any time from the event page; nothing has been charged."
+      : `If the new deadline does not work for you, you may withdraw from the event page until the goal is reached${isPaidEvent(c) ? "; nothing has been charged" : ""}. Once it is reached, your commitment is binding.`;
+  return {
+    dedupeKey: `deadline-moved:${c.id}:${c.deadline.getTime()}:${to.userId}`,
+    to: to.email,
+    subject: `New deadline for "${c.title}"`,
+    ...renderEmail({
+      imageUrl: coverImage(c),
+      heading: "The deadline moved later",
+      paragraphs: [
+        `The organizer of "${c.title}" moved its deadline from ${when(oldDeadline, c)} to ${when(c.deadline, c)}.`,
+        waiting ? "" : terms,
+        choice,
+      ].filter(Boolean),
+      action: {
+        label: isConfirmed(c.status) ? "View the event" : waiting ? "Stay or leave" : "Keep or withdraw",
+        url: campaignUrl(c),
+      },
+    }),
   };
 }
 
