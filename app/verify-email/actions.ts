@@ -1,14 +1,16 @@
 "use server";
 
-import { redirect } from "next/navigation";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { getViewer } from "@/lib/auth/viewer";
 import { confirmEmail, resendEmailConfirmation } from "@/lib/auth/email-confirmation";
 
-/** The button on /verify-email (a POST: mail scanners opening the link must not confirm). */
-export async function confirmEmailAction(formData: FormData): Promise<void> {
-  const ok = await confirmEmail(formData instanceof FormData ? formData.get("token") : null);
-  redirect(ok ? "/verify-email?done=1" : "/verify-email?invalid=1");
+/**
+ * The form on /verify-email (a POST: mail scanners opening the link must not confirm). The person
+ * confirming sets the account's password (issue 31): { token, password, passwordConfirm }; without a
+ * password nothing is confirmed.
+ */
+export async function confirmEmailAction(input: unknown): Promise<ActionResult<{ email: string }>> {
+  return runAction("Could not confirm the address. Please try again.", async () => confirmEmail(input));
 }
 
 /** "Resend confirmation email" on the profile. */

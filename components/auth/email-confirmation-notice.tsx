@@ -19,7 +19,8 @@ export function EmailConfirmationNotice({
     >
       <p className="font-semibold">Please confirm your email address.</p>
       <p className="mt-1">
-        We sent you a link when you signed up. Follow it to confirm that this address is yours.
+        We sent you a link when you signed up. Follow it to confirm that this address is yours and choose your
+        password.
       </p>
       <button
         type="button"

@@ -9,7 +9,7 @@ import { Card } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { announceSessionChange } from "@/components/auth/session-client";
 import type { ActionResult } from "@/lib/actions";
-import { AUTH_TEXT, PASSWORD_HINT, PASSWORD_MAX, RESET_TEXT } from "@/lib/auth/schema";
+import { AUTH_TEXT, CONFIRM_TEXT, PASSWORD_HINT, PASSWORD_MAX, RESET_TEXT } from "@/lib/auth/schema";
 
 /** A password field with a show/hide toggle (issue 18). */
 export function PasswordInput({ id, ...props }: ComponentProps<typeof Input> & { id: string }) {
@@ -142,6 +142,115 @@ export function ResetPasswordForm({
           </Field>
           <Button type="submit" size="lg" className="w-full" disabled={busy}>
             {busy ? "Please wait..." : "Save new password"}
+          </Button>
+        </form>
+      )}
+    </Card>
+  );
+}
+
+/**
+ * The form behind the emailed confirmation link (issue 31): following the link proves who reads the
+ * inbox, so the person confirming chooses the account's password here. Confirming ends every other
+ * session of the account; this browser is then signed in with the new password.
+ */
+export function ConfirmEmailForm({
+  token,
+  email,
+  confirmAction,
+}: {
+  token: string;
+  email: string;
+  confirmAction: (input: unknown) => Promise<ActionResult<{ email: string }>>;
+}) {
+  const router = useRouter();
+  const [password, setPassword] = useState("");
+  const [passwordConfirm, setPasswordConfirm] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [done, setDone] = useState<"signed-in" | "sign-in" | null>(null);
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    if (password && passwordConfirm !== password)
+      return setErrors({ passwordConfirm: CONFIRM_TEXT.mismatch });
+    setBusy(true);
+    setErrors({});
+    const res = await confirmAction({ token, password, passwordConfirm }).catch(() => null);
+    if (!res || !res.ok) {
+      setBusy(false);
+      const fields = res && !res.ok ? (res.fieldErrors ?? {}) : {};
+      setErrors(
+        Object.keys(fields).length
+          ? fields
+          : { _: res && !res.ok ? res.error : "Could not confirm the address. Please try again." },
+      );
+      return;
+    }
+    // every session of the account ended, this browser's too: sign it in again with the new password
+    const again = await signIn("credentials", { email: res.data.email, password, redirect: false }).catch(
+      () => null,
+    );
+    setBusy(false);
+    setPassword("");
+    setPasswordConfirm("");
+    if (!again || again.error) {
+      announceSessionChange("signout");
+      setDone("sign-in");
+    } else {
+      announceSessionChange("signin");
+      setDone("signed-in");
+    }
+    router.refresh();
+  }
+  return (
+    <Card className="mx-auto w-full max-w-md p-6 sm:p-8">
+      <h1 className="text-2xl font-bold text-slate-900">Confirm your email</h1>
+      {done ? (
+        <>
+          <p role="status" className="mt-4 text-slate-700">
+            {done === "signed-in" ? CONFIRM_TEXT.signedIn : CONFIRM_TEXT.confirmedSignIn}
+          </p>
+          <Link
+            href="/profile"
+            className="mt-6 inline-block text-sm font-semibold text-brand-700 hover:underline"
+          >
+            {done === "signed-in" ? "Go to your profile" : "Sign in"}
+          </Link>
+        </>
+      ) : (
+        <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
+          <p className="text-sm text-slate-600">
+            Confirm that this address is yours and choose the password for this account. It replaces any
+            password chosen when the account was created, and signs out every other device.
+          </p>
+          {errors._ && (
+            <p role="alert" className="text-sm text-red-600">
+              {errors._}
+            </p>
+          )}
+          <Field id="confirm-email" label="Email">
+            <Input id="confirm-email" type="email" autoComplete="username" value={email} readOnly />
+          </Field>
+          <Field id="confirm-password" label="New password" error={errors.password} hint={PASSWORD_HINT}>
+            <PasswordInput
+              id="confirm-password"
+              autoComplete="new-password"
+              value={password}
+              invalid={Boolean(errors.password)}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </Field>
+          <Field id="confirm-password-again" label="Confirm new password" error={errors.passwordConfirm}>
+            <PasswordInput
+              id="confirm-password-again"
+              autoComplete="new-password"
+              value={passwordConfirm}
+              invalid={Boolean(errors.passwordConfirm)}
+              onChange={(e) => setPasswordConfirm(e.target.value)}
+            />
+          </Field>
+          <Button type="submit" size="lg" className="w-full" disabled={busy}>
+            {busy ? "Please wait..." : "Confirm my email"}
           </Button>
         </form>
       )}

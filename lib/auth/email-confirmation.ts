@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import { db, type Prisma } from "@/lib/db";
 import { appUrl } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -6,26 +7,26 @@ import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { renderEmail } from "@/lib/email/render";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 import { applyAdminEmails } from "@/lib/auth/admins";
+import { hashPassword } from "@/lib/auth/password";
+import { AUTH_TEXT, CONFIRM_TEXT, newPasswordSchema, PASSWORD_MAX } from "@/lib/auth/schema";
 import { hashLinkToken, linkTokenSchema, newLinkToken } from "@/lib/auth/link-token";
 
 /**
- * Email confirmation (DESIGN §1 "admins", issue 13 item 5): a password sign-up proves nothing about
- * its address, so ADMIN_EMAILS is granted only once the address is confirmed — by the link this
- * module emails at sign-up, or by Google reporting it verified. The link carries a random token;
- * only its SHA-256 is stored (VerificationToken), it expires after a day and works once.
- * Confirmation emails are never shown on /admin/emails (lib/email/queries masks CONFIRM_EMAIL_KEY).
+ * Email confirmation (DESIGN §1 "admins", issue 13 item 5, issue 31 item 3). A password sign-up proves
+ * nothing about its address, so the link this module emails at sign-up confirms it. Following the
+ * link proves who reads the inbox, not who chose the password typed at sign-up (someone may have
+ * registered another person's address first), so the person confirming sets the account's password
+ * there: confirming sets it, marks it set through an emailed link (User.passwordSetViaEmailAt, which
+ * ADMIN_EMAILS needs: lib/auth/admins.ts) and ends every session of the account. A confirmation
+ * without a password is refused. The link carries a random token; only its SHA-256 is stored
+ * (VerificationToken), it expires after a day and works once. Confirmation emails are never shown on
+ * /admin/emails (lib/email/queries masks CONFIRM_EMAIL_KEY).
  */
 export const CONFIRM_EMAIL_KEY = "confirm-email:";
 const CONFIRMATION_TTL_MS = 24 * 3600_000;
 const RESEND_LIMIT = { limit: 3, windowMs: 60 * 60_000 };
 
-export const CONFIRM_TEXT = {
-  confirmed: "Your email address is confirmed.",
-  invalid:
-    "This confirmation link is not valid or has expired. Sign in and send a new one from your profile.",
-  alreadyConfirmed: "Your email address is already confirmed.",
-  sent: "We sent a confirmation link to your email address.",
-} as const;
+export { CONFIRM_TEXT };
 
 const identifier = (userId: string) => `${CONFIRM_EMAIL_KEY}${userId}`;
 
@@ -50,7 +51,7 @@ export async function queueEmailConfirmation(
     ...renderEmail({
       heading: "Confirm your email address",
       paragraphs: [
-        "Please confirm that this address is yours. The link works once and expires in 24 hours.",
+        "Please confirm that this address is yours and choose the password for your account. The link works once and expires in 24 hours.",
         "If you did not create a PactNexus account, ignore this email.",
       ],
       action: { label: "Confirm my email", url },
@@ -59,39 +60,82 @@ export async function queueEmailConfirmation(
   return token;
 }
 
-/** Whether a token is one that confirmEmail would accept now (the page shows its button only then). */
-export async function isValidConfirmationToken(token: unknown): Promise<boolean> {
+/** The address a token would confirm now (the page shows its form only then), else null. */
+export async function confirmationEmailFor(token: unknown): Promise<string | null> {
   const parsed = linkTokenSchema.safeParse(token);
-  if (!parsed.success) return false;
+  if (!parsed.success) return null;
   const row = await db.verificationToken.findUnique({
     where: { token: hashLinkToken(parsed.data) },
     select: { identifier: true, expires: true },
   });
-  return Boolean(row && row.identifier.startsWith(CONFIRM_EMAIL_KEY) && row.expires.getTime() > Date.now());
+  if (!row || !row.identifier.startsWith(CONFIRM_EMAIL_KEY) || row.expires.getTime() <= Date.now())
+    return null;
+  const user = await db.user.findUnique({
+    where: { id: row.identifier.slice(CONFIRM_EMAIL_KEY.length) },
+    select: { email: true },
+  });
+  return user?.email ?? null;
 }
 
-/** Confirms the address the token was sent to (once), then applies ADMIN_EMAILS. False for a bad, used or expired token. */
-export async function confirmEmail(token: unknown): Promise<boolean> {
-  const parsed = linkTokenSchema.safeParse(token);
-  if (!parsed.success) return false;
+const confirmSchema = z
+  .object({
+    token: linkTokenSchema,
+    password: newPasswordSchema,
+    passwordConfirm: z.string({ error: AUTH_TEXT.passwordRequired }).max(PASSWORD_MAX, CONFIRM_TEXT.mismatch),
+  })
+  .strict()
+  .refine((v) => v.password === v.passwordConfirm, {
+    message: CONFIRM_TEXT.mismatch,
+    path: ["passwordConfirm"],
+  });
+
+/**
+ * The confirmation page's form: the token, the new password and the same again. Confirms the address
+ * the token was sent to (once: of two concurrent uses, one wins), sets the password (argon2id), marks
+ * it set through an emailed link, ends every session of the account, then applies ADMIN_EMAILS.
+ * Returns the account's email (the page signs the confirmer in with the new password). A bad, used
+ * or expired token, or a password that breaks the rules, changes nothing.
+ */
+export async function confirmEmail(input: unknown): Promise<{ email: string }> {
+  const parsed = confirmSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? "_");
+      if (key === "password" || key === "passwordConfirm") fieldErrors[key] ??= issue.message;
+    }
+    const first = fieldErrors.password ?? fieldErrors.passwordConfirm;
+    // a form without a usable token (or with unknown fields) is not a confirmation at all
+    const tokenOk = linkTokenSchema.safeParse((input as { token?: unknown } | null)?.token).success;
+    if (!first || !tokenOk) throw new AppError("BAD_REQUEST", CONFIRM_TEXT.invalid);
+    throw new AppError("BAD_REQUEST", first, fieldErrors);
+  }
+  const passwordHash = await hashPassword(parsed.data.password);
   const user = await db.$transaction(async (tx) => {
     // DELETE … RETURNING: of two concurrent confirmations, one gets the row (single use)
     const rows = await tx.$queryRaw<{ identifier: string; expires: Date }[]>`
-      DELETE FROM "VerificationToken" WHERE token = ${hashLinkToken(parsed.data)} AND identifier LIKE ${`${CONFIRM_EMAIL_KEY}%`} RETURNING identifier, expires`;
+      DELETE FROM "VerificationToken" WHERE token = ${hashLinkToken(parsed.data.token)} AND identifier LIKE ${`${CONFIRM_EMAIL_KEY}%`} RETURNING identifier, expires`;
     const row = rows[0];
     if (!row || row.expires.getTime() <= Date.now()) return null;
     const userId = row.identifier.slice(CONFIRM_EMAIL_KEY.length);
-    const updated = await tx.user.updateManyAndReturn({
+    const now = new Date();
+    const [updated] = await tx.user.updateManyAndReturn({
       where: { id: userId },
-      data: { emailVerified: new Date() },
+      // the session version moves: whoever held the account before (the password chosen at sign-up) is signed out
+      data: {
+        passwordHash,
+        passwordSetViaEmailAt: now,
+        emailVerified: now,
+        sessionVersion: { increment: 1 },
+      },
       select: { id: true, email: true },
     });
     await tx.verificationToken.deleteMany({ where: { identifier: row.identifier } });
-    return updated[0] ?? null;
+    return updated ?? null;
   });
-  if (!user) return false;
+  if (!user) throw new AppError("BAD_REQUEST", CONFIRM_TEXT.invalid);
   await applyAdminEmails(user);
-  return true;
+  return { email: user.email };
 }
 
 /** "Resend confirmation email" on the profile: the signed-in user, a few times an hour. */

@@ -138,7 +138,8 @@ export async function isValidResetToken(token: unknown): Promise<boolean> {
 
 /**
  * Sets the new password with a reset token (once: of two concurrent uses, one wins), ends every
- * session, and — the link proved the address — confirms the email. Returns the account's email.
+ * session, and — the link proved the address — confirms the email and marks the password set through
+ * an emailed link (ADMIN_EMAILS needs it, issue 31). Returns the account's email.
  */
 export async function resetPassword(input: unknown): Promise<{ email: string }> {
   const parsed = resetSchema.safeParse(input);
@@ -156,9 +157,16 @@ export async function resetPassword(input: unknown): Promise<{ email: string }> 
     if (!row || row.expires.getTime() <= Date.now()) return null;
     const userId = row.identifier.slice(RESET_PASSWORD_KEY.length);
     await tx.verificationToken.deleteMany({ where: { identifier: row.identifier } });
+    const now = new Date();
     const [updated] = await tx.user.updateManyAndReturn({
       where: { id: userId },
-      data: { passwordHash, sessionVersion: { increment: 1 }, emailVerified: new Date() },
+      // set through an emailed link: the password is the inbox owner's, so ADMIN_EMAILS may apply (lib/auth/admins.ts)
+      data: {
+        passwordHash,
+        passwordSetViaEmailAt: now,
+        sessionVersion: { increment: 1 },
+        emailVerified: now,
+      },
       select: { id: true, email: true },
     });
     return updated ?? null;

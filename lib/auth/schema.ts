@@ -43,6 +43,17 @@ export const RESET_TEXT = {
   tooMany: (minutes: string) => `Too many reset requests. Please try again in ${minutes}.`,
 } as const;
 
+/** Email confirmation (lib/auth/email-confirmation; the person confirming sets the password, issue 31). */
+export const CONFIRM_TEXT = {
+  signedIn: "Your email address is confirmed, and you are signed in with your new password.",
+  confirmedSignIn: "Your email address is confirmed. Sign in with your new password.",
+  mismatch: "The passwords do not match.",
+  invalid:
+    'This confirmation link is not valid or has expired. Sign in and send a new one from your profile, or use "Forgot password?" on the sign-in page: its link confirms the address too.',
+  alreadyConfirmed: "Your email address is already confirmed.",
+  sent: "We sent a confirmation link to your email address.",
+} as const;
+
 /** Shown under a new password before submitting (SPEC §9's rule, issue 18). */
 export const PASSWORD_HINT = `At least ${PASSWORD_MIN} characters, not a common password.`;
 

@@ -176,11 +176,15 @@ export async function endAllSessions(userId: string, fromVersion?: number): Prom
 export async function secureJoinedAccount(userId: string): Promise<void> {
   await db.user.updateMany({
     where: { id: userId, emailVerified: null, passwordHash: { not: null } },
-    data: { passwordHash: null, sessionVersion: { increment: 1 } },
+    data: { passwordHash: null, passwordSetViaEmailAt: null, sessionVersion: { increment: 1 } },
   });
 }
 
-/** A Google sign-in: the address is verified (callbacks.signIn refuses unverified ones); then ADMIN_EMAILS applies. */
+/**
+ * A Google sign-in: the address is verified (callbacks.signIn refuses unverified ones); then ADMIN_EMAILS
+ * applies — to an account without a password, or whose password was set through an emailed link
+ * (lib/auth/admins.ts): a password chosen at sign-up and confirmed before issue 31 still needs a reset link.
+ */
 export async function googleVerifiedEmail(user: { id: string; email: string }): Promise<void> {
   await db.user.updateMany({
     where: { id: user.id, emailVerified: null },

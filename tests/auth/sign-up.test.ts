@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AUTH_TEXT } from "@/lib/auth/schema";
+import { AUTH_TEXT, CONFIRM_TEXT } from "@/lib/auth/schema";
 import { SIGN_UPS_PER_IP, signUp, verifyPasswordSignIn } from "@/lib/auth/service";
 import { db } from "@/lib/db";
 import { confirmEmail } from "@/lib/auth/email-confirmation";
@@ -96,7 +96,7 @@ describe("signUp", () => {
     }
   });
 
-  it("grants admin to an address listed in ADMIN_EMAILS (in any case) only once its owner confirms it (was: at sign-up — issue 13 item 5)", async () => {
+  it("grants admin to an address listed in ADMIN_EMAILS (in any case) only once its owner confirms it and sets the password (was: at sign-up — issue 13 item 5; issue 31 item 3)", async () => {
     const boss = await signUp({ email: "boss@pactnexus.test", password: "violet-harbour-42" }, ip(8));
     const other = await signUp({ email: "someone@pactnexus.test", password: "violet-harbour-42" }, ip(8));
     // whoever registers the address first is not admin
@@ -106,20 +106,32 @@ describe("signUp", () => {
       where: { toEmail: "boss@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } },
     });
     const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
-    expect(await confirmEmail(`${token.slice(0, -1)}x`)).toBe(false);
+    const withPassword = (t: string) => ({
+      token: t,
+      password: "bosses-own-77",
+      passwordConfirm: "bosses-own-77",
+    });
+    expect((await rejection(confirmEmail(withPassword(`${token.slice(0, -1)}x`)))).message).toBe(
+      CONFIRM_TEXT.invalid,
+    );
+    expect((await rejection(confirmEmail(token))).message).toBe(CONFIRM_TEXT.invalid); // no password: refused
     expect((await db.user.findUniqueOrThrow({ where: { id: boss.id } })).isAdmin).toBe(false);
-    expect(await confirmEmail(token)).toBe(true);
-    expect(await confirmEmail(token)).toBe(false); // single use
+    await expect(confirmEmail(withPassword(token))).resolves.toEqual({ email: "boss@pactnexus.test" });
+    expect((await rejection(confirmEmail(withPassword(token)))).message).toBe(CONFIRM_TEXT.invalid); // single use
     expect(await db.user.findUniqueOrThrow({ where: { id: boss.id } })).toMatchObject({
       isAdmin: true,
       emailVerified: expect.any(Date),
+      passwordSetViaEmailAt: expect.any(Date),
     });
     // an address not listed is confirmed but not admin
     const otherMail = await db.emailOutbox.findFirstOrThrow({
       where: { toEmail: "someone@pactnexus.test", dedupeKey: { startsWith: "confirm-email:" } },
     });
-    expect(await confirmEmail(/verify-email\?token=([A-Za-z0-9_-]+)/.exec(otherMail.text)![1])).toBe(true);
-    expect((await db.user.findUniqueOrThrow({ where: { id: other.id } })).isAdmin).toBe(false);
+    await confirmEmail(withPassword(/verify-email\?token=([A-Za-z0-9_-]+)/.exec(otherMail.text)![1]));
+    expect(await db.user.findUniqueOrThrow({ where: { id: other.id } })).toMatchObject({
+      isAdmin: false,
+      emailVerified: expect.any(Date),
+    });
   });
 
   it("an expired confirmation link confirms nothing; the admin email list never shows the link", async () => {
@@ -139,10 +151,14 @@ describe("signUp", () => {
       where: { identifier: `confirm-email:${late.id}` },
       data: { expires: new Date(Date.now() - 1000) },
     });
-    expect(await confirmEmail(token)).toBe(false);
+    expect(
+      (await rejection(confirmEmail({ token, password: "others-own-77", passwordConfirm: "others-own-77" })))
+        .message,
+    ).toBe(CONFIRM_TEXT.invalid);
     expect(await db.user.findUniqueOrThrow({ where: { id: late.id } })).toMatchObject({
       isAdmin: false,
       emailVerified: null,
+      passwordSetViaEmailAt: null,
     });
   });
 

@@ -602,12 +602,15 @@ const SCENARIOS: Record<string, Scenario<any>> = {
       people: p,
       token: await db.$transaction((tx) => queueEmailConfirmation(tx, p.backer)),
     }),
-    call: (f, role) => {
-      const form = new FormData();
-      form.set("token", f.token);
-      return action(f.people, role, () => verifyEmail.confirmEmailAction(form));
-    },
-    allowedOutcome: () => ({ kind: "ok", message: "/verify-email?done=1" }),
+    // the person confirming sets the password (issue 31 item 3)
+    call: (f, role) =>
+      action(f.people, role, () =>
+        verifyEmail.confirmEmailAction({
+          token: f.token,
+          password: "brand new pass 4",
+          passwordConfirm: "brand new pass 4",
+        }),
+      ),
   },
   "app/profile/actions.ts#changePasswordAction": {
     // every signed-in role changes its own password (each person has the same old one)

@@ -340,7 +340,7 @@ export const REGISTRY: readonly Entry[] = [
     file: "app/verify-email/actions.ts",
     name: "confirmEmailAction",
     access: "token",
-    rule: "lib/auth/email-confirmation confirmEmail: a random single-use token (stored hashed) sent to the address",
+    rule: "lib/auth/email-confirmation confirmEmail: a random single-use token (stored hashed) sent to the address; sets the password, ends every session",
   },
   {
     kind: "action",
