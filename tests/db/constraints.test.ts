@@ -58,14 +58,69 @@ describe("database constraints", () => {
     await expect(createUser({ email: "Mixed@Example.test" })).rejects.toThrow();
   });
 
-  it("keeps a user with pledges from being deleted, and deletes a campaign's pledges and comments with it", async () => {
+  it("keeps a user with pledges from being deleted; a campaign's comments go with it", async () => {
     const campaign = await createCampaign();
     const backer = await createUser();
     await createPledge(campaign.id, backer.id);
     await db.comment.create({ data: { campaignId: campaign.id, authorId: backer.id, text: "hello" } });
     await expect(db.user.delete({ where: { id: backer.id } })).rejects.toThrow();
+    await db.pledge.deleteMany({ where: { campaignId: campaign.id } });
     await db.campaign.delete({ where: { id: campaign.id } });
-    expect(await db.pledge.count({ where: { campaignId: campaign.id } })).toBe(0);
     expect(await db.comment.count({ where: { campaignId: campaign.id } })).toBe(0);
+  });
+
+  // Issue 31: money records never cascade away with their event (foreign keys RESTRICT).
+  it("refuses a raw DELETE of a campaign with payout rows or pledges, and of a transfer a reversal names", async () => {
+    const campaign = await createCampaign({ ticketPriceCents: 2500, status: "charged" });
+    const backer = await createUser();
+    const pledge = await createPledge(campaign.id, backer.id, { amountCents: 2500 });
+    await db.pledge.update({
+      where: { id: pledge.id },
+      data: {
+        chargeStatus: "succeeded",
+        charged: true,
+        chargedAt: new Date(),
+        paymentIntentId: `pi_demo_${pledge.id}`,
+      },
+    });
+    const transfer = await db.payout.create({
+      data: {
+        campaignId: campaign.id,
+        seq: 1,
+        kind: "transfer",
+        amountCents: 2400n,
+        accountId: "acct_demo_a",
+      },
+    });
+    await db.payout.create({
+      data: {
+        campaignId: campaign.id,
+        seq: 2,
+        kind: "reversal",
+        amountCents: 2400n,
+        accountId: "acct_demo_a",
+        reversedPayoutId: transfer.id,
+      },
+    });
+    const deleteCampaign = () => db.$executeRaw`DELETE FROM "Campaign" WHERE id = ${campaign.id}`;
+    await expect(deleteCampaign()).rejects.toThrow(
+      /Payout_campaignId_fkey|Pledge_campaignId_fkey|foreign key/i,
+    );
+    // without the pledge, the payouts alone still hold it
+    await db.$executeRaw`DELETE FROM "Pledge" WHERE id = ${pledge.id}`;
+    await expect(deleteCampaign()).rejects.toThrow(/Payout_campaignId_fkey|foreign key/i);
+    await expect(db.$executeRaw`DELETE FROM "Payout" WHERE id = ${transfer.id}`).rejects.toThrow(
+      /Payout_reversedPayoutId_fkey|foreign key/i,
+    );
+    expect(await db.payout.count({ where: { campaignId: campaign.id } })).toBe(2);
+    expect(await db.campaign.count({ where: { id: campaign.id } })).toBe(1);
+
+    // a pledge alone (a saved card, nothing charged) holds its campaign too
+    const other = await createCampaign({ ticketPriceCents: 1000 });
+    await createPledge(other.id, backer.id, { paymentMethodId: "pm_demo_saved" });
+    await expect(db.$executeRaw`DELETE FROM "Campaign" WHERE id = ${other.id}`).rejects.toThrow(
+      /Pledge_campaignId_fkey|foreign key/i,
+    );
+    expect(await db.pledge.count({ where: { campaignId: other.id } })).toBe(1);
   });
 });
