@@ -43,6 +43,19 @@ test("the admin dashboard rejects, re-approves and deletes test events", async (
     `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor) VALUES ($1, $2, $3, 'x')`,
     [`p${Date.now()}`, testEvent.id, backer.id],
   );
+  // issue 31: a paid test event whose backer was charged is kept, named, and pointed to cancellation
+  const charged = await createCampaign({
+    title: `Charged test ${Date.now()}`,
+    isTest: true,
+    ticketPriceCents: 2500,
+  });
+  const chargedPledge = `pc${Date.now()}`;
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", "paymentMethodId", "paymentIntentId",
+       "chargeStatus", charged, "chargedAt")
+     VALUES ($1, $2, $3, 'x', 2500, 'pm_demo_e2e', $4, 'succeeded', true, now())`,
+    [chargedPledge, charged.id, backer.id, `pi_demo_${chargedPledge}`],
+  );
   await loginAs(page, admin);
   await page.goto("/admin");
   for (const label of ["Pending", "Approved", "Rejected", "Test Events"])
@@ -82,17 +95,41 @@ test("the admin dashboard rejects, re-approves and deletes test events", async (
   await page.getByRole("button", { name: "Delete All" }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog).toContainText("This cannot be undone.");
-  // the dialog names what it deletes
+  // the dialog names what it deletes, and what it keeps because money is on it
   await expect(dialog.getByRole("listitem").filter({ hasText: testEvent.title })).toBeVisible();
+  const keptList = dialog.getByRole("list", { name: "Test events kept" });
+  await expect(keptList.getByRole("listitem").filter({ hasText: charged.title })).toBeVisible();
+  await expect(keptList.getByRole("listitem").filter({ hasText: testEvent.title })).toHaveCount(0);
+  await expect(dialog).toContainText("can be cancelled from its event page instead");
   await dialog.getByRole("button", { name: "Yes, delete them" }).click();
-  await expect(page.getByText(/Successfully deleted \d+ test event\(s\)\./)).toBeVisible();
-  const { rows } = await sql().query(`SELECT count(*)::int AS n FROM "Campaign" WHERE "isTest"`);
+  const answer = page.getByRole("alert").filter({ hasText: /Successfully deleted \d+ test event\(s\)\./ });
+  await expect(answer).toContainText(`because money is on`);
+  await expect(answer).toContainText(`"${charged.title}"`);
+  await expect(answer).toContainText("every charged backer is refunded");
+  const { rows } = await sql().query(
+    `SELECT count(*)::int AS n FROM "Campaign" WHERE "isTest" AND id <> $1`,
+    [charged.id],
+  );
   expect(rows[0].n).toBe(0);
   const pledges = await sql().query(`SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" = $1`, [
     testEvent.id,
   ]);
   expect(pledges.rows[0].n).toBe(0);
+  const kept = await sql().query(`SELECT "paymentIntentId" FROM "Pledge" WHERE "campaignId" = $1`, [
+    charged.id,
+  ]);
+  expect(kept.rows).toEqual([{ paymentIntentId: `pi_demo_${chargedPledge}` }]);
 
+  // only the kept event is left: the dialog says nothing can be deleted and offers no delete
+  await page.getByRole("button", { name: "Delete All" }).click();
+  await expect(dialog).toContainText("None of the test events can be deleted.");
+  await expect(dialog.getByRole("button", { name: "Yes, delete them" })).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // once it is no longer a test event, nothing is left to delete
+  await sql().query(`UPDATE "Campaign" SET "isTest" = false WHERE id = $1`, [charged.id]);
+  await page.reload();
   await page.getByRole("button", { name: "Delete All" }).click();
   await expect(page.getByText("No test events found to delete.")).toBeVisible();
 });

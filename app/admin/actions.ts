@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { getViewer } from "@/lib/auth/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { deleteTestCampaigns, setApprovalStatus } from "@/lib/campaigns/service";
-import { APPROVAL_ERROR, DELETE_TEST_ERROR } from "@/lib/campaigns/texts";
+import { APPROVAL_ERROR, DELETE_TEST_ERROR, KEPT_TITLES_NAMED } from "@/lib/campaigns/texts";
 
 /**
  * Approve, reject (with a reason, emailed to the organizer) or re-approve a campaign (admins only;
@@ -24,15 +24,20 @@ export async function setApprovalStatusAction(
   });
 }
 
-/** Delete every test event with its pledges and comments (admins only; checked in lib). */
-export async function deleteTestEventsAction(): Promise<ActionResult<{ deleted: number }>> {
+/**
+ * Delete every test event with its pledges and comments, except those with money on them, which are
+ * kept and named (admins only; both checked in lib/campaigns/service).
+ */
+export async function deleteTestEventsAction(): Promise<
+  ActionResult<{ deleted: number; kept: string[]; keptCount: number }>
+> {
   return runAction(DELETE_TEST_ERROR, async () => {
-    const deleted = await deleteTestCampaigns(await getViewer());
+    const { deleted, kept } = await deleteTestCampaigns(await getViewer());
     if (deleted > 0) {
       revalidatePath("/");
       revalidatePath("/admin");
       revalidatePath("/profile");
     }
-    return { deleted };
+    return { deleted, kept: kept.slice(0, KEPT_TITLES_NAMED).map((e) => e.title), keptCount: kept.length };
   });
 }

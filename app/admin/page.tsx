@@ -86,10 +86,16 @@ export default async function AdminPage({
             Test events
           </h2>
           <p className="text-sm text-slate-600">
-            Delete every event marked as a test, with its commitments and comments.
+            Delete every event marked as a test, with its commitments and comments. Events with money on them
+            (a charge, a refund, a saved card or a payout) are kept: cancel them instead.
           </p>
         </div>
-        <DeleteTestEvents count={data.counts.test} titles={data.testTitles} />
+        <DeleteTestEvents
+          count={data.counts.test}
+          titles={data.testEvents.deletable}
+          kept={data.testEvents.kept}
+          keptCount={data.testEvents.keptCount}
+        />
       </section>
       <form role="search" action="/admin" className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex-1 space-y-1">

@@ -46,7 +46,7 @@ export type ServerActions = {
     approvalStatus: "approved" | "rejected",
     reason?: string,
   ) => Promise<ActionResult<{ approvalStatus: string }>>;
-  deleteTestEventsAction: () => Promise<ActionResult<{ deleted: number }>>;
+  deleteTestEventsAction: () => Promise<ActionResult<{ deleted: number; kept: string[]; keptCount: number }>>;
   createCampaignAction: (input: unknown, draftId?: string | null) => Promise<ActionResult<{ id: string }>>;
   saveDraftAction: (input: unknown) => Promise<ActionResult<{ id: string }>>;
   deleteDraftAction: (draftId: unknown) => Promise<ActionResult<null>>;

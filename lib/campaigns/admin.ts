@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { db, type Prisma } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
 import { pageNumberSchema } from "@/lib/ids";
 import { cardSelect, type CampaignCard } from "@/lib/campaigns/queries";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
@@ -13,8 +13,30 @@ import { formatCents } from "@/lib/format";
 export const ADMIN_SECTION_LIMIT = 50;
 export const ADMIN_SECTIONS = ["pending", "approved", "rejected"] as const;
 export type AdminSectionName = (typeof ADMIN_SECTIONS)[number];
-/** How many test events the delete dialog names. */
+/** How many test events the delete dialog names (of those it deletes, and of those it keeps). */
 export const TEST_TITLES_SHOWN = 10;
+
+/**
+ * Money on a pledge (issue 31): a charge made or tried (a payment intent, a charge state, `charged`),
+ * a refund, or a saved card not yet released. Such a pledge is the app's only record of money at the
+ * provider: it is never deleted. `p`: the pledge's alias in the query.
+ */
+export const pledgeHasMoneySql = (p: string) =>
+  Prisma.raw(
+    `(${p}."paymentIntentId" IS NOT NULL OR ${p}."refundId" IS NOT NULL OR ${p}."refundedAt" IS NOT NULL` +
+      ` OR ${p}."paymentMethodId" IS NOT NULL OR ${p}."charged" OR ${p}."chargedAt" IS NOT NULL` +
+      ` OR ${p}."chargeStatus" <> 'none')`,
+  );
+
+/**
+ * Money on an event (issue 31): a pledge with money on it (above) or any payout movement. The admin's
+ * "Delete test events" keeps such events (they can be cancelled with refunds instead), and the
+ * database refuses to delete an event with pledges or payouts at all (foreign keys RESTRICT).
+ * `c`: the campaign's alias in the query.
+ */
+export const eventHasMoneySql = (c: string) =>
+  Prisma.sql`(EXISTS (SELECT 1 FROM "Pledge" mp WHERE mp."campaignId" = ${Prisma.raw(`${c}."id"`)} AND ${pledgeHasMoneySql("mp")})
+    OR EXISTS (SELECT 1 FROM "Payout" mo WHERE mo."campaignId" = ${Prisma.raw(`${c}."id"`)}))`;
 
 export const adminSearchSchema = z.object({
   q: z.string().trim().max(100).optional().catch(undefined),
@@ -40,8 +62,8 @@ export type AdminDashboard = {
   counts: { pending: number; approved: number; rejected: number; test: number };
   q: string | null;
   sections: Record<AdminSectionName, AdminSection>;
-  /** the newest test events' titles, for the delete dialog */
-  testTitles: string[];
+  /** the delete dialog: the newest titles of the test events it deletes and of those it keeps (money on them) */
+  testEvents: { deletable: string[]; kept: string[]; keptCount: number };
 };
 
 function searchWhere(q: string | undefined): Prisma.CampaignWhereInput {
@@ -63,12 +85,16 @@ export async function getAdminDashboard(
     db.campaign.groupBy({ by: ["approvalStatus"], _count: { _all: true } }),
     search.q ? db.campaign.groupBy({ by: ["approvalStatus"], where: filter, _count: { _all: true } }) : null,
     db.campaign.count({ where: { isTest: true } }),
-    db.campaign.findMany({
-      where: { isTest: true },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: TEST_TITLES_SHOWN,
-      select: { title: true },
-    }),
+    // the newest of each kind, and how many are kept, in one statement
+    db.$queryRaw<{ title: string; kept: boolean; keptCount: number }[]>`
+      SELECT "title", "kept", "keptCount" FROM (
+        SELECT t.*, row_number() OVER (PARTITION BY "kept" ORDER BY "createdAt" DESC, "id" DESC) AS "rn",
+          (count(*) FILTER (WHERE "kept") OVER ())::int AS "keptCount"
+        FROM (SELECT c."id", c."title", c."createdAt", ${eventHasMoneySql("c")} AS "kept"
+              FROM "Campaign" c WHERE c."isTest") t
+      ) r
+      WHERE "rn" <= ${TEST_TITLES_SHOWN}
+      ORDER BY "createdAt" DESC, "id" DESC`,
     ...ADMIN_SECTIONS.map((approvalStatus) =>
       db.campaign.findMany({
         where: { approvalStatus, ...filter },
@@ -118,6 +144,10 @@ export async function getAdminDashboard(
     },
     q: search.q || null,
     sections,
-    testTitles: testRows.map((r) => r.title),
+    testEvents: {
+      deletable: testRows.filter((r) => !r.kept).map((r) => r.title),
+      kept: testRows.filter((r) => r.kept).map((r) => r.title),
+      keptCount: testRows[0]?.keptCount ?? 0,
+    },
   };
 }

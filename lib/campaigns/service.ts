@@ -12,6 +12,7 @@ import { canModerate } from "@/lib/access/rules";
 import { CONFIRMED_STATUSES, isPaidEvent, isRejectable } from "@/lib/campaigns/lifecycle";
 import { canBePaid, PAYOUT_TEXTS } from "@/lib/payouts/accounts";
 import { REJECT_TEXT } from "@/lib/campaigns/texts";
+import { eventHasMoneySql, pledgeHasMoneySql } from "@/lib/campaigns/admin";
 
 /** Abuse guard: events one user may create per hour (real organizers create a handful). */
 export const CREATE_LIMIT = { limit: 20, windowMs: 3600_000 } as const;
@@ -103,21 +104,52 @@ export async function createCampaign(
   });
 }
 
+/** What "Delete test events" did: how many it deleted, and the events it kept (money on them). */
+export type DeleteTestResult = { deleted: number; kept: { id: string; title: string }[] };
+
 /**
- * Deletes every test event with its pledges and comments (and, by cascade, moderation entries and
- * updates) in one transaction. Admins only. Returns how many events were deleted (0: none found).
+ * Deletes every test event with its pledges and comments (and, by cascade, moderation entries,
+ * updates and its cover) — except an event with money on it (issue 31: a charge made or tried, a
+ * refund, a saved card not yet released, or a payout movement; eventHasMoneySql), which is kept and
+ * named: it can be cancelled with refunds instead. Admins only.
+ *
+ * Race-safe: the test events are locked (FOR UPDATE) before they are looked at, so no commitment or
+ * payout can be added meanwhile (a new row's foreign key waits for the lock, and so does every pledge
+ * write, which touches its event's row: migration visitor_cache_versions); the pledges of those that
+ * look clean are locked too and looked at again, so no card is saved or charge claimed on them between
+ * the check and the delete even without that trigger. The pledges deleted are money-free ones only, and
+ * the foreign keys refuse to delete an event that still has a pledge or a payout: whatever slipped
+ * through would roll it all back.
  */
-export async function deleteTestCampaigns(actor: Viewer | null): Promise<number> {
+export async function deleteTestCampaigns(actor: Viewer | null): Promise<DeleteTestResult> {
   if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   if (!canModerate(actor)) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
   return db.$transaction(async (tx) => {
-    const ids = (await tx.campaign.findMany({ where: { isTest: true }, select: { id: true } })).map(
-      (c) => c.id,
-    );
-    if (ids.length === 0) return 0;
-    await tx.comment.deleteMany({ where: { campaignId: { in: ids } } });
-    await tx.pledge.deleteMany({ where: { campaignId: { in: ids } } });
-    const { count } = await tx.campaign.deleteMany({ where: { id: { in: ids } } });
-    return count;
+    const events = await tx.$queryRaw<{ id: string; title: string }[]>`
+      SELECT "id", "title" FROM "Campaign" WHERE "isTest" ORDER BY "createdAt" DESC, "id" DESC FOR UPDATE`;
+    if (events.length === 0) return { deleted: 0, kept: [] };
+    const withMoney = async (ids: string[]) =>
+      new Set(
+        (
+          await tx.$queryRaw<{ id: string }[]>`
+            SELECT c."id" FROM "Campaign" c WHERE c."id" = ANY(${ids}::text[]) AND ${eventHasMoneySql("c")}`
+        ).map((r) => r.id),
+      );
+    const first = await withMoney(events.map((e) => e.id));
+    let clean = events.map((e) => e.id).filter((id) => !first.has(id));
+    if (clean.length > 0) {
+      await tx.$queryRaw`SELECT "id" FROM "Pledge" WHERE "campaignId" = ANY(${clean}::text[]) ORDER BY "id" FOR UPDATE`;
+      const since = await withMoney(clean);
+      clean = clean.filter((id) => !since.has(id));
+    }
+    let deleted = 0;
+    if (clean.length > 0) {
+      await tx.comment.deleteMany({ where: { campaignId: { in: clean } } });
+      await tx.$executeRaw`
+        DELETE FROM "Pledge" p WHERE p."campaignId" = ANY(${clean}::text[]) AND NOT ${pledgeHasMoneySql("p")}`;
+      ({ count: deleted } = await tx.campaign.deleteMany({ where: { id: { in: clean }, isTest: true } }));
+    }
+    const gone = new Set(clean);
+    return { deleted, kept: events.filter((e) => !gone.has(e.id)) };
   });
 }

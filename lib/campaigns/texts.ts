@@ -33,3 +33,31 @@ export const REFUND_BONUS_TEXTS = {
   paidOnly: "A refund bonus is for paid events only: backers of a free event pay nothing to get back.",
   freeHint: "For paid events only: backers of a free event pay nothing to get back.",
 } as const;
+
+/**
+ * What the admin's "Delete test events" says about the events it keeps (issue 31): an event with money
+ * on it (a charge, a refund, a saved card or a payout) is never deleted, it can be cancelled instead.
+ * KEPT_TITLES_NAMED: the titles named in a message (the rest are counted).
+ */
+export const KEPT_TITLES_NAMED = 10;
+
+export const KEPT_REASON = "Money is on them: a charge, a refund, a saved card or a payout.";
+export const KEPT_REMEDY =
+  "An event with money on it can be cancelled from its event page instead: every charged backer is refunded and saved cards are released.";
+
+/** `"A", "B" and 3 more` */
+export function namedTitles(titles: string[], total = titles.length): string {
+  const named = titles.slice(0, KEPT_TITLES_NAMED).map((t) => `"${t}"`);
+  const more = total - named.length;
+  if (more > 0) return `${named.join(", ")} and ${more} more`;
+  return named.length > 1
+    ? `${named.slice(0, -1).join(", ")} and ${named[named.length - 1]}`
+    : named.join("");
+}
+
+/** The answer about the kept events (empty when none was kept). */
+export function keptTestEvents(titles: string[], total = titles.length): string {
+  if (total === 0) return "";
+  const what = total === 1 ? "1 test event was not deleted" : `${total} test events were not deleted`;
+  return `${what} because money is on ${total === 1 ? "it" : "them"} (a charge, a refund, a saved card or a payout): ${namedTitles(titles, total)}. ${KEPT_REMEDY}`;
+}

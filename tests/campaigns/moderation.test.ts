@@ -127,7 +127,7 @@ describe("deleteTestCampaigns", () => {
     await db.comment.create({ data: { campaignId: t1.id, authorId: backer.id, text: "See you there" } });
     await db.comment.create({ data: { campaignId: real.id, authorId: backer.id, text: "Keep me" } });
 
-    expect(await deleteTestCampaigns(admin)).toBe(2);
+    expect(await deleteTestCampaigns(admin)).toEqual({ deleted: 2, kept: [] });
 
     expect(await db.campaign.count({ where: { id: { in: [t1.id, t2.id] } } })).toBe(0);
     expect(await db.pledge.count({ where: { campaignId: t1.id } })).toBe(0);
@@ -136,7 +136,7 @@ describe("deleteTestCampaigns", () => {
     expect(await db.pledge.count({ where: { campaignId: real.id } })).toBe(1);
     expect(await db.comment.count({ where: { campaignId: real.id } })).toBe(1);
 
-    expect(await deleteTestCampaigns(admin)).toBe(0);
+    expect(await deleteTestCampaigns(admin)).toEqual({ deleted: 0, kept: [] });
   });
 
   it("refuses non-admins and deletes nothing", async () => {
