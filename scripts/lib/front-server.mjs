@@ -8,12 +8,20 @@
 //  - caps request bodies: 413 with a message (JSON route handlers 64 kB, server actions, the
 //    Stripe webhook and the cover upload their own limit); a body without a length is refused (411);
 //  - turns malformed server-action requests into 4xx answers: a cross-origin action (403), a body
-//    that is not a JSON array or a multipart form (400) — Next would answer those with a 500;
+//    that is not a JSON array or a multipart form, a multipart body that does not parse, a reference
+//    (React's "$…" reply syntax) to a part the body lacks or of the wrong kind (400; the checks live in
+//    ./action-body.mjs) — Next would answer those with a 500; the same for a multipart form posted to a
+//    page without JavaScript;
+//  - answers the request target "*" itself (OPTIONS * → 204, anything else → 400), and any other
+//    target that is not a path with 400: Next answers them with a 500;
 //  - warns once when forwarded headers arrive while TRUST_PROXY is unset.
 // Everything else streams through unchanged (keep-alive to Next, responses piped back).
+import fs from "node:fs";
 import http from "node:http";
 import { isIP } from "node:net";
 import { isUtf8 } from "node:buffer";
+import path from "node:path";
+import { checkActionBody, checkFormPost } from "./action-body.mjs";
 
 export const CLIENT_IP_HEADER = "x-pactnexus-client-ip";
 export const LIMITS = {
@@ -91,28 +99,38 @@ function bodyLimit(req) {
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "upgrade"]);
 
-/** How deep a JSON text nests (brackets outside strings): Next's decoder recurses, and overflows on thousands. */
-export function jsonDepth(text) {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
-    else if (c === 93 || c === 125) depth--;
-  }
-  return max;
+/**
+ * Whether an id is one of the build's server actions (a "$h" reference names one), from Next's
+ * server-reference manifest; read when first needed and again when the build changes.
+ */
+export function serverActionIds(distDir = process.env.NEXT_DIST_DIR || ".next") {
+  const file = path.join(distDir, "server", "server-reference-manifest.json");
+  let cached = { mtime: -1, ids: new Set() };
+  return (id) => {
+    try {
+      const { mtimeMs } = fs.statSync(file);
+      if (mtimeMs !== cached.mtime) {
+        const manifest = JSON.parse(fs.readFileSync(file, "utf8"));
+        cached = {
+          mtime: mtimeMs,
+          ids: new Set([...Object.keys(manifest.node ?? {}), ...Object.keys(manifest.edge ?? {})]),
+        };
+      }
+    } catch {
+      cached = { mtime: -1, ids: new Set() };
+    }
+    return cached.ids.has(id);
+  };
 }
-export const MAX_ACTION_DEPTH = 64;
 
 const kb = (n) => `${Math.round(n / 1024)} kB`;
 
-export function createFrontServer({ upstreamPort, trustedHops = 0, log = console }) {
+export function createFrontServer({
+  upstreamPort,
+  trustedHops = 0,
+  log = console,
+  isServerReference = serverActionIds(),
+}) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   let warned = false;
 
@@ -149,6 +167,15 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
 
   const server = http.createServer((req, res) => {
     const method = (req.method || "GET").toUpperCase();
+    if (!(req.url || "").startsWith("/")) {
+      // "*" (RFC 9110 §7.1: OPTIONS only) or an absolute/authority form: Next expects a path
+      req.resume();
+      if (req.url === "*" && method === "OPTIONS") {
+        res.writeHead(204, { allow: "GET, HEAD, POST", "content-length": "0" });
+        return res.end();
+      }
+      return json(res, 400, "BAD_REQUEST", "The request target must be a path.");
+    }
     if (method === "TRACE" || method === "TRACK")
       return json(res, 405, "METHOD_NOT_ALLOWED", "This method is not allowed.", {
         allow: "GET, HEAD, POST",
@@ -243,7 +270,7 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
       chunks.push(c);
     });
     req.on("error", () => res.destroy());
-    req.on("end", () => {
+    req.on("end", async () => {
       if (refused) return;
       const body = Buffer.concat(chunks);
       // NextAuth's POST endpoints take a form; a JSON or binary body makes its parser throw (a 500).
@@ -258,24 +285,21 @@ export function createFrontServer({ upstreamPort, trustedHops = 0, log = console
           );
         }
       }
-      if (action) {
-        const type = String(req.headers["content-type"] || "").toLowerCase();
-        if (type.startsWith("multipart/form-data")) {
-          if (!/boundary=/.test(type))
-            return json(res, 400, "BAD_REQUEST", "The form data of this request is malformed.");
-        } else {
-          let args;
-          try {
-            args = JSON.parse(body.toString("utf8"));
-          } catch {
-            args = undefined;
-          }
-          if (!Array.isArray(args))
-            return json(res, 400, "BAD_REQUEST", "A server action's arguments must be sent as a JSON array.");
-          if (jsonDepth(body.toString("utf8")) > MAX_ACTION_DEPTH)
-            return json(res, 400, "BAD_REQUEST", "A server action's arguments are nested too deeply.");
-        }
+      const contentType = String(req.headers["content-type"] || "");
+      let problem = null;
+      try {
+        if (action) problem = await checkActionBody({ contentType, body, isServerReference });
+        else if (
+          method === "POST" &&
+          contentType.toLowerCase().startsWith("multipart/form-data") &&
+          !(req.url || "").startsWith("/api/")
+        )
+          // a form posted without JavaScript: Next parses it to look for a server action
+          problem = await checkFormPost({ contentType, body, isServerReference });
+      } catch {
+        problem = "The request body could not be read.";
       }
+      if (problem) return json(res, 400, "BAD_REQUEST", problem);
       headers["content-length"] = String(body.length);
       delete headers["transfer-encoding"];
       forward(req, res, headers, body);

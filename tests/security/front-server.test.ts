@@ -196,6 +196,147 @@ describe("front server", () => {
   });
 });
 
+describe("what Next would answer 500 to never reaches it (issue 31 item 5)", () => {
+  const actionHeaders = (type: string) => ({
+    "next-action": "7f00000000000000000000000000000000000000aa",
+    "content-type": type,
+    host: `127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${port}`,
+  });
+  const post = (body: string | Buffer, type: string, headers = actionHeaders(type)) =>
+    send(port, { method: "POST", path: "/campaign/x", headers, body });
+  const form = async (f: FormData) => {
+    const res = new Response(f);
+    return { type: res.headers.get("content-type")!, body: Buffer.from(await res.arrayBuffer()) };
+  };
+
+  it("reference-syntax bodies that name no part: 400 with a message, nothing forwarded", async () => {
+    const before = seen.length;
+    for (const body of [
+      '["$F1"]',
+      '["$Q1"]',
+      '["$B1"]',
+      '["$h1"]',
+      '["$AT1"]',
+      '["$i"]',
+      '["$S"]',
+      '["$W1"]',
+      '["$Z"]',
+    ]) {
+      const res = await post(body, "text/plain;charset=UTF-8");
+      expect([res.status, JSON.parse(res.body).error.message], body).toEqual([
+        400,
+        "A server action's arguments refer to a part of the request that is missing or of the wrong kind.",
+      ]);
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  it("malformed multipart action bodies: 400 'The form data of this request is malformed.'", async () => {
+    const before = seen.length;
+    for (const body of [
+      "garbage",
+      "--xx\r\n\r\n",
+      '--xx\r\nContent-Disposition: form-data; name="0"\r\n\r\n["a',
+    ])
+      for (const headers of [actionHeaders("multipart/form-data; boundary=xx"), undefined]) {
+        // with a Next-Action header (a fetch action) and without (a form posted to a page)
+        const res = await send(port, {
+          method: "POST",
+          path: "/campaign/x",
+          headers: headers ?? { "content-type": "multipart/form-data; boundary=xx" },
+          body,
+        });
+        expect([res.status, JSON.parse(res.body).error.message], body).toEqual([
+          400,
+          "The form data of this request is malformed.",
+        ]);
+      }
+    expect(seen.length).toBe(before);
+  });
+
+  it("legitimate bodies pass unchanged: FormData, Map and Blob arguments, and a form posted without JavaScript", async () => {
+    const f = new FormData();
+    f.append("_1_token", "abc"); // what encodeReply writes for new FormData([["token", "abc"]])
+    f.append("0", '["$K1"]');
+    const formArg = await form(f);
+    const res = await post(formArg.body, formArg.type);
+    expect(res.status).toBe(200);
+    expect(Buffer.from(last().body).equals(formArg.body)).toBe(true);
+    const m = new FormData();
+    m.append("1", '[["k","v"]]');
+    m.append("2", new Blob(["bytes"]));
+    m.append("0", '["$Q1","$B2"]');
+    const mapArg = await form(m);
+    expect((await post(mapArg.body, mapArg.type)).status).toBe(200);
+    const mpa = new FormData();
+    mpa.append("$ACTION_ID_7f00000000000000000000000000000000000000aa", "");
+    mpa.append("token", "abc");
+    const page = await form(mpa);
+    const plain = await send(port, {
+      method: "POST",
+      path: "/unsubscribe",
+      headers: { "content-type": page.type },
+      body: page.body,
+    });
+    expect(plain.status).toBe(200);
+  });
+
+  it("a server reference passes only for an action of the build", async () => {
+    const known = createFrontServer({
+      upstreamPort: (upstream.address() as AddressInfo).port,
+      log: { warn } as unknown as Console,
+      isServerReference: (id: string) => id === "7f00000000000000000000000000000000000000aa",
+    });
+    const knownPort = await listen(known);
+    try {
+      const body = (id: string) => {
+        const f = new FormData();
+        f.append("1", JSON.stringify({ id, bound: null }));
+        f.append("0", '["$h1"]');
+        return form(f);
+      };
+      for (const [id, status] of [
+        ["7f00000000000000000000000000000000000000aa", 200],
+        ["7f000000000000000000000000000000000000dead", 400],
+      ] as const) {
+        const b = await body(id);
+        const res = await send(knownPort, {
+          method: "POST",
+          path: "/x",
+          headers: { "next-action": "ab", "content-type": b.type },
+          body: b.body,
+        });
+        expect(res.status, id).toBe(status);
+      }
+    } finally {
+      await new Promise((r) => known.close(r));
+    }
+  });
+
+  it("the request target '*': OPTIONS 204 with Allow, other methods 400; an absolute target 400; never forwarded", async () => {
+    const net = await import("node:net");
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, "127.0.0.1", () => socket.end(request));
+        let out = "";
+        socket.on("data", (c) => (out += c.toString()));
+        socket.on("end", () => resolve(out));
+        socket.on("error", reject);
+      });
+    const before = seen.length;
+    const options = await raw("OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(options).toMatch(/^HTTP\/1\.1 204 /);
+    expect(options.toLowerCase()).toContain("allow: get, head, post");
+    for (const line of ["GET * HTTP/1.1", "POST * HTTP/1.1", "GET http://evil.example/ HTTP/1.1"]) {
+      const res = await raw(`${line}\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      expect(res, line).toMatch(/^HTTP\/1\.1 400 /);
+      expect(res, line).toContain("The request target must be a path.");
+    }
+    expect(seen.length).toBe(before);
+  });
+});
+
 describe("the keep-alive race with the upstream", () => {
   it("a GET whose reused upstream socket was just closed is sent again on a new one, not answered 502", async () => {
     // An upstream that answers the first request of each connection and resets the connection on the
