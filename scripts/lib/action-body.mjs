@@ -79,6 +79,11 @@ const isPlain = (v) => v !== null && typeof v === "object";
  * part by part as Next's busboy delivers it) or "closed" (a form posted without JavaScript: React
  * decodes the bound-action metadata after the whole form is read).
  * Returns null when it resolves, or the message to answer 400 with.
+ * @typedef {{ name: string, kind: "field" | "file", value?: string, size: number }} Entry
+ * @param {Entry[]} entries
+ * @param {{ mode?: "text" | "stream" | "closed", prefix?: string, temporaryReferences?: boolean,
+ *   isServerReference?: (id: string) => boolean, root?: (chunk: any, reply: any) => void }} [options]
+ * @returns {string | null}
  */
 export function checkReply(
   entries,
@@ -402,6 +407,7 @@ class Reply {
  * A multipart body parsed by the parser Next's action handler uses for fetch actions (its compiled
  * busboy, with the same options). Resolves to the parts in order, or null when it does not parse.
  */
+/** @returns {Promise<Entry[] | null>} */
 export function parseMultipart(body, contentType, fieldSize = 1024 * 1024) {
   return new Promise((resolve) => {
     let bb;
@@ -481,6 +487,8 @@ const rootIsArray = (chunk) => {
  * A fetch action's body (a request with a Next-Action header): null when Next can decode it, else
  * the message to answer 400 with. `isServerReference(id)`: whether an action id is one of the app's
  * (for "$h" references); by default none is.
+ * @param {{ contentType?: string, body: Buffer, isServerReference?: (id: string) => boolean }} request
+ * @returns {Promise<string | null>}
  */
 export async function checkActionBody({ contentType = "", body, isServerReference }) {
   const type = String(contentType).toLowerCase();
@@ -509,6 +517,8 @@ export async function checkActionBody({ contentType = "", body, isServerReferenc
  * A multipart form posted to a page without a Next-Action header: Next parses it to look for a
  * server action ($ACTION_ID_… or $ACTION_REF_… with its metadata). Null when Next can handle it, else
  * the message to answer 400 with.
+ * @param {{ contentType?: string, body: Buffer, isServerReference?: (id: string) => boolean }} request
+ * @returns {Promise<string | null>}
  */
 export async function checkFormPost({ contentType = "", body, isServerReference }) {
   const entries = await parseFormData(body, String(contentType));
