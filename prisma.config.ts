@@ -5,6 +5,6 @@ import { defineConfig } from "prisma/config";
 // the native engine: same schema, same migrations folder, same `_prisma_migrations` table.
 export default defineConfig({
   schema: "prisma/schema.prisma",
-  migrations: { path: "prisma/migrations", seed: "tsx scripts/seed.ts" },
+  migrations: { path: "prisma/migrations", seed: "tsx --conditions=react-server scripts/seed.ts" },
   datasource: { url: process.env.DATABASE_URL ?? "" },
 });
