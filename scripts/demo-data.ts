@@ -621,6 +621,8 @@ async function playFromTip(
       },
     }),
   );
+  // The recovery pass looks at every event; the others are at their own time (events are played one
+  // at a time), which is the present it is given, so it finds them as its next real run would.
   if (campaign.ticketPriceCents > 0)
     for (let at = tipAt + DAY + 5 * MINUTE; at < now; at += DAY)
       steps.push({

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
 import { demoGateway, demoProcessingFee } from "@/lib/payments/demo-gateway";
-import { paymentDueBy } from "@/lib/charging/payment-window";
+import { paymentDueBy, recoveryDays } from "@/lib/charging/payment-window";
 import { runCharging } from "@/lib/charging/service";
 import { refundOwedPledges } from "@/lib/cancellation/service";
 import { giveUpPlace } from "@/lib/pledges/give-up";
@@ -213,7 +213,7 @@ describe("the demo data's money is the app's own", () => {
     expect(bens.droppedAt).not.toBeNull();
     expect(bens.withdrawnAt).toEqual(bens.droppedAt);
     expect(bens.paymentMethodId).toBeNull(); // his card was released
-    const windowClosed = bens.paymentFailedAt!.getTime() + 7 * DAY;
+    const windowClosed = bens.paymentFailedAt!.getTime() + recoveryDays() * DAY;
     expect(bens.droppedAt!.getTime()).toBeGreaterThanOrEqual(windowClosed);
     expect(bens.droppedAt!.getTime()).toBeLessThan(windowClosed + DAY);
 
