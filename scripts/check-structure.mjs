@@ -43,6 +43,7 @@ const DOMAIN_FILES = {
     "countdown.ts",
     "display.ts",
     "edit.ts",
+    "edit-view.ts",
     "event-time.ts",
     "fields.ts",
     "filters.ts",
@@ -78,6 +79,7 @@ const DOMAIN_FILES = {
     "unsubscribe.ts",
     "waitlist.ts",
     "conditions.ts",
+    "changes.ts",
   ],
   jobs: ["boss.ts", "definitions.ts", "types.ts", "worker.ts"],
   payments: [

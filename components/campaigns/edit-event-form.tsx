@@ -18,7 +18,7 @@ import {
   TITLE_MAX,
 } from "@/lib/campaigns/limits";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
-import type { EditView } from "@/lib/campaigns/edit";
+import type { EditView } from "@/lib/campaigns/edit-view";
 
 /**
  * The organizer's edit form (issue 17 item 2). What may not change is shown read-only with the

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { EDIT_TEXTS, getEditView, updateCampaign } from "@/lib/campaigns/edit";
+import { EDIT_TEXTS, updateCampaign } from "@/lib/campaigns/edit";
+import { getEditView } from "@/lib/campaigns/edit-view";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 import { escapeHtml } from "@/lib/email/render";

@@ -9,7 +9,8 @@ import { commitToCampaign } from "@/lib/pledges/service";
 import { withdrawCommitment } from "@/lib/pledges/withdraw";
 import { WITHDRAW_TEXTS } from "@/lib/pledges/policy";
 import { chargeCampaign } from "@/lib/charging/run";
-import { updateCampaign, getEditView } from "@/lib/campaigns/edit";
+import { updateCampaign } from "@/lib/campaigns/edit";
+import { getEditView } from "@/lib/campaigns/edit-view";
 import { createCampaign, createUser } from "../helpers/factories";
 
 type Viewer = { id: string; email: string; name: string | null; isAdmin: boolean };

@@ -1,0 +1,88 @@
+import "server-only";
+import { db } from "@/lib/db";
+import type { Actor } from "@/lib/access/rules";
+import { loadCampaignFor } from "@/lib/access/policy";
+import { isCampaignId } from "@/lib/ids";
+import type { CampaignFormValues } from "@/lib/campaigns/schema";
+import { formatInZone, toWallClock } from "@/lib/campaigns/event-time";
+import { deadlineLimits, editRules, editSelect } from "@/lib/campaigns/edit";
+import { REFUND_BONUS_DEFAULT } from "@/lib/campaigns/limits";
+
+/* The edit form's data (app/campaign/[campaignId]/edit): what lib/campaigns/edit.ts accepts, read back. */
+
+/** The edit form's starting values (times as wall clocks in the event's zone) and what is locked. */
+export type EditView = {
+  id: string;
+  values: Pick<
+    CampaignFormValues,
+    | "title"
+    | "description"
+    | "logisticalDetails"
+    | "goal"
+    | "ticketPrice"
+    | "deadline"
+    | "startsAt"
+    | "endsAt"
+    | "timeZone"
+    | "venue"
+    | "address"
+    | "onlineUrl"
+    | "area"
+    | "addressPrivate"
+    | "capacity"
+    | "refundBonusEnabled"
+    | "refundBonusPercentage"
+  >;
+
+  crowdfund: boolean;
+  moneyLocked: boolean;
+  deadlineOpen: boolean;
+  /** issue 31: the latest deadline allowed now (the event's zone), as the form's `max` and in words */
+  latestDeadline: { wall: string; text: string; original: string };
+};
+
+/** The edit form's data, or null when `actor` may not manage the event (the page sends them home). */
+export async function getEditView(
+  actor: Actor,
+  campaignId: string,
+  now = new Date(),
+): Promise<EditView | null> {
+  if (!actor || !isCampaignId(campaignId)) return null;
+  const c = await loadCampaignFor(actor, campaignId, "manage", {
+    select: { ...editSelect, description: true, logisticalDetails: true },
+  }).catch(() => null);
+  if (!c) return null;
+  const pledgeCount = await db.pledge.count({ where: { campaignId } });
+  const wall = (d: Date | null) => (d ? toWallClock(d.getTime(), c.timeZone) : "");
+  const limits = deadlineLimits(c, now);
+  const cents = c.ticketPriceCents;
+  return {
+    id: c.id,
+    values: {
+      title: c.title,
+      description: c.description,
+      logisticalDetails: c.logisticalDetails ?? "",
+      goal: String(c.goal),
+      ticketPrice: cents === 0 ? "" : cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2),
+      deadline: wall(c.deadline),
+      startsAt: wall(c.startsAt),
+      endsAt: wall(c.endsAt),
+      timeZone: c.timeZone,
+      venue: c.venue ?? "",
+      address: c.address ?? "",
+      onlineUrl: c.onlineUrl ?? "",
+      area: c.area ?? "",
+      addressPrivate: c.addressPrivate,
+      capacity: c.capacity === null ? "" : String(c.capacity),
+      refundBonusEnabled: c.refundBonusPercentage > 0,
+      refundBonusPercentage: String(c.refundBonusPercentage || REFUND_BONUS_DEFAULT),
+    },
+    crowdfund: c.pactType === "crowdfund",
+    ...editRules({ ...c, pledgeCount }, now),
+    latestDeadline: {
+      wall: wall(limits.latest),
+      text: formatInZone(limits.latest, c.timeZone),
+      original: formatInZone(limits.original, c.timeZone),
+    },
+  };
+}
