@@ -83,12 +83,17 @@ describe("verifyPasswordSignIn", () => {
     expect(err.message).toBe("This account signs in with Google. Use Continue with Google.");
   });
 
-  it("grants admin at sign-in to an address in ADMIN_EMAILS once it is confirmed (issue 13: not before)", async () => {
+  it("grants admin at sign-in to an address in ADMIN_EMAILS once it is confirmed and its password set through an emailed link (issues 13, 31: not before)", async () => {
     const chief = await createUser({ email: "chief@example.com", passwordHash: hash });
     expect(chief.isAdmin).toBe(false);
     await verifyPasswordSignIn({ email: "Chief@example.com", password: PASSWORD }, { ip: "203.0.113.6" });
     expect((await db.user.findUniqueOrThrow({ where: { id: chief.id } })).isAdmin).toBe(false);
+    // issue 31: a verified address is not enough while the password may be the one a squatter chose at sign-up
     await db.user.update({ where: { id: chief.id }, data: { emailVerified: new Date() } });
+    await verifyPasswordSignIn({ email: "Chief@example.com", password: PASSWORD }, { ip: "203.0.113.6" });
+    expect((await db.user.findUniqueOrThrow({ where: { id: chief.id } })).isAdmin).toBe(false);
+    // ... the password set through an emailed link (confirmation or reset) makes the account the owner's
+    await db.user.update({ where: { id: chief.id }, data: { passwordSetViaEmailAt: new Date() } });
     await verifyPasswordSignIn({ email: "Chief@example.com", password: PASSWORD }, { ip: "203.0.113.6" });
     expect((await db.user.findUniqueOrThrow({ where: { id: chief.id } })).isAdmin).toBe(true);
   });

@@ -490,6 +490,12 @@ export const PAGES: readonly PageEntry[] = [
     rule: "cached home copies (proxy rewrites only)",
   },
   {
+    file: "app/v/missing-event/page.tsx",
+    access: "internal",
+    path: null,
+    rule: "SPEC's 'Campaign not found' with a 404 (proxy rewrites only, when lib/cache/visitor-version eventPageGate hides the event)",
+  },
+  {
     file: "app/v/static/[page]/[version]/page.tsx",
     access: "internal",
     path: null,
