@@ -124,7 +124,8 @@ test("the admin dashboard rejects, re-approves and deletes test events", async (
   await page.getByRole("button", { name: "Delete All" }).click();
   await expect(dialog).toContainText("None of the test events can be deleted.");
   await expect(dialog.getByRole("button", { name: "Yes, delete them" })).toHaveCount(0);
-  await dialog.getByRole("button", { name: "Close" }).click();
+  // the dialog's own "Close" button (the × in its corner is named "Close" too)
+  await dialog.getByRole("button", { name: "Close", exact: true }).last().click();
   await expect(dialog).toHaveCount(0);
 
   // once it is no longer a test event, nothing is left to delete

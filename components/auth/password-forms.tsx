@@ -163,7 +163,6 @@ export function ConfirmEmailForm({
   email: string;
   confirmAction: (input: unknown) => Promise<ActionResult<{ email: string }>>;
 }) {
-  const router = useRouter();
   const [password, setPassword] = useState("");
   const [passwordConfirm, setPasswordConfirm] = useState("");
   const [busy, setBusy] = useState(false);
@@ -200,7 +199,8 @@ export function ConfirmEmailForm({
       announceSessionChange("signin");
       setDone("signed-in");
     }
-    router.refresh();
+    // no router.refresh(): the page would render again for a token now used up and replace this
+    // answer with "not valid or has expired"; the account bar follows announceSessionChange
   }
   return (
     <Card className="mx-auto w-full max-w-md p-6 sm:p-8">
