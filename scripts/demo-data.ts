@@ -8,7 +8,7 @@
 // clock and moved back to their own time afterwards (EventClock); nothing here writes an amount.
 import { hashPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
+import { env, stripeEnabled } from "@/lib/env";
 import { fromWallClock, toWallClock } from "@/lib/campaigns/event-time";
 import { CALLED_OFF_STATUSES } from "@/lib/campaigns/lifecycle";
 import sharp from "sharp";
@@ -695,6 +695,12 @@ export async function seedDemo(): Promise<boolean> {
   if (env().JOBS_ENABLED) throw new Error("The demo seed runs with JOBS_ENABLED=false.");
   if ((await db.user.count()) > 0) {
     console.log("The database already has users: demo data not seeded.");
+    return false;
+  }
+  // The demo data's money is the demo gateway's (pi_demo_…, pm_demo_…): with Stripe configured, a
+  // refund or a charge of it would be sent to Stripe, which knows none of it. No demo data then.
+  if (stripeEnabled()) {
+    console.log("Stripe is configured: demo data (made with demo payments) not seeded.");
     return false;
   }
   const gateway = demoGateway();

@@ -13,7 +13,7 @@ import pg from "pg";
 import { buildHash } from "./lib/build-hash.mjs";
 import { DEFAULT_DB, dataDir, ensureDatabase } from "./lib/database-url.mjs";
 import { EmbeddedDbUnreachable, isPortFree, startEmbeddedPostgres } from "./lib/embedded-db.mjs";
-import { createFrontServer } from "./lib/front-server.mjs";
+import { createFrontServer, serverActionIds } from "./lib/front-server.mjs";
 import net from "node:net";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -201,7 +201,12 @@ async function main() {
   const nextPort = dev ? port : Number(process.env.NEXT_INTERNAL_PORT) || (await freePort());
   if (!dev) {
     const trustedHops = Math.max(0, Math.floor(Number(process.env.TRUST_PROXY || 0)) || 0);
-    front = createFrontServer({ upstreamPort: nextPort, trustedHops });
+    front = createFrontServer({
+      upstreamPort: nextPort,
+      trustedHops,
+      // the build's own manifest, wherever the server was started from ("$h" references name its actions)
+      isServerReference: serverActionIds(path.join(root, distDir)),
+    });
     await new Promise((resolve, reject) => {
       front.once("error", reject);
       front.listen(port, resolve);

@@ -193,7 +193,9 @@ export function EditEventForm({ view }: { view: EditView }) {
           error={err("deadline")}
           hint={
             view.deadlineOpen
-              ? `${zonedHint(values.deadline, values.timeZone) ?? ""} · may only move later, to ${view.latestDeadline.text} at the latest (at most ${DEADLINE_EXTENSION_MAX_DAYS} days after the original deadline, ${view.latestDeadline.original}, and never past the start). Everyone who committed or is waiting is emailed the new deadline.`
+              ? view.latestDeadline.original
+                ? `${zonedHint(values.deadline, values.timeZone) ?? ""} · may only move later, to ${view.latestDeadline.text} at the latest (at most ${DEADLINE_EXTENSION_MAX_DAYS} days after the original deadline, ${view.latestDeadline.original}, and never past the start). Everyone who committed or is waiting is emailed the new deadline.`
+                : `${zonedHint(values.deadline, values.timeZone) ?? ""} · may only move later, to ${view.latestDeadline.text} at the latest. Once someone has committed, later moves add at most ${DEADLINE_EXTENSION_MAX_DAYS} days in all.`
               : "Fixed: the event is no longer collecting commitments"
           }
         >

@@ -38,7 +38,7 @@ export type EditView = {
   moneyLocked: boolean;
   deadlineOpen: boolean;
   /** issue 31: the latest deadline allowed now (the event's zone), as the form's `max` and in words */
-  latestDeadline: { wall: string; text: string; original: string };
+  latestDeadline: { wall: string; text: string; original: string | null };
 };
 
 /** The edit form's data, or null when `actor` may not manage the event (the page sends them home). */
@@ -54,7 +54,8 @@ export async function getEditView(
   if (!c) return null;
   const pledgeCount = await db.pledge.count({ where: { campaignId } });
   const wall = (d: Date | null) => (d ? toWallClock(d.getTime(), c.timeZone) : "");
-  const limits = deadlineLimits(c, now);
+  const rules = editRules({ ...c, pledgeCount }, now);
+  const limits = deadlineLimits(c, now, rules.moneyLocked);
   const cents = c.ticketPriceCents;
   return {
     id: c.id,
@@ -78,11 +79,12 @@ export async function getEditView(
       refundBonusPercentage: String(c.refundBonusPercentage || REFUND_BONUS_DEFAULT),
     },
     crowdfund: c.pactType === "crowdfund",
-    ...editRules({ ...c, pledgeCount }, now),
+    ...rules,
     latestDeadline: {
       wall: wall(limits.latest),
       text: formatInZone(limits.latest, c.timeZone),
-      original: formatInZone(limits.original, c.timeZone),
+      // null before anyone committed: no cap yet (the form says so)
+      original: limits.cap ? formatInZone(limits.original, c.timeZone) : null,
     },
   };
 }

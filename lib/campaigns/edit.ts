@@ -135,16 +135,20 @@ export function editRules(c: { status: string; deadline: Date; pledgeCount: numb
 
 /**
  * Issue 31: how far the deadline may move. Backers agreed to "charged only if N commit by <date>":
- * every extension together stops `DEADLINE_EXTENSION_MAX_DAYS` after the deadline the event was
- * created with (`cap`); `latest` also keeps it within a year from now and not past the start.
+ * once someone has committed (`agreed`), every extension together stops `DEADLINE_EXTENSION_MAX_DAYS`
+ * after the deadline the event had then (`original`, `cap`). Before anyone committed nobody agreed
+ * to a date: the organizer may move it freely, and the deadline saved becomes the original
+ * (updateCampaign). `latest` also keeps it within a year from now and not past the start.
  */
 export function deadlineLimits(
   c: { deadline: Date; originalDeadline: Date | null; startsAt: Date | null },
   now: Date,
+  agreed: boolean,
 ) {
   const original = c.originalDeadline ?? c.deadline; // the column is filled on insert; never null in practice
-  const cap = new Date(original.getTime() + DEADLINE_EXTENSION_MAX_MS);
-  const bounds = [cap.getTime(), now.getTime() + DEADLINE_MAX_MS];
+  const cap = agreed ? new Date(original.getTime() + DEADLINE_EXTENSION_MAX_MS) : null;
+  const bounds = [now.getTime() + DEADLINE_MAX_MS];
+  if (cap) bounds.push(cap.getTime());
   if (c.startsAt) bounds.push(c.startsAt.getTime());
   return { original, cap, latest: new Date(Math.min(...bounds)) };
 }
@@ -223,8 +227,8 @@ export async function updateCampaign(
     if (extended) {
       if (!rules.deadlineOpen) throw fieldError("deadline", EDIT_TEXTS.deadlineLocked);
       if (deadline < c.deadline) throw fieldError("deadline", EDIT_TEXTS.deadlineEarlier);
-      const limits = deadlineLimits({ ...c, startsAt: place.startsAt }, now);
-      if (deadline > limits.cap)
+      const limits = deadlineLimits({ ...c, startsAt: place.startsAt }, now, rules.moneyLocked);
+      if (limits.cap && deadline > limits.cap)
         throw fieldError(
           "deadline",
           EDIT_TEXTS.deadlineCapped(
@@ -254,6 +258,8 @@ export async function updateCampaign(
         description: v.description,
         logisticalDetails: v.logisticalDetails || null,
         deadline,
+        // nobody has committed yet: nobody agreed to a date, so this deadline is the one the cap counts from
+        ...(rules.moneyLocked ? {} : { originalDeadline: deadline }),
         goal,
         ticketPriceCents: price,
         refundBonusPercentage: bonus.percent,

@@ -43,7 +43,7 @@ export const KEPT_TITLES_NAMED = 10;
 
 export const KEPT_REASON = "Money is on them: a charge, a refund, a saved card or a payout.";
 export const KEPT_REMEDY =
-  "An event with money on it can be cancelled from its event page instead: every charged backer is refunded and saved cards are released.";
+  "An event with money on it stays as the record of that money. One still open can be cancelled from its event page instead: every charged backer is refunded and saved cards are released.";
 
 /** `"A", "B" and 3 more` */
 export function namedTitles(titles: string[], total = titles.length): string {

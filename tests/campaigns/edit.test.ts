@@ -270,6 +270,35 @@ describe("extending the deadline (issue 31)", () => {
     expect(await movedMails(campaign.id)).toHaveLength(0);
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).deadline).toEqual(later);
   });
+
+  it("before anyone commits nobody agreed to a date: no 90-day cap, and the saved deadline is the one the cap counts from", async () => {
+    const { organizer, backer, campaign } = await eventWithBacker({
+      startsAt: new Date(Date.now() + 320 * DAY),
+    });
+    const at = (days: number) => new Date(campaign.deadline.getTime() + days * DAY);
+    const before = await getEditView(viewer(organizer), campaign.id);
+    expect(before?.latestDeadline.original).toBeNull();
+    const move = async (to: Date) =>
+      refusal(
+        updateCampaign(
+          viewer(organizer),
+          campaign.id,
+          await formOf(organizer, campaign.id, { deadline: to.toISOString() }),
+        ),
+      );
+    expect(await move(at(200))).toBe("accepted");
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).originalDeadline).toEqual(
+      at(200),
+    );
+    // then someone commits: the cap counts from the deadline they agreed to
+    await createPledge(campaign.id, backer.id, { paymentMethodId: "pm", amountCents: 900 });
+    const capped = EDIT_TEXTS.deadlineCapped(formatInZone(at(290), ZONE), formatInZone(at(200), ZONE));
+    expect(await move(at(291))).toBe(capped);
+    expect(await move(at(290))).toBe("accepted");
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).originalDeadline).toEqual(
+      at(200),
+    );
+  });
 });
 
 /* Issue 31 item 6: the refund bonus is the organizer's own promise, on paid events only, 1–20%. */
