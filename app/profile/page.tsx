@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { safeReturnPath } from "@/lib/auth/return-path";
 import { ProfileDashboard } from "@/components/auth/profile-dashboard";
 import { SignInCard } from "@/components/auth/sign-in-card";
-import { GOOGLE_UNVERIFIED_ERROR } from "@/lib/auth/policy";
+import { GOOGLE_OTHER_EMAIL_ERROR, GOOGLE_UNVERIFIED_ERROR } from "@/lib/auth/policy";
 import { AUTH_TEXT, RESET_TEXT } from "@/lib/auth/schema";
 import { getViewer } from "@/lib/auth/viewer";
 import { listCampaignsByCreator } from "@/lib/campaigns/queries";
@@ -28,6 +28,7 @@ const searchSchema = z.object({
 
 function oauthErrorText(code: string | undefined): string | undefined {
   if (!code) return undefined;
+  if (code === GOOGLE_OTHER_EMAIL_ERROR) return AUTH_TEXT.googleOtherEmail;
   return code === GOOGLE_UNVERIFIED_ERROR ? AUTH_TEXT.googleUnverified : AUTH_TEXT.oauthFailed;
 }
 
@@ -61,6 +62,12 @@ export default async function ProfilePage({
   ]);
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:py-10">
+      {/* a Google sign-in refused while signed in (e.g. a Google account of another address, issue 31) */}
+      {error && (
+        <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
+          {oauthErrorText(error)}
+        </p>
+      )}
       {!confirmed && <EmailConfirmationNotice resendAction={resendConfirmationAction} />}
       <ProfileDashboard viewer={viewer} pacts={pacts} commitments={commitments} />
       {withPassword ? (

@@ -8,6 +8,17 @@ import { db } from "@/lib/db";
  * Sessions are JWTs, so only the user and account methods are needed. Emails are stored trimmed
  * and lower-cased (the same rule as password accounts) and names cut to NAME_MAX characters.
  */
+/**
+ * Which email an identity-provider account was verified for in this request (callbacks.signIn records
+ * it after checking the provider's `email_verified`), or null. linkAccount links an account only to
+ * the user with exactly that email (issue 31): NextAuth links a new OAuth account to whoever holds a
+ * session cookie, whatever the provider's email is, so without this someone signed in to an account
+ * (a squatter's, or one whose session already ended) could attach their own Google account to it.
+ */
+export type VerifiedEmailOf = (provider: string, providerAccountId: string) => string | null;
+
+export const LINK_REFUSED = "This Google account uses another email address.";
+
 const userSelect = { id: true, email: true, name: true, image: true, emailVerified: true } as const;
 
 const cleanName = (name: string | null | undefined) => {
@@ -15,7 +26,9 @@ const cleanName = (name: string | null | undefined) => {
   return trimmed ? Array.from(trimmed).slice(0, NAME_MAX).join("") : null;
 };
 
-export function pactNexusAdapter(): Adapter {
+export function pactNexusAdapter(
+  { verifiedEmailOf }: { verifiedEmailOf: VerifiedEmailOf } = { verifiedEmailOf: () => null },
+): Adapter {
   return {
     async createUser(user: Omit<AdapterUser, "id">): Promise<AdapterUser> {
       return db.user.create({
@@ -62,6 +75,10 @@ export function pactNexusAdapter(): Adapter {
     },
 
     async linkAccount(account: AdapterAccount) {
+      const email = verifiedEmailOf(account.provider, account.providerAccountId);
+      const user = await db.user.findUnique({ where: { id: account.userId }, select: { email: true } });
+      // NextAuth then answers error=Callback and issues no session; callbacks.signIn refuses the usual case earlier, with its own message
+      if (!email || !user || user.email !== normalizeEmail(email)) throw new Error(LINK_REFUSED);
       await db.account.create({
         data: {
           userId: account.userId,

@@ -5,7 +5,8 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import GoogleProvider from "next-auth/providers/google";
 import { pactNexusAdapter } from "@/lib/auth/adapter";
 import { clientIp } from "@/lib/auth/client-ip";
-import { oauthSignInAllowed } from "@/lib/auth/policy";
+import { GOOGLE_OTHER_EMAIL_ERROR, oauthSignInAllowed } from "@/lib/auth/policy";
+import { decode } from "next-auth/jwt";
 import {
   AUTH_TEXT,
   isReservedDisplayName,
@@ -37,12 +38,44 @@ function signInErrorMessage(err: unknown): string {
 export { secureCookies, sessionCookie };
 
 /**
+ * Whether this Google sign-in would link the Google account to another address's user (issue 31).
+ * With JWT sessions NextAuth links a Google account it does not know yet to whoever the request's
+ * session cookie names (even a session that has ended), whatever the Google email is: so someone
+ * signed in to a squatted account could attach their own Google account to it and have the address
+ * counted as Google-verified. Mirrors NextAuth's own reading of the cookie (callback-handler.js).
+ */
+async function linksToAnotherAddress(
+  sessionToken: string | null | undefined,
+  account: { provider: string; providerAccountId: string },
+  googleEmail: string,
+): Promise<boolean> {
+  if (!sessionToken) return false;
+  const token = await decode({ token: sessionToken, secret: env().NEXTAUTH_SECRET ?? "" }).catch(() => null);
+  if (!token?.sub) return false;
+  const linked = await db.account.findUnique({
+    where: {
+      provider_providerAccountId: {
+        provider: account.provider,
+        providerAccountId: account.providerAccountId,
+      },
+    },
+    select: { userId: true },
+  });
+  if (linked) return false; // no new link: NextAuth signs in its user (or refuses if another is signed in)
+  const signedIn = await db.user.findUnique({ where: { id: token.sub }, select: { email: true } });
+  return signedIn !== null && signedIn.email !== googleEmail;
+}
+
+/**
  * NextAuth v4 configuration: JWT sessions (the user id is the token subject; pages and actions read
  * it with lib/auth/session-cookie.ts sessionUserId, and roles from the database on every request
  * in lib/auth/viewer.ts), email/password always, Google only when
  * GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. The adapter stores OAuth users and accounts.
  */
-export function authOptions(): NextAuthOptions {
+export function authOptions(request: { sessionToken?: string | null } = {}): NextAuthOptions {
+  // The Google accounts callbacks.signIn admitted in this request, with their verified email: the
+  // adapter links an account only to the user with that very email (lib/auth/adapter.ts).
+  const verifiedEmails = new Map<string, string>();
   const providers: NextAuthOptions["providers"] = [
     CredentialsProvider({
       id: "credentials",
@@ -86,7 +119,9 @@ export function authOptions(): NextAuthOptions {
     );
   }
   return {
-    adapter: pactNexusAdapter(),
+    adapter: pactNexusAdapter({
+      verifiedEmailOf: (provider, id) => verifiedEmails.get(`${provider}:${id}`) ?? null,
+    }),
     session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
     useSecureCookies: secureCookies(),
     cookies: { sessionToken: sessionCookie() },
@@ -97,7 +132,12 @@ export function authOptions(): NextAuthOptions {
       async signIn({ account, profile }) {
         if (!account || account.type !== "oauth") return true;
         const decision = oauthSignInAllowed(account.provider, profile);
-        return decision === true ? true : `/profile?error=${encodeURIComponent(decision.error)}`;
+        if (decision !== true) return `/profile?error=${encodeURIComponent(decision.error)}`;
+        const googleEmail = normalizeEmail((profile as { email: string }).email);
+        if (await linksToAnotherAddress(request.sessionToken, account, googleEmail))
+          return `/profile?error=${GOOGLE_OTHER_EMAIL_ERROR}`;
+        verifiedEmails.set(`${account.provider}:${account.providerAccountId}`, googleEmail);
+        return true;
       },
       // NextAuth's default throws on a callbackUrl that is not a URL ("TypeError: Invalid URL", a
       // 500 found by fuzzing) and on a non-string one; same rule otherwise: app paths and same-origin URLs, else home.
@@ -149,17 +189,19 @@ export function authOptions(): NextAuthOptions {
       async signOut({ token }) {
         if (token?.sub) await endAllSessions(token.sub, tokenSessionVersion(token));
       },
-      async signIn({ user, account }) {
+      async signIn({ user, account, profile }) {
         // credentials sign-ins apply ADMIN_EMAILS in verifyPasswordSignIn. A Google sign-in is only
-        // let through for a Google-verified email (callbacks.signIn), so the address is verified.
+        // let through for a Google-verified email (callbacks.signIn); it verifies the user's address
+        // only when it is that very email (googleVerifiedEmail compares them).
         if (account?.type === "oauth" && user.id && user.email)
-          await googleVerifiedEmail({ id: user.id, email: user.email });
+          await googleVerifiedEmail({ id: user.id, email: user.email }, profile?.email);
       },
       // Google joined an existing account with the same (Google-verified) address. When that
       // account's email was never confirmed, whoever registered it may not be its owner: its
       // password stops working and its sessions end (the pre-hijack case, issue 13 item 5).
-      async linkAccount({ user, account }) {
-        if (account.type === "oauth" && user.id) await secureJoinedAccount(user.id);
+      async linkAccount({ user, account, profile }) {
+        if (account.type === "oauth" && user.id && user.email)
+          await secureJoinedAccount({ id: user.id, email: user.email }, profile?.email);
       },
     },
   };

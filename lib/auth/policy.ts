@@ -6,6 +6,8 @@
  * existing account nor create a new one.
  */
 export const GOOGLE_UNVERIFIED_ERROR = "GoogleEmailUnverified";
+/** A Google account of another address while signed in: it is never linked (lib/auth/options.ts). */
+export const GOOGLE_OTHER_EMAIL_ERROR = "GoogleOtherEmail";
 
 export function oauthSignInAllowed(provider: string, profile: unknown): true | { error: string } {
   if (provider !== "google") return true;

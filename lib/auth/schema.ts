@@ -30,6 +30,7 @@ export const AUTH_TEXT = {
   googleOnly: "This account signs in with Google. Use Continue with Google.",
   oauthFailed: "Failed to sign in. Please try again.",
   googleUnverified: "Your Google email address is not verified, so it cannot be used to sign in here.",
+  googleOtherEmail: "This Google account uses another email address. Sign out first to use it.",
 } as const;
 
 /** Password reset and change (issue 18; lib/auth/password-reset). */

@@ -167,25 +167,39 @@ export async function endAllSessions(userId: string, fromVersion?: number): Prom
   });
 }
 
+/** Whether a Google email is the user's own address (issue 31: nothing else may verify it or join it). */
+const isOwnAddress = (user: { email: string }, googleEmail: unknown) =>
+  typeof googleEmail === "string" && googleEmail.trim() !== "" && normalizeEmail(googleEmail) === user.email;
+
 /**
  * Google joined an existing user (NextAuth links accounts with the same Google-verified email).
  * If that user has a password and never confirmed the address, the password may be an attacker's
  * who registered the victim's address first: it is removed and every session of the account ends
- * (the session version moves, before this sign-in's own token is issued).
+ * (the session version moves, before this sign-in's own token is issued). Only when the Google
+ * email is the user's address: a Google account of another address proves nothing about this one.
  */
-export async function secureJoinedAccount(userId: string): Promise<void> {
+export async function secureJoinedAccount(
+  user: { id: string; email: string },
+  googleEmail: unknown,
+): Promise<void> {
+  if (!isOwnAddress(user, googleEmail)) return;
   await db.user.updateMany({
-    where: { id: userId, emailVerified: null, passwordHash: { not: null } },
+    where: { id: user.id, emailVerified: null, passwordHash: { not: null } },
     data: { passwordHash: null, passwordSetViaEmailAt: null, sessionVersion: { increment: 1 } },
   });
 }
 
 /**
- * A Google sign-in: the address is verified (callbacks.signIn refuses unverified ones); then ADMIN_EMAILS
- * applies — to an account without a password, or whose password was set through an emailed link
- * (lib/auth/admins.ts): a password chosen at sign-up and confirmed before issue 31 still needs a reset link.
+ * A Google sign-in: the address is verified (callbacks.signIn refuses unverified ones) when the Google
+ * email is the user's own; then ADMIN_EMAILS applies — to an account without a password, or whose
+ * password was set through an emailed link (lib/auth/admins.ts): a password chosen at sign-up and
+ * confirmed before issue 31 still needs a reset link.
  */
-export async function googleVerifiedEmail(user: { id: string; email: string }): Promise<void> {
+export async function googleVerifiedEmail(
+  user: { id: string; email: string },
+  googleEmail: unknown,
+): Promise<void> {
+  if (!isOwnAddress(user, googleEmail)) return;
   await db.user.updateMany({
     where: { id: user.id, emailVerified: null },
     data: { emailVerified: new Date() },

@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { pactNexusAdapter } from "@/lib/auth/adapter";
+import { LINK_REFUSED, pactNexusAdapter } from "@/lib/auth/adapter";
 import { GOOGLE_UNVERIFIED_ERROR, oauthSignInAllowed } from "@/lib/auth/policy";
 import { db } from "@/lib/db";
 import { createUser } from "../helpers/factories";
 
-const adapter = pactNexusAdapter();
+// the Google accounts callbacks.signIn verified in this "request", with their email
+const verified = new Map<string, string>([
+  ["google:g-123", "linked@example.com"],
+  ["google:g-other", "attacker@gmail.com"],
+]);
+const adapter = pactNexusAdapter({ verifiedEmailOf: (p, id) => verified.get(`${p}:${id}`) ?? null });
 
 describe("pactNexusAdapter (OAuth users and accounts)", () => {
   it("creates users with a trimmed lower-case email and a name of at most 50 characters", async () => {
@@ -51,6 +56,27 @@ describe("pactNexusAdapter (OAuth users and accounts)", () => {
 
     await adapter.unlinkAccount!({ provider: "google", providerAccountId: "g-123" });
     expect(await adapter.getUserByAccount!({ provider: "google", providerAccountId: "g-123" })).toBeNull();
+  });
+
+  it("links a Google account only to the user with its verified email (issue 31)", async () => {
+    const admin = await createUser({
+      email: "admin-link@example.com",
+      passwordHash: "$argon2id$placeholder",
+    });
+    const link = (providerAccountId: string) =>
+      adapter.linkAccount!({ userId: admin.id, type: "oauth", provider: "google", providerAccountId });
+    // another address (NextAuth links to whoever is signed in), and an account signIn never verified
+    await expect(link("g-other")).rejects.toThrow(LINK_REFUSED);
+    await expect(link("g-unknown")).rejects.toThrow(LINK_REFUSED);
+    await expect(
+      pactNexusAdapter().linkAccount!({
+        userId: admin.id,
+        type: "oauth",
+        provider: "google",
+        providerAccountId: "g-123",
+      }),
+    ).rejects.toThrow(LINK_REFUSED);
+    expect(await db.account.count({ where: { userId: admin.id } })).toBe(0);
   });
 
   it("updates only the fields given, cutting the name to 50 characters", async () => {

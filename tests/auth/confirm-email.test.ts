@@ -265,6 +265,7 @@ describe("a confirmation hands the account over to the inbox's owner (issue 31 i
     await authOptions().events!.signIn!({
       user: { id: legacy.id, email: legacy.email },
       account: { type: "oauth", provider: "google" } as never,
+      profile: { email: legacy.email },
     } as never);
     expect((await accountRow("legacy-admin@pactnexus.test")).isAdmin).toBe(false);
 
@@ -306,10 +307,12 @@ describe("a confirmation hands the account over to the inbox's owner (issue 31 i
     await events.linkAccount!({
       user: { id: squat.id, email: squat.email },
       account: { type: "oauth", provider: "google", providerAccountId: "g-owner" },
+      profile: { email: squat.email },
     } as never);
     await events.signIn!({
       user: { id: squat.id, email: squat.email },
       account: { type: "oauth", provider: "google" } as never,
+      profile: { email: squat.email },
     } as never);
     expect(await accountRow("google-owner@pactnexus.test")).toMatchObject({
       passwordHash: null,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { decode } from "next-auth/jwt";
+import { decode, encode } from "next-auth/jwt";
 import { authOptions, sessionCookie } from "@/lib/auth/options";
 import { hashPassword } from "@/lib/auth/password";
 import { AUTH_TEXT } from "@/lib/auth/schema";
-import { verifyPasswordSignIn } from "@/lib/auth/service";
+import { signUp, verifyPasswordSignIn } from "@/lib/auth/service";
 import { db } from "@/lib/db";
 import { LOCAL_OIDC_CLIENT, startLocalOidc } from "@/scripts/lib/local-oidc.mjs";
 import { createUser } from "../helpers/factories";
@@ -12,6 +12,9 @@ import { GOOGLE_CALLBACK, signInWithGoogle } from "../helpers/google-flow";
 // "Continue with Google" end to end against a real OpenID Connect issuer on loopback (the certified
 // oidc-provider package): NextAuth's handler, our adapter, callbacks and events, the real database.
 // The browser version of these cases is e2e/google.spec.ts.
+
+// before lib/env first parses the environment in this file
+process.env.ADMIN_EMAILS = "g-squat-admin@example.test";
 
 let oidc: Awaited<ReturnType<typeof startLocalOidc>>;
 
@@ -32,6 +35,18 @@ const sessionUserId = async (cookies: Record<string, string>) => {
   const jwt = await decode({ token, secret: process.env.NEXTAUTH_SECRET! });
   return jwt?.sub ?? null;
 };
+
+/** A browser already signed in to `userId` (the cookie NextAuth's credentials sign-in sets). */
+const signedInAs = async (userId: string) => ({
+  [sessionCookie().name]: await encode({
+    token: { sub: userId, sv: 0 },
+    secret: process.env.NEXTAUTH_SECRET!,
+  }),
+});
+
+/** What app/api/auth/[...nextauth]/route.ts builds for each request: the options with its session cookie. */
+const perRequest = (cookies: Record<string, string>) =>
+  authOptions({ sessionToken: cookies[sessionCookie().name] });
 
 /** NextAuth logs a failed callback with console.error, which the suite otherwise treats as a failure. */
 const quietNextAuth = () => vi.spyOn(console, "error").mockImplementation(() => {});
@@ -93,6 +108,47 @@ describe("Google sign-in through a local OpenID Connect issuer", () => {
     await expect(
       verifyPasswordSignIn({ email: "g-owner@example.test", password: "owner-password-88" }),
     ).resolves.toMatchObject({ id: owner.id });
+  });
+
+  it("signed in to a squatted ADMIN_EMAILS account, a Google account of another address is never linked (issue 31)", async () => {
+    // the squatter signs up the admin's address with a password of their own, and stays signed in
+    const squat = await signUp({ email: "g-squat-admin@example.test", password: "squatter-pass-71" });
+    const browser = await signedInAs(squat.id);
+    const unchanged = async () => {
+      const row = await db.user.findUniqueOrThrow({ where: { id: squat.id }, include: { accounts: true } });
+      expect(row).toMatchObject({ isAdmin: false, emailVerified: null, sessionVersion: 0, accounts: [] });
+      expect(row.passwordHash).not.toBeNull();
+      expect(await db.user.count({ where: { email: "g-attacker@example.test" } })).toBe(0);
+    };
+
+    // through the route handler's options: refused before NextAuth links anything, with its own message
+    const refused = await signInWithGoogle(perRequest, "g-attacker@example.test", { cookies: browser });
+    expect(refused.redirect).toBe("/profile?error=GoogleOtherEmail");
+    expect(refused.cookies[sessionCookie().name]).toBe(browser[sessionCookie().name]);
+    await unchanged();
+
+    // options that never saw the cookie: the adapter itself refuses the link (no session is issued)
+    const spy = quietNextAuth();
+    const linked = await signInWithGoogle(authOptions(), "g-attacker@example.test", { cookies: browser });
+    expect(linked.redirect).toMatch(/^\/profile\?(.*&)?error=Callback$/);
+    expect(linked.cookies[sessionCookie().name]).toBe(browser[sessionCookie().name]);
+    spy.mockRestore();
+    await unchanged();
+    await expect(
+      verifyPasswordSignIn({ email: "g-squat-admin@example.test", password: "squatter-pass-71" }),
+    ).resolves.toMatchObject({ id: squat.id });
+  });
+
+  it("signed in to an account, a Google account of the same address joins it", async () => {
+    const own = await signUp({ email: "g-same@example.test", password: "pre-claimed-password-77" });
+    const { redirect, cookies } = await signInWithGoogle(perRequest, "g-same@example.test", {
+      cookies: await signedInAs(own.id),
+    });
+    expect(redirect).toBe("http://localhost:3000/profile");
+    expect(await sessionUserId(cookies)).toBe(own.id);
+    const row = await db.user.findUniqueOrThrow({ where: { id: own.id }, include: { accounts: true } });
+    expect(row.accounts.map((a) => a.provider)).toEqual(["google"]);
+    expect(row).toMatchObject({ passwordHash: null, emailVerified: expect.any(Date) });
   });
 
   it("refuses an unverified Google email with its own message, and creates nothing", async () => {

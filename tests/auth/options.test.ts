@@ -8,7 +8,7 @@ import { createUser } from "../helpers/factories";
 // Google is configured for this file (lib/env reads the environment once, lazily).
 process.env.GOOGLE_CLIENT_ID = "test-client.apps.googleusercontent.com";
 process.env.GOOGLE_CLIENT_SECRET = "test-secret";
-process.env.ADMIN_EMAILS = "g-admin@gmail.com";
+process.env.ADMIN_EMAILS = "g-admin@gmail.com, g-admin3@gmail.com";
 
 type Authorize = (credentials: unknown, req: { headers: Record<string, string> }) => Promise<unknown>;
 const credentials = () => {
@@ -141,6 +141,7 @@ describe("NextAuth options", () => {
     await authOptions().events!.signIn!({
       user: { id: user.id, email: user.email },
       account: { type: "oauth", provider: "google" } as never,
+      profile: { email: user.email },
     } as never);
     expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).isAdmin).toBe(true);
   });
@@ -150,8 +151,31 @@ describe("NextAuth options", () => {
     await authOptions().events!.signIn!({
       user: { id: user.id, email: user.email },
       account: { type: "oauth", provider: "google" } as never,
+      profile: { email: user.email },
     } as never);
     expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerified).toBeInstanceOf(Date);
+  });
+
+  it("Google: a Google account of another address verifies nothing, joins nothing, grants nothing (issue 31)", async () => {
+    // NextAuth linked it to whoever was signed in: events get that user and the Google profile
+    const user = await createUser({
+      email: "g-admin3@gmail.com",
+      passwordHash: await hashPassword("squatter-pass-1"),
+    });
+    const events = authOptions().events!;
+    const seen = { user: { id: user.id, email: user.email }, profile: { email: "Attacker@Gmail.com" } };
+    await events.linkAccount!({
+      ...seen,
+      account: { type: "oauth", provider: "google", providerAccountId: "g-x" },
+    } as never);
+    await events.signIn!({ ...seen, account: { type: "oauth", provider: "google" } } as never);
+    await events.signIn!({ user: seen.user, account: { type: "oauth", provider: "google" } } as never);
+    expect(await db.user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({
+      emailVerified: null,
+      isAdmin: false,
+      sessionVersion: 0,
+      passwordHash: expect.any(String),
+    });
   });
 
   it("Google joining a never-confirmed password account removes that password and ends its sessions (pre-hijack)", async () => {
@@ -169,10 +193,12 @@ describe("NextAuth options", () => {
     await events.linkAccount!({
       user: { id: victim.id, email: victim.email },
       account: { type: "oauth", provider: "google", providerAccountId: "g-victim" },
+      profile: { email: victim.email },
     } as never);
     await events.signIn!({
       user: { id: victim.id, email: victim.email },
       account: { type: "oauth", provider: "google" } as never,
+      profile: { email: victim.email },
     } as never);
     const row = await db.user.findUniqueOrThrow({ where: { id: victim.id } });
     expect(row).toMatchObject({ passwordHash: null, sessionVersion: 1, emailVerified: expect.any(Date) });
@@ -197,6 +223,7 @@ describe("NextAuth options", () => {
     await authOptions().events!.linkAccount!({
       user: { id: owner.id, email: owner.email },
       account: { type: "oauth", provider: "google", providerAccountId: "g-owner" },
+      profile: { email: owner.email },
     } as never);
     expect(await db.user.findUniqueOrThrow({ where: { id: owner.id } })).toMatchObject({
       sessionVersion: 0,

@@ -44,14 +44,22 @@ export type GoogleFlowResult = {
   cookies: Jar;
 };
 
+/**
+ * `options` is NextAuth's configuration, or (like app/api/auth/[...nextauth]/route.ts) a function of
+ * the request's cookies that returns it for each request. `cookies`: the browser's app cookies before
+ * it starts (a session cookie when someone is already signed in).
+ */
 export async function signInWithGoogle(
-  options: AuthOptions,
+  options: AuthOptions | ((cookies: Jar) => AuthOptions),
   email: string,
-  { consent = true }: { consent?: boolean } = {},
+  { consent = true, cookies: before = {} }: { consent?: boolean; cookies?: Jar } = {},
 ): Promise<GoogleFlowResult> {
-  const app: Jar = {};
+  const app: Jar = { ...before };
   const call = async (req: AuthRequest) => {
-    const res = await AuthHandler({ req, options });
+    const res = await AuthHandler({
+      req,
+      options: typeof options === "function" ? options(req.cookies ?? {}) : options,
+    });
     keepCookies(app, res.cookies);
     return res;
   };
