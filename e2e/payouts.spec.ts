@@ -10,6 +10,11 @@ test("an organizer onboards, runs a paid event to the tip, sees the pending payo
   const t = Math.random().toString(36).slice(2, 8);
   const organizer = await createUser({ name: "Paula Payee", email: `payee-${t}@example.test` });
   await loginAs(page, organizer);
+  // issue 31: an unconfirmed address cannot set up payouts (someone may have signed it up as a squatter)
+  await page.goto("/payouts");
+  await page.getByRole("button", { name: "Set up payouts" }).click();
+  await expect(page.getByText(/^Confirm your email address before you set up payouts/)).toBeVisible();
+  await sql().query(`UPDATE "User" SET "emailVerified" = now() WHERE id = $1`, [organizer.id]);
   await page.goto("/payouts");
   await expect(page.getByRole("heading", { name: "Payouts", exact: true })).toBeVisible();
   await expect(page.getByText("Not set up")).toBeVisible();

@@ -19,6 +19,7 @@ export async function startPayoutOnboardingAction(): Promise<void> {
   try {
     ({ url } = await startPayoutOnboarding(viewer));
   } catch (err) {
+    if (isAppError(err) && err.code === "FORBIDDEN") redirect("/payouts?error=unconfirmed");
     if (!isAppError(err)) console.warn(`[payouts] onboarding could not start: ${(err as Error).message}`);
     redirect("/payouts?error=onboarding");
   }

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/viewer";
 import { signInUrl } from "@/lib/auth/return-path";
-import { refreshPayoutAccount } from "@/lib/payouts/accounts";
+import { PAYOUT_TEXTS, refreshPayoutAccount } from "@/lib/payouts/accounts";
 import { getPayoutsView } from "@/lib/payouts/queries";
 import { payoutHoldDays } from "@/lib/payouts/ledger";
 import { formatCents } from "@/lib/format";
@@ -47,6 +47,7 @@ const ACCOUNT = {
 const ERRORS: Record<string, string> = {
   onboarding: "Payout setup could not be started just now. Please try again in a minute.",
   demo: "That demo choice could not be saved. Please try again.",
+  unconfirmed: PAYOUT_TEXTS.unconfirmed,
 };
 
 /** The organizer's payouts (issue 23): their account, each tipped paid event's money, and every movement. */

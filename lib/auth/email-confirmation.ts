@@ -7,6 +7,7 @@ import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { renderEmail } from "@/lib/email/render";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 import { applyAdminEmails } from "@/lib/auth/admins";
+import { dropEarlierHolderMoneySetup } from "@/lib/payouts/accounts";
 import { hashPassword } from "@/lib/auth/password";
 import { AUTH_TEXT, CONFIRM_TEXT, newPasswordSchema, PASSWORD_MAX } from "@/lib/auth/schema";
 import { hashLinkToken, linkTokenSchema, newLinkToken } from "@/lib/auth/link-token";
@@ -119,6 +120,11 @@ export async function confirmEmail(input: unknown): Promise<{ email: string }> {
     if (!row || row.expires.getTime() <= Date.now()) return null;
     const userId = row.identifier.slice(CONFIRM_EMAIL_KEY.length);
     const now = new Date();
+    // never confirmed before (a Google sign-in may have confirmed it since the link was sent): what
+    // the earlier holder set up that could carry money goes (lib/payouts/accounts.ts)
+    const [before] = await tx.$queryRaw<{ emailVerified: Date | null }[]>`
+      SELECT "emailVerified" FROM "User" WHERE id = ${userId} FOR UPDATE`;
+    if (before && before.emailVerified === null) await dropEarlierHolderMoneySetup(tx, userId);
     const [updated] = await tx.user.updateManyAndReturn({
       where: { id: userId },
       // the session version moves: whoever held the account before (the password chosen at sign-up) is signed out

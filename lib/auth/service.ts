@@ -10,6 +10,7 @@ import {
 } from "@/lib/auth/schema";
 import { db, Prisma } from "@/lib/db";
 import { applyAdminEmails } from "@/lib/auth/admins";
+import { dropEarlierHolderMoneySetup } from "@/lib/payouts/accounts";
 import { queueEmailConfirmation } from "@/lib/auth/email-confirmation";
 import { kickEmailSender } from "@/lib/email/service";
 import { AppError } from "@/lib/errors";
@@ -175,7 +176,8 @@ const isOwnAddress = (user: { email: string }, googleEmail: unknown) =>
  * Google joined an existing user (NextAuth links accounts with the same Google-verified email).
  * If that user has a password and never confirmed the address, the password may be an attacker's
  * who registered the victim's address first: it is removed and every session of the account ends
- * (the session version moves, before this sign-in's own token is issued). Only when the Google
+ * (the session version moves, before this sign-in's own token is issued), and its payout account and
+ * Stripe customer link go (dropEarlierHolderMoneySetup). Only when the Google
  * email is the user's address: a Google account of another address proves nothing about this one.
  */
 export async function secureJoinedAccount(
@@ -183,9 +185,13 @@ export async function secureJoinedAccount(
   googleEmail: unknown,
 ): Promise<void> {
   if (!isOwnAddress(user, googleEmail)) return;
-  await db.user.updateMany({
-    where: { id: user.id, emailVerified: null, passwordHash: { not: null } },
-    data: { passwordHash: null, passwordSetViaEmailAt: null, sessionVersion: { increment: 1 } },
+  await db.$transaction(async (tx) => {
+    const taken = await tx.user.updateMany({
+      where: { id: user.id, emailVerified: null, passwordHash: { not: null } },
+      data: { passwordHash: null, passwordSetViaEmailAt: null, sessionVersion: { increment: 1 } },
+    });
+    // and what the earlier holder set up that could carry money (their payout account, their Stripe customer)
+    if (taken.count) await dropEarlierHolderMoneySetup(tx, user.id);
   });
 }
 

@@ -26,6 +26,8 @@ export const PAYOUT_TEXTS = {
     "The organizer has not set up payouts yet. A paid event is approved once its organizer can be paid (Payouts, on their profile).",
   demoOnly: "This page only exists in demo mode.",
   notYours: "That payout account is not yours.",
+  unconfirmed:
+    "Confirm your email address before you set up payouts: follow the link we emailed you (Resend it from your profile).",
 } as const;
 
 export async function getPayoutAccount(userId: string): Promise<PayoutAccountView> {
@@ -53,13 +55,24 @@ export async function canBePaid(tx: Prisma.TransactionClient, userId: string): P
 }
 
 /**
+ * Payout onboarding needs a confirmed address (issue 31; a Google account's is): whoever signed up an
+ * address they do not own must not connect their own bank to the account its owner will take over.
+ */
+async function requireConfirmedEmail(userId: string): Promise<void> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { emailVerified: true } });
+  if (!user?.emailVerified) throw new AppError("FORBIDDEN", PAYOUT_TEXTS.unconfirmed);
+}
+
+/**
  * Starts (or resumes) onboarding: the account is created on first use, then the organizer is sent
- * to the provider's onboarding (Stripe) or the demo page. Returns where to go.
+ * to the provider's onboarding (Stripe) or the demo page. Returns where to go. Only once the
+ * organizer's email address is confirmed.
  */
 export async function startPayoutOnboarding(
   viewer: { id: string; email: string } | null,
 ): Promise<{ url: string }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
+  await requireConfirmedEmail(viewer.id);
   const gateway = getGateway();
   let row = await db.payoutAccount.findUnique({ where: { userId: viewer.id } });
   if (!row || row.provider !== gateway.mode) {
@@ -141,4 +154,19 @@ export async function setDemoAccountState(
   if (!state) throw new AppError("BAD_REQUEST", "Choose how the demo onboarding ends.");
   if (await applyAccountState(row.accountId, state)) void kickEmailSender();
   return getPayoutAccount(viewer.id);
+}
+
+/**
+ * A confirmation or a Google sign-in takes over an account whose address was never confirmed (issue
+ * 31): whoever signed it up may not own the address, so what they set up that could carry money goes,
+ * in the caller's transaction — the payout account (their bank; the owner sets up their own) and the
+ * link to the Stripe customer (their saved cards). Payout rows keep their own copy of the account id,
+ * so no money record changes. Events, commitments and comments stay with the account.
+ */
+export async function dropEarlierHolderMoneySetup(
+  tx: Prisma.TransactionClient,
+  userId: string,
+): Promise<void> {
+  await tx.payoutAccount.deleteMany({ where: { userId } });
+  await tx.user.update({ where: { id: userId }, data: { stripeCustomerId: null } });
 }

@@ -10,10 +10,12 @@ export async function createUser(
     name: string | null;
     isAdmin: boolean;
     passwordHash: string | null;
+    emailVerified: Date | null;
   }> = {},
 ) {
   return db.user.create({
     data: {
+      emailVerified: overrides.emailVerified ?? null,
       email: overrides.email ?? `user-${next()}@example.test`,
       name: overrides.name === undefined ? `User ${seq}` : overrides.name,
       isAdmin: overrides.isAdmin ?? false,

@@ -12,7 +12,7 @@ import { demoProcessingFee } from "@/lib/payments/demo-gateway";
  */
 describe("demo payouts", () => {
   it("onboards through the demo page's states, then pays a tipped event once, after its hold", async () => {
-    const organizer = await createUser();
+    const organizer = await createUser({ emailVerified: new Date() }); // payouts need a confirmed address
     expect((await getPayoutAccount(organizer.id)).status).toBe("not_started");
     const { url } = await startPayoutOnboarding(organizer);
     const accountId = new URL(url).searchParams.get("account")!;

@@ -49,8 +49,9 @@ afterAll(async () => {
 
 const DAY = 86_400_000;
 
-/** An organizer whose Connect account finished onboarding. */
+/** An organizer whose Connect account finished onboarding (payouts need a confirmed address). */
 async function readyOrganizer(user: { id: string; email: string }) {
+  await db.user.update({ where: { id: user.id }, data: { emailVerified: new Date() } });
   const { url } = await accounts.startPayoutOnboarding(user);
   expect(url).toMatch(/^https:\/\/connect\.stripe\.test\/setup\/acct_/);
   const row = await db.payoutAccount.findUniqueOrThrow({ where: { userId: user.id } });
@@ -305,7 +306,7 @@ describe("paying organizers", () => {
 
     // demo data on a Stripe deployment: the old demo account neither passes the gate nor is paid
     const organizer = await db.user.create({
-      data: { email: `demo-then-stripe-${Date.now()}@example.test` },
+      data: { email: `demo-then-stripe-${Date.now()}@example.test`, emailVerified: new Date() },
     });
     await createDemoPayoutAccount(organizer.id);
     expect(await accounts.canBePaid(db, organizer.id)).toBe(false);
