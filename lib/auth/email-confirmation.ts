@@ -9,7 +9,13 @@ import { consume, minutesText } from "@/lib/rate-limit/service";
 import { applyAdminEmails } from "@/lib/auth/admins";
 import { dropEarlierHolderMoneySetup } from "@/lib/payouts/accounts";
 import { hashPassword } from "@/lib/auth/password";
-import { AUTH_TEXT, CONFIRM_TEXT, newPasswordSchema, PASSWORD_MAX } from "@/lib/auth/schema";
+import {
+  AUTH_TEXT,
+  CONFIRM_TEXT,
+  newPasswordSchema,
+  PASSWORD_MAX,
+  tooManyAttemptsText,
+} from "@/lib/auth/schema";
 import { hashLinkToken, linkTokenSchema, newLinkToken } from "@/lib/auth/link-token";
 
 /**
@@ -26,6 +32,8 @@ import { hashLinkToken, linkTokenSchema, newLinkToken } from "@/lib/auth/link-to
 export const CONFIRM_EMAIL_KEY = "confirm-email:";
 const CONFIRMATION_TTL_MS = 24 * 3600_000;
 const RESEND_LIMIT = { limit: 3, windowMs: 60 * 60_000 };
+/** Confirmation attempts per client address (issue 31): the form is public and a good one costs an argon2id hash. */
+export const CONFIRM_PER_IP = { limit: 20, windowMs: 15 * 60_000 };
 
 export { CONFIRM_TEXT };
 
@@ -95,9 +103,13 @@ const confirmSchema = z
  * the token was sent to (once: of two concurrent uses, one wins), sets the password (argon2id), marks
  * it set through an emailed link, ends every session of the account, then applies ADMIN_EMAILS.
  * Returns the account's email (the page signs the confirmer in with the new password). A bad, used
- * or expired token, or a password that breaks the rules, changes nothing.
+ * or expired token, or a password that breaks the rules, changes nothing; a token is looked up
+ * before the password is hashed, and each client address has CONFIRM_PER_IP attempts.
  */
-export async function confirmEmail(input: unknown): Promise<{ email: string }> {
+export async function confirmEmail(
+  input: unknown,
+  ctx: { ip: string | null } = { ip: null },
+): Promise<{ email: string }> {
   const parsed = confirmSchema.safeParse(input);
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
@@ -111,6 +123,17 @@ export async function confirmEmail(input: unknown): Promise<{ email: string }> {
     if (!first || !tokenOk) throw new AppError("BAD_REQUEST", CONFIRM_TEXT.invalid);
     throw new AppError("BAD_REQUEST", first, fieldErrors);
   }
+  if (ctx.ip)
+    await consume({ key: `confirm-email:ip:${ctx.ip}`, ...CONFIRM_PER_IP }, (ms) =>
+      tooManyAttemptsText(minutesText(ms)),
+    );
+  // a token that would not confirm anything is refused before the (memory-hard) hash
+  const live = await db.verificationToken.findUnique({
+    where: { token: hashLinkToken(parsed.data.token) },
+    select: { identifier: true, expires: true },
+  });
+  if (!live || !live.identifier.startsWith(CONFIRM_EMAIL_KEY) || live.expires.getTime() <= Date.now())
+    throw new AppError("BAD_REQUEST", CONFIRM_TEXT.invalid);
   const passwordHash = await hashPassword(parsed.data.password);
   const user = await db.$transaction(async (tx) => {
     // DELETE … RETURNING: of two concurrent confirmations, one gets the row (single use)

@@ -9,7 +9,13 @@ import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { renderEmail } from "@/lib/email/render";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
-import { AUTH_TEXT, emailSchema, newPasswordSchema, RESET_TEXT } from "@/lib/auth/schema";
+import {
+  AUTH_TEXT,
+  emailSchema,
+  newPasswordSchema,
+  RESET_TEXT,
+  tooManyAttemptsText,
+} from "@/lib/auth/schema";
 import { applyAdminEmails } from "@/lib/auth/admins";
 import { hashLinkToken, linkTokenSchema, newLinkToken } from "@/lib/auth/link-token";
 
@@ -26,6 +32,8 @@ export const RESET_PASSWORD_KEY = "reset-password:";
 const RESET_TTL_MS = 60 * 60_000;
 const PER_EMAIL = { limit: 3, windowMs: 60 * 60_000 };
 const PER_IP = { limit: 10, windowMs: 60 * 60_000 };
+/** Uses of reset links per client address (issue 31): the form is public and a good one costs an argon2id hash. */
+export const RESET_USES_PER_IP = { limit: 20, windowMs: 15 * 60_000 };
 
 export { RESET_TEXT };
 
@@ -141,7 +149,10 @@ export async function isValidResetToken(token: unknown): Promise<boolean> {
  * session, and — the link proved the address — confirms the email and marks the password set through
  * an emailed link (ADMIN_EMAILS needs it, issue 31). Returns the account's email.
  */
-export async function resetPassword(input: unknown): Promise<{ email: string }> {
+export async function resetPassword(
+  input: unknown,
+  ctx: { ip: string | null } = { ip: null },
+): Promise<{ email: string }> {
   const parsed = resetSchema.safeParse(input);
   if (!parsed.success) {
     const passwordIssue = parsed.error.issues.find((i) => i.path[0] === "password");
@@ -149,6 +160,17 @@ export async function resetPassword(input: unknown): Promise<{ email: string }> 
       throw new AppError("BAD_REQUEST", passwordIssue.message, { password: passwordIssue.message });
     throw new AppError("BAD_REQUEST", RESET_TEXT.invalid);
   }
+  if (ctx.ip)
+    await consume({ key: `reset-use:ip:${ctx.ip}`, ...RESET_USES_PER_IP }, (ms) =>
+      tooManyAttemptsText(minutesText(ms)),
+    );
+  // a link that would not reset anything is refused before the (memory-hard) hash
+  const live = await db.verificationToken.findUnique({
+    where: { token: hashLinkToken(parsed.data.token) },
+    select: { identifier: true, expires: true },
+  });
+  if (!live || !live.identifier.startsWith(RESET_PASSWORD_KEY) || live.expires.getTime() <= Date.now())
+    throw new AppError("BAD_REQUEST", RESET_TEXT.invalid);
   const passwordHash = await hashPassword(parsed.data.password);
   const user = await db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ identifier: string; expires: Date }[]>`
