@@ -18,13 +18,16 @@ import { isHardDecline } from "@/lib/payments/declines";
 async function customerFor(user: { id: string; email?: string }): Promise<string> {
   const row = await db.user.findUniqueOrThrow({
     where: { id: user.id },
-    select: { stripeCustomerId: true, email: true },
+    select: { stripeCustomerId: true, email: true, sessionVersion: true },
   });
   if (row.stripeCustomerId) return row.stripeCustomerId;
+  // The key names the account's holder too (the session version): when a confirmation or a Google
+  // join takes an account over from whoever registered it (issue 31), its customer is cleared and the
+  // session version moves, so the new holder gets a customer of their own, never the earlier one replayed.
   const customer = await callStripe((s) =>
     s.customers.create(
       { email: row.email, metadata: { userId: user.id } },
-      { idempotencyKey: `customer-${user.id}` },
+      { idempotencyKey: `customer-${user.id}-${row.sessionVersion}` },
     ),
   );
   // The idempotency key makes concurrent creations return the same customer within 24 h; the

@@ -66,6 +66,21 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
     expect(si.body.customer).toBe(stored.stripeCustomerId);
   });
 
+  it("gives an account taken over from whoever registered it a customer of its own, not the earlier one replayed (issue 31)", async () => {
+    const user = await createUser();
+    await gateway.createSetupIntent(user);
+    const first = (await db.user.findUniqueOrThrow({ where: { id: user.id } })).stripeCustomerId;
+    // what a takeover does (lib/payouts/accounts dropEarlierHolderMoneySetup, with the session version moved)
+    await db.user.update({
+      where: { id: user.id },
+      data: { stripeCustomerId: null, sessionVersion: { increment: 1 } },
+    });
+    await gateway.createSetupIntent(user);
+    const second = (await db.user.findUniqueOrThrow({ where: { id: user.id } })).stripeCustomerId;
+    expect(second).toMatch(/^cus_/);
+    expect(second).not.toBe(first);
+  });
+
   it("charges off-session with the pledge's idempotency key and metadata", async () => {
     const { user, customer, pm } = await backerWithCard();
     const input = chargeInput(user.id, pm);
