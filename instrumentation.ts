@@ -5,8 +5,9 @@ export async function register() {
   await announceGoogleTestIssuer();
   if (process.env.JOBS_ENABLED === "false") return;
   const { startWorkers } = await import("./lib/jobs/worker");
+  const { allJobs } = await import("./lib/all-jobs");
   try {
-    await startWorkers();
+    await startWorkers(await allJobs());
   } catch (err) {
     console.warn(`[jobs] workers not started: ${(err as Error).message}`);
   }

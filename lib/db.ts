@@ -1,12 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { Prisma as PrismaNs, PrismaClient } from "@/lib/generated/prisma/client";
-import {
-  livePledgeWhere,
-  memberPledgeWhere,
-  sqlStatusList,
-  standingPledgeWhere,
-  type StatusSet,
-} from "@/lib/campaigns/lifecycle";
+import { PrismaClient } from "@/lib/generated/prisma/client";
 import { databaseUrl, env } from "@/lib/env";
 
 export { Prisma } from "@/lib/generated/prisma/client";
@@ -58,12 +51,3 @@ export async function disconnectDb() {
   await client?.$disconnect();
 }
 
-/** A status set of the campaign core as an SQL `IN` list: `c.status IN (${statusIn(CONFIRMED_STATUSES)})`. */
-export const statusIn = (set: StatusSet) => PrismaNs.raw(sqlStatusList(set));
-
-/** The campaign core's live-pledge rule (not withdrawn) in a tagged statement: `AND ${livePledgeSql("p")}`. */
-export const livePledgeSql = (alias?: string) => PrismaNs.raw(livePledgeWhere(alias));
-/** A member (issue 21: holds a place and counts toward the goal): `AND ${memberPledgeSql("p")}`. */
-export const memberPledgeSql = (alias?: string) => PrismaNs.raw(memberPledgeWhere(alias));
-/** In or waiting (not withdrawn): `AND ${standingPledgeSql("p")}`. */
-export const standingPledgeSql = (alias?: string) => PrismaNs.raw(standingPledgeWhere(alias));

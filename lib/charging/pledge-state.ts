@@ -1,5 +1,6 @@
 import "server-only";
-import { db, livePledgeSql, memberPledgeSql, Prisma, statusIn } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
+import { livePledgeSql, memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { CONFIRMED_STATUSES, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";
 import type { CardSummary, ChargeResult } from "@/lib/payments/types";

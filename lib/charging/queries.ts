@@ -1,5 +1,6 @@
 import "server-only";
-import { db, livePledgeSql, memberPledgeSql } from "@/lib/db";
+import { db } from "@/lib/db";
+import { livePledgeSql, memberPledgeSql } from "@/lib/campaigns/sql";
 import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
 import { LIVE_PLEDGE, OUTCOME_STATES, pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
 import { pledgeDueBy, softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";

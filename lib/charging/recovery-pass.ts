@@ -1,5 +1,6 @@
 import "server-only";
-import { db, livePledgeSql, Prisma, statusIn } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
+import { livePledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";

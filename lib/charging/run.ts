@@ -1,5 +1,6 @@
 import "server-only";
-import { db, memberPledgeSql, statusIn } from "@/lib/db";
+import { db } from "@/lib/db";
+import { memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { env } from "@/lib/env";
 import { getGateway } from "@/lib/payments/gateway";
 import type { ChargeResult, PaymentGateway } from "@/lib/payments/types";

@@ -1,5 +1,6 @@
 import "server-only";
-import { db, memberPledgeSql, statusIn } from "@/lib/db";
+import { db } from "@/lib/db";
+import { memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { requestCharging } from "@/lib/charging/queue";
 import { AppError } from "@/lib/errors";
 import { consume, secondsText } from "@/lib/rate-limit/service";

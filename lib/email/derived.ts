@@ -1,5 +1,6 @@
 import "server-only";
-import { db, livePledgeSql, statusIn } from "@/lib/db";
+import { db } from "@/lib/db";
+import { livePledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
 import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/email/notifications";
 import {

@@ -1,6 +1,7 @@
 import "server-only";
 import { appUrl } from "@/lib/env";
-import { db, statusIn, type Prisma } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
+import { statusIn } from "@/lib/campaigns/sql";
 import { formatCents, plural } from "@/lib/format";
 import { coverUrl } from "@/lib/images/limits";
 import { CONFIRMED_STATUSES, isCrowdfund, isPaidEvent, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";

@@ -4,7 +4,7 @@ import { env } from "@/lib/env";
 
 /**
  * pg-boss on the app's own PostgreSQL (schema `pgboss`): every app instance shares one queue, so
- * jobs run once across instances and survive restarts. See lib/jobs/definitions.ts for the jobs.
+ * jobs run once across instances and survive restarts. See lib/all-jobs.ts for the jobs.
  */
 const g = globalThis as unknown as { __pnBoss?: Promise<PgBoss> };
 

@@ -1,11 +1,14 @@
 import "server-only";
-import { allJobs } from "@/lib/jobs/definitions";
 import { getBoss } from "@/lib/jobs/boss";
+import type { JobDefinition } from "@/lib/jobs/types";
 
-/** Starts the workers and schedules of every job on this instance (called from instrumentation.ts). */
-export async function startWorkers() {
+/**
+ * Starts the workers and schedules of the given jobs on this instance (called from
+ * instrumentation.ts with every job of the app, lib/all-jobs.ts).
+ */
+export async function startWorkers(jobs: JobDefinition[]) {
   const boss = await getBoss();
-  for (const job of await allJobs()) {
+  for (const job of jobs) {
     await boss.createQueue(job.name, {
       name: job.name,
       retryLimit: job.retryLimit ?? 5,

@@ -1,5 +1,6 @@
 import "server-only";
-import { db, Prisma, statusIn } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
+import { statusIn } from "@/lib/campaigns/sql";
 import { AppError } from "@/lib/errors";
 import { getGateway } from "@/lib/payments/gateway";
 import type { MoveResult, PaymentGateway } from "@/lib/payments/types";

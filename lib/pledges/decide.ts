@@ -10,7 +10,7 @@ import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy
 import { countsTowardGoal, isCrowdfund, isFull, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { maxPersonalThreshold, memberCount } from "@/lib/campaigns/thresholds";
 import { canSeeEvent } from "@/lib/access/rules";
-import { livePledgeSql, standingPledgeSql } from "@/lib/db";
+import { livePledgeSql, standingPledgeSql } from "@/lib/campaigns/sql";
 
 /**
  * The commit decision (SPEC §4 commit flow, DESIGN §1 threshold): reads the campaign row a commit

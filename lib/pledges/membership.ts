@@ -1,5 +1,6 @@
 import "server-only";
-import { db, livePledgeSql, memberPledgeSql, Prisma, statusIn } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
+import { livePledgeSql, memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { CONFIRMED_STATUSES, isConfirmed, isFreeEvent, thresholdMet } from "@/lib/campaigns/lifecycle";
 import { memberCount } from "@/lib/campaigns/thresholds";
 import { confirmFreePledges } from "@/lib/charging/pledge-state";

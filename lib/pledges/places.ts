@@ -1,5 +1,6 @@
 import "server-only";
-import { livePledgeSql, Prisma } from "@/lib/db";
+import { Prisma } from "@/lib/db";
+import { livePledgeSql } from "@/lib/campaigns/sql";
 import { countsTowardGoal, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { stillPayableSql } from "@/lib/charging/payment-window";
 import { pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";

@@ -11,7 +11,7 @@ import { firmNeeded, goAheadFrom } from "@/lib/campaigns/thresholds";
 import { callToAction, isCrowdfund, isPaidEvent, type CallToAction } from "@/lib/campaigns/lifecycle";
 import { canModerate, isApproved } from "@/lib/access/rules";
 import { livePledgeSql } from "@/lib/charging/pledge-state";
-import { memberPledgeSql } from "@/lib/db";
+import { memberPledgeSql } from "@/lib/campaigns/sql";
 import { MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */

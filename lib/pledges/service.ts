@@ -1,6 +1,7 @@
 import "server-only";
 import { contributorText } from "@/lib/privacy/present";
-import { db, livePledgeSql } from "@/lib/db";
+import { db } from "@/lib/db";
+import { livePledgeSql } from "@/lib/campaigns/sql";
 import { isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway } from "@/lib/payments/gateway";

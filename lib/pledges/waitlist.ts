@@ -1,5 +1,6 @@
 import "server-only";
-import { db, Prisma, standingPledgeSql, statusIn } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
+import { standingPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import {
   CALLED_OFF_STATUSES,
   inStatuses,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { checkLimits, consume, countHits, recordHit } from "@/lib/rate-limit/service";
-import { allJobs } from "@/lib/jobs/definitions";
+import { allJobs } from "@/lib/all-jobs";
 
 describe("rate limits in Postgres", () => {
   it("lets `limit` actions through in the window and refuses the next with a retry time", async () => {

@@ -9,7 +9,9 @@ import { pledgeJobs } from "@/lib/pledges/jobs";
 
 /**
  * Every background job of the app. Each domain defines its jobs in lib/<domain>/jobs.ts and adds
- * them here (one import and one spread per domain).
+ * them here (one import and one spread per domain). This list sits above the domains (the top of
+ * the layering table in scripts/check-structure.mjs): lib/jobs, the infrastructure that runs the
+ * jobs, imports no domain and takes this list from instrumentation.ts.
  */
 export async function allJobs(): Promise<JobDefinition[]> {
   return [
