@@ -50,4 +50,3 @@ export async function disconnectDb() {
   globalForDb.__pactnexusDbUrl = undefined;
   await client?.$disconnect();
 }
-

@@ -51,6 +51,7 @@ const DOMAIN_FILES = {
     "place.ts",
     "go-ahead.ts",
     "thresholds.ts",
+    "sql.ts",
   ],
   cancellation: [],
   charging: [
