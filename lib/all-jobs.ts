@@ -1,6 +1,7 @@
 import type { JobDefinition } from "@/lib/jobs/types";
 import { chargingJobs } from "@/lib/charging/jobs";
 import { emailJobs } from "@/lib/email/jobs";
+import { queueDerivedEmails } from "@/lib/derived-emails";
 import { deadlineJobs } from "@/lib/deadlines/jobs";
 import { cancellationJobs } from "@/lib/cancellation/jobs";
 import { rateLimitJobs } from "@/lib/rate-limit/jobs";
@@ -15,7 +16,7 @@ import { pledgeJobs } from "@/lib/pledges/jobs";
  */
 export async function allJobs(): Promise<JobDefinition[]> {
   return [
-    ...emailJobs,
+    ...emailJobs(() => queueDerivedEmails()),
     ...deadlineJobs,
     ...cancellationJobs,
     ...chargingJobs,

@@ -18,7 +18,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const rel = (f) => path.relative(root, f).split(path.sep).join("/");
 
 /** Roles any domain may have. */
-const COMMON = ["service.ts", "queries.ts", "schema.ts", "policy.ts", "jobs.ts", "texts.ts", "limits.ts"];
+const COMMON = [
+  "service.ts",
+  "queries.ts",
+  "schema.ts",
+  "policy.ts",
+  "jobs.ts",
+  "texts.ts",
+  "limits.ts",
+  "emails.ts",
+];
 /** What else each domain holds (adding a file means naming it here, on purpose). */
 const DOMAIN_FILES = {
   access: ["rules.ts"],
@@ -52,6 +61,9 @@ const DOMAIN_FILES = {
     "go-ahead.ts",
     "thresholds.ts",
     "sql.ts",
+    "ics.ts",
+    "edit-emails.ts",
+    "notifications.ts",
   ],
   cancellation: [],
   charging: [
@@ -68,20 +80,7 @@ const DOMAIN_FILES = {
   deadlines: [],
   drafts: [],
   images: ["process.ts", "storage.ts"],
-  email: [
-    "derived.ts",
-    "organizer.ts",
-    "digest.ts",
-    "ics.ts",
-    "notifications.ts",
-    "render.ts",
-    "templates.ts",
-    "transport.ts",
-    "unsubscribe.ts",
-    "waitlist.ts",
-    "conditions.ts",
-    "changes.ts",
-  ],
+  email: ["render.ts", "transport.ts", "unsubscribe.ts"],
   jobs: ["boss.ts", "definitions.ts", "types.ts", "worker.ts"],
   payments: [
     "types.ts",
@@ -105,6 +104,9 @@ const DOMAIN_FILES = {
     "give-up.ts",
     "commitments-csv.ts",
     "membership.ts",
+    "condition-emails.ts",
+    "waitlist-emails.ts",
+    "digest.ts",
   ],
   privacy: ["present.ts"],
   "rate-limit": [],

@@ -46,9 +46,9 @@ import {
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { whenWhereSelect } from "@/lib/campaigns/place";
-import { emailCampaignSelect } from "@/lib/email/notifications";
+import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
-import { deadlineExtendedEmail, eventChangedEmail } from "@/lib/email/changes";
+import { deadlineExtendedEmail, eventChangedEmail } from "@/lib/campaigns/edit-emails";
 import { afterPlacesFilled, fillOpenPlaces, type Filled } from "@/lib/pledges/waitlist";
 
 /**

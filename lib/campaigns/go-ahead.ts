@@ -11,9 +11,9 @@ import { isCrowdfund, isFreeEvent, MEMBER_PLEDGE } from "@/lib/campaigns/lifecyc
 import { goAheadFrom } from "@/lib/campaigns/thresholds";
 import { confirmFreePledges } from "@/lib/charging/pledge-state";
 import { requestCharging } from "@/lib/charging/queue";
-import { emailCampaignSelect } from "@/lib/email/notifications";
+import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
-import { goAheadEmail } from "@/lib/email/conditions";
+import { goAheadEmail } from "@/lib/pledges/condition-emails";
 
 /**
  * The early go-ahead (issue 21, DESIGN §1 "early go-ahead"): an organizer who said at creation that

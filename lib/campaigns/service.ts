@@ -1,5 +1,5 @@
 import "server-only";
-import { queueModerationEmail } from "@/lib/email/notifications";
+import { queueModerationEmail } from "@/lib/campaigns/notifications";
 import { kickEmailSender } from "@/lib/email/service";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";

@@ -148,7 +148,7 @@ export async function recordChargeResult(
 ): Promise<boolean> {
   if (result.status === "succeeded") {
     // The backer's "Event Confirmed!" email is derived from the charged pledge by the email job
-    // (lib/email/derived.ts, same dedupe key), so this hot path stays one short statement.
+    // (lib/derived-emails.ts, same dedupe key), so this hot path stays one short statement.
     const { count } = await db.pledge.updateMany({
       where: { id: pledgeId, chargeStatus: { in: [...SUCCESS_MAY_FOLLOW] } },
       data: {

@@ -1,8 +1,8 @@
 import "server-only";
-import { emailCampaignSelect } from "@/lib/email/notifications";
+import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { db } from "@/lib/db";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
-import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/email/templates";
+import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/campaigns/emails";
 import { getGateway, paymentsMode } from "@/lib/payments/gateway";
 import { releaseCard } from "@/lib/charging/pledge-state";
 import {

@@ -10,16 +10,17 @@ import { queueDerivedEmails } from "@/lib/email/derived";
  * still goes out.
  * A run that fails as a whole (database down) is retried by pg-boss.
  */
-const emailSendJob = defineJob<{ kick?: boolean }>({
+const emailSendJob = (derive: () => Promise<unknown>) =>
+  defineJob<{ kick?: boolean }>({
   name: EMAIL_SEND_JOB,
   cron: "* * * * *",
   scheduleData: {},
   retryLimit: 5,
   handler: async (data) => {
-    // Causes whose services did not queue their email in their own transaction (see derived.ts):
+    // Causes whose services did not queue their email in their own transaction (see lib/derived-emails.ts):
     // the per-minute run only. A kick follows a cause that queued its own email; deriving on every
     // kick rescanned the day's pledges several times a second under a burst of commits.
-    if (!data?.kick) await queueDerivedEmails();
+    if (!data?.kick) await derive();
     // Drain in batches so a burst (an event of thousands confirming) does not wait for the next minute.
     for (let i = 0; i < 20; i++) {
       const r = await sendPendingEmails({ limit: 100 });
@@ -28,15 +29,8 @@ const emailSendJob = defineJob<{ kick?: boolean }>({
   },
 });
 
-/** A few minutes past every hour: the organizers' commitment digests for the hours just ended. */
-const organizerDigestJob = defineJob<Record<string, never>>({
-  name: "organizer-commit-digest",
-  cron: "5 * * * *",
-  scheduleData: {},
-  retryLimit: 3,
-  handler: async () => {
-    if ((await queueOrganizerDigests()) > 0) await kickEmailSender();
-  },
-});
-
-export const emailJobs = [emailSendJob, organizerDigestJob];
+/**
+ * The outbox's jobs. `derive` queues the emails derived from committed state (lib/derived-emails.ts),
+ * handed in by lib/all-jobs.ts: the outbox imports no domain.
+ */
+export const emailJobs = (derive: () => Promise<unknown>) => [emailSendJob(derive)];

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PayoutAccountState } from "@/lib/payments/types";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
-import { payoutAccountAttentionEmail } from "@/lib/email/organizer";
+import { payoutAccountAttentionEmail } from "@/lib/payouts/emails";
 
 /**
  * Organizers' payout accounts (issue 23). With Stripe: a Connect Express account, created once per

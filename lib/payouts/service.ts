@@ -8,7 +8,7 @@ import { CONFIRMED_STATUSES, inStatuses } from "@/lib/campaigns/lifecycle";
 import { canModerate, type Actor } from "@/lib/access/rules";
 import { pledgeStatesIn, SETTLED_STATES } from "@/lib/charging/pledge-state";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
-import { payoutSentEmail } from "@/lib/email/organizer";
+import { payoutSentEmail } from "@/lib/payouts/emails";
 import { ledgerOf, payoutAvailableAt, payoutHoldDays } from "@/lib/payouts/ledger";
 import { applyAccountState } from "@/lib/payouts/accounts";
 

@@ -1,5 +1,7 @@
 import "server-only";
 import { defineJob } from "@/lib/jobs/types";
+import { kickEmailSender } from "@/lib/email/service";
+import { queueOrganizerDigests } from "@/lib/pledges/digest";
 import { runWaitlistPass } from "@/lib/pledges/waitlist";
 
 /**
@@ -16,4 +18,15 @@ const waitlistJob = defineJob<Record<string, never>>({
   },
 });
 
-export const pledgeJobs = [waitlistJob];
+/** A few minutes past every hour: the organizers' commitment digests for the hours just ended. */
+const organizerDigestJob = defineJob<Record<string, never>>({
+  name: "organizer-commit-digest",
+  cron: "5 * * * *",
+  scheduleData: {},
+  retryLimit: 3,
+  handler: async () => {
+    if ((await queueOrganizerDigests()) > 0) await kickEmailSender();
+  },
+});
+
+export const pledgeJobs = [waitlistJob, organizerDigestJob];

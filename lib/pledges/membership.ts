@@ -4,9 +4,9 @@ import { livePledgeSql, memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { CONFIRMED_STATUSES, isConfirmed, isFreeEvent, thresholdMet } from "@/lib/campaigns/lifecycle";
 import { memberCount } from "@/lib/campaigns/thresholds";
 import { confirmFreePledges } from "@/lib/charging/pledge-state";
-import { emailCampaignSelect, queueConfirmedEmails, queueToEach } from "@/lib/email/notifications";
+import { emailCampaignSelect, queueConfirmedEmails, queueToEach } from "@/lib/campaigns/notifications";
 import { kickEmailSender } from "@/lib/email/service";
-import { conditionUnmetEmail } from "@/lib/email/conditions";
+import { conditionUnmetEmail } from "@/lib/pledges/condition-emails";
 import { releaseSavedCards } from "@/lib/deadlines/service";
 
 /**

@@ -7,7 +7,7 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway } from "@/lib/payments/gateway";
 import { requestCharging } from "@/lib/charging/service";
 import { chargeOwnPledgeNow } from "@/lib/charging/recovery";
-import { commitReceivedEmail } from "@/lib/email/templates";
+import { commitReceivedEmail } from "@/lib/campaigns/emails";
 import { kickEmailSender, outboxColumns, queueEmail } from "@/lib/email/service";
 import { consume, secondsText } from "@/lib/rate-limit/service";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
@@ -26,8 +26,8 @@ import {
 import { isUniqueViolation, newId, oneAtATime, withCommitSlot } from "@/lib/pledges/commit-slots";
 import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/pledges/membership";
 import { STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
-import { waitlistJoinedEmail } from "@/lib/email/waitlist";
-import { conditionalCommitEmail } from "@/lib/email/conditions";
+import { waitlistJoinedEmail } from "@/lib/pledges/waitlist-emails";
+import { conditionalCommitEmail } from "@/lib/pledges/condition-emails";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;

@@ -18,9 +18,9 @@ import {
   recordChargeResult,
 } from "@/lib/charging/pledge-state";
 import { requestCharging } from "@/lib/charging/queue";
-import { emailCampaignSelect, queueToEach } from "@/lib/email/notifications";
+import { emailCampaignSelect, queueToEach } from "@/lib/campaigns/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
-import { promotedEmail, promotionFailedEmail, waitlistClosedEmail } from "@/lib/email/waitlist";
+import { promotedEmail, promotionFailedEmail, waitlistClosedEmail } from "@/lib/pledges/waitlist-emails";
 import { releaseSavedCards } from "@/lib/deadlines/service";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";

@@ -4,7 +4,7 @@ import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
-import { organizerUpdateEmail } from "@/lib/email/templates";
+import { organizerUpdateEmail } from "@/lib/campaigns/emails";
 import { postUpdateSchema, UPDATE_LIMIT_REACHED, UPDATES_PER_DAY } from "@/lib/updates/schema";
 import type { Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";

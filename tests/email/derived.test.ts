@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { queueDerivedEmails } from "@/lib/email/derived";
-import { queueCommitEmail } from "@/lib/email/notifications";
+import { queueDerivedEmails } from "@/lib/derived-emails";
+import { queueCommitEmail } from "@/lib/campaigns/notifications";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
 const count = (prefix: string) => db.emailOutbox.count({ where: { dedupeKey: { startsWith: prefix } } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildIcs, foldLine, icsUid } from "@/lib/email/ics";
+import { buildIcs, foldLine, icsUid } from "@/lib/campaigns/ics";
 import { renderEmail } from "@/lib/email/render";
 
 /** A small RFC 5545 reader: unfolds lines and returns the properties of the VEVENT. */

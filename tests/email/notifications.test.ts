@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/email/notifications";
-import { hourKey, queueOrganizerDigests } from "@/lib/email/digest";
+import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/campaigns/notifications";
+import { hourKey, queueOrganizerDigests } from "@/lib/pledges/digest";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
 const inTenDays = () => new Date(Date.now() + 10 * 24 * 3600_000);
@@ -168,7 +168,7 @@ describe("copy that fits the moment (issue 19)", () => {
   });
 
   it("a crowdfund's reminder and digest count dollars, not commitments", async () => {
-    const { deadlineReminderEmail, organizerCommitDigestEmail } = await import("@/lib/email/templates");
+    const { deadlineReminderEmail, organizerCommitDigestEmail } = await import("@/lib/campaigns/emails");
     const c = {
       ...(await createCampaign({ goal: 1000, ticketPriceCents: 0 })),
       pactType: "crowdfund",

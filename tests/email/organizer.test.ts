@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { queueDerivedEmails } from "@/lib/email/derived";
+import { queueDerivedEmails } from "@/lib/derived-emails";
 import { commitToCampaign } from "@/lib/pledges/service";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { queueEmail, queueEmails, sendPendingEmails, MAX_SEND_ATTEMPTS } from "@/lib/email/service";
 import { listOutboxForAdmin } from "@/lib/email/queries";
-import { commitReceivedEmail } from "@/lib/email/templates";
+import { commitReceivedEmail } from "@/lib/campaigns/emails";
 import type { MailTransport } from "@/lib/email/transport";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 

@@ -10,7 +10,7 @@ afterAll(() => smtp.close());
 
 // Imported once SMTP_URL is set: lib/env parses the environment once, at its first use.
 const { db } = await import("@/lib/db");
-const { queueOrganizerDigests } = await import("@/lib/email/digest");
+const { queueOrganizerDigests } = await import("@/lib/pledges/digest");
 const { sendPendingEmails } = await import("@/lib/email/service");
 const { verifyUnsubscribeToken } = await import("@/lib/email/unsubscribe");
 const { env } = await import("@/lib/env");

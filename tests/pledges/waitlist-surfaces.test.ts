@@ -188,7 +188,7 @@ describe("the waitlist on every surface", () => {
 
     const { giveUpPlace } = await import("@/lib/pledges/give-up");
     await giveUpPlace(a, { campaignId: c.id });
-    const { queueDerivedEmails } = await import("@/lib/email/derived");
+    const { queueDerivedEmails } = await import("@/lib/derived-emails");
     await queueDerivedEmails();
     expect(
       await db.emailOutbox.count({ where: { toEmail: w.email, dedupeKey: { startsWith: "commit:" } } }),

@@ -1,7 +1,7 @@
 import { getViewer } from "@/lib/auth/viewer";
 import { AppError } from "@/lib/errors";
 import { handle } from "@/lib/http";
-import { buildIcs, type IcsStatus } from "@/lib/email/ics";
+import { buildIcs, type IcsStatus } from "@/lib/campaigns/ics";
 import { getShareInfo } from "@/lib/sharing/queries";
 import { placeLine } from "@/lib/campaigns/place";
 

@@ -15,8 +15,8 @@ type Tx = Prisma.TransactionClient;
 /**
  * The organizer's emails about money and the threshold (issue 19): when the event tips, and when
  * charging is done (collected, failed). Transactional (about money), so no unsubscribe link; the
- * hourly digest (lib/email/digest.ts) still counts new commitments beside them. Queued by the
- * per-minute derivation (lib/email/derived.ts) from the durable state — `fundedAt`, `chargedAt` —
+ * hourly digest (lib/pledges/digest.ts) still counts new commitments beside them. Queued by the
+ * per-minute derivation (lib/derived-emails.ts) from the durable state — `fundedAt`, `chargedAt` —
  * with one dedupe key per event, so each arrives once whichever path tipped or finished the event.
  */
 type OrganizerCampaign = {
@@ -140,75 +140,4 @@ export async function dueOrganizerEmails(since: Date, take: number) {
       ORDER BY c."chargedAt" ASC LIMIT ${take}`,
   ]);
   return { tipped: tipped.map((r) => r.id), charged: charged.map((r) => r.id) };
-}
-
-/** To the organizer when an admin approves or rejects the event. `moderationId` names the decision. */
-export function moderationEmail(
-  c: { id: string; title: string },
-  to: { userId: string; email: string; name?: string | null },
-  decision: "approved" | "rejected",
-  moderationId: string,
-  reason?: string | null,
-): QueuedEmail {
-  return {
-    dedupeKey: `moderation:${moderationId}:${to.userId}`,
-    to: to.email,
-    subject: decision === "approved" ? `"${c.title}" is approved and live` : `"${c.title}" was not approved`,
-    ...renderEmail({
-      heading: decision === "approved" ? "Your event is live" : "Your event was not approved",
-      paragraphs:
-        decision === "approved"
-          ? [`An admin approved "${c.title}". It is now listed on PactNexus and people can commit.`]
-          : [
-              `An admin rejected "${c.title}", so it is not listed. You can still see it on your profile.`,
-              ...(reason ? [`The reason given: ${reason}`] : []),
-            ],
-      action: { label: "View the event", url: `${appUrl()}/campaign/${c.id}` },
-    }),
-  };
-}
-
-/** To the organizer when money was transferred to their payout account (issue 23). */
-export async function payoutSentEmail(
-  tx: Tx,
-  row: { id: string; campaignId: string; amountCents: bigint },
-): Promise<QueuedEmail> {
-  const c = await tx.campaign.findUniqueOrThrow({
-    where: { id: row.campaignId },
-    select: { id: true, title: true, creatorId: true, creator: { select: { email: true } } },
-  });
-  return {
-    dedupeKey: `payout-sent:${row.id}`,
-    to: c.creator.email,
-    subject: `Payout sent: ${formatCents(Number(row.amountCents))} for "${c.title}"`,
-    ...renderEmail({
-      heading: "Your payout is on its way",
-      paragraphs: [
-        `${formatCents(Number(row.amountCents))} from "${c.title}" was transferred to your payout account, after fees and refunds.`,
-        "Your bank usually shows it within a few business days. The payouts page has the breakdown and a CSV.",
-      ],
-      action: { label: "View payouts", url: `${appUrl()}/payouts` },
-    }),
-  };
-}
-
-/** To the organizer when their payout account needs attention (the provider restricted it). */
-export function payoutAccountAttentionEmail(
-  to: { userId: string; email: string },
-  requirements: string | null,
-  stamp: string,
-): QueuedEmail {
-  return {
-    dedupeKey: `payout-account:${to.userId}:${stamp}`,
-    to: to.email,
-    subject: "Your payout account needs attention",
-    ...renderEmail({
-      heading: "Your payout account needs attention",
-      paragraphs: [
-        "We can't send your events' money to your payout account until a few details are updated.",
-        ...(requirements ? [requirements] : []),
-      ],
-      action: { label: "Update payout details", url: `${appUrl()}/payouts` },
-    }),
-  };
 }

@@ -2,18 +2,14 @@ import "server-only";
 import { db } from "@/lib/db";
 import { livePledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
-import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/email/notifications";
-import {
-  dueOrganizerEmails,
-  queueOrganizerChargedEmail,
-  queueOrganizerTippedEmail,
-} from "@/lib/email/organizer";
+import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/campaigns/notifications";
+import { dueOrganizerEmails, queueOrganizerChargedEmail, queueOrganizerTippedEmail } from "@/lib/charging/emails";
 
 /**
  * Emails derived from committed state, for causes whose services do not (yet) queue their email
  * inside their own transaction: a new pledge, a charged pledge of a confirmed event, a moderation
  * decision, an event that tipped or finished charging (to its organizer). Each run looks for causes of the last `windowMs` without their email in the outbox and
- * queues it with the same dedupe key the in-transaction hooks (lib/email/notifications.ts) use, so
+ * queues it with the same dedupe key the in-transaction hooks (lib/campaigns/notifications.ts) use, so
  * a cause yields exactly one email whichever path gets there first, and a crash anywhere loses
  * nothing: the cause is durable and the next run finds it.
  */
@@ -47,7 +43,7 @@ export async function queueDerivedEmails(
     ORDER BY m."createdAt" ASC LIMIT ${take}`;
   for (const m of decisions) if (await db.$transaction((tx) => queueModerationEmail(tx, m.id))) queued++;
 
-  // The organizer's "reached its goal" and "charging is done" (lib/email/organizer.ts).
+  // The organizer's "reached its goal" and "charging is done" (lib/charging/emails.ts).
   const organizer = await dueOrganizerEmails(since, take);
   for (const id of organizer.tipped)
     if (await db.$transaction((tx) => queueOrganizerTippedEmail(tx, id))) queued++;

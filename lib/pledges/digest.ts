@@ -1,9 +1,9 @@
 import "server-only";
-import { emailCampaignSelect } from "@/lib/email/notifications";
+import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { db } from "@/lib/db";
 import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { queueEmail } from "@/lib/email/service";
-import { organizerCommitDigestEmail } from "@/lib/email/templates";
+import { organizerCommitDigestEmail } from "@/lib/campaigns/emails";
 
 const HOUR = 3600_000;
 

@@ -11,7 +11,7 @@ import {
   when,
   type EmailCampaign,
   type Recipient,
-} from "@/lib/email/templates";
+} from "@/lib/campaigns/emails";
 
 /* The emails of an organizer's edit (lib/campaigns/edit.ts): a new date or place, a later deadline. */
 

@@ -5,7 +5,7 @@ import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeFor, placeLine, type WhenWhereRow } from "@/lib/campaigns/place";
 import { coverUrl } from "@/lib/images/limits";
 import { isCrowdfund, isPaidEvent, progress } from "@/lib/campaigns/lifecycle";
-import { icsAttachment } from "@/lib/email/ics";
+import { icsAttachment } from "@/lib/campaigns/ics";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import { unsubscribeLinks } from "@/lib/email/unsubscribe";

@@ -2,15 +2,16 @@ import "server-only";
 import type { Prisma } from "@/lib/db";
 import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { whenWhereSelect } from "@/lib/campaigns/place";
+import { appUrl } from "@/lib/env";
+import { renderEmail } from "@/lib/email/render";
 import { queueEmail, queueEmails } from "@/lib/email/service";
 import {
   commitReceivedEmail,
   eventConfirmedEmail,
   type EmailCampaign,
   type Recipient,
-} from "@/lib/email/templates";
+} from "@/lib/campaigns/emails";
 import type { QueuedEmail } from "@/lib/email/schema";
-import { moderationEmail } from "@/lib/email/organizer";
 
 /**
  * One-line hooks for the services that own each cause: call them INSIDE the transaction that
@@ -144,4 +145,30 @@ export async function queueToEach<R extends { userId: string }>(
       return u ? [email(r, { userId: u.id, email: u.email, name: u.name })] : [];
     }),
   );
+}
+
+/** To the organizer when an admin approves or rejects the event. `moderationId` names the decision. */
+export function moderationEmail(
+  c: { id: string; title: string },
+  to: { userId: string; email: string; name?: string | null },
+  decision: "approved" | "rejected",
+  moderationId: string,
+  reason?: string | null,
+): QueuedEmail {
+  return {
+    dedupeKey: `moderation:${moderationId}:${to.userId}`,
+    to: to.email,
+    subject: decision === "approved" ? `"${c.title}" is approved and live` : `"${c.title}" was not approved`,
+    ...renderEmail({
+      heading: decision === "approved" ? "Your event is live" : "Your event was not approved",
+      paragraphs:
+        decision === "approved"
+          ? [`An admin approved "${c.title}". It is now listed on PactNexus and people can commit.`]
+          : [
+              `An admin rejected "${c.title}", so it is not listed. You can still see it on your profile.`,
+              ...(reason ? [`The reason given: ${reason}`] : []),
+            ],
+      action: { label: "View the event", url: `${appUrl()}/campaign/${c.id}` },
+    }),
+  };
 }

@@ -12,7 +12,7 @@ import {
   startsLine,
   type EmailCampaign,
   type Recipient,
-} from "@/lib/email/templates";
+} from "@/lib/campaigns/emails";
 
 /**
  * The waitlist's emails (issue 20, DESIGN §1 "capacity and waitlist"): joining, promotion, a

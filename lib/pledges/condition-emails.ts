@@ -9,7 +9,7 @@ import {
   startsLine,
   type EmailCampaign,
   type Recipient,
-} from "@/lib/email/templates";
+} from "@/lib/campaigns/emails";
 
 /**
  * Personal thresholds and the early go-ahead (issue 21): the emails they cause. Each dedupe key
