@@ -3,7 +3,11 @@ import { db } from "@/lib/db";
 import { livePledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
 import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/campaigns/notifications";
-import { dueOrganizerEmails, queueOrganizerChargedEmail, queueOrganizerTippedEmail } from "@/lib/charging/emails";
+import {
+  dueOrganizerEmails,
+  queueOrganizerChargedEmail,
+  queueOrganizerTippedEmail,
+} from "@/lib/charging/emails";
 
 /**
  * Emails derived from committed state, for causes whose services do not (yet) queue their email

@@ -1,8 +1,6 @@
 import "server-only";
 import { defineJob } from "@/lib/jobs/types";
-import { EMAIL_SEND_JOB, kickEmailSender, sendPendingEmails } from "@/lib/email/service";
-import { queueOrganizerDigests } from "@/lib/email/digest";
-import { queueDerivedEmails } from "@/lib/email/derived";
+import { EMAIL_SEND_JOB, sendPendingEmails } from "@/lib/email/service";
 
 /**
  * One queue for sending: queued on demand right after a cause commits (kickEmailSender, data
@@ -12,22 +10,22 @@ import { queueDerivedEmails } from "@/lib/email/derived";
  */
 const emailSendJob = (derive: () => Promise<unknown>) =>
   defineJob<{ kick?: boolean }>({
-  name: EMAIL_SEND_JOB,
-  cron: "* * * * *",
-  scheduleData: {},
-  retryLimit: 5,
-  handler: async (data) => {
-    // Causes whose services did not queue their email in their own transaction (see lib/derived-emails.ts):
-    // the per-minute run only. A kick follows a cause that queued its own email; deriving on every
-    // kick rescanned the day's pledges several times a second under a burst of commits.
-    if (!data?.kick) await derive();
-    // Drain in batches so a burst (an event of thousands confirming) does not wait for the next minute.
-    for (let i = 0; i < 20; i++) {
-      const r = await sendPendingEmails({ limit: 100 });
-      if (r.sent + r.stored < 100) break;
-    }
-  },
-});
+    name: EMAIL_SEND_JOB,
+    cron: "* * * * *",
+    scheduleData: {},
+    retryLimit: 5,
+    handler: async (data) => {
+      // Causes whose services did not queue their email in their own transaction (see lib/derived-emails.ts):
+      // the per-minute run only. A kick follows a cause that queued its own email; deriving on every
+      // kick rescanned the day's pledges several times a second under a burst of commits.
+      if (!data?.kick) await derive();
+      // Drain in batches so a burst (an event of thousands confirming) does not wait for the next minute.
+      for (let i = 0; i < 20; i++) {
+        const r = await sendPendingEmails({ limit: 100 });
+        if (r.sent + r.stored < 100) break;
+      }
+    },
+  });
 
 /**
  * The outbox's jobs. `derive` queues the emails derived from committed state (lib/derived-emails.ts),
