@@ -115,7 +115,7 @@ export const REGISTRY: readonly Entry[] = [
     file: "app/api/stripe/webhook/route.ts",
     name: "POST",
     access: "stripe-signature",
-    rule: "lib/charging/webhook verifyStripeEvent on the raw body; exempt from the Origin check",
+    rule: "lib/payments/webhook verifyStripeEvent on the raw body; exempt from the Origin check",
   },
   {
     kind: "route",

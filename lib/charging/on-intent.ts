@@ -1,0 +1,101 @@
+import "server-only";
+import type Stripe from "stripe";
+import type { Prisma } from "@/lib/db";
+import { finalizeIfDone } from "@/lib/charging/run";
+import { onChargeFailed } from "@/lib/charging/notify";
+import { recordProviderFailure, recordProviderSuccess } from "@/lib/charging/pledge-state";
+import { handleStripeEventOnce } from "@/lib/payments/webhook";
+
+/**
+ * Stripe's payment_intent.* events (the route sends them here once lib/payments/webhook.ts verified
+ * them). Deliveries are at least once and unordered, so each handler only moves a pledge
+ * "forward": a success wins over any failure, and a failure applies only to the attempt the pledge
+ * is on (metadata.attempt), so any delivery order converges to the same state.
+ */
+/** The event's PaymentIntent, if it carries a usable one. */
+function intentOf(event: Stripe.Event): Stripe.PaymentIntent | null {
+  const obj = (event.data as { object?: { id?: unknown; object?: unknown } } | undefined)?.object;
+  return obj && typeof obj.id === "string" && obj.object === "payment_intent"
+    ? (obj as Stripe.PaymentIntent)
+    : null;
+}
+
+type Tx = Prisma.TransactionClient;
+type Outcome = { campaignId?: string; failedPledgeId?: string };
+
+async function findPledge(tx: Tx, pi: Stripe.PaymentIntent) {
+  const raw: unknown = pi.metadata?.pledgeId;
+  const pledgeId = typeof raw === "string" && raw.length <= 64 ? raw : null;
+  const select = {
+    id: true,
+    campaignId: true,
+    chargeStatus: true,
+    chargeAttempts: true,
+    paymentIntentId: true,
+  } as const;
+  const byMeta = pledgeId ? await tx.pledge.findUnique({ where: { id: pledgeId }, select }) : null;
+  return byMeta ?? (await tx.pledge.findUnique({ where: { paymentIntentId: pi.id }, select }));
+}
+
+async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outcome> {
+  const pledge = await findPledge(tx, pi);
+  if (!pledge) return {};
+  await recordProviderSuccess(tx, pledge.id, {
+    paymentIntentId: pi.id,
+    chargedAt: Number.isInteger(pi.created) ? new Date(pi.created * 1000) : new Date(),
+    amountCents: Number.isInteger(pi.amount) && pi.amount >= 0 ? pi.amount : null,
+  });
+  return { campaignId: pledge.campaignId };
+}
+
+async function onIntentUnsuccessful(
+  tx: Tx,
+  pi: Stripe.PaymentIntent,
+  kind: "failed" | "requires_action",
+): Promise<Outcome> {
+  const pledge = await findPledge(tx, pi);
+  if (!pledge) return {};
+  const attempt = Number(pi.metadata?.attempt);
+  const sameAttempt = Number.isFinite(attempt)
+    ? attempt === pledge.chargeAttempts
+    : pledge.paymentIntentId === pi.id;
+  if (!sameAttempt || pledge.chargeStatus === "succeeded" || pledge.chargeStatus === "refunded") return {};
+  const err = pi.last_payment_error;
+  const code =
+    kind === "requires_action"
+      ? "authentication_required"
+      : (err?.decline_code ?? err?.code ?? "card_declined");
+  const changed = await recordProviderFailure(tx, pledge, {
+    kind,
+    code,
+    message:
+      err?.message ??
+      (kind === "requires_action" ? "This transaction requires authentication." : "Your card was declined."),
+    paymentIntentId: pi.id,
+  });
+  return changed && pledge.chargeStatus !== kind
+    ? { campaignId: pledge.campaignId, failedPledgeId: pledge.id }
+    : { campaignId: pledge.campaignId };
+}
+
+/** Handles one verified payment_intent.* event once. Returns false when its id was already handled. */
+export async function handleIntentEvent(event: Stripe.Event): Promise<boolean> {
+  const result = await handleStripeEventOnce(event, async (tx): Promise<Outcome> => {
+    const pi = intentOf(event);
+    if (!pi) return {};
+    switch (event.type) {
+      case "payment_intent.succeeded":
+        return onIntentSucceeded(tx, pi);
+      case "payment_intent.payment_failed":
+        return onIntentUnsuccessful(tx, pi, "failed");
+      case "payment_intent.requires_action":
+        return onIntentUnsuccessful(tx, pi, "requires_action");
+      default:
+        return {};
+    }
+  });
+  if (!result) return false;
+  if (result.value.failedPledgeId) await onChargeFailed(result.value.failedPledgeId);
+  if (result.value.campaignId) await finalizeIfDone(result.value.campaignId);
+  return true;
+}
