@@ -75,54 +75,16 @@ function revelationText(c: View["campaign"]) {
   return `Attendees appear to other visitors as "Anonymous Attendee #n" ${when}.`;
 }
 
+/** The commitment's badge: the one story of it (lib/events/story.ts), as the CSV tells it too. */
 function ChargeState({ p }: { p: ManageCommitment }) {
-  if (p.conditionReleasedAt) return <Badge tone="slate">Condition not met, released</Badge>;
-  if (!p.member && !p.withdrawnAt && p.minPeople !== null && p.waitlistPosition === null)
-    return <Badge tone="amber">Not counted yet</Badge>;
-  if (p.waitlistPosition !== null)
-    return (
-      <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
-        <Badge tone={p.waitlistPaused ? "red" : "amber"}>Waitlisted #{p.waitlistPosition}</Badge>
-        {p.waitlistPaused && (
-          <span className="text-xs text-slate-500">card declined, awaiting a new one</span>
-        )}
-      </span>
-    );
-  if (p.waitlistClosedAt) return <Badge tone="slate">Waitlist closed</Badge>;
-  if (p.gaveUpAt)
-    return (
-      <Badge tone="slate">
-        {p.chargeStatus === "refunded"
-          ? "Gave up place, refunded"
-          : p.chargeStatus === "succeeded" && p.amountCents > 0
-            ? "Gave up place, refund pending"
-            : "Gave up place"}
-      </Badge>
-    );
-  if (p.promotedAt && p.charged) return <Badge tone="green">Charged, from waitlist</Badge>;
-  if (p.recovery === "dropped") return <Badge tone="slate">Dropped, not paid</Badge>;
-  if (p.withdrawnAt)
-    return <Badge tone="slate">{p.chargeStatus === "refunded" ? "Withdrawn, refunded" : "Withdrawn"}</Badge>;
-  if (p.chargeStatus === "refunded") return <Badge tone="slate">Refunded</Badge>;
-  if (p.charged) return <Badge tone="green">Charged</Badge>;
-  if (p.chargeStatus === "processing") return <Badge tone="brand">Charging</Badge>;
-  if (p.chargeStatus === "requires_action")
-    return (
-      <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
-        <Badge tone="red">Needs authentication</Badge>
-        <span className="text-xs text-slate-500">authentication_required</span>
-      </span>
-    );
-  if (p.chargeStatus === "failed")
-    return (
-      <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
-        <Badge tone={p.recovery === "retrying" ? "amber" : "red"}>
-          {p.recovery === "retrying" ? "Failed, will retry" : "Failed"}
-        </Badge>
-        {p.chargeFailureCode && <span className="text-xs text-slate-500">{p.chargeFailureCode}</span>}
-      </span>
-    );
-  return <Badge tone={p.verified ? "green" : "amber"}>{p.verified ? "Verified" : "Pending"}</Badge>;
+  const { label, tone, note } = p.status;
+  if (!note) return <Badge tone={tone}>{label}</Badge>;
+  return (
+    <span className="inline-flex flex-col items-start gap-0.5 sm:items-end">
+      <Badge tone={tone}>{label}</Badge>
+      <span className="text-xs text-slate-500">{note}</span>
+    </span>
+  );
 }
 
 function Stat({

@@ -3,7 +3,9 @@ import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { paymentCounts } from "@/lib/charging/queries";
-import { recoveryPhase, type RecoveryPhase } from "@/lib/charging/payment-window";
+import { recoveryPhase } from "@/lib/charging/payment-window";
+import type { Standing } from "@/lib/events/standing";
+import { organizerStory, type OrganizerStory } from "@/lib/events/story";
 import { isCrowdfund, isPaidEvent, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { waitlistPositions } from "@/lib/pledges/waitlist";
 import { mayGoAhead } from "@/lib/campaigns/thresholds";
@@ -25,23 +27,19 @@ export type ManageCommitment = {
   cardBrand: string | null;
   cardLast4: string | null;
   chargedAt: string | null;
+  /** issue 32: the commitment's place (lib/events/standing.ts) */
+  standing: Standing;
   /** the backer withdrew (DESIGN §1 "withdrawing"): listed for the organizer, counted nowhere */
   withdrawnAt: string | null;
-  /** a failed payment's phase (lib/charging/payment-window.ts), or null */
-  recovery: RecoveryPhase | null;
   /** issue 20: its place in line while it waits, else null */
   waitlistPosition: number | null;
-  /** issue 20: a promotion's charge failed: it waits for the backer's new card */
-  waitlistPaused: boolean;
   /** issue 20: when a place opened for it */
   promotedAt: string | null;
-  /** issue 20: the backer gave their place to the first in line / the waitlist closed at the start */
-  gaveUpAt: string | null;
-  waitlistClosedAt: string | null;
   /** issue 21: "only count me if at least N people are in", and whether it counts now */
   minPeople: number | null;
-  member: boolean;
-  conditionReleasedAt: string | null;
+  counted: boolean;
+  /** the one story of the commitment, in the organizer's words (badge, note; the CSV's status) */
+  status: OrganizerStory;
 };
 
 export type ManageView = {
@@ -134,7 +132,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
   const crowdfund = isCrowdfund(c);
   const paid = isPaidEvent(c);
   const [commitments, total, withdrawnCount, payments, points, refunds] = await Promise.all([
-    listManagedPledges(c.id, MANAGE_COMMITMENTS_LIMIT),
+    listManagedPledges(c.id, paid, MANAGE_COMMITMENTS_LIMIT),
     db.pledge.count({ where: { campaignId: c.id, ...LIVE_PLEDGE } }),
     db.pledge.count({ where: { campaignId: c.id, withdrawnAt: { not: null }, droppedAt: null } }),
     paymentCounts(c.id),
@@ -200,7 +198,12 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
 /** The manage page lists this many newest commitments; the CSV export has every one. */
 const MANAGE_COMMITMENTS_LIMIT = 500;
 
-export async function listManagedPledges(campaignId: string, take?: number): Promise<ManageCommitment[]> {
+/** Every commitment of an event for its organizer; `paid`: the event takes money (lifecycle isPaidEvent). */
+export async function listManagedPledges(
+  campaignId: string,
+  paid: boolean,
+  take?: number,
+): Promise<ManageCommitment[]> {
   const rows = await db.pledge.findMany({
     where: { campaignId },
     take,
@@ -218,38 +221,46 @@ export async function listManagedPledges(campaignId: string, take?: number): Pro
       cardBrand: true,
       cardLast4: true,
       chargedAt: true,
+      standing: true,
       withdrawnAt: true,
-      droppedAt: true,
       chargeAttempts: true,
-      waitlistedAt: true,
       promotedAt: true,
-      gaveUpAt: true,
-      waitlistClosedAt: true,
       minPeople: true,
-      memberSince: true,
-      conditionReleasedAt: true,
       user: { select: { name: true, email: true } },
     },
   });
-  const waiting = rows.filter((p) => p.waitlistedAt && !p.withdrawnAt).map((p) => p.id);
+  const waiting = rows.filter((p) => p.standing === "waiting").map((p) => p.id);
   const positions = await waitlistPositions(campaignId, waiting);
   // The creator always sees who committed (SPEC §6).
-  return rows.map(
-    ({ user, droppedAt, chargeAttempts, waitlistedAt, memberSince, conditionReleasedAt, ...p }) => ({
-      ...p,
-      member: memberSince !== null && !p.withdrawnAt && !waitlistedAt,
-      conditionReleasedAt: conditionReleasedAt?.toISOString() ?? null,
-      waitlistPosition: positions.get(p.id) ?? null,
-      waitlistPaused: positions.has(p.id) && p.chargeStatus !== "none",
-      promotedAt: p.promotedAt?.toISOString() ?? null,
-      gaveUpAt: p.gaveUpAt?.toISOString() ?? null,
-      waitlistClosedAt: waitlistedAt && p.waitlistClosedAt ? p.waitlistClosedAt.toISOString() : null,
-      contributor: user.name?.trim() || user.email,
-      email: user.email,
-      createdAt: p.createdAt.toISOString(),
-      chargedAt: p.chargedAt?.toISOString() ?? null,
-      withdrawnAt: p.withdrawnAt?.toISOString() ?? null,
-      recovery: recoveryPhase({ ...p, droppedAt, chargeAttempts }),
+  return rows.map(({ user, chargeAttempts, ...p }) => ({
+    ...p,
+    counted: p.standing === "in",
+    status: organizerStory({
+      standing: p.standing,
+      chargeStatus: p.chargeStatus,
+      charged: p.charged,
+      paid,
+      cents: p.amountCents,
+      recovery: recoveryPhase({
+        ...p,
+        chargeAttempts,
+        droppedAt: p.standing === "dropped" ? p.withdrawnAt : null,
+      }),
+      failureCode: p.chargeFailureCode,
+      promoted: p.promotedAt !== null,
+      verified: p.verified,
+      minPeople: p.minPeople,
+      waitlist:
+        p.standing === "waiting"
+          ? { position: positions.get(p.id) ?? null, paused: p.chargeStatus !== "none" }
+          : null,
     }),
-  );
+    waitlistPosition: positions.get(p.id) ?? null,
+    promotedAt: p.promotedAt?.toISOString() ?? null,
+    contributor: user.name?.trim() || user.email,
+    email: user.email,
+    createdAt: p.createdAt.toISOString(),
+    chargedAt: p.chargedAt?.toISOString() ?? null,
+    withdrawnAt: p.withdrawnAt?.toISOString() ?? null,
+  }));
 }

@@ -24,23 +24,15 @@ import { formatInZone } from "@/lib/campaigns/event-time";
 import { formatCents, plural } from "@/lib/format";
 import { waitlistPositions } from "@/lib/pledges/waitlist";
 import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/charging/payment-window";
+import { STANDING_BADGES, standsNow, type Tone } from "@/lib/events/standing";
+import { backerStory, type BackerState, type CommitmentFacts, type EventFacts } from "@/lib/events/story";
 
 /**
  * The backer's own commitments (issue 18): what they committed to, their state in words, their
  * card, and what they may still do. Only ever built for the pledge's own user — card details and
  * charge states appear in nobody else's view (the public list keeps SPEC's payment method text).
  */
-export type BackerState =
-  | "waiting"
-  | "confirmed"
-  | "charged"
-  | "failed"
-  | "expired"
-  | "cancelled"
-  | "refunded"
-  | "withdrawn"
-  | "dropped"
-  | "waitlisted";
+export type { BackerState };
 
 export type MyCommitment = {
   pledgeId: string;
@@ -48,11 +40,11 @@ export type MyCommitment = {
   title: string;
   committedAt: string;
   /** the event's phase badge (the campaign core's words) */
-  phase: { label: string; tone: "brand" | "green" | "slate" | "red" };
+  phase: { label: string; tone: Tone };
   state: BackerState;
   /** the state in words: "Waiting — 3 more needed", "Charged $12.00 on Dec 1, 2026 …" */
   stateText: string;
-  tone: "brand" | "green" | "slate" | "red" | "amber";
+  tone: Tone;
   amountCents: number;
   card: { brand: string; last4: string } | null;
   /** withdrawing is possible now: before the tip, or until `until` after a change after the tip */
@@ -89,20 +81,16 @@ const select = {
   chargeStatus: true,
   chargedAt: true,
   refundedAt: true,
+  charged: true,
+  verified: true,
+  standing: true,
   withdrawnAt: true,
-  droppedAt: true,
   paymentFailedAt: true,
   chargeAttempts: true,
   chargeFailureCode: true,
   paymentIntentId: true,
-  waitlistedAt: true,
   promotedAt: true,
-  gaveUpAt: true,
-  waitlistClosedAt: true,
   minPeople: true,
-  memberSince: true,
-  conditionReleasedAt: true,
-  handedTo: { select: { chargeStatus: true } },
   campaign: {
     select: {
       id: true,
@@ -128,152 +116,124 @@ type Row = NonNullable<Awaited<ReturnType<typeof findRows>>>[number];
 const findRows = (where: object, take: number) =>
   db.pledge.findMany({ where, select, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take });
 
+/** The backer's facts for the one story of a commitment (lib/events/story.ts). */
+function factsOf(
+  p: Row,
+  position: number | null,
+): CommitmentFacts & { leftAt: Date | null; chargedAt: Date | null } {
+  const waiting = p.standing === "waiting";
+  return {
+    standing: p.standing,
+    chargeStatus: p.chargeStatus,
+    charged: p.charged,
+    paid: isPaidEvent(p.campaign),
+    cents: p.amountCents,
+    recovery: recoveryPhase({ ...p, droppedAt: p.standing === "dropped" ? p.withdrawnAt : null }),
+    failureCode: p.chargeFailureCode,
+    promoted: p.promotedAt !== null,
+    verified: p.verified,
+    minPeople: p.minPeople,
+    waitlist: waiting ? { position, paused: p.chargeStatus !== "none" } : null,
+    leftAt: p.withdrawnAt,
+    chargedAt: p.chargedAt,
+  };
+}
+
+/** The event as the backer's story needs it, from the campaign core's phase. */
+function eventFactsOf(c: Row["campaign"], now: Date): EventFacts {
+  const phase = phaseOf(c, now);
+  const left = Math.max(0, c.goal - progress(c).value);
+  return {
+    phase: phase === "ended" || phase === "expired" ? "expired" : phase === "charged" ? "confirmed" : phase,
+    zone: c.timeZone,
+    committedCount: c.committedCount,
+    stillNeeded: isCrowdfund(c)
+      ? `$${left.toLocaleString("en-US")} more`
+      : plural(left, "more person", "more people"),
+  };
+}
+
+/** A failed payment's recovery window: the banner, the consequence and the automatic retry still to come. */
+function recoveryOf(p: Row, now: Date): MyCommitment["recovery"] {
+  if (p.standing !== "in" || !inStatuses(CONFIRMED_STATUSES, p.campaign.status)) return null;
+  if (p.chargeStatus !== "failed" && p.chargeStatus !== "requires_action") return null;
+  const zone = p.campaign.timeZone;
+  const cents = pledgeChargeCents(p.campaign, p);
+  const failedAt = p.paymentFailedAt ?? now;
+  const dueAt = paymentDueBy(failedAt, p.campaign.startsAt);
+  const due = formatInZone(dueAt, zone);
+  const retryAt = failedAt.getTime() + AUTO_RETRY_AFTER_MS;
+  return {
+    dueAt: dueAt.toISOString(),
+    zone,
+    banner:
+      p.chargeStatus === "requires_action"
+        ? `Your ${formatCents(cents)} payment needs your confirmation — complete it by ${due}`
+        : `Your ${formatCents(cents)} payment failed — update your card by ${due}`,
+    consequence: "If it isn't paid by then, your place is released and you won't be charged.",
+    retry:
+      recoveryPhase({ ...p, droppedAt: null }) === "retrying" && retryAt < dueAt.getTime()
+        ? `We'll also try your card once more on ${formatInZone(new Date(retryAt), zone)}.`
+        : null,
+  };
+}
+
+/** What the backer may still do: withdraw (and until when), change the card, give up the place. */
+function actionsOf(p: Row, now: Date) {
+  const c = p.campaign;
+  const stands = standsNow(p.standing);
+  // leaving the waitlist, or a place not counted yet, is open at any time (nothing was charged)
+  const uncounted =
+    p.standing === "waiting" || (p.standing === "conditional" && !inStatuses(CALLED_OFF_STATUSES, c.status));
+  const rule = !stands ? null : uncounted ? ({ kind: "open" } as const) : withdrawRule(c, p, now);
+  const paused = p.standing === "waiting" && p.chargeStatus !== "none";
+  return {
+    withdraw:
+      rule?.kind === "open"
+        ? ({ kind: "open" } as const)
+        : rule?.kind === "afterChange"
+          ? ({
+              kind: "afterChange",
+              until: rule.until.toISOString(),
+              untilText: formatInZone(rule.until, c.timeZone),
+            } as const)
+          : null,
+    canChangeCard: isPaidEvent(c) && rule?.kind === "open" && (p.paymentMethodId !== null || paused),
+    canGiveUp: p.standing === "in" && isConfirmed(c.status) && c.waitlistCount > 0 && waitlistOpen(c, now),
+  };
+}
+
 function present(p: Row, now: Date, position: number | null): MyCommitment {
   const c = p.campaign;
-  const paid = isPaidEvent(c);
-  const cents = pledgeChargeCents(c, p);
-  const zone = c.timeZone;
-  const phase = PHASE_BADGES[phaseOf(c, now)];
-  let state: BackerState;
-  let stateText: string;
-  let tone: MyCommitment["tone"];
-  let recovery: MyCommitment["recovery"] = null;
-  const waiting = p.waitlistedAt !== null && p.withdrawnAt === null;
-  const paused = waiting && p.chargeStatus !== "none";
-  if (waiting) {
-    state = "waitlisted";
-    stateText = paused
-      ? "A place opened, but your card was declined — update your card to stay in line"
-      : `On the waitlist — #${position ?? "?"} in line`;
-    tone = paused ? "red" : "amber";
-  } else if (p.conditionReleasedAt) {
-    state = "withdrawn";
-    stateText = `Released — your condition (at least ${p.minPeople} people) wasn't met by the deadline; never charged`;
-    tone = "slate";
-  } else if (p.waitlistClosedAt) {
-    state = "withdrawn";
-    stateText = `The waitlist closed when the event started — never charged`;
-    tone = "slate";
-  } else if (p.gaveUpAt) {
-    state = "withdrawn";
-    stateText =
-      p.chargeStatus === "refunded"
-        ? `Gave up your place on ${formatInZone(p.gaveUpAt, zone)} — ${formatCents(p.amountCents)} refunded`
-        : p.chargeStatus === "succeeded" && paid
-          ? `Gave up your place on ${formatInZone(p.gaveUpAt, zone)} — ${formatCents(p.amountCents)} is refunded once the person who took it has paid`
-          : `Gave up your place on ${formatInZone(p.gaveUpAt, zone)} — never charged`;
-    tone = "slate";
-  } else if (p.droppedAt) {
-    state = "dropped";
-    stateText =
-      p.chargeStatus === "refunded"
-        ? `Dropped on ${formatInZone(p.droppedAt, zone)} — the payment wasn't completed in time; ${formatCents(p.amountCents)} refunded`
-        : `Dropped on ${formatInZone(p.droppedAt, zone)} — the payment wasn't completed in time; never charged`;
-    tone = "slate";
-  } else if (p.withdrawnAt) {
-    state = "withdrawn";
-    stateText =
-      p.chargeStatus === "refunded"
-        ? `Withdrawn on ${formatInZone(p.withdrawnAt, zone)} — ${formatCents(p.amountCents)} refunded`
-        : `Withdrawn on ${formatInZone(p.withdrawnAt, zone)} — never charged`;
-    tone = "slate";
-  } else if (p.chargeStatus === "refunded") {
-    state = "refunded";
-    stateText = `Refunded ${formatCents(p.amountCents)} — the event was cancelled`;
-    tone = "slate";
-  } else if (c.status === "cancelled") {
-    state = "cancelled";
-    stateText = "Not charged — the event was cancelled";
-    tone = "slate";
-  } else if (c.status === "expired" || (c.status === "pending" && c.deadline <= now)) {
-    state = "expired";
-    stateText = "Not charged — the goal was not reached";
-    tone = "slate";
-  } else if (p.minPeople !== null && p.memberSince === null && !p.withdrawnAt) {
-    // issue 21: a condition that does not hold yet — a place, not counted, not charged
-    state = "waiting";
-    stateText = `You count once ${p.minPeople} people are in — ${c.committedCount} are now`;
-    tone = "amber";
-  } else if (c.status === "pending") {
-    const left = Math.max(0, c.goal - progress(c).value);
-    state = "waiting";
-    stateText = isCrowdfund(c)
-      ? `Waiting — $${left.toLocaleString("en-US")} more needed`
-      : `Waiting — ${plural(left, "more person", "more people")} needed`;
-    tone = "brand";
-  } else if (p.chargeStatus === "failed" || p.chargeStatus === "requires_action") {
-    state = "failed";
-    stateText =
-      p.chargeStatus === "requires_action"
-        ? "Payment needs your confirmation — please complete it"
-        : "Payment failed — please update your card";
-    tone = "red";
-    const failedAt = p.paymentFailedAt ?? now;
-    const dueAt = paymentDueBy(failedAt, c.startsAt);
-    const due = formatInZone(dueAt, zone);
-    recovery = {
-      dueAt: dueAt.toISOString(),
-      zone,
-      banner:
-        p.chargeStatus === "requires_action"
-          ? `Your ${formatCents(cents)} payment needs your confirmation — complete it by ${due}`
-          : `Your ${formatCents(cents)} payment failed — update your card by ${due}`,
-      consequence: "If it isn't paid by then, your place is released and you won't be charged.",
-      // the automatic retry, if one is still to come inside the window
-      retry:
-        recoveryPhase(p) === "retrying" && failedAt.getTime() + AUTO_RETRY_AFTER_MS < dueAt.getTime()
-          ? `We'll also try your card once more on ${formatInZone(new Date(failedAt.getTime() + AUTO_RETRY_AFTER_MS), zone)}.`
-          : null,
-    };
-  } else if (p.chargeStatus === "succeeded" && paid) {
-    state = "charged";
-    stateText = `Charged ${formatCents(p.amountCents)} on ${formatInZone(p.chargedAt ?? now, zone)}${p.promotedAt ? " — a place opened for you on the waitlist" : ""}`;
-    tone = "green";
-  } else {
-    state = "confirmed";
-    stateText = paid ? "Confirmed — your card is being charged" : "Confirmed — it is happening";
-    tone = "green";
-  }
-  // leaving the waitlist is open at any time (nothing was charged)
-  const uncounted =
-    waiting || (p.minPeople !== null && p.memberSince === null && !inStatuses(CALLED_OFF_STATUSES, c.status));
-  const rule = p.withdrawnAt ? null : uncounted ? ({ kind: "open" } as const) : withdrawRule(c, p, now);
-  const standing = p.withdrawnAt === null;
+  const facts = factsOf(p, position);
+  const story = backerStory(facts, eventFactsOf(c, now));
+  const stands = standsNow(p.standing);
   return {
     pledgeId: p.id,
     campaignId: c.id,
     title: c.title,
     committedAt: p.createdAt.toISOString(),
-    phase,
-    state,
-    stateText,
-    tone,
-    amountCents: paid ? cents : 0,
-    card: p.cardLast4 && !p.withdrawnAt ? { brand: p.cardBrand ?? "card", last4: p.cardLast4 } : null,
-    withdraw:
-      rule?.kind === "open"
-        ? { kind: "open" }
-        : rule?.kind === "afterChange"
-          ? {
-              kind: "afterChange",
-              until: rule.until.toISOString(),
-              untilText: formatInZone(rule.until, zone),
-            }
-          : null,
-    canChangeCard: paid && rule?.kind === "open" && (p.paymentMethodId !== null || paused),
-    payUrl: state === "failed" && inStatuses(CONFIRMED_STATUSES, c.status) ? `/pledges/${p.id}/pay` : null,
-    recovery: inStatuses(CONFIRMED_STATUSES, c.status) ? recovery : null,
-    waitlist: waiting ? { position: position ?? 0, paused } : null,
-    canGiveUp: standing && !waiting && isConfirmed(c.status) && c.waitlistCount > 0 && waitlistOpen(c, now),
+    // a commitment that no longer stands shows its own badge, not the event's ("Withdrawn", not "Active")
+    phase: stands ? PHASE_BADGES[phaseOf(c, now)] : STANDING_BADGES[p.standing],
+    state: story.state,
+    stateText: story.text,
+    tone: story.tone,
+    amountCents: facts.paid ? pledgeChargeCents(c, p) : 0,
+    card: p.cardLast4 && stands ? { brand: p.cardBrand ?? "card", last4: p.cardLast4 } : null,
+    ...actionsOf(p, now),
+    payUrl:
+      story.state === "failed" && inStatuses(CONFIRMED_STATUSES, c.status) ? `/pledges/${p.id}/pay` : null,
+    recovery: recoveryOf(p, now),
+    waitlist: facts.waitlist ? { position: position ?? 0, paused: facts.waitlist.paused } : null,
     promotedAt: p.promotedAt?.toISOString() ?? null,
-    calendarUrl: c.startsAt && standing ? `/campaign/${c.id}/calendar.ics` : null,
+    calendarUrl: c.startsAt && stands ? `/campaign/${c.id}/calendar.ics` : null,
     paymentIntentId: p.chargeStatus === "succeeded" ? p.paymentIntentId : null,
   };
 }
 
 /** The places in line of the waiting ones among `rows` (one query per event they wait for). */
 async function positionsOf(rows: Row[]): Promise<Map<string, number>> {
-  const waiting = rows.filter((r) => r.waitlistedAt && !r.withdrawnAt);
+  const waiting = rows.filter((r) => r.standing === "waiting");
   const out = new Map<string, number>();
   for (const campaignId of new Set(waiting.map((r) => r.campaignId))) {
     const ids = waiting.filter((r) => r.campaignId === campaignId).map((r) => r.id);

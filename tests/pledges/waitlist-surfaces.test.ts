@@ -65,7 +65,7 @@ describe("the waitlist on every surface", () => {
     expect(manage?.campaign).toMatchObject({ capacity: 2, waitlistCount: 1, committedCount: 2 });
     expect(manage?.commitments.find((p) => p.contributor === "Wanda Waiting")?.waitlistPosition).toBe(1);
     const csv = await getCommitmentsCsv(c.id, viewer(organizer));
-    expect(csv?.csv).toMatch(/"Wanda Waiting",[^\r]*"Waitlisted \(#1\)",[^\r]*,"1",""/);
+    expect(csv?.csv).toMatch(/"Wanda Waiting",[^\r]*"Waitlisted #1",[^\r]*,"1",""/);
     const join = await db.emailOutbox.findFirstOrThrow({ where: { toEmail: w.email } });
     expect(join.subject).toBe(`You're on the waitlist for "${c.title}"`);
     expect(join.text).toContain("you're in automatically");

@@ -1,0 +1,232 @@
+import { formatCents } from "@/lib/format";
+import { formatInZone } from "@/lib/campaigns/event-time";
+import type { RecoveryPhase } from "@/lib/charging/payment-window";
+import { STANDING_BADGES, type Standing, type Tone } from "@/lib/events/standing";
+
+/**
+ * The one story of a commitment (issue 32): every surface — My commitments and the event page's own
+ * card, the manage page, its CSV, the pay page — tells it from the same facts: the standing, the
+ * charge state and the money. Where the surfaces used to disagree, the money decides: a refund is
+ * "refunded" only once it went through, a charge given back is "refund pending" until then.
+ */
+export type CommitmentFacts = {
+  standing: Standing;
+  chargeStatus: "none" | "processing" | "succeeded" | "failed" | "requires_action" | "refunded";
+  charged: boolean;
+  /** the event takes money */
+  paid: boolean;
+  /** what the commitment was (or is to be) charged */
+  cents: number;
+  recovery: RecoveryPhase | null;
+  failureCode: string | null;
+  /** took a place that opened on the waitlist */
+  promoted: boolean;
+  verified: boolean;
+  minPeople: number | null;
+  /** waiting: the place in line; paused when a promotion's charge was declined */
+  waitlist: { position: number | null; paused: boolean } | null;
+};
+
+/** Where the money of a commitment is: never taken, taken and kept, owed back, given back. */
+export type MoneyState = "none" | "charged" | "owed" | "refunded";
+
+export function moneyOf(
+  f: Pick<CommitmentFacts, "standing" | "chargeStatus" | "paid" | "cents">,
+): MoneyState {
+  if (f.chargeStatus === "refunded") return "refunded";
+  if (f.chargeStatus !== "succeeded" || !f.paid || f.cents <= 0) return "none";
+  return f.standing === "in" ? "charged" : "owed";
+}
+
+export type OrganizerStory = { label: string; tone: Tone; note: string | null };
+
+const MONEY_SUFFIX: Record<MoneyState, string> = {
+  none: "",
+  charged: "",
+  owed: ", refund pending",
+  refunded: ", refunded",
+};
+
+/** The commitment in the organizer's words: the manage page's badge (with its note) and the CSV's status. */
+export function organizerStory(f: CommitmentFacts): OrganizerStory {
+  const money = moneyOf(f);
+  const { label, tone } = STANDING_BADGES[f.standing];
+  switch (f.standing) {
+    case "waiting": {
+      const paused = f.waitlist?.paused ?? false;
+      return {
+        label: `Waitlisted #${f.waitlist?.position ?? "?"}`,
+        tone: paused ? "red" : "amber",
+        note: paused ? "card declined, awaiting a new one" : null,
+      };
+    }
+    case "conditional":
+      return { label: `Counts once ${f.minPeople} are in`, tone, note: "not counted yet" };
+    case "released":
+      return { label: "Condition not met, released", tone, note: "not charged" };
+    case "waitlist_closed":
+      return { label, tone, note: "not charged" };
+    case "gave_up":
+      return {
+        label: label + MONEY_SUFFIX[money],
+        tone,
+        note: money === "owed" ? "refund once the place is paid for" : null,
+      };
+    case "dropped":
+      return {
+        label: money === "none" ? "Dropped, not paid" : label + MONEY_SUFFIX[money],
+        tone,
+        note: null,
+      };
+    case "withdrawn":
+      return { label: label + MONEY_SUFFIX[money], tone, note: null };
+    case "in":
+      return chargeStory(f, money);
+  }
+}
+
+function chargeStory(f: CommitmentFacts, money: MoneyState): OrganizerStory {
+  if (money === "refunded") return { label: "Refunded", tone: "slate", note: null };
+  if (f.charged)
+    return { label: f.promoted ? "Charged, from waitlist" : "Charged", tone: "green", note: null };
+  if (f.chargeStatus === "processing") return { label: "Charging", tone: "brand", note: null };
+  if (f.chargeStatus === "requires_action")
+    return { label: "Needs authentication", tone: "red", note: "authentication_required" };
+  if (f.chargeStatus === "failed")
+    return f.recovery === "retrying"
+      ? { label: "Failed, will retry", tone: "amber", note: f.failureCode }
+      : { label: "Failed", tone: "red", note: f.failureCode };
+  return f.verified
+    ? { label: "Verified", tone: "green", note: null }
+    : { label: "Pending", tone: "amber", note: null };
+}
+
+/** The CSV's status cell: the manage page's badge and its note. */
+export const organizerStatusText = (s: OrganizerStory) => (s.note ? `${s.label} (${s.note})` : s.label);
+
+export type BackerState =
+  | "waiting"
+  | "confirmed"
+  | "charged"
+  | "failed"
+  | "expired"
+  | "cancelled"
+  | "refunded"
+  | "withdrawn"
+  | "dropped"
+  | "waitlisted";
+
+export type BackerStory = { state: BackerState; text: string; tone: Tone };
+
+/** The event as the backer's story needs it (lib/pledges/mine.ts asks the campaign core for it). */
+export type EventFacts = {
+  phase: "collecting" | "confirmed" | "expired" | "cancelled";
+  zone: string;
+  committedCount: number;
+  /** "4 more people" / "$120 more" while collecting */
+  stillNeeded: string;
+};
+
+/** The commitment in the backer's words (My commitments, the event page's own card). */
+export function backerStory(
+  f: CommitmentFacts & { leftAt: Date | null; chargedAt: Date | null },
+  e: EventFacts,
+): BackerStory {
+  const money = moneyOf(f);
+  const cents = formatCents(f.cents);
+  const on = f.leftAt ? formatInZone(f.leftAt, e.zone) : "";
+  const after =
+    money === "refunded"
+      ? `${cents} refunded`
+      : money === "owed"
+        ? `${cents} is being refunded`
+        : "never charged";
+  switch (f.standing) {
+    case "waiting":
+      return f.waitlist?.paused
+        ? {
+            state: "waitlisted",
+            text: "A place opened, but your card was declined — update your card to stay in line",
+            tone: "red",
+          }
+        : {
+            state: "waitlisted",
+            text: `On the waitlist — #${f.waitlist?.position ?? "?"} in line`,
+            tone: "amber",
+          };
+    case "released":
+      return {
+        state: "withdrawn",
+        text: `Released — your condition (at least ${f.minPeople} people) wasn't met by the deadline; never charged`,
+        tone: "slate",
+      };
+    case "waitlist_closed":
+      return {
+        state: "withdrawn",
+        text: "The waitlist closed when the event started — never charged",
+        tone: "slate",
+      };
+    case "gave_up":
+      return {
+        state: "withdrawn",
+        text: `Gave up your place on ${on} — ${money === "owed" ? `${cents} is refunded once the person who took it has paid` : after}`,
+        tone: "slate",
+      };
+    case "dropped":
+      return {
+        state: "dropped",
+        text: `Dropped on ${on} — the payment wasn't completed in time; ${after}`,
+        tone: "slate",
+      };
+    case "withdrawn":
+      return { state: "withdrawn", text: `Withdrawn on ${on} — ${after}`, tone: "slate" };
+    case "conditional":
+    case "in":
+      return placeStory(f, e, money);
+  }
+}
+
+function placeStory(
+  f: CommitmentFacts & { chargedAt: Date | null },
+  e: EventFacts,
+  money: MoneyState,
+): BackerStory {
+  if (money === "refunded")
+    return {
+      state: "refunded",
+      text: `Refunded ${formatCents(f.cents)} — the event was cancelled`,
+      tone: "slate",
+    };
+  if (e.phase === "cancelled")
+    return { state: "cancelled", text: "Not charged — the event was cancelled", tone: "slate" };
+  if (e.phase === "expired")
+    return { state: "expired", text: "Not charged — the goal was not reached", tone: "slate" };
+  if (f.standing === "conditional")
+    return {
+      state: "waiting",
+      text: `You count once ${f.minPeople} people are in — ${e.committedCount} are now`,
+      tone: "amber",
+    };
+  if (e.phase === "collecting")
+    return { state: "waiting", text: `Waiting — ${e.stillNeeded} needed`, tone: "brand" };
+  if (f.chargeStatus === "failed" || f.chargeStatus === "requires_action")
+    return {
+      state: "failed",
+      text:
+        f.chargeStatus === "requires_action"
+          ? "Payment needs your confirmation — please complete it"
+          : "Payment failed — please update your card",
+      tone: "red",
+    };
+  if (money === "charged")
+    return {
+      state: "charged",
+      text: `Charged ${formatCents(f.cents)} on ${formatInZone(f.chargedAt ?? new Date(), e.zone)}${f.promoted ? " — a place opened for you on the waitlist" : ""}`,
+      tone: "green",
+    };
+  return {
+    state: "confirmed",
+    text: f.paid ? "Confirmed — your card is being charged" : "Confirmed — it is happening",
+    tone: "green",
+  };
+}
