@@ -238,11 +238,19 @@ async function main() {
     await pgServer.stop();
   }
   results.totalSeconds = Math.round((Date.now() - started) / 1000);
+  // Gates (issue 32): targets a scenario checks as PASS/FAIL; any FAIL makes `npm run bench` exit 1
+  // after writing the results.
+  results.gates = results.scenarios.flatMap((s) => s.gates ?? []);
   fs.mkdirSync(path.join(root, "bench"), { recursive: true });
   fs.writeFileSync(path.join(root, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(root, "bench/RESULTS.md"), renderMarkdown(results));
   console.log(`\n${renderMarkdown(results)}`);
   fs.rmSync(workDir, { recursive: true, force: true });
+  const failed = results.gates.filter((g) => !g.pass);
+  if (failed.length) {
+    console.error(`[bench] ${failed.length} gate(s) failed: ${failed.map((g) => g.name).join("; ")}`);
+    process.exitCode = 1;
+  }
 }
 
 function renderMarkdown(r) {
@@ -270,6 +278,14 @@ function renderMarkdown(r) {
               ? `| ${p} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} |`
               : `| ${p} | failed | failed | failed |`,
           ),
+        ]
+      : []),
+    ...(r.gates?.length
+      ? [
+          "",
+          "| gate | result | measured |",
+          "|---|---|---|",
+          ...r.gates.map((g) => `| ${g.name} | ${g.pass ? "PASS" : "FAIL"} | ${g.detail} |`),
         ]
       : []),
     ...(r.notes ?? []).map((n) => `\n${n}`),

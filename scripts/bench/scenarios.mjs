@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { encode } from "next-auth/jwt";
+import pg from "pg";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const USERS = 20000; // bu00000001..bu00020000 in seed.sql
@@ -58,87 +59,132 @@ const pct = (sorted, p) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
 
 /**
- * Commits: request i is user bu{i} committing to free event bf{i mod 200} through the server
- * action, exactly as the commit button does (POST to the event page with Next-Action, the
- * arguments as a JSON array, the router state tree). Each request is a different user with its own
- * NextAuth session cookie. "None lost": every response was a success and the number of pledges on
- * the free events equals the number of successful responses.
+ * Commits: request i is user bu{i} committing through the server action, exactly as the commit
+ * button does (POST to the event page with Next-Action, the arguments as a JSON array, the router
+ * state tree). Each request is a different user with its own NextAuth session cookie; users are
+ * taken in order across all commit scenarios of a run (no user commits twice).
  */
+const shared = { next: 1, ok: 0, cookies: null, actionId: null, plainPerSec: null };
+
+async function commitSetup({ secret, log }) {
+  const actionId = (shared.actionId ??= commitActionId());
+  if (!shared.cookies) {
+    const t0 = Date.now();
+    shared.cookies = new Array(USERS + 1);
+    for (let i = 1; i <= USERS; i++) {
+      shared.cookies[i] =
+        `next-auth.session-token=${await encode({ token: { sub: `bu${pad(i)}`, email: `bench${i}@bench.test`, name: `Bench User ${i}` }, secret })}`;
+    }
+    log(
+      `commits: minted ${USERS} session cookies in ${((Date.now() - t0) / 1000).toFixed(1)} s; action ${actionId}`,
+    );
+  }
+  return { actionId, cookies: shared.cookies };
+}
+
 /**
+ * A closed loop of `connections` clients (like autocannon's), but every request in flight when the
+ * time is up is awaited and counted, so "none lost" compares complete numbers. `eventOf(i)` is the
+ * event user i commits to, `minPeopleOf(i)` its personal threshold (or undefined). The tally keeps
+ * the pledge id of every successful response and how many responses said they crossed the threshold.
+ */
+function commitLoad({ base, actionId, cookies, eventOf, minPeopleOf = () => undefined }) {
+  const tally = {
+    ok: 0,
+    refused: 0,
+    unknown: 0,
+    non200: 0,
+    errors: 0,
+    exhausted: false,
+    samples: [],
+    crossed: 0,
+    pledgeIds: [],
+  };
+  const commitOnce = async (latencies) => {
+    if (shared.next > USERS) {
+      tally.exhausted = true;
+      return false;
+    }
+    const i = shared.next++;
+    const minPeople = minPeopleOf(i);
+    const campaignId = eventOf(i);
+    const t = performance.now();
+    try {
+      const res = await fetch(`${base}/campaign/${campaignId}`, {
+        method: "POST",
+        headers: {
+          cookie: cookies[i],
+          "next-action": actionId,
+          "next-router-state-tree": routerStateTree(campaignId),
+          accept: "text/x-component",
+          "content-type": "text/plain;charset=UTF-8",
+          origin: base,
+        },
+        body: JSON.stringify([minPeople ? { campaignId, minPeople } : { campaignId }]),
+      });
+      const body = await res.text();
+      latencies.push(performance.now() - t);
+      const outcome = res.status === 200 ? actionOutcome(body) : "unknown";
+      if (res.status !== 200) tally.non200++;
+      tally[outcome]++;
+      if (outcome === "ok") {
+        const id = body.match(/"pledgeId":"([^"]+)"/)?.[1];
+        if (id) tally.pledgeIds.push(id);
+        if (/"crossed":true/.test(body)) tally.crossed++;
+      } else if (tally.samples.length < 3) tally.samples.push(`${res.status} ${body.slice(0, 300)}`);
+    } catch (err) {
+      tally.errors++;
+      if (tally.samples.length < 3) tally.samples.push(String(err));
+    }
+    return true;
+  };
+  const loop = async (connections, seconds) => {
+    const latencies = [];
+    const end = performance.now() + seconds * 1000;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < end && (await commitOnce(latencies)));
+      }),
+    );
+    return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
+  };
+  return { tally, loop };
+}
+
+/** How many of `ids` (the pledge ids successful responses returned) are rows on the events `like`. */
+async function pledgeIdsFound(q, url, ids, like) {
+  const { rows } = await q(
+    url,
+    `SELECT count(*)::int AS n FROM "Pledge" WHERE id = ANY($1::text[]) AND "campaignId" LIKE $2`,
+    [ids, like],
+  );
+  return rows[0].n;
+}
+
+/**
+ * Spread commits: request i goes to free event bf{i mod 200}. "None lost": every response was a
+ * success, the number of pledges on the free events equals the number of successful responses, and
+ * every successful response's pledge is a row there.
+ *
  * Issue 21: the same, with every other commitment carrying a personal threshold ("only count me if
  * at least N are in", N from 50 to 99: these events have fewer, so they wait). It runs right after
  * the plain one, with the users after it, on the same events — which from then on recount their
  * members on every commit. Its throughput is reported beside the plain one's (target: within 20%).
  */
-const shared = { next: 1, ok: 0, cookies: null, actionId: null, plainPerSec: null };
 const makeCommits = ({ conditional }) => ({
   name: conditional ? "commits, half conditional" : "commits (distinct users, server action)",
   async run({ base, url, secret, server, log, q }) {
     const cannonConnections = Number(process.env.BENCH_CONNECTIONS || 50);
     const cannonDuration = Number(process.env.BENCH_DURATION || 10);
-    const actionId = (shared.actionId ??= commitActionId());
-    const t0 = Date.now();
-    if (!shared.cookies) {
-      shared.cookies = new Array(USERS + 1);
-      for (let i = 1; i <= USERS; i++) {
-        shared.cookies[i] =
-          `next-auth.session-token=${await encode({ token: { sub: `bu${pad(i)}`, email: `bench${i}@bench.test`, name: `Bench User ${i}` }, secret })}`;
-      }
-      log(
-        `commits: minted ${USERS} session cookies in ${((Date.now() - t0) / 1000).toFixed(1)} s; action ${actionId}`,
-      );
-    }
-    const cookies = shared.cookies;
-
-    // A closed loop of CONNECTIONS clients (like autocannon's), but every request in flight when
-    // the time is up is awaited and counted, so "none lost" compares complete numbers.
-    const tally = { ok: 0, refused: 0, unknown: 0, non200: 0, errors: 0, exhausted: false, samples: [] };
-    const commitOnce = async (latencies) => {
-      if (shared.next > USERS) {
-        tally.exhausted = true;
-        return false;
-      }
-      const i = shared.next++;
-      const minPeople = conditional && i % 2 === 0 ? 50 + (i % 50) : undefined;
-      const campaignId = `bf${pad(((i - 1) % FREE_EVENTS) + 1)}`;
-      const t = performance.now();
-      try {
-        const res = await fetch(`${base}/campaign/${campaignId}`, {
-          method: "POST",
-          headers: {
-            cookie: cookies[i],
-            "next-action": actionId,
-            "next-router-state-tree": routerStateTree(campaignId),
-            accept: "text/x-component",
-            "content-type": "text/plain;charset=UTF-8",
-            origin: base,
-          },
-          body: JSON.stringify([minPeople ? { campaignId, minPeople } : { campaignId }]),
-        });
-        const body = await res.text();
-        latencies.push(performance.now() - t);
-        const outcome = res.status === 200 ? actionOutcome(body) : "unknown";
-        if (res.status !== 200) tally.non200++;
-        tally[outcome]++;
-        if (outcome !== "ok" && tally.samples.length < 3)
-          tally.samples.push(`${res.status} ${body.slice(0, 300)}`);
-      } catch (err) {
-        tally.errors++;
-        if (tally.samples.length < 3) tally.samples.push(String(err));
-      }
-      return true;
-    };
-    const loop = async (connections, seconds) => {
-      const latencies = [];
-      const end = performance.now() + seconds * 1000;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: connections }, async () => {
-          while (performance.now() < end && (await commitOnce(latencies)));
-        }),
-      );
-      return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
-    };
+    const { actionId, cookies } = await commitSetup({ secret, log });
+    const { tally, loop } = commitLoad({
+      base,
+      actionId,
+      cookies,
+      eventOf: (i) => `bf${pad(((i - 1) % FREE_EVENTS) + 1)}`,
+      minPeopleOf: (i) => (conditional && i % 2 === 0 ? 50 + (i % 50) : undefined),
+    });
     const before = server.peakRss();
     await loop(10, 2); // warm-up (its commits count for "none lost" too)
     const warm = tally.ok;
@@ -147,19 +193,25 @@ const makeCommits = ({ conditional }) => ({
     const responses = tally.ok + tally.refused + tally.unknown;
     const { rows } = await q(url, `SELECT count(*)::int AS n FROM "Pledge" WHERE "campaignId" LIKE 'bf%'`);
     const pledges = rows[0].n;
+    const found = await pledgeIdsFound(q, url, tally.pledgeIds, "bf%");
     shared.ok += tally.ok;
     const noneLost =
-      pledges === shared.ok && tally.ok === responses && !tally.exhausted && tally.errors === 0;
+      pledges === shared.ok &&
+      tally.ok === responses &&
+      found === tally.ok &&
+      !tally.exhausted &&
+      tally.errors === 0;
     if (tally.samples.length) log(`commits: non-success responses, e.g.\n  ${tally.samples.join("\n  ")}`);
     const perSec = Math.round(measuredOk / run.seconds);
-    if (!conditional) shared.plainPerSec = perSec;
+    if (!conditional) shared.plainPerSec = measuredOk / run.seconds;
+    const plain = Math.round(shared.plainPerSec ?? 0);
     const share = conditional && shared.plainPerSec ? Math.round((perSec / shared.plainPerSec) * 100) : null;
     const row = {
       scenario: conditional
         ? "commits, every other one with a personal threshold (server action)"
         : "commits (distinct signed-in users, server action)",
       kind: conditional ? "commits-conditional" : "commits",
-      reqPerSec: Math.round(measuredOk / run.seconds),
+      reqPerSec: perSec,
       p50: Math.round(pct(run.latencies, 50)),
       p99: Math.round(pct(run.latencies, 99)),
       non2xx: tally.non200,
@@ -170,10 +222,11 @@ const makeCommits = ({ conditional }) => ({
       refused: tally.refused,
       unreadable: tally.unknown,
       pledgesInDb: pledges,
+      pledgeIdsFound: found,
       noneLost,
       note: conditional
-        ? `Commits with every other one conditional: ${perSec}/s, ${share}% of the plain commits' ${shared.plainPerSec}/s in the same run (target ≥ 80%); ${tally.ok} successful of ${responses}, ${pledges} pledges on the free events in all — ${noneLost ? "none lost" : "MISMATCH"}.`
-        : `Commits: ${tally.ok} successful responses of ${responses} (warm-up included), ${pledges} pledges in the database on the free events — ${noneLost ? "none lost" : "MISMATCH"}. Target ≥ 200 commits/s, p99 ≤ 250 ms.`,
+        ? `Commits with every other one conditional: ${perSec}/s, ${share}% of the plain commits' ${plain}/s in the same run (target ≥ 80%); ${tally.ok} successful of ${responses}, ${pledges} pledges on the free events in all — ${noneLost ? "none lost" : "MISMATCH"}.`
+        : `Commits: ${tally.ok} successful responses of ${responses} (warm-up included), ${pledges} pledges in the database on the free events, ${found} of the responses' pledges found — ${noneLost ? "none lost" : "MISMATCH"}. Target ≥ 200 commits/s, p99 ≤ 250 ms.`,
     };
     log(
       `commits${conditional ? " (half conditional)" : ""}: ${row.reqPerSec} commits/s${share === null ? "" : ` (${share}% of plain)`}, p50 ${row.p50} ms, p99 ${row.p99} ms, ok ${tally.ok}/${responses}, pledges ${pledges}, none lost: ${noneLost}`,
@@ -183,6 +236,246 @@ const makeCommits = ({ conditional }) => ({
 });
 const commits = makeCommits({ conditional: false });
 const conditionalCommits = makeCommits({ conditional: true });
+
+/** Issue 32: the hot event must reach this share of the spread commits' rate in the same run. */
+export const HOT_TARGET = 0.9;
+
+/**
+ * Issue 32 ("the door must not be slower than today's path"): every commit of the run on ONE free
+ * event, the threshold crossed mid-run. The event's goal is set after the warm-up from the warm-up's
+ * own rate, so that about 40% of the run's expected commits reach it; commits after it are late
+ * (bh00000001 accepts after the threshold, no capacity: each is confirmed on arrival) or, with a
+ * capacity (bh00000002: capacity = goal + 30% of the expected run), late up to the capacity and
+ * then waitlisted. Checked on the rows afterwards:
+ *  - exactly one crossing: one response said `crossed`, the event is confirmed (free: `charged`,
+ *    `fundedAt` set) and its `fundedAt` falls inside the measured run, every member is confirmed and
+ *    has exactly one "Event Confirmed!" email in the outbox (the tip's writes);
+ *  - none lost: every successful response's pledge a row on the event, the rows as many as the
+ *    successes (a failure answered "try again" left no row; failures are counted and shown), `pledgeCount`/`committedCount`/`currentAmount`/
+ *    `waitlistCount` equal to the rows, and at most capacity places taken.
+ * Gates (PASS/FAIL in the results): commits/s ≥ 90% of the spread commits' in the same run (the
+ * plain variant; the capacity variant's share is reported), exactly one crossing, none lost.
+ */
+/**
+ * BENCH_HOT_WAITS=true (diagnosis, not for the recorded numbers): samples the bench database's
+ * sessions every 20 ms during a hot run — state, wait event and the statement's start — and returns
+ * the most frequent with the average number of sessions in each (where the hot event's commits spend their time).
+ */
+function sampleWaits(url) {
+  const client = new pg.Client({ connectionString: url });
+  const counts = new Map();
+  let samples = 0;
+  let stopped = false;
+  const done = (async () => {
+    await client.connect();
+    while (!stopped) {
+      const { rows } = await client.query(
+        `SELECT state, COALESCE(wait_event_type || ':' || wait_event, '-') AS wait,
+                regexp_replace(left(query, 70), '\s+', ' ', 'g') AS query
+         FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+           AND backend_type = 'client backend' AND state <> 'idle'`,
+      );
+      samples++;
+      for (const r of rows) {
+        const key = `${r.state} | ${r.wait} | ${r.query}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await client.end();
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await done;
+      return [...counts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 15)
+        .map(([k, n]) => `${(n / samples).toFixed(2)} ${k}`);
+    },
+  };
+}
+
+const makeHotCommits = ({ capacity }) => ({
+  name: capacity ? "commits, all on one event with a capacity" : "commits, all on one event",
+  async run({ base, url, secret, server, log, q }) {
+    const connections = Number(process.env.BENCH_CONNECTIONS || 50);
+    const duration = Number(process.env.BENCH_DURATION || 10);
+    const id = capacity ? "bh00000002" : "bh00000001";
+    const label = capacity ? "hot event with capacity" : "hot event";
+    const { actionId, cookies } = await commitSetup({ secret, log });
+    const { tally, loop } = commitLoad({ base, actionId, cookies, eventOf: () => id });
+    const before = server.peakRss();
+    const warmStart = performance.now();
+    await loop(10, 2); // warm-up: the goal (10,000 from the seed) is out of reach
+    const warmRate = tally.ok / ((performance.now() - warmStart) / 1000);
+    // Cross at ~40% of the run at the expected rate (the slower of this warm-up's and the spread commits').
+    const expected = Math.min(warmRate, shared.plainPerSec ?? Infinity) * duration;
+    // (the database allows goals and capacities up to 10,000)
+    const goal = Math.min(9000, tally.ok + Math.max(1, Math.round(expected * 0.4)));
+    const cap = capacity ? Math.min(10000, goal + Math.max(1, Math.round(expected * 0.3))) : null;
+    // no request is in flight here: the next commit reads the new goal from the row
+    await q(url, `UPDATE "Campaign" SET goal = $2, capacity = $3 WHERE id = $1`, [id, goal, cap]);
+    const warm = tally.ok;
+    const runStart = new Date();
+    const sampler = process.env.BENCH_HOT_WAITS === "true" ? sampleWaits(url) : null;
+    const run = await loop(connections, duration);
+    const runEnd = new Date();
+    const waits = sampler ? await sampler.stop() : null;
+    const measuredOk = tally.ok - warm;
+    const perSec = measuredOk / run.seconds;
+    const responses = tally.ok + tally.refused + tally.unknown;
+    if (tally.samples.length) log(`${label}: non-success responses, e.g.\n  ${tally.samples.join("\n  ")}`);
+
+    const facts = (
+      await q(
+        url,
+        `SELECT c.status::text AS status, c."fundedAt", c."chargeType"::text AS "chargeType", c."totalCharged",
+                c."pledgeCount", c."committedCount", c."currentAmount", c."waitlistCount",
+                (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id) AS rows,
+                (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p."withdrawnAt" IS NULL
+                   AND p."waitlistedAt" IS NULL) AS places,
+                (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p."withdrawnAt" IS NULL
+                   AND p."waitlistedAt" IS NULL AND p."memberSince" IS NOT NULL) AS members,
+                (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p."withdrawnAt" IS NULL
+                   AND p."waitlistedAt" IS NOT NULL) AS waiting,
+                (SELECT COALESCE(sum(amount), 0)::int FROM "Pledge" p WHERE p."campaignId" = c.id
+                   AND p."withdrawnAt" IS NULL AND p."waitlistedAt" IS NULL) AS amount,
+                (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p.charged
+                   AND p."chargeStatus"::text = 'succeeded' AND p."waitlistedAt" IS NULL) AS confirmed,
+                (SELECT count(*)::int FROM "EmailOutbox" o WHERE o."dedupeKey" LIKE 'confirmed:' || c.id || ':%') AS "confirmedEmails"
+         FROM "Campaign" c WHERE c.id = $1`,
+        [id],
+      )
+    ).rows[0];
+    const found = await pledgeIdsFound(q, url, tally.pledgeIds, id);
+    const fundedAt = facts.fundedAt ? new Date(facts.fundedAt) : null;
+    // the rate before and after the crossing, from the pledges' own times (a commit's `createdAt`)
+    const phases = fundedAt
+      ? (
+          await q(
+            url,
+            `SELECT count(*) FILTER (WHERE "createdAt" < $3)::int AS before,
+                    count(*) FILTER (WHERE "createdAt" >= $3)::int AS after,
+                    count(*) FILTER (WHERE "createdAt" >= $3 AND "waitlistedAt" IS NOT NULL)::int AS "afterWaiting"
+             FROM "Pledge" WHERE "campaignId" = $1 AND "createdAt" >= $2 AND "createdAt" <= $4`,
+            [id, runStart, fundedAt, runEnd],
+          )
+        ).rows[0]
+      : null;
+    const split = phases
+      ? {
+          beforePerSec: Math.round((phases.before / Math.max(0.001, (fundedAt - runStart) / 1000)) * 10) / 10,
+          afterPerSec: Math.round((phases.after / Math.max(0.001, (runEnd - fundedAt) / 1000)) * 10) / 10,
+          afterWaiting: phases.afterWaiting,
+        }
+      : null;
+    const crossedAt = fundedAt ? (fundedAt - runStart) / 1000 : null;
+    const crossing = {
+      responses: tally.crossed,
+      status: facts.status,
+      inRun: Boolean(fundedAt && fundedAt >= runStart && fundedAt <= runEnd),
+      confirmed: facts.confirmed,
+      confirmedEmails: facts.confirmedEmails,
+    };
+    const onceCrossed =
+      tally.crossed === 1 &&
+      facts.status === "charged" &&
+      facts.chargeType === "free" &&
+      crossing.inRun &&
+      facts.confirmed === facts.members &&
+      facts.confirmedEmails === facts.members &&
+      Number(facts.totalCharged) === facts.members;
+    const countersMatch =
+      facts.pledgeCount === facts.places &&
+      facts.committedCount === facts.members &&
+      Number(facts.currentAmount) === facts.amount &&
+      facts.waitlistCount === facts.waiting;
+    // Lost: a success without its row, or a row whose commit was answered with a failure (or no
+    // answer). A refusal or an error answer that left no row is counted, not lost (it says "try again").
+    const failed = responses + tally.errors - tally.ok;
+    const noneLost =
+      !tally.exhausted &&
+      facts.rows === tally.ok &&
+      found === tally.ok &&
+      countersMatch &&
+      (cap === null || facts.places <= cap);
+    const share = shared.plainPerSec ? perSec / shared.plainPerSec : null;
+    const sharePct = share === null ? "—" : `${Math.round(share * 100)}%`;
+    const gates = [
+      ...(capacity
+        ? []
+        : [
+            {
+              name: `hot event commits/s ≥ ${HOT_TARGET * 100}% of spread commits/s`,
+              pass: share !== null && share >= HOT_TARGET,
+              detail:
+                share === null
+                  ? "no spread commits in this run (BENCH_ONLY must match both)"
+                  : `${perSec.toFixed(1)}/s vs ${shared.plainPerSec.toFixed(1)}/s = ${sharePct}`,
+            },
+          ]),
+      {
+        name: `${label}: exactly one crossing of the threshold`,
+        pass: onceCrossed,
+        detail: `${tally.crossed} response(s) crossed; status ${facts.status}${crossedAt === null ? "" : `, crossed ${crossedAt.toFixed(1)} s into the ${run.seconds.toFixed(1)} s run`}${crossing.inRun ? "" : " (not inside the measured run)"}; ${facts.confirmed} of ${facts.members} members confirmed, ${facts.confirmedEmails} "Event Confirmed!" emails`,
+      },
+      {
+        name: `${label}: none lost`,
+        pass: noneLost,
+        detail: `${tally.ok} successful of ${responses + tally.errors}${failed ? ` (${failed} failed: ${tally.non200} non-200, ${tally.errors} without an answer)` : ""}, ${facts.rows} rows, ${found} of the responses' pledges found; pledgeCount ${facts.pledgeCount}/${facts.places} places, committedCount ${facts.committedCount}/${facts.members} members, currentAmount ${facts.currentAmount}/${facts.amount}, waitlistCount ${facts.waitlistCount}/${facts.waiting} waiting${cap === null ? "" : `, capacity ${cap}`}`,
+      },
+    ];
+    const row = {
+      scenario: capacity
+        ? "commits, all on one event with a capacity (crossing mid-run, then the waitlist)"
+        : "commits, all on one event (crossing mid-run, no capacity)",
+      kind: capacity ? "commits-hot-capacity" : "commits-hot",
+      reqPerSec: Math.round(perSec),
+      p50: Math.round(pct(run.latencies, 50)),
+      p99: Math.round(pct(run.latencies, 99)),
+      non2xx: tally.non200,
+      errors: tally.errors,
+      total: run.latencies.length,
+      peakRssMb: Math.round(Math.max(before, server.peakRss())),
+      successes: tally.ok,
+      refused: tally.refused,
+      unreadable: tally.unknown,
+      goal,
+      capacity: cap,
+      warmupPerSec: Math.round(warmRate),
+      shareOfSpread: share === null ? null : Math.round(share * 1000) / 1000,
+      crossedAtSeconds: crossedAt === null ? null : Math.round(crossedAt * 10) / 10,
+      crossing,
+      split,
+      waits,
+      counters: facts,
+      pledgeIdsFound: found,
+      noneLost,
+      gates,
+      note:
+        `All commits on one event${capacity ? `, capacity ${cap}` : ", no capacity"}: ${perSec.toFixed(1)}/s, ${sharePct} of the spread commits' ${shared.plainPerSec ? shared.plainPerSec.toFixed(1) : "—"}/s in the same run` +
+        `${capacity ? "" : ` (target ≥ ${HOT_TARGET * 100}%: ${gates[0].pass ? "PASS" : "FAIL"})`}; goal ${goal}` +
+        `${crossedAt === null ? ", not crossed" : `, crossed ${crossedAt.toFixed(1)} s into the run`} by ${tally.crossed} commit(s) — ${onceCrossed ? "exactly one crossing" : "CROSSING CHECK FAILED"}; ` +
+        `${tally.ok} successful of ${responses + tally.errors}, ${facts.rows} pledges, ${facts.places} places${facts.waiting ? `, ${facts.waiting} waiting` : ""} — ${noneLost ? "none lost" : "MISMATCH"}.`,
+    };
+    log(
+      `${label}: ${perSec.toFixed(1)} commits/s (${sharePct} of spread), p50 ${row.p50} ms, p99 ${row.p99} ms, goal ${goal}${cap === null ? "" : `, capacity ${cap}`}, crossed ${tally.crossed}x${crossedAt === null ? "" : ` at ${crossedAt.toFixed(1)} s`}, ok ${tally.ok}/${responses}, rows ${facts.rows}, none lost: ${noneLost}`,
+    );
+    if (split)
+      log(
+        `${label}: before the crossing ${split.beforePerSec} commits/s, after it ${split.afterPerSec}/s${split.afterWaiting ? ` (${split.afterWaiting} waitlisted)` : ""}`,
+      );
+    if (waits)
+      log(
+        `${label}: database sessions sampled every 20 ms (average number in each state):\n  ${waits.join("\n  ")}`,
+      );
+    for (const g of gates) log(`gate ${g.pass ? "PASS" : "FAIL"}: ${g.name} — ${g.detail}`);
+    return row;
+  },
+});
+const hotCommits = makeHotCommits({ capacity: false });
+const hotCommitsWithCapacity = makeHotCommits({ capacity: true });
 
 /**
  * Charging: 2,000 pledges through the stripe gateway against the fake Stripe server (50 ms per
@@ -296,7 +589,7 @@ const charging = {
   },
 };
 
-export const scenarios = [commits, conditionalCommits, charging];
+export const scenarios = [commits, conditionalCommits, hotCommits, hotCommitsWithCapacity, charging];
 
 /**
  * Lighthouse (npm `lighthouse`, default mobile profile with simulated throttling) with the system

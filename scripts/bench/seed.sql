@@ -61,5 +61,15 @@ SELECT 'bf' || lpad(g::text, 8, '0'), 'Benchmark free event ' || g, 'A free benc
        10000, now() + interval '30 days', now() - interval '400 days', now(), 'bu00000001', 'bench1@bench.test',
        'pending', 'approved', 'paction', 0, true
 FROM generate_series(1, 200) g;
+
+-- hot events for the one-event commit scenarios (issue 32): free, no pledges yet; the scenario sets the
+-- goal (and capacity) after its warm-up so the threshold is crossed mid-run. bh00000001 keeps accepting after the
+-- threshold with no capacity (no waitlist); bh00000002 has a capacity (set with the goal) and a waitlist.
+INSERT INTO "Campaign" (id, title, description, goal, deadline, "createdAt", "updatedAt", "creatorId", "creatorEmail",
+  status, "approvalStatus", "pactType", "ticketPriceCents", "isTest", "acceptAfterThreshold", capacity)
+SELECT 'bh' || lpad(g::text, 8, '0'), 'Benchmark hot event ' || g, 'A free benchmark event that every commit of its scenario goes to.',
+       10000, now() + interval '30 days', now() - interval '400 days', now(), 'bu00000001', 'bench1@bench.test',
+       'pending', 'approved', 'paction', 0, true, g = 1, CASE WHEN g = 2 THEN 10000 END
+FROM generate_series(1, 2) g;
 COMMIT;
 ANALYZE;
