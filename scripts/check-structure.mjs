@@ -71,6 +71,7 @@ const DOMAIN_FILES = {
     "payment-window.ts",
     "recovery-pass.ts",
     "run.ts",
+    "pipeline.ts",
     "recovery.ts",
     "on-intent.ts",
     "notify.ts",
