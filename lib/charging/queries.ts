@@ -76,7 +76,7 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
       withdrawnAt: true,
       droppedAt: true,
       paymentFailedAt: true,
-      waitlistedAt: true,
+      standing: true,
       campaign: {
         select: {
           id: true,

@@ -17,6 +17,8 @@ import { onChargeFailed } from "@/lib/charging/notify";
 import { declineInPlainWords } from "@/lib/payments/declines";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { paymentDueBy, pledgeDueBy } from "@/lib/charging/payment-window";
+import type { Standing } from "@/lib/events/standing";
+import { NOTHING_TO_PAY } from "@/lib/events/story";
 
 /**
  * On-session recovery (DESIGN §1 "failed payments"): the backer pays a failed or
@@ -35,20 +37,11 @@ export type PayPledgeResult =
  */
 export function paymentClosedReason(
   campaignStatus: string,
-  pledge: {
-    withdrawnAt: Date | null;
-    droppedAt: Date | null;
-    dueBy: Date | null;
-    waitlistedAt?: Date | null;
-  },
+  pledge: { standing: Standing; dueBy: Date | null },
   now = new Date(),
 ): string | null {
-  // issue 20: a promotion whose card failed went back in line; a new card puts it next again
-  if (pledge.waitlistedAt && !pledge.withdrawnAt)
-    return "A place opened for you, but your card was declined, so the place went to the next person in line and nothing was charged. Update your card from the event page or your profile to be next in line again.";
-  if (pledge.droppedAt)
-    return "The time to pay for this commitment ran out, so your place was released. You have not been charged, and you won't be.";
-  if (pledge.withdrawnAt) return "You withdrew from this event, so there is nothing to pay.";
+  // issue 32: a commitment that no longer stands (or waits in line again) says why, in the one story
+  if (pledge.standing !== "in" && pledge.standing !== "conditional") return NOTHING_TO_PAY[pledge.standing];
   if (pledge.dueBy && pledge.dueBy <= now)
     return "The time to pay for this commitment ran out, so your place is being released. You have not been charged, and you won't be.";
   if (campaignStatus === "cancelled")
@@ -72,7 +65,7 @@ async function ownedPledge(viewer: Viewer, pledgeId: string) {
       withdrawnAt: true,
       droppedAt: true,
       paymentFailedAt: true,
-      waitlistedAt: true,
+      standing: true,
       campaign: { select: { ticketPriceCents: true, pactType: true, status: true, startsAt: true } },
     },
   });

@@ -230,3 +230,31 @@ function placeStory(
     tone: "green",
   };
 }
+
+/** Why there is nothing to pay for a commitment that no longer stands (the pay page, the pay action). */
+export const NOTHING_TO_PAY: Record<Exclude<Standing, "in" | "conditional">, string> = {
+  waiting:
+    "A place opened for you, but your card was declined, so the place went to the next person in line and nothing was charged. Update your card from the event page or your profile to be next in line again.",
+  dropped:
+    "The time to pay for this commitment ran out, so your place was released. You have not been charged, and you won't be.",
+  withdrawn: "You withdrew from this event, so there is nothing to pay.",
+  gave_up: "You gave up your place at this event, so there is nothing to pay.",
+  released:
+    "Your condition wasn't met by the deadline, so your commitment was released and there is nothing to pay.",
+  waitlist_closed: "The waitlist closed when the event started, so there is nothing to pay.",
+};
+
+/** The pay page's badge: where the money of the commitment is. */
+export function paymentBadge(f: Pick<CommitmentFacts, "standing" | "chargeStatus" | "paid" | "cents">): {
+  label: string;
+  tone: Tone;
+} {
+  const money = moneyOf(f);
+  if (money === "refunded") return { label: "Refunded", tone: "slate" };
+  if (money === "owed") return { label: "Refund pending", tone: "slate" };
+  if (money === "charged") return { label: "Paid", tone: "green" };
+  if (f.chargeStatus === "requires_action") return { label: "Authentication needed", tone: "amber" };
+  if (f.chargeStatus === "failed") return { label: "Payment failed", tone: "red" };
+  if (f.chargeStatus === "processing") return { label: "Processing", tone: "brand" };
+  return { label: "Not charged", tone: "slate" };
+}

@@ -5,6 +5,8 @@ import { getViewer } from "@/lib/auth/viewer";
 import { signInUrl } from "@/lib/auth/return-path";
 import { getPledgeForPayment } from "@/lib/charging/queries";
 import { paymentClosedReason } from "@/lib/charging/recovery";
+import { paymentBadge } from "@/lib/events/story";
+import { isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { declineInPlainWords } from "@/lib/payments/declines";
 import { env } from "@/lib/env";
@@ -32,6 +34,12 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
   const closed = paymentClosedReason(pledge.campaign.status, pledge);
   const due = !closed && (pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action");
   const paid = pledge.chargeStatus === "succeeded";
+  const badge = paymentBadge({
+    standing: pledge.standing,
+    chargeStatus: pledge.chargeStatus,
+    paid: isPaidEvent(pledge.campaign),
+    cents: pledge.amountCents,
+  });
   const heading = paid
     ? "Payment received"
     : pledge.chargeStatus === "refunded"
@@ -55,19 +63,7 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
             <p className="text-sm text-slate-500">Your commitment</p>
             <p className="text-2xl font-bold text-slate-900">{amountText}</p>
           </div>
-          {pledge.chargeStatus === "succeeded" ? (
-            <Badge tone="green">Paid</Badge>
-          ) : pledge.chargeStatus === "requires_action" ? (
-            <Badge tone="amber">Authentication needed</Badge>
-          ) : pledge.chargeStatus === "failed" ? (
-            <Badge tone="red">Payment failed</Badge>
-          ) : pledge.chargeStatus === "processing" ? (
-            <Badge tone="brand">Processing</Badge>
-          ) : pledge.chargeStatus === "refunded" ? (
-            <Badge>Refunded</Badge>
-          ) : (
-            <Badge>Not charged</Badge>
-          )}
+          <Badge tone={badge.tone}>{badge.label}</Badge>
         </div>
         <div className="mt-4 text-sm text-slate-700">
           {closed && <p role="status">{closed}</p>}
