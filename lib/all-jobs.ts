@@ -3,7 +3,7 @@ import { chargingJobs } from "@/lib/charging/jobs";
 import { emailJobs } from "@/lib/email/jobs";
 import { queueDerivedEmails } from "@/lib/derived-emails";
 import { deadlineJobs } from "@/lib/deadlines/jobs";
-import { cancellationJobs } from "@/lib/cancellation/jobs";
+import { ledgerJobs } from "@/lib/ledger/jobs";
 import { rateLimitJobs } from "@/lib/rate-limit/jobs";
 import { payoutJobs } from "@/lib/payouts/jobs";
 import { pledgeJobs } from "@/lib/pledges/jobs";
@@ -18,7 +18,7 @@ export async function allJobs(): Promise<JobDefinition[]> {
   return [
     ...emailJobs(() => queueDerivedEmails()),
     ...deadlineJobs,
-    ...cancellationJobs,
+    ...ledgerJobs,
     ...chargingJobs,
     ...rateLimitJobs,
     ...payoutJobs,

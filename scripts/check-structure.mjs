@@ -81,6 +81,7 @@ const DOMAIN_FILES = {
   deadlines: [],
   drafts: [],
   images: ["process.ts", "storage.ts"],
+  ledger: ["movements.ts", "refunds.ts", "cards.ts"],
   email: ["render.ts", "transport.ts", "unsubscribe.ts"],
   jobs: ["boss.ts", "definitions.ts", "types.ts", "worker.ts"],
   payments: [

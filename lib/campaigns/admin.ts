@@ -18,14 +18,15 @@ export const TEST_TITLES_SHOWN = 10;
 
 /**
  * Money on a pledge (issue 31): a charge made or tried (a payment intent, a charge state, `charged`),
- * a refund, or a saved card not yet released. Such a pledge is the app's only record of money at the
+ * a refund, a saved card not yet released, or any money row (issue 32: lib/ledger). Such a pledge is the app's only record of money at the
  * provider: it is never deleted. `p`: the pledge's alias in the query.
  */
 export const pledgeHasMoneySql = (p: string) =>
   Prisma.raw(
     `(${p}."paymentIntentId" IS NOT NULL OR ${p}."refundId" IS NOT NULL OR ${p}."refundedAt" IS NOT NULL` +
       ` OR ${p}."paymentMethodId" IS NOT NULL OR ${p}."charged" OR ${p}."chargedAt" IS NOT NULL` +
-      ` OR ${p}."chargeStatus" <> 'none')`,
+      ` OR ${p}."chargeStatus" <> 'none'` +
+      ` OR EXISTS (SELECT 1 FROM "MoneyMovement" mm WHERE mm."pledgeId" = ${p}."id"))`,
   );
 
 /**

@@ -44,6 +44,7 @@ async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outc
     paymentIntentId: pi.id,
     chargedAt: Number.isInteger(pi.created) ? new Date(pi.created * 1000) : new Date(),
     amountCents: Number.isInteger(pi.amount) && pi.amount >= 0 ? pi.amount : null,
+    attempt: Number.isInteger(Number(pi.metadata?.attempt)) ? Number(pi.metadata?.attempt) : null,
   });
   return { campaignId: pledge.campaignId };
 }

@@ -4,16 +4,18 @@ import { livePledgeSql, memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { CONFIRMED_STATUSES, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";
 import type { CardSummary, ChargeResult } from "@/lib/payments/types";
+import { CHARGE_MOVEMENT_RETURNING, chargeMovementSql } from "@/lib/ledger/movements";
 
 /**
  * The only writer of a pledge's charge state (issue 15). A pledge moves
  *
  *   none → processing (the CLAIM) → succeeded | failed | requires_action;
  *   failed | requires_action → processing (a retry, the backer's own payment) → …;
- *   succeeded → refunded (a cancelled event); none → succeeded (a free event's confirmation).
+ *   succeeded → refunded (a refund: lib/ledger/refunds.ts); none → succeeded (a free event's confirmation).
  *
  * A success is the provider's word that money moved: recorded from any unsettled state. A failure
- * applies only to the attempt that failed. Card release forgets the card of a pledge never charged.
+ * applies only to the attempt that failed. Each recorded outcome of a paid charge writes its money
+ * row (lib/ledger, issue 32) in the same statement. Card release lives with the ledger too.
  *
  * Who holds a place — withdrawn, dropped, waiting, promoted — is beside the charge state and written
  * by lib/pledges/places.ts; nothing charges a pledge that is withdrawn or waiting (LIVE_PLEDGE).
@@ -148,33 +150,31 @@ export async function recordChargeResult(
 ): Promise<boolean> {
   if (result.status === "succeeded") {
     // The backer's "Event Confirmed!" email is derived from the charged pledge by the email job
-    // (lib/derived-emails.ts, same dedupe key), so this hot path stays one short statement.
-    const { count } = await db.pledge.updateMany({
-      where: { id: pledgeId, chargeStatus: { in: [...SUCCESS_MAY_FOLLOW] } },
-      data: {
-        chargeStatus: "succeeded",
-        charged: true,
-        verified: true,
-        chargedAt: new Date(),
-        chargeType: "paid",
-        paymentIntentId: result.paymentIntentId,
-        amountCents,
-        chargeFailureCode: null,
-        chargeFailureMessage: null,
-      },
-    });
-    return count > 0;
+    // (lib/derived-emails.ts, same dedupe key), so this hot path stays one short statement (the
+    // pledge and its money row).
+    const [{ n }] = await db.$queryRaw<{ n: number }[]>`
+      WITH p AS (
+        UPDATE "Pledge" SET "chargeStatus" = 'succeeded', "charged" = true, "verified" = true, "chargedAt" = ${new Date()},
+          "chargeType" = 'paid', "paymentIntentId" = ${result.paymentIntentId}, "amountCents" = ${amountCents},
+          "chargeFailureCode" = NULL, "chargeFailureMessage" = NULL
+        WHERE "id" = ${pledgeId} AND "chargeStatus" IN (${pledgeStatesIn(SUCCESS_MAY_FOLLOW)})
+        RETURNING ${CHARGE_MOVEMENT_RETURNING}
+      ), m AS (${chargeMovementSql("p", "succeeded")})
+      SELECT count(*)::int AS "n" FROM p`;
+    return n > 0;
   }
-  const { count } = await db.pledge.updateMany({
-    where: { id: pledgeId, chargeStatus: "processing" },
-    data: {
-      chargeStatus: result.status === "requires_action" ? "requires_action" : "failed",
-      chargeFailureCode: result.code,
-      chargeFailureMessage: result.message.slice(0, 500),
-      ...(result.paymentIntentId ? { paymentIntentId: result.paymentIntentId } : {}),
-    },
-  });
-  return count > 0;
+  const state = result.status === "requires_action" ? "requires_action" : "failed";
+  const code = result.code;
+  const [{ n }] = await db.$queryRaw<{ n: number }[]>`
+    WITH p AS (
+      UPDATE "Pledge" SET "chargeStatus" = ${state}::"PledgeChargeStatus", "chargeFailureCode" = ${code},
+        "chargeFailureMessage" = ${result.message.slice(0, 500)},
+        "paymentIntentId" = COALESCE(${result.paymentIntentId ?? null}::text, "paymentIntentId")
+      WHERE "id" = ${pledgeId} AND "chargeStatus" = 'processing'
+      RETURNING ${CHARGE_MOVEMENT_RETURNING}
+    ), m AS (${chargeMovementSql("p", state, { failureCode: code, providerId: result.paymentIntentId ?? null, amountCents })})
+    SELECT count(*)::int AS "n" FROM p`;
+  return n > 0;
 }
 
 /**
@@ -189,13 +189,18 @@ export async function recordSuccesses(
   const values = items.map(
     (i) => Prisma.sql`(${i.pledgeId}::text, ${i.paymentIntentId}::text, ${i.amountCents}::int)`,
   );
-  return db.$executeRaw`
-    UPDATE "Pledge" AS p SET
-      "chargeStatus" = 'succeeded', "charged" = true, "verified" = true, "chargedAt" = now(), "chargeType" = 'paid',
-      "paymentIntentId" = v."paymentIntentId", "amountCents" = v."amountCents",
-      "chargeFailureCode" = NULL, "chargeFailureMessage" = NULL
-    FROM (VALUES ${Prisma.join(values)}) AS v("id", "paymentIntentId", "amountCents")
-    WHERE p."id" = v."id" AND p."chargeStatus" IN (${pledgeStatesIn(SUCCESS_MAY_FOLLOW)})`;
+  const [{ n }] = await db.$queryRaw<{ n: number }[]>`
+    WITH p AS (
+      UPDATE "Pledge" AS p SET
+        "chargeStatus" = 'succeeded', "charged" = true, "verified" = true, "chargedAt" = now(), "chargeType" = 'paid',
+        "paymentIntentId" = v."paymentIntentId", "amountCents" = v."amountCents",
+        "chargeFailureCode" = NULL, "chargeFailureMessage" = NULL
+      FROM (VALUES ${Prisma.join(values)}) AS v("id", "paymentIntentId", "amountCents")
+      WHERE p."id" = v."id" AND p."chargeStatus" IN (${pledgeStatesIn(SUCCESS_MAY_FOLLOW)})
+      RETURNING p."id", p."campaignId", p."chargeAttempts", p."amountCents", p."paymentIntentId"
+    ), m AS (${chargeMovementSql("p", "succeeded")})
+    SELECT count(*)::int AS "n" FROM p`;
+  return n;
 }
 
 /**
@@ -241,26 +246,25 @@ export async function claimForOnSession(
   return claimed[0]?.chargeAttempts ?? null;
 }
 
-/** The provider reports a payment succeeded (webhook): recorded unless the pledge is settled. */
+/**
+ * The provider reports a payment succeeded (webhook): recorded unless the pledge is settled, with its
+ * money row under the attempt the payment was made for (`attempt`, from its metadata, when known).
+ */
 export async function recordProviderSuccess(
   tx: Prisma.TransactionClient,
   pledgeId: string,
-  payment: { paymentIntentId: string; chargedAt: Date; amountCents: number | null },
+  payment: { paymentIntentId: string; chargedAt: Date; amountCents: number | null; attempt?: number | null },
 ): Promise<void> {
-  await tx.pledge.updateMany({
-    where: { id: pledgeId, chargeStatus: { notIn: [...SETTLED_STATES] } },
-    data: {
-      chargeStatus: "succeeded",
-      charged: true,
-      verified: true,
-      chargedAt: payment.chargedAt,
-      chargeType: "paid",
-      paymentIntentId: payment.paymentIntentId,
-      ...(payment.amountCents !== null ? { amountCents: payment.amountCents } : {}),
-      chargeFailureCode: null,
-      chargeFailureMessage: null,
-    },
-  });
+  await tx.$queryRaw`
+    WITH p AS (
+      UPDATE "Pledge" SET "chargeStatus" = 'succeeded', "charged" = true, "verified" = true, "chargedAt" = ${payment.chargedAt},
+        "chargeType" = 'paid', "paymentIntentId" = ${payment.paymentIntentId},
+        "amountCents" = COALESCE(${payment.amountCents}::int, "amountCents"),
+        "chargeFailureCode" = NULL, "chargeFailureMessage" = NULL
+      WHERE "id" = ${pledgeId} AND "chargeStatus" NOT IN (${pledgeStatesIn(SETTLED_STATES)})
+      RETURNING ${CHARGE_MOVEMENT_RETURNING}
+    ), m AS (${chargeMovementSql("p", "succeeded", { attempt: payment.attempt })})
+    SELECT count(*)::int AS "n" FROM p`;
 }
 
 /**
@@ -272,45 +276,16 @@ export async function recordProviderFailure(
   pledge: { id: string; chargeAttempts: number },
   failure: { kind: "failed" | "requires_action"; code: string; message: string; paymentIntentId: string },
 ): Promise<boolean> {
-  const { count } = await tx.pledge.updateMany({
-    where: {
-      id: pledge.id,
-      chargeAttempts: pledge.chargeAttempts,
-      chargeStatus: { notIn: [...SETTLED_STATES] },
-    },
-    data: {
-      chargeStatus: failure.kind,
-      chargeFailureCode: failure.code,
-      chargeFailureMessage: failure.message.slice(0, 500),
-      paymentIntentId: failure.paymentIntentId,
-    },
-  });
-  return count > 0;
-}
-
-/** A refund went through (a cancelled event, or a withdrawal after a change): recorded once per pledge. */
-export async function recordRefund(pledgeId: string, refundId: string): Promise<boolean> {
-  const { count } = await db.pledge.updateMany({
-    where: { id: pledgeId, refundId: null },
-    data: { refundId, refundedAt: new Date(), chargeStatus: "refunded" },
-  });
-  return count > 0;
-}
-
-/**
- * The pledge forgets its saved card (an event called off, never charged; or a withdrawn pledge, once
- * no charge of it is in flight); only if still that card.
- */
-export async function releaseCard(pledgeId: string, paymentMethodId: string): Promise<boolean> {
-  const { count } = await db.pledge.updateMany({
-    where: {
-      id: pledgeId,
-      paymentMethodId,
-      OR: [{ chargeStatus: "none" }, { withdrawnAt: { not: null }, chargeStatus: { not: "processing" } }],
-    },
-    data: { paymentMethodId: null },
-  });
-  return count > 0;
+  const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
+    WITH p AS (
+      UPDATE "Pledge" SET "chargeStatus" = ${failure.kind}::"PledgeChargeStatus", "chargeFailureCode" = ${failure.code},
+        "chargeFailureMessage" = ${failure.message.slice(0, 500)}, "paymentIntentId" = ${failure.paymentIntentId}
+      WHERE "id" = ${pledge.id} AND "chargeAttempts" = ${pledge.chargeAttempts}
+        AND "chargeStatus" NOT IN (${pledgeStatesIn(SETTLED_STATES)})
+      RETURNING ${CHARGE_MOVEMENT_RETURNING}
+    ), m AS (${chargeMovementSql("p", failure.kind, { failureCode: failure.code })})
+    SELECT count(*)::int AS "n" FROM p`;
+  return n > 0;
 }
 
 /**

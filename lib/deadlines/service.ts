@@ -3,15 +3,8 @@ import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { db } from "@/lib/db";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/campaigns/emails";
-import { getGateway, paymentsMode } from "@/lib/payments/gateway";
-import { releaseCard } from "@/lib/charging/pledge-state";
-import {
-  CALLED_OFF_STATUSES,
-  CANCELLABLE_STATUSES,
-  LIVE_PLEDGE,
-  STANDING_PLEDGE,
-  thresholdMet,
-} from "@/lib/campaigns/lifecycle";
+import { releaseSavedCards } from "@/lib/ledger/cards";
+import { LIVE_PLEDGE, thresholdMet } from "@/lib/campaigns/lifecycle";
 import { isApproved } from "@/lib/access/rules";
 
 /**
@@ -78,67 +71,6 @@ export async function expireCampaign(campaignId: string, now = new Date()): Prom
     await queueEmails(tx, emails);
     return true;
   });
-}
-
-/**
- * In Stripe mode, detaches a saved card from the backer's customer unless a live pledge of an event
- * still collecting or charging uses it (other than `exceptPledgeId`). True when the card is free to
- * forget (detached, already gone, or still needed elsewhere); false when detaching failed and should
- * be retried. Demo cards need no detaching.
- */
-export async function detachIfUnused(
-  paymentMethodId: string,
-  exceptPledgeId: string,
-  gateway = getGateway(),
-): Promise<boolean> {
-  if (paymentsMode() !== "stripe") return true;
-  const stillNeeded = await db.pledge.count({
-    where: {
-      id: { not: exceptPledgeId },
-      paymentMethodId,
-      ...STANDING_PLEDGE, // a waiting commitment still needs its card
-      campaign: { status: { in: [...CANCELLABLE_STATUSES] } },
-    },
-  });
-  if (stillNeeded > 0) return true;
-  try {
-    await gateway.detach(paymentMethodId);
-    return true;
-  } catch (err) {
-    // Already detached or gone (Stripe answers 400/404): released all the same. Otherwise retry later.
-    const status = (err as { statusCode?: number })?.statusCode;
-    if (status === 400 || status === 404) return true;
-    console.warn(`[deadlines] detaching a card failed, will retry: ${(err as Error)?.message}`);
-    return false;
-  }
-}
-
-/**
- * Releases the saved cards of expired (and cancelled, never charged) events and of withdrawn
- * pledges (DESIGN §1 "withdrawing"): the pledge forgets the card, and in Stripe mode the card is
- * detached from the customer unless another live pledge still needs it. Resumable: a pledge keeps
- * its card until its release succeeded. `pledgeId`: just that one (right after a withdrawal).
- */
-export async function releaseSavedCards(take = 200, pledgeId?: string): Promise<number> {
-  const pledges = await db.pledge.findMany({
-    where: {
-      ...(pledgeId ? { id: pledgeId } : {}),
-      paymentMethodId: { not: null },
-      OR: [
-        { chargeStatus: "none", campaign: { status: { in: [...CALLED_OFF_STATUSES] } } },
-        { withdrawnAt: { not: null }, chargeStatus: { not: "processing" } },
-      ],
-    },
-    take,
-    select: { id: true, userId: true, paymentMethodId: true },
-  });
-  let released = 0;
-  for (const p of pledges) {
-    const pm = p.paymentMethodId!;
-    if (!(await detachIfUnused(pm, p.id))) continue;
-    if (await releaseCard(p.id, pm)) released++;
-  }
-  return released;
 }
 
 /**

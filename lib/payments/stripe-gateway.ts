@@ -222,9 +222,10 @@ export function stripeGateway(): PaymentGateway {
         return resultOfIntent(await callStripe((s) => s.paymentIntents.retrieve(paymentIntentId)));
       }
     },
-    async refund({ pledgeId, paymentIntentId }) {
+    async refund({ key, paymentIntentId }) {
+      // the same parameters as ever under the same key: a refund asked before a deploy replays after it
       const r = await callStripe((s) =>
-        s.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey: `refund-${pledgeId}` }),
+        s.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey: key }),
       );
       return { refundId: r.id };
     },

@@ -46,7 +46,8 @@ export interface PaymentGateway {
    * succeed. Returns the payment's final state: `succeeded` if it went through first.
    */
   cancelIntent(paymentIntentId: string): Promise<ChargeResult>;
-  refund(input: { pledgeId: string; paymentIntentId: string }): Promise<{ refundId: string }>;
+  /** A full refund of a payment under `key` (the ledger's refund row's key): the same key replays the first answer. */
+  refund(input: { key: string; pledgeId: string; paymentIntentId: string }): Promise<{ refundId: string }>;
   detach(paymentMethodId: string): Promise<void>;
 
   // ---- payouts to organizers (issue 23): Stripe Connect Express, or the demo stand-in ----------

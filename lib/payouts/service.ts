@@ -11,6 +11,7 @@ import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { payoutSentEmail } from "@/lib/payouts/emails";
 import { ledgerOf, payoutAvailableAt, payoutHoldDays } from "@/lib/payouts/ledger";
 import { applyAccountState } from "@/lib/payouts/accounts";
+import { claimPayoutMovement, settlePayoutMovement } from "@/lib/ledger/movements";
 
 /**
  * Paying organizers (issue 23). Exactly once, like charging: a movement is a Payout row CLAIMED
@@ -69,6 +70,16 @@ const KEY_LIFETIME_MS = 23 * 3_600_000;
 /** After a refused transfer, the event is tried again this much later (a balance, an account being fixed). */
 const RETRY_REFUSED_MS = 3_600_000;
 
+/** A movement claimed under the event's lock: its Payout row and its money row (lib/ledger), together. */
+async function claimPayout(
+  tx: Prisma.TransactionClient,
+  args: { data: Prisma.PayoutUncheckedCreateInput },
+): Promise<PayoutRow> {
+  const row = await tx.payout.create(args);
+  await claimPayoutMovement(tx, row, payoutKey(row.campaignId, row.seq));
+  return row;
+}
+
 /** Records a movement's outcome once (also from the `transfer.*` webhooks): a success wins. */
 export async function recordMove(payoutId: string, result: MoveResult): Promise<void> {
   await db.$transaction(async (tx) => {
@@ -80,6 +91,7 @@ export async function recordMove(payoutId: string, result: MoveResult): Promise<
           : { status: "failed", failureMessage: result.message.slice(0, 500), completedAt: new Date() },
     });
     if (moved.count === 0) return;
+    await settlePayoutMovement(tx, payoutId, result);
     const row = await tx.payout.findUniqueOrThrow({ where: { id: payoutId } });
     if (row.kind === "transfer" && result.status === "succeeded")
       await queueEmail(tx, await payoutSentEmail(tx, row));
@@ -167,7 +179,7 @@ async function claimNext(campaignId: string, now: Date, mode: "stripe" | "demo")
         select: { id: true },
       });
       if (refused) return null;
-      return tx.payout.create({
+      return claimPayout(tx, {
         data: {
           campaignId,
           seq,
@@ -194,7 +206,7 @@ async function claimNext(campaignId: string, now: Date, mode: "stripe" | "demo")
         });
         const left = Number(t.amountCents) - Number(back._sum.amountCents ?? 0);
         if (left <= 0) continue;
-        return tx.payout.create({
+        return claimPayout(tx, {
           data: {
             campaignId,
             seq,

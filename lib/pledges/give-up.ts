@@ -8,7 +8,7 @@ import { isConfirmed, LIVE_PLEDGE, waitlistOpen } from "@/lib/campaigns/lifecycl
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { queueEmail } from "@/lib/email/service";
 import { gaveUpEmail } from "@/lib/pledges/waitlist-emails";
-import { releaseSavedCards } from "@/lib/deadlines/service";
+import { releaseSavedCards } from "@/lib/ledger/cards";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { GIVE_UP_TEXTS, WITHDRAW_TEXTS } from "@/lib/pledges/policy";
 
@@ -22,7 +22,7 @@ const giveUpInputSchema = z.object({ campaignId: campaignIdSchema }).strict();
  * "Give up my place" (issue 20): after the tip, a backer who holds a place hands it to the first in
  * line. Under the campaign lock the backer's commitment is withdrawn, the place filled in the same
  * transaction, and the giver linked to whoever took it: a charge already made is refunded only once
- * that person has paid (lib/cancellation/service refundOwedPledges; if their card fails, the place —
+ * that person has paid (lib/ledger/refunds refundOwedPledges; if their card fails, the place —
  * and the link — move on to the next in line). Refused when nobody can take the place.
  */
 export async function giveUpPlace(actor: Actor, input: unknown): Promise<{ refundPending: boolean }> {

@@ -7,7 +7,7 @@ import { confirmFreePledges } from "@/lib/charging/pledge-state";
 import { emailCampaignSelect, queueConfirmedEmails, queueToEach } from "@/lib/campaigns/notifications";
 import { kickEmailSender } from "@/lib/email/service";
 import { conditionUnmetEmail } from "@/lib/pledges/condition-emails";
-import { releaseSavedCards } from "@/lib/deadlines/service";
+import { releaseSavedCards } from "@/lib/ledger/cards";
 
 /**
  * Personal thresholds (issue 21, DESIGN §1 "personal thresholds"): who counts. A commitment may say

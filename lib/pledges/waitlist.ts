@@ -21,7 +21,7 @@ import { requestCharging } from "@/lib/charging/queue";
 import { emailCampaignSelect, queueToEach } from "@/lib/campaigns/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { promotedEmail, promotionFailedEmail, waitlistClosedEmail } from "@/lib/pledges/waitlist-emails";
-import { releaseSavedCards } from "@/lib/deadlines/service";
+import { releaseSavedCards } from "@/lib/ledger/cards";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { oneAtATime } from "@/lib/pledges/commit-slots";

@@ -26,8 +26,8 @@ import { oneAtATime } from "@/lib/pledges/commit-slots";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { kickEmailSender, queueEmail, queueEmails } from "@/lib/email/service";
 import { withdrawnEmail } from "@/lib/campaigns/emails";
-import { refundOwedPledges } from "@/lib/cancellation/service";
-import { detachIfUnused, releaseSavedCards } from "@/lib/deadlines/service";
+import { refundOwedPledges } from "@/lib/ledger/refunds";
+import { detachIfUnused, releaseSavedCards } from "@/lib/ledger/cards";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { getGateway } from "@/lib/payments/gateway";
 

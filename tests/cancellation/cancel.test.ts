@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { cancelCampaign, refundOwedPledges } from "@/lib/cancellation/service";
+import { cancelCampaign } from "@/lib/cancellation/service";
+import { refundOwedPledges } from "@/lib/ledger/refunds";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 

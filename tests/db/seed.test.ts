@@ -4,7 +4,7 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { demoGateway, demoProcessingFee } from "@/lib/payments/demo-gateway";
 import { paymentDueBy, recoveryDays } from "@/lib/charging/payment-window";
 import { runCharging } from "@/lib/charging/service";
-import { refundOwedPledges } from "@/lib/cancellation/service";
+import { refundOwedPledges } from "@/lib/ledger/refunds";
 import { giveUpPlace } from "@/lib/pledges/give-up";
 import { getPayoutsView } from "@/lib/payouts/queries";
 import { payoutHoldDays } from "@/lib/payouts/ledger";

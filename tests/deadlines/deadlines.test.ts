@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import {
-  expireCampaign,
-  releaseSavedCards,
-  runDeadlines,
-  sendDeadlineReminders,
-} from "@/lib/deadlines/service";
+import { expireCampaign, runDeadlines, sendDeadlineReminders } from "@/lib/deadlines/service";
+import { releaseSavedCards } from "@/lib/ledger/cards";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
 const HOUR = 3600_000;

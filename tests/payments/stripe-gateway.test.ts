@@ -207,6 +207,7 @@ describe("Stripe gateway (real SDK against the fake Stripe)", () => {
     const charged = await gateway.charge(input);
     if (charged.status !== "succeeded") throw new Error("expected a charge");
     const { refundId } = await gateway.refund({
+      key: `refund-${input.pledgeId}`,
       pledgeId: input.pledgeId,
       paymentIntentId: charged.paymentIntentId,
     });

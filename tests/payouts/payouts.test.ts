@@ -19,7 +19,7 @@ let accounts: typeof import("@/lib/payouts/accounts");
 let ledger: typeof import("@/lib/payouts/ledger");
 let campaigns: typeof import("@/lib/campaigns/service");
 let gatewayOf: typeof import("@/lib/payments/gateway");
-let state: typeof import("@/lib/charging/pledge-state");
+let refunds: typeof import("@/lib/ledger/refunds");
 let webhook: (req: Request) => Promise<Response>;
 
 const BPS = 250;
@@ -40,7 +40,7 @@ beforeAll(async () => {
   ledger = await import("@/lib/payouts/ledger");
   campaigns = await import("@/lib/campaigns/service");
   gatewayOf = await import("@/lib/payments/gateway");
-  state = await import("@/lib/charging/pledge-state");
+  refunds = await import("@/lib/ledger/refunds");
   ({ POST: webhook } = await import("@/app/api/stripe/webhook/route"));
 });
 afterAll(async () => {
@@ -77,14 +77,13 @@ async function chargedEvent(pledges: number, opts: { priceCents?: number; daysAg
   return { ...f, accountId };
 }
 
-/** Refunds pledges the way a withdrawal after a change does (lib/cancellation refundOwedPledges). */
+/** Refunds pledges the way a withdrawal after a change does (lib/ledger/refunds refundOwedPledges). */
 async function refund(pledgeIds: string[]) {
   for (const id of pledgeIds) {
     const p = await db.pledge.findUniqueOrThrow({ where: { id } });
-    const { refundId } = await gatewayOf
-      .getGateway()
-      .refund({ pledgeId: id, paymentIntentId: p.paymentIntentId! });
-    await state.recordRefund(id, refundId);
+    expect(
+      await refunds.refundPledge({ ...p, paymentIntentId: p.paymentIntentId! }, gatewayOf.getGateway()),
+    ).toBe(true);
   }
 }
 

@@ -13,7 +13,7 @@ let withdraw: typeof import("@/lib/pledges/withdraw");
 let giveUp: typeof import("@/lib/pledges/give-up");
 let waitlist: typeof import("@/lib/pledges/waitlist");
 let charging: typeof import("@/lib/charging/service");
-let cancellation: typeof import("@/lib/cancellation/service");
+let refunds: typeof import("@/lib/ledger/refunds");
 
 beforeAll(async () => {
   fake = await startFakeStripe();
@@ -23,7 +23,7 @@ beforeAll(async () => {
   giveUp = await import("@/lib/pledges/give-up");
   waitlist = await import("@/lib/pledges/waitlist");
   charging = await import("@/lib/charging/service");
-  cancellation = await import("@/lib/cancellation/service");
+  refunds = await import("@/lib/ledger/refunds");
 });
 afterAll(async () => {
   await fake.close();
@@ -151,7 +151,7 @@ describe("capacity and the waitlist", () => {
     expect([next.get(waiting[30].id), next.get(waiting[399].id)]).toEqual([1, 370]);
 
     // the givers and the changed-mind are refunded now that the promoted have paid
-    await cancellation.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
     const refunded = await db.pledge.findMany({
       where: { id: { in: [...giverRows, ...changeRows].map((p) => p.id) } },
     });
@@ -197,7 +197,7 @@ describe("capacity and the waitlist", () => {
     expect(declined[0].text).toContain("went to the next person in line");
     // a's place went to y (the link moved on from x), who paid: a is refunded
     expect((await db.pledge.findUniqueOrThrow({ where: { id: aPledge.id } })).handedToId).toBe(py.id);
-    await cancellation.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
     expect((await db.pledge.findUniqueOrThrow({ where: { id: aPledge.id } })).chargeStatus).toBe("refunded");
 
     // x gives a good card: back in line at its place, charged when the next place opens
@@ -241,7 +241,7 @@ describe("capacity and the waitlist", () => {
       "succeeded",
     ]);
     expect([px.waitlistedAt !== null, px.chargeStatus]).toEqual([true, "failed"]);
-    await cancellation.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
     expect((await db.pledge.findUniqueOrThrow({ where: { id: pa.id } })).chargeStatus).toBe("succeeded");
     const after = await db.campaign.findUniqueOrThrow({ where: { id: c.id } });
     expect([after.committedCount, after.pledgeCount, Number(after.raisedCents), after.waitlistCount]).toEqual(

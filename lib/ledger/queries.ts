@@ -1,0 +1,57 @@
+import "server-only";
+import { db, Prisma } from "@/lib/db";
+
+/**
+ * What the money rows say about pledges (issue 32 item 4), for the presenters: a refund is
+ * "refunded" only once its refund movement succeeded. `pending`: a refund was asked for and its
+ * answer is not recorded yet (the sweeper finishes it); `none`: no refund was asked for.
+ */
+export type RefundState = "none" | "pending" | "refunded";
+export type PledgeMoney = {
+  refund: RefundState;
+  /** succeeded charges of the pledge (all purposes) */
+  chargedCents: number;
+  /** succeeded refunds of the pledge */
+  refundedCents: number;
+};
+
+const NO_MONEY: PledgeMoney = { refund: "none", chargedCents: 0, refundedCents: 0 };
+
+/** The money of each pledge, from its movement rows; a pledge with none reads as no money. */
+export async function refundState(
+  pledgeIds: readonly string[],
+  tx: Prisma.TransactionClient = db,
+): Promise<Map<string, PledgeMoney>> {
+  const out = new Map<string, PledgeMoney>(pledgeIds.map((id) => [id, NO_MONEY]));
+  if (pledgeIds.length === 0) return out;
+  const rows = await tx.$queryRaw<
+    { pledgeId: string; chargedCents: number; refundedCents: number; refunds: number; refundsDone: number }[]
+  >`
+    SELECT "pledgeId",
+      COALESCE(sum("amountCents") FILTER (WHERE "kind" = 'charge' AND "state" = 'succeeded'), 0)::float8 AS "chargedCents",
+      COALESCE(sum("amountCents") FILTER (WHERE "kind" = 'refund' AND "state" = 'succeeded'), 0)::float8 AS "refundedCents",
+      count(*) FILTER (WHERE "kind" = 'refund' AND "state" <> 'failed')::int AS "refunds",
+      count(*) FILTER (WHERE "kind" = 'refund' AND "state" = 'succeeded')::int AS "refundsDone"
+    FROM "MoneyMovement" WHERE "pledgeId" = ANY(${[...pledgeIds]}::text[])
+    GROUP BY "pledgeId"`;
+  for (const r of rows) {
+    out.set(r.pledgeId, {
+      refund: r.refunds === 0 ? "none" : r.refundsDone === r.refunds ? "refunded" : "pending",
+      chargedCents: r.chargedCents,
+      refundedCents: r.refundedCents,
+    });
+  }
+  return out;
+}
+
+/**
+ * What the provider holds for an event's backers by the money rows: succeeded charges less succeeded
+ * refunds (the figure the provider's own records must equal; tests/ledger checks it against the
+ * demo gateway).
+ */
+export async function heldCents(campaignId: string): Promise<number> {
+  const [row] = await db.$queryRaw<{ held: number }[]>`
+    SELECT COALESCE(sum(CASE WHEN "kind" = 'charge' THEN "amountCents" ELSE -"amountCents" END), 0)::float8 AS "held"
+    FROM "MoneyMovement" WHERE "campaignId" = ${campaignId} AND "state" = 'succeeded' AND "kind" IN ('charge', 'refund')`;
+  return row.held;
+}

@@ -1,0 +1,90 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { getGateway } from "@/lib/payments/gateway";
+import type { PaymentGateway } from "@/lib/payments/types";
+
+/**
+ * Refunds (issue 32: they live with the ledger; cancellation, withdrawal and giving up call here).
+ * Exactly once: the refund's money row is CLAIMED (`processing`) under its idempotency key before
+ * the provider is asked with that same key, so a retry — the sweeper, another instance — replays the
+ * provider's first answer. The answer is recorded on the row and on the pledge's own columns
+ * (`refundId`, `refundedAt`, `chargeStatus` refunded) in one transaction. An unknown outcome leaves
+ * the row claimed and the pledge unrefunded: the sweeper asks again with the same key.
+ */
+
+/** The provider's idempotency key of a pledge's refund (the key refunds were always sent under). */
+export const refundKey = (pledgeId: string) => `refund-${pledgeId}`;
+
+/**
+ * Refunds every succeeded, not yet refunded charge that is owed back: those of cancelled events, those
+ * withdrawn (after a date or place change: issue 17), and those given up once whoever took the place
+ * has paid (issue 20) — for one event, or all of them for the sweeper. Returns how many refunds this
+ * call recorded.
+ */
+export async function refundOwedPledges(
+  campaignId?: string,
+  gateway: PaymentGateway = getGateway(),
+  take = 200,
+): Promise<number> {
+  const pledges = await db.pledge.findMany({
+    where: {
+      chargeStatus: "succeeded",
+      refundId: null,
+      paymentIntentId: { not: null },
+      ...(campaignId ? { campaignId } : {}),
+      OR: [
+        { campaign: { status: "cancelled" } },
+        { withdrawnAt: { not: null }, gaveUpAt: null },
+        // the charged flag is set by every success and never cleared: whoever took the place has paid
+        { withdrawnAt: { not: null }, handedTo: { charged: true } },
+      ],
+    },
+    take,
+    select: { id: true, campaignId: true, amountCents: true, paymentIntentId: true },
+  });
+  let refunded = 0;
+  for (const p of pledges) {
+    try {
+      if (await refundPledge({ ...p, paymentIntentId: p.paymentIntentId! }, gateway)) refunded++;
+    } catch (err) {
+      console.warn(
+        `[ledger] refund of pledge ${p.id} failed, the sweeper retries: ${(err as Error)?.message}`,
+      );
+    }
+  }
+  return refunded;
+}
+
+/**
+ * Refunds one pledge's charge in full: claims its refund row, asks the provider under the row's key,
+ * records the answer. Returns whether this call recorded the refund. Throws when the provider's
+ * answer is not known (the claim stays for the next try).
+ */
+export async function refundPledge(
+  p: { id: string; campaignId: string; amountCents: number; paymentIntentId: string },
+  gateway: PaymentGateway,
+): Promise<boolean> {
+  const key = refundKey(p.id);
+  await db.$executeRaw`
+    INSERT INTO "MoneyMovement" ("kind", "purpose", "state", "amountCents", "idempotencyKey", "campaignId", "pledgeId", "sourceId")
+    VALUES ('refund', 'ticket', 'processing', ${p.amountCents}, ${key}, ${p.campaignId}, ${p.id},
+      (SELECT "id" FROM "MoneyMovement" WHERE "providerId" = ${p.paymentIntentId} AND "kind" = 'charge'))
+    ON CONFLICT ("idempotencyKey") DO NOTHING`;
+  const { refundId } = await gateway.refund({ key, pledgeId: p.id, paymentIntentId: p.paymentIntentId });
+  return recordRefund(p.id, key, refundId);
+}
+
+/** A refund went through: recorded once per pledge, on its money row and its own columns together. */
+async function recordRefund(pledgeId: string, key: string, refundId: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.pledge.updateMany({
+      where: { id: pledgeId, refundId: null },
+      data: { refundId, refundedAt: new Date(), chargeStatus: "refunded" },
+    });
+    await tx.moneyMovement.updateMany({
+      where: { idempotencyKey: key, state: { not: "succeeded" } },
+      data: { state: "succeeded", providerId: refundId, failureCode: null },
+    });
+    return count > 0;
+  });
+}
