@@ -271,14 +271,14 @@ function sampleWaits(url) {
     while (!stopped) {
       const { rows } = await client.query(
         `SELECT state, COALESCE(wait_event_type || ':' || wait_event, '-') AS wait,
-                regexp_replace(left(query, 70), '\s+', ' ', 'g') AS query
+                regexp_replace(left(query, 70), '[[:space:]]+', ' ', 'g') AS query
          FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
            AND backend_type = 'client backend' AND state <> 'idle'`,
       );
       samples++;
       for (const r of rows) {
-        const key = `${r.state} | ${r.wait} | ${r.query}`;
-        counts.set(key, (counts.get(key) ?? 0) + 1);
+        for (const key of [`all: ${r.state} | ${r.wait}`, `${r.state} | ${r.wait} | ${r.query}`])
+          counts.set(key, (counts.get(key) ?? 0) + 1);
       }
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -290,7 +290,7 @@ function sampleWaits(url) {
       await done;
       return [...counts.entries()]
         .sort((a, b) => b[1] - a[1])
-        .slice(0, 15)
+        .slice(0, 20)
         .map(([k, n]) => `${(n / samples).toFixed(2)} ${k}`);
     },
   };
