@@ -105,11 +105,12 @@ export default async function PayoutsPage({
         </div>
       </Card>
 
-      <section aria-label="Totals" className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-5">
+      <section aria-label="Totals" className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         {[
           ["Collected", t.collectedCents],
           ["Fees", t.platformFeeCents + t.processingFeeCents],
-          ["Refunded", t.refundedCents + t.owedBackCents],
+          ["Refunded", t.refundedCents],
+          ["Refunds pending", t.owedBackCents],
           ["Paid out", t.paidOutCents],
           ["Pending", t.pendingCents],
         ].map(([label, cents]) => (
@@ -159,12 +160,13 @@ export default async function PayoutsPage({
                     <Badge>Nothing to pay</Badge>
                   )}
                 </div>
-                <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3 lg:grid-cols-6">
+                <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4 lg:grid-cols-7">
                   {[
                     ["Collected", e.ledger.collectedCents],
                     ["Platform fee", e.ledger.platformFeeCents],
                     ["Processing fee", e.ledger.processingFeeCents],
-                    ["Refunded", e.ledger.refundedCents + e.ledger.owedBackCents],
+                    ["Refunded", e.ledger.refundedCents],
+                    ["Refunds pending", e.ledger.owedBackCents],
                     ["Paid out", e.paidOutCents],
                     ["Pending", e.pendingCents],
                   ].map(([label, cents]) => (

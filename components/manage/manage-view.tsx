@@ -37,7 +37,12 @@ function statusBanner(c: View["campaign"]): { tone: string; title: string; text:
         tone: "border-emerald-200 bg-emerald-50 text-emerald-900",
         title: "Event confirmed",
         text: c.paid
-          ? `All attendees charged${c.chargedAt ? ` on ${formatInZone(c.chargedAt, c.timeZone)}` : ""}: ${c.totalCharged} charged, ${formatCents(c.totalChargedCents)} collected.`
+          ? `All attendees charged${c.chargedAt ? ` on ${formatInZone(c.chargedAt, c.timeZone)}` : ""}: ${c.totalCharged} charged, ${
+              // issue 32: money given back is not collected
+              c.refundedCents > 0
+                ? `${formatCents(c.totalChargedCents)}; ${formatCents(c.refundedCents)} refunded, ${formatCents(Math.max(0, c.totalChargedCents - c.refundedCents))} collected.`
+                : `${formatCents(c.totalChargedCents)} collected.`
+            }`
           : "The threshold was reached and this free event is confirmed.",
       };
     case "expired":

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/auth/viewer";
@@ -6,8 +8,11 @@ import { paymentDueBy, recoveryDays } from "@/lib/charging/payment-window";
 import { runCharging } from "@/lib/charging/service";
 import { refundOwedPledges } from "@/lib/ledger/refunds";
 import { giveUpPlace } from "@/lib/pledges/give-up";
-import { getPayoutsView } from "@/lib/payouts/queries";
+import { getPayoutsCsv, getPayoutsView } from "@/lib/payouts/queries";
+import { getCommitmentsCsv } from "@/lib/pledges/commitments-csv";
+import { listMyCommitments } from "@/lib/pledges/mine";
 import { payoutHoldDays } from "@/lib/payouts/ledger";
+import { referenceStanding } from "../helpers/standing-reference";
 
 // Route handlers resolve the viewer from the session; the test chooses who is asking.
 let viewer: Viewer | null = null;
@@ -25,6 +30,7 @@ const { seedDemo } = await import("@/scripts/demo-data");
  * the event pages, /payouts and the gateway say agree, and what backers do next (give up a place,
  * be refunded) works on the seeded commitments as on any other.
  */
+const migrations = path.join(__dirname, "../../prisma/migrations");
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 
@@ -65,6 +71,26 @@ async function intents() {
     ...pi,
     meta: pi.metadata as { pledgeId: string; campaignId: string; attempt: string },
   }));
+}
+
+/** The given-up place as the organizer's CSV, the giver's My commitments and the /payouts CSV tell it. */
+async function expectGiverStory(
+  campaignId: string,
+  giver: Viewer,
+  organizer: Viewer,
+  want: { csv: string; mine: RegExp; refunded: string; pending: string },
+) {
+  const csv = (await getCommitmentsCsv(campaignId, organizer))!.csv;
+  const giverLine = csv.split("\r\n").find((l) => l.includes(`"${giver.email}"`))!;
+  expect(giverLine).toContain(`"${want.csv}"`);
+  const mine = (await listMyCommitments(giver)).find((m) => m.campaignId === campaignId)!;
+  expect(mine.stateText).toMatch(want.mine);
+  expect(mine.phase.label).toBe("Gave up place");
+  const payouts = (await getPayoutsCsv(organizer)).split("\r\n").map((l) => l.split(","));
+  const header = payouts[0].map((h) => h.replace(/"/g, ""));
+  const row = payouts.find((cells) => cells[0].includes("Handmade Pasta Workshop"))!;
+  expect(row[header.indexOf("Refunded (USD)")]).toContain(want.refunded);
+  expect(row[header.indexOf("Refunds pending (USD)")]).toContain(want.pending);
 }
 
 const WINE = "Natural Wine Tasting Evening";
@@ -275,6 +301,14 @@ describe("the demo data's money is the app's own", () => {
     });
     const giver = asViewer(giverPledge.user);
     expect(await giveUpPlace(giver, { campaignId: pasta.id })).toEqual({ refundPending: true });
+    const organizer = await userByEmail("organizer@pactnexus.demo");
+    // issue 32: every surface tells the same story of the given-up place — its refund is pending
+    await expectGiverStory(pasta.id, giver, organizer, {
+      csv: "Gave up place, refund pending (refund once the place is paid for)",
+      mine: /^Gave up your place on .* — \$35\.00 is refunded once the person who took it has paid$/,
+      refunded: "0.00",
+      pending: "35.00",
+    });
 
     // the charge job charges Alice's promotion; the refund sweeper then refunds the giver
     await runCharging(pasta.id);
@@ -290,7 +324,12 @@ describe("the demo data's money is the app's own", () => {
     expect(pi.refunded).toBe(true);
 
     // /payouts counts it refunded now that it is, and check-and-charge still matches the page
-    const organizer = await userByEmail("organizer@pactnexus.demo");
+    await expectGiverStory(pasta.id, giver, organizer, {
+      csv: "Gave up place, refunded",
+      mine: /^Gave up your place on .* — \$35\.00 refunded$/,
+      refunded: "35.00",
+      pending: "0.00",
+    });
     const row = (await getPayoutsView(organizer)).events.find((e) => e.campaignId === pasta.id)!;
     expect(row.ledger.refundedCents).toBe(3500);
     expect(row.ledger.owedBackCents).toBe(0);
@@ -299,6 +338,64 @@ describe("the demo data's money is the app's own", () => {
     const summary = await checkAndCharge(pasta.id, organizer);
     expect(summary.totalCharged).toBe(after.committedCount);
     expect(summary.successful.map((s) => s.userId)).toContain(alice.id);
+  });
+
+  it("issue 32: every seeded commitment's standing is what its markers said, by the trigger and by the migration's backfill", async () => {
+    const read = () =>
+      db.pledge.findMany({
+        orderBy: { id: "asc" },
+        select: {
+          id: true,
+          standing: true,
+          withdrawnAt: true,
+          waitlistedAt: true,
+          memberSince: true,
+          minPeople: true,
+          conditionReleasedAt: true,
+          waitlistClosedAt: true,
+          gaveUpAt: true,
+          droppedAt: true,
+        },
+      });
+    const rows = await read();
+    const markers = (r: (typeof rows)[number]) => ({
+      withdrawnAt: r.withdrawnAt !== null,
+      waitlistedAt: r.waitlistedAt !== null,
+      memberSince: r.memberSince !== null,
+      minPeople: r.minPeople ?? undefined,
+      conditionReleasedAt: r.conditionReleasedAt !== null,
+      waitlistClosedAt: r.waitlistClosedAt !== null,
+      gaveUpAt: r.gaveUpAt !== null,
+      droppedAt: r.droppedAt !== null,
+    });
+    for (const r of rows) expect(r.standing, r.id).toBe(referenceStanding(markers(r)));
+    // the demo shows the standings a newcomer meets: in, waiting, withdrawn, given up, dropped
+    for (const s of ["in", "waiting", "withdrawn", "gave_up", "dropped"])
+      expect(
+        rows.map((r) => r.standing),
+        s,
+      ).toContain(s);
+    const backfill = fs
+      .readFileSync(
+        path.join(
+          migrations,
+          fs.readdirSync(migrations).find((d) => d.endsWith("_pledge_standing"))!,
+          "migration.sql",
+        ),
+        "utf8",
+      )
+      .match(/UPDATE "Pledge" SET "standing" = [^;]+;/)![0];
+    await db.$transaction([
+      db.$executeRawUnsafe(`ALTER TABLE "Pledge" DISABLE TRIGGER pn_standing`),
+      db.$executeRawUnsafe(`ALTER TABLE "Pledge" DROP CONSTRAINT "Pledge_standing_charge_check"`),
+      db.$executeRawUnsafe(`UPDATE "Pledge" SET "standing" = 'in'`),
+      db.$executeRawUnsafe(backfill),
+      db.$executeRawUnsafe(`ALTER TABLE "Pledge" ENABLE TRIGGER pn_standing`),
+      db.$executeRawUnsafe(
+        `ALTER TABLE "Pledge" ADD CONSTRAINT "Pledge_standing_charge_check" CHECK (("chargeStatus" NOT IN ('processing', 'succeeded', 'refunded') AND "charged" = false) OR "standing" IN ('in', 'withdrawn', 'gave_up', 'dropped'))`,
+      ),
+    ]);
+    expect((await read()).map((r) => [r.id, r.standing])).toEqual(rows.map((r) => [r.id, r.standing]));
   });
 
   it("seeds an empty database only", async () => {
