@@ -6,13 +6,13 @@ import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { kickEmailSender } from "@/lib/email/service";
 import type { ChargeSummary } from "@/lib/charging/queries";
+import { CONFIRMED_STATUSES, inStatuses, isFreeEvent, SETTLING_STATUSES } from "@/lib/campaigns/lifecycle";
 import {
-  CONFIRMED_STATUSES,
-  inStatuses,
-  isFreeEvent,
-  SETTLING_STATUSES,
-} from "@/lib/campaigns/lifecycle";
-import { confirmFreePledges, OPEN_STATES, pledgeStatesIn, type ClaimedPledge } from "@/lib/charging/pledge-state";
+  confirmFreePledges,
+  OPEN_STATES,
+  pledgeStatesIn,
+  type ClaimedPledge,
+} from "@/lib/charging/pledge-state";
 import { chargeLane, claimFeed, giveBack, resultRecorder, type Lane } from "@/lib/charging/pipeline";
 
 /**
