@@ -1,4 +1,5 @@
 import "server-only";
+import { CONFIRM_EMAIL_KEY } from "@/lib/email/schema";
 import { z } from "zod";
 import { db, type Prisma } from "@/lib/db";
 import { appUrl } from "@/lib/env";
@@ -29,7 +30,7 @@ import { hashLinkToken, linkTokenSchema, newLinkToken } from "@/lib/auth/link-to
  * (VerificationToken), it expires after a day and works once. Confirmation emails are never shown on
  * /admin/emails (lib/email/queries masks CONFIRM_EMAIL_KEY).
  */
-export const CONFIRM_EMAIL_KEY = "confirm-email:";
+export { CONFIRM_EMAIL_KEY };
 const CONFIRMATION_TTL_MS = 24 * 3600_000;
 const RESEND_LIMIT = { limit: 3, windowMs: 60 * 60_000 };
 /** Confirmation attempts per client address (issue 31): the form is public and a good one costs an argon2id hash. */

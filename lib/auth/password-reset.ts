@@ -1,4 +1,5 @@
 import "server-only";
+import { RESET_PASSWORD_KEY } from "@/lib/email/schema";
 import crypto from "node:crypto";
 import { z } from "zod";
 import { db } from "@/lib/db";
@@ -28,7 +29,7 @@ import { hashLinkToken, linkTokenSchema, newLinkToken } from "@/lib/auth/link-to
  * RESET_PASSWORD_KEY); without SMTP, an operator makes a link with `npm run user:admin -- <email>
  * --reset-link`. A Google-only account is told, by email, that it signs in with Google.
  */
-export const RESET_PASSWORD_KEY = "reset-password:";
+export { RESET_PASSWORD_KEY };
 const RESET_TTL_MS = 60 * 60_000;
 const PER_EMAIL = { limit: 3, windowMs: 60 * 60_000 };
 const PER_IP = { limit: 10, windowMs: 60 * 60_000 };

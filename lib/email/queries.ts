@@ -2,9 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { smtpConfigured } from "@/lib/email/transport";
-import { CONFIRM_EMAIL_KEY } from "@/lib/auth/email-confirmation";
-import { RESET_PASSWORD_KEY } from "@/lib/auth/password-reset";
-import { type Actor } from "@/lib/access/rules";
+import { CONFIRM_EMAIL_KEY, RESET_PASSWORD_KEY } from "@/lib/email/schema";
 
 const OUTBOX_PAGE_SIZE = 25;
 
@@ -37,7 +35,7 @@ type OutboxPage = {
 
 /** /admin/emails: every stored email, newest first, optionally for one recipient. Admins only. */
 export async function listOutboxForAdmin(
-  viewer: Actor,
+  viewer: { isAdmin: boolean } | null,
   { page = 1, recipient = "" }: { page?: number; recipient?: string } = {},
 ): Promise<OutboxPage> {
   if (!viewer?.isAdmin) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");

@@ -28,5 +28,12 @@ export const queuedEmailSchema = z.object({
 });
 export type QueuedEmail = z.input<typeof queuedEmailSchema>;
 
+/**
+ * Dedupe-key prefixes of the emails that hold a one-time link (lib/auth: the address confirmation,
+ * the password reset): /admin/emails never shows their text (lib/email/queries.ts).
+ */
+export const CONFIRM_EMAIL_KEY = "confirm-email:";
+export const RESET_PASSWORD_KEY = "reset-password:";
+
 /** Admin list paging (/admin/emails?page=N). */
 export const outboxPageSchema = pageNumberSchema;
