@@ -241,22 +241,6 @@ const conditionalCommits = makeCommits({ conditional: true });
 export const HOT_TARGET = 0.9;
 
 /**
- * Issue 32 ("the door must not be slower than today's path"): every commit of the run on ONE free
- * event, the threshold crossed mid-run. The event's goal is set after the warm-up from the warm-up's
- * own rate, so that about 40% of the run's expected commits reach it; commits after it are late
- * (bh00000001 accepts after the threshold, no capacity: each is confirmed on arrival) or, with a
- * capacity (bh00000002: capacity = goal + 30% of the expected run), late up to the capacity and
- * then waitlisted. Checked on the rows afterwards:
- *  - exactly one crossing: one response said `crossed`, the event is confirmed (free: `charged`,
- *    `fundedAt` set) and its `fundedAt` falls inside the measured run, every member is confirmed and
- *    has exactly one "Event Confirmed!" email in the outbox (the tip's writes);
- *  - none lost: every successful response's pledge a row on the event, the rows as many as the
- *    successes (a failure answered "try again" left no row; failures are counted and shown), `pledgeCount`/`committedCount`/`currentAmount`/
- *    `waitlistCount` equal to the rows, and at most capacity places taken.
- * Gates (PASS/FAIL in the results): commits/s ≥ 90% of the spread commits' in the same run (the
- * plain variant; the capacity variant's share is reported), exactly one crossing, none lost.
- */
-/**
  * BENCH_HOT_WAITS=true (diagnosis, not for the recorded numbers): samples the bench database's
  * sessions every 20 ms during a hot run — state, wait event and the statement's start — and returns
  * the most frequent with the average number of sessions in each (where the hot event's commits spend their time).
@@ -296,6 +280,172 @@ function sampleWaits(url) {
   };
 }
 
+/** The hot event's row and its pledges' counts, read after the run (see makeHotCommits). */
+async function hotEventFacts(q, url, id) {
+  const { rows } = await q(
+    url,
+    `SELECT c.status::text AS status, c."fundedAt", c."chargeType"::text AS "chargeType", c."totalCharged",
+            c."pledgeCount", c."committedCount", c."currentAmount", c."waitlistCount",
+            (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id) AS rows,
+            (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p."withdrawnAt" IS NULL
+               AND p."waitlistedAt" IS NULL) AS places,
+            (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p."withdrawnAt" IS NULL
+               AND p."waitlistedAt" IS NULL AND p."memberSince" IS NOT NULL) AS members,
+            (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p."withdrawnAt" IS NULL
+               AND p."waitlistedAt" IS NOT NULL) AS waiting,
+            (SELECT COALESCE(sum(amount), 0)::int FROM "Pledge" p WHERE p."campaignId" = c.id
+               AND p."withdrawnAt" IS NULL AND p."waitlistedAt" IS NULL) AS amount,
+            (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p.charged
+               AND p."chargeStatus"::text = 'succeeded' AND p."waitlistedAt" IS NULL) AS confirmed,
+            (SELECT count(*)::int FROM "EmailOutbox" o WHERE o."dedupeKey" LIKE 'confirmed:' || c.id || ':%') AS "confirmedEmails"
+     FROM "Campaign" c WHERE c.id = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
+/** The rate before and after the crossing, from the pledges' own times (a commit's `createdAt`). */
+async function crossingSplit(q, url, id, { runStart, runEnd, fundedAt }) {
+  if (!fundedAt) return null;
+  const { rows } = await q(
+    url,
+    `SELECT count(*) FILTER (WHERE "createdAt" < $3)::int AS before,
+            count(*) FILTER (WHERE "createdAt" >= $3)::int AS after,
+            count(*) FILTER (WHERE "createdAt" >= $3 AND "waitlistedAt" IS NOT NULL)::int AS "afterWaiting"
+     FROM "Pledge" WHERE "campaignId" = $1 AND "createdAt" >= $2 AND "createdAt" <= $4`,
+    [id, runStart, fundedAt, runEnd],
+  );
+  const perSec = (n, ms) => Math.round((n / Math.max(0.001, ms / 1000)) * 10) / 10;
+  return {
+    beforePerSec: perSec(rows[0].before, fundedAt - runStart),
+    afterPerSec: perSec(rows[0].after, runEnd - fundedAt),
+    afterWaiting: rows[0].afterWaiting,
+  };
+}
+
+/**
+ * The hot run's verdicts: exactly one crossing (one `crossed` response; the free event `charged` with
+ * `fundedAt` inside the run; every member confirmed, emailed once, counted in totalCharged) and none
+ * lost (a success without its row, or a row whose commit was answered with a failure or not at all,
+ * is lost; a failure answered "try again" that left no row is counted, not lost).
+ */
+function judgeHotRun({ tally, facts, found, cap, runStart, runEnd }) {
+  const fundedAt = facts.fundedAt ? new Date(facts.fundedAt) : null;
+  const inRun = Boolean(fundedAt && fundedAt >= runStart && fundedAt <= runEnd);
+  const onceCrossed =
+    tally.crossed === 1 &&
+    facts.status === "charged" &&
+    facts.chargeType === "free" &&
+    inRun &&
+    facts.confirmed === facts.members &&
+    facts.confirmedEmails === facts.members &&
+    Number(facts.totalCharged) === facts.members;
+  const countersMatch =
+    facts.pledgeCount === facts.places &&
+    facts.committedCount === facts.members &&
+    Number(facts.currentAmount) === facts.amount &&
+    facts.waitlistCount === facts.waiting;
+  const noneLost =
+    !tally.exhausted &&
+    facts.rows === tally.ok &&
+    found === tally.ok &&
+    countersMatch &&
+    (cap === null || facts.places <= cap);
+  const answered = tally.ok + tally.refused + tally.unknown + tally.errors;
+  return {
+    fundedAt,
+    crossedAt: fundedAt ? (fundedAt - runStart) / 1000 : null,
+    crossing: {
+      responses: tally.crossed,
+      status: facts.status,
+      inRun,
+      confirmed: facts.confirmed,
+      confirmedEmails: facts.confirmedEmails,
+    },
+    onceCrossed,
+    noneLost,
+    attempts: answered,
+    failed: answered - tally.ok,
+  };
+}
+
+/** The gates of a hot run (run.mjs lists them and fails the bench on any FAIL). */
+function hotGates({ capacity, label, perSec, share, tally, facts, found, cap, verdict, runSeconds }) {
+  const { crossedAt, crossing, failed } = verdict;
+  const shareGate = {
+    name: `hot event commits/s ≥ ${HOT_TARGET * 100}% of spread commits/s`,
+    pass: share !== null && share >= HOT_TARGET,
+    detail:
+      share === null
+        ? "no spread commits in this run (BENCH_ONLY must match both)"
+        : `${perSec.toFixed(1)}/s vs ${shared.plainPerSec.toFixed(1)}/s = ${Math.round(share * 100)}%`,
+  };
+  return [
+    ...(capacity ? [] : [shareGate]),
+    {
+      name: `${label}: exactly one crossing of the threshold`,
+      pass: verdict.onceCrossed,
+      detail: `${tally.crossed} response(s) crossed; status ${facts.status}${crossedAt === null ? "" : `, crossed ${crossedAt.toFixed(1)} s into the ${runSeconds.toFixed(1)} s run`}${crossing.inRun ? "" : " (not inside the measured run)"}; ${facts.confirmed} of ${facts.members} members confirmed, ${facts.confirmedEmails} "Event Confirmed!" emails`,
+    },
+    {
+      name: `${label}: none lost`,
+      pass: verdict.noneLost,
+      detail: `${tally.ok} successful of ${verdict.attempts}${failed ? ` (${failed} failed: ${tally.non200} non-200, ${tally.errors} without an answer)` : ""}, ${facts.rows} rows, ${found} of the responses' pledges found; pledgeCount ${facts.pledgeCount}/${facts.places} places, committedCount ${facts.committedCount}/${facts.members} members, currentAmount ${facts.currentAmount}/${facts.amount}, waitlistCount ${facts.waitlistCount}/${facts.waiting} waiting${cap === null ? "" : `, capacity ${cap}`}`,
+    },
+  ];
+}
+
+/** Logs a hot run's outcome: rate, crossing, the rate either side of it, sampled waits, the gates. */
+function logHotRun(log, { label, row, perSec, sharePct, verdict, split, waits, gates, facts, tally }) {
+  const { crossedAt } = verdict;
+  log(
+    `${label}: ${perSec.toFixed(1)} commits/s (${sharePct} of spread), p50 ${row.p50} ms, p99 ${row.p99} ms, goal ${row.goal}${row.capacity === null ? "" : `, capacity ${row.capacity}`}, crossed ${tally.crossed}x${crossedAt === null ? "" : ` at ${crossedAt.toFixed(1)} s`}, ok ${tally.ok}/${verdict.attempts}, rows ${facts.rows}, none lost: ${verdict.noneLost}`,
+  );
+  if (split)
+    log(
+      `${label}: before the crossing ${split.beforePerSec} commits/s, after it ${split.afterPerSec}/s${split.afterWaiting ? ` (${split.afterWaiting} waitlisted)` : ""}`,
+    );
+  if (waits)
+    log(
+      `${label}: database sessions sampled every 20 ms (average number in each state):\n  ${waits.join("\n  ")}`,
+    );
+  for (const g of gates) log(`gate ${g.pass ? "PASS" : "FAIL"}: ${g.name} — ${g.detail}`);
+}
+
+/**
+ * Warm-up (the seed's goal of 10,000 is out of reach), then the goal — and the capacity — set so the
+ * threshold is crossed ~40% into the run at the expected rate (the slower of this warm-up's and the
+ * spread commits'); the database allows goals and capacities up to 10,000. No request is in flight
+ * when the row is updated: the next commit reads the new goal.
+ */
+async function warmUpAndSetGoal({ loop, tally, q, url, id, capacity, duration }) {
+  const warmStart = performance.now();
+  await loop(10, 2);
+  const warmRate = tally.ok / ((performance.now() - warmStart) / 1000);
+  const expected = Math.min(warmRate, shared.plainPerSec ?? Infinity) * duration;
+  const goal = Math.min(9000, tally.ok + Math.max(1, Math.round(expected * 0.4)));
+  const cap = capacity ? Math.min(10000, goal + Math.max(1, Math.round(expected * 0.3))) : null;
+  await q(url, `UPDATE "Campaign" SET goal = $2, capacity = $3 WHERE id = $1`, [id, goal, cap]);
+  return { warmRate, goal, cap };
+}
+
+/**
+ * Issue 32 ("the door must not be slower than today's path"): every commit of the run on ONE free
+ * event, the threshold crossed mid-run. The event's goal is set after the warm-up from the warm-up's
+ * own rate, so that about 40% of the run's expected commits reach it; commits after it are late
+ * (bh00000001 accepts after the threshold, no capacity: each is confirmed on arrival) or, with a
+ * capacity (bh00000002: capacity = goal + 30% of the expected run), late up to the capacity and
+ * then waitlisted. Checked on the rows afterwards:
+ *  - exactly one crossing: one response said `crossed`, the event is confirmed (free: `charged`,
+ *    `fundedAt` set) and its `fundedAt` falls inside the measured run, every member is confirmed and
+ *    has exactly one "Event Confirmed!" email in the outbox (the tip's writes);
+ *  - none lost: every successful response's pledge a row on the event, the rows as many as the
+ *    successes (a failure answered "try again" left no row; failures are counted and shown),
+ *    `pledgeCount`/`committedCount`/`currentAmount`/`waitlistCount` equal to the rows, and at most
+ *    capacity places taken.
+ * Gates (PASS/FAIL in the results): commits/s ≥ 90% of the spread commits' in the same run (the
+ * plain variant; the capacity variant's share is reported), exactly one crossing, none lost.
+ */
 const makeHotCommits = ({ capacity }) => ({
   name: capacity ? "commits, all on one event with a capacity" : "commits, all on one event",
   async run({ base, url, secret, server, log, q }) {
@@ -306,126 +456,25 @@ const makeHotCommits = ({ capacity }) => ({
     const { actionId, cookies } = await commitSetup({ secret, log });
     const { tally, loop } = commitLoad({ base, actionId, cookies, eventOf: () => id });
     const before = server.peakRss();
-    const warmStart = performance.now();
-    await loop(10, 2); // warm-up: the goal (10,000 from the seed) is out of reach
-    const warmRate = tally.ok / ((performance.now() - warmStart) / 1000);
-    // Cross at ~40% of the run at the expected rate (the slower of this warm-up's and the spread commits').
-    const expected = Math.min(warmRate, shared.plainPerSec ?? Infinity) * duration;
-    // (the database allows goals and capacities up to 10,000)
-    const goal = Math.min(9000, tally.ok + Math.max(1, Math.round(expected * 0.4)));
-    const cap = capacity ? Math.min(10000, goal + Math.max(1, Math.round(expected * 0.3))) : null;
-    // no request is in flight here: the next commit reads the new goal from the row
-    await q(url, `UPDATE "Campaign" SET goal = $2, capacity = $3 WHERE id = $1`, [id, goal, cap]);
+    const { warmRate, goal, cap } = await warmUpAndSetGoal({ loop, tally, q, url, id, capacity, duration });
     const warm = tally.ok;
     const runStart = new Date();
     const sampler = process.env.BENCH_HOT_WAITS === "true" ? sampleWaits(url) : null;
     const run = await loop(connections, duration);
     const runEnd = new Date();
     const waits = sampler ? await sampler.stop() : null;
-    const measuredOk = tally.ok - warm;
-    const perSec = measuredOk / run.seconds;
-    const responses = tally.ok + tally.refused + tally.unknown;
+    const perSec = (tally.ok - warm) / run.seconds;
     if (tally.samples.length) log(`${label}: non-success responses, e.g.\n  ${tally.samples.join("\n  ")}`);
 
-    const facts = (
-      await q(
-        url,
-        `SELECT c.status::text AS status, c."fundedAt", c."chargeType"::text AS "chargeType", c."totalCharged",
-                c."pledgeCount", c."committedCount", c."currentAmount", c."waitlistCount",
-                (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id) AS rows,
-                (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p."withdrawnAt" IS NULL
-                   AND p."waitlistedAt" IS NULL) AS places,
-                (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p."withdrawnAt" IS NULL
-                   AND p."waitlistedAt" IS NULL AND p."memberSince" IS NOT NULL) AS members,
-                (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p."withdrawnAt" IS NULL
-                   AND p."waitlistedAt" IS NOT NULL) AS waiting,
-                (SELECT COALESCE(sum(amount), 0)::int FROM "Pledge" p WHERE p."campaignId" = c.id
-                   AND p."withdrawnAt" IS NULL AND p."waitlistedAt" IS NULL) AS amount,
-                (SELECT count(*)::int FROM "Pledge" p WHERE p."campaignId" = c.id AND p.charged
-                   AND p."chargeStatus"::text = 'succeeded' AND p."waitlistedAt" IS NULL) AS confirmed,
-                (SELECT count(*)::int FROM "EmailOutbox" o WHERE o."dedupeKey" LIKE 'confirmed:' || c.id || ':%') AS "confirmedEmails"
-         FROM "Campaign" c WHERE c.id = $1`,
-        [id],
-      )
-    ).rows[0];
+    const facts = await hotEventFacts(q, url, id);
     const found = await pledgeIdsFound(q, url, tally.pledgeIds, id);
-    const fundedAt = facts.fundedAt ? new Date(facts.fundedAt) : null;
-    // the rate before and after the crossing, from the pledges' own times (a commit's `createdAt`)
-    const phases = fundedAt
-      ? (
-          await q(
-            url,
-            `SELECT count(*) FILTER (WHERE "createdAt" < $3)::int AS before,
-                    count(*) FILTER (WHERE "createdAt" >= $3)::int AS after,
-                    count(*) FILTER (WHERE "createdAt" >= $3 AND "waitlistedAt" IS NOT NULL)::int AS "afterWaiting"
-             FROM "Pledge" WHERE "campaignId" = $1 AND "createdAt" >= $2 AND "createdAt" <= $4`,
-            [id, runStart, fundedAt, runEnd],
-          )
-        ).rows[0]
-      : null;
-    const split = phases
-      ? {
-          beforePerSec: Math.round((phases.before / Math.max(0.001, (fundedAt - runStart) / 1000)) * 10) / 10,
-          afterPerSec: Math.round((phases.after / Math.max(0.001, (runEnd - fundedAt) / 1000)) * 10) / 10,
-          afterWaiting: phases.afterWaiting,
-        }
-      : null;
-    const crossedAt = fundedAt ? (fundedAt - runStart) / 1000 : null;
-    const crossing = {
-      responses: tally.crossed,
-      status: facts.status,
-      inRun: Boolean(fundedAt && fundedAt >= runStart && fundedAt <= runEnd),
-      confirmed: facts.confirmed,
-      confirmedEmails: facts.confirmedEmails,
-    };
-    const onceCrossed =
-      tally.crossed === 1 &&
-      facts.status === "charged" &&
-      facts.chargeType === "free" &&
-      crossing.inRun &&
-      facts.confirmed === facts.members &&
-      facts.confirmedEmails === facts.members &&
-      Number(facts.totalCharged) === facts.members;
-    const countersMatch =
-      facts.pledgeCount === facts.places &&
-      facts.committedCount === facts.members &&
-      Number(facts.currentAmount) === facts.amount &&
-      facts.waitlistCount === facts.waiting;
-    // Lost: a success without its row, or a row whose commit was answered with a failure (or no
-    // answer). A refusal or an error answer that left no row is counted, not lost (it says "try again").
-    const failed = responses + tally.errors - tally.ok;
-    const noneLost =
-      !tally.exhausted &&
-      facts.rows === tally.ok &&
-      found === tally.ok &&
-      countersMatch &&
-      (cap === null || facts.places <= cap);
+    const verdict = judgeHotRun({ tally, facts, found, cap, runStart, runEnd });
+    const split = await crossingSplit(q, url, id, { runStart, runEnd, fundedAt: verdict.fundedAt });
     const share = shared.plainPerSec ? perSec / shared.plainPerSec : null;
     const sharePct = share === null ? "—" : `${Math.round(share * 100)}%`;
-    const gates = [
-      ...(capacity
-        ? []
-        : [
-            {
-              name: `hot event commits/s ≥ ${HOT_TARGET * 100}% of spread commits/s`,
-              pass: share !== null && share >= HOT_TARGET,
-              detail:
-                share === null
-                  ? "no spread commits in this run (BENCH_ONLY must match both)"
-                  : `${perSec.toFixed(1)}/s vs ${shared.plainPerSec.toFixed(1)}/s = ${sharePct}`,
-            },
-          ]),
-      {
-        name: `${label}: exactly one crossing of the threshold`,
-        pass: onceCrossed,
-        detail: `${tally.crossed} response(s) crossed; status ${facts.status}${crossedAt === null ? "" : `, crossed ${crossedAt.toFixed(1)} s into the ${run.seconds.toFixed(1)} s run`}${crossing.inRun ? "" : " (not inside the measured run)"}; ${facts.confirmed} of ${facts.members} members confirmed, ${facts.confirmedEmails} "Event Confirmed!" emails`,
-      },
-      {
-        name: `${label}: none lost`,
-        pass: noneLost,
-        detail: `${tally.ok} successful of ${responses + tally.errors}${failed ? ` (${failed} failed: ${tally.non200} non-200, ${tally.errors} without an answer)` : ""}, ${facts.rows} rows, ${found} of the responses' pledges found; pledgeCount ${facts.pledgeCount}/${facts.places} places, committedCount ${facts.committedCount}/${facts.members} members, currentAmount ${facts.currentAmount}/${facts.amount}, waitlistCount ${facts.waitlistCount}/${facts.waiting} waiting${cap === null ? "" : `, capacity ${cap}`}`,
-      },
-    ];
+    const gateArgs = { capacity, label, perSec, share, tally, facts, found, cap, verdict };
+    const gates = hotGates({ ...gateArgs, runSeconds: run.seconds });
+    const { crossedAt, onceCrossed, noneLost } = verdict;
     const row = {
       scenario: capacity
         ? "commits, all on one event with a capacity (crossing mid-run, then the waitlist)"
@@ -446,7 +495,7 @@ const makeHotCommits = ({ capacity }) => ({
       warmupPerSec: Math.round(warmRate),
       shareOfSpread: share === null ? null : Math.round(share * 1000) / 1000,
       crossedAtSeconds: crossedAt === null ? null : Math.round(crossedAt * 10) / 10,
-      crossing,
+      crossing: verdict.crossing,
       split,
       waits,
       counters: facts,
@@ -457,20 +506,9 @@ const makeHotCommits = ({ capacity }) => ({
         `All commits on one event${capacity ? `, capacity ${cap}` : ", no capacity"}: ${perSec.toFixed(1)}/s, ${sharePct} of the spread commits' ${shared.plainPerSec ? shared.plainPerSec.toFixed(1) : "—"}/s in the same run` +
         `${capacity ? "" : ` (target ≥ ${HOT_TARGET * 100}%: ${gates[0].pass ? "PASS" : "FAIL"})`}; goal ${goal}` +
         `${crossedAt === null ? ", not crossed" : `, crossed ${crossedAt.toFixed(1)} s into the run`} by ${tally.crossed} commit(s) — ${onceCrossed ? "exactly one crossing" : "CROSSING CHECK FAILED"}; ` +
-        `${tally.ok} successful of ${responses + tally.errors}, ${facts.rows} pledges, ${facts.places} places${facts.waiting ? `, ${facts.waiting} waiting` : ""} — ${noneLost ? "none lost" : "MISMATCH"}.`,
+        `${tally.ok} successful of ${verdict.attempts}, ${facts.rows} pledges, ${facts.places} places${facts.waiting ? `, ${facts.waiting} waiting` : ""} — ${noneLost ? "none lost" : "MISMATCH"}.`,
     };
-    log(
-      `${label}: ${perSec.toFixed(1)} commits/s (${sharePct} of spread), p50 ${row.p50} ms, p99 ${row.p99} ms, goal ${goal}${cap === null ? "" : `, capacity ${cap}`}, crossed ${tally.crossed}x${crossedAt === null ? "" : ` at ${crossedAt.toFixed(1)} s`}, ok ${tally.ok}/${responses}, rows ${facts.rows}, none lost: ${noneLost}`,
-    );
-    if (split)
-      log(
-        `${label}: before the crossing ${split.beforePerSec} commits/s, after it ${split.afterPerSec}/s${split.afterWaiting ? ` (${split.afterWaiting} waitlisted)` : ""}`,
-      );
-    if (waits)
-      log(
-        `${label}: database sessions sampled every 20 ms (average number in each state):\n  ${waits.join("\n  ")}`,
-      );
-    for (const g of gates) log(`gate ${g.pass ? "PASS" : "FAIL"}: ${g.name} — ${g.detail}`);
+    logHotRun(log, { label, row, perSec, sharePct, verdict, split, waits, gates, facts, tally });
     return row;
   },
 });
