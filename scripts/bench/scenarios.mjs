@@ -99,7 +99,12 @@ function commitLoad({ base, actionId, cookies, eventOf, minPeopleOf = () => unde
     samples: [],
     crossed: 0,
     pledgeIds: [],
+    /** the failed requests' send time (ms since the epoch), wait (ms) and status, first 50 */
+    failures: [],
   };
+  const failedOne = (sentAt, t, status) =>
+    tally.failures.length < 50 &&
+    tally.failures.push({ sentAt, ms: Math.round(performance.now() - t), status });
   const commitOnce = async (latencies) => {
     if (shared.next > USERS) {
       tally.exhausted = true;
@@ -109,6 +114,7 @@ function commitLoad({ base, actionId, cookies, eventOf, minPeopleOf = () => unde
     const minPeople = minPeopleOf(i);
     const campaignId = eventOf(i);
     const t = performance.now();
+    const sentAt = Date.now();
     try {
       const res = await fetch(`${base}/campaign/${campaignId}`, {
         method: "POST",
@@ -131,9 +137,13 @@ function commitLoad({ base, actionId, cookies, eventOf, minPeopleOf = () => unde
         const id = body.match(/"pledgeId":"([^"]+)"/)?.[1];
         if (id) tally.pledgeIds.push(id);
         if (/"crossed":true/.test(body)) tally.crossed++;
-      } else if (tally.samples.length < 3) tally.samples.push(`${res.status} ${body.slice(0, 300)}`);
+      } else {
+        failedOne(sentAt, t, res.status);
+        if (tally.samples.length < 3) tally.samples.push(`${res.status} ${body.slice(0, 300)}`);
+      }
     } catch (err) {
       tally.errors++;
+      failedOne(sentAt, t, "error");
       if (tally.samples.length < 3) tally.samples.push(String(err));
     }
     return true;
@@ -465,6 +475,10 @@ const makeHotCommits = ({ capacity }) => ({
     const waits = sampler ? await sampler.stop() : null;
     const perSec = (tally.ok - warm) / run.seconds;
     if (tally.samples.length) log(`${label}: non-success responses, e.g.\n  ${tally.samples.join("\n  ")}`);
+    if (tally.failures.length)
+      log(
+        `${label}: failed requests (sent s into the run / answered after ms / status): ${tally.failures.map((f) => `${((f.sentAt - runStart.getTime()) / 1000).toFixed(1)}/${f.ms}/${f.status}`).join(", ")}`,
+      );
 
     const facts = await hotEventFacts(q, url, id);
     const found = await pledgeIdsFound(q, url, tally.pledgeIds, id);
