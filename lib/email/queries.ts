@@ -35,7 +35,7 @@ type OutboxPage = {
 
 /** /admin/emails: every stored email, newest first, optionally for one recipient. Admins only. */
 export async function listOutboxForAdmin(
-  viewer: { isAdmin: boolean } | null,
+  viewer: { id: string; isAdmin: boolean } | null,
   { page = 1, recipient = "" }: { page?: number; recipient?: string } = {},
 ): Promise<OutboxPage> {
   if (!viewer?.isAdmin) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
