@@ -164,6 +164,12 @@ describe("POST /api/stripe/webhook", () => {
         `pi_b_${order.join("")}`,
         "paid",
       ]);
+      // issue 32: one money row, the succeeded attempt's, under the key it was sent with
+      const rows = await db.moneyMovement.findMany({ where: { pledgeId } });
+      expect(
+        rows.map((r) => [r.kind, r.state, r.idempotencyKey, r.providerId, Number(r.amountCents)]),
+        order.join(),
+      ).toEqual([["charge", "succeeded", `pledge-${pledgeId}-attempt-2`, `pi_b_${order.join("")}`, 2500]]);
       const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
       expect([c.status, c.totalCharged, c.totalChargedCents], order.join()).toEqual(["charged", 1, 2500n]);
     }
