@@ -84,6 +84,7 @@ const DOMAIN_FILES = {
   comments: [],
   deadlines: [],
   drafts: [],
+  events: ["lock.ts", "commit.ts", "counters.ts", "status.ts", "standing.ts", "story.ts"],
   images: ["process.ts", "storage.ts"],
   ledger: ["movements.ts", "refunds.ts", "cards.ts"],
   email: ["render.ts", "transport.ts", "unsubscribe.ts"],

@@ -1,6 +1,7 @@
 import "server-only";
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withEvent } from "@/lib/events/lock";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { canManageEvent, canOverseeEvent, canSeeEvent, type Actor } from "@/lib/access/rules";
 
@@ -55,17 +56,19 @@ export async function loadCampaignFor<S extends Prisma.CampaignSelect>(
   opts: { tx?: Prisma.TransactionClient; lock?: boolean; select?: S } = {},
 ): Promise<Prisma.CampaignGetPayload<{ select: S & typeof BASE }>> {
   const client = opts.tx ?? db;
-  if (opts.lock) {
-    const rows = await client.$queryRaw<
-      { id: string }[]
-    >`SELECT id FROM "Campaign" WHERE id = ${id} FOR UPDATE`;
-    if (rows.length === 0) throw refusal(actor, null, action)!;
-  }
-  const select = { ...(opts.select ?? {}), ...BASE } as S & typeof BASE;
-  const c = (await client.campaign.findUnique({ where: { id }, select })) as Prisma.CampaignGetPayload<{
-    select: S & typeof BASE;
-  }> | null;
-  const denied = refusal(actor, c as Base | null, action);
-  if (denied) throw denied;
-  return c!;
+  const load = async () => {
+    const select = { ...(opts.select ?? {}), ...BASE } as S & typeof BASE;
+    const c = (await client.campaign.findUnique({ where: { id }, select })) as Prisma.CampaignGetPayload<{
+      select: S & typeof BASE;
+    }> | null;
+    const denied = refusal(actor, c as Base | null, action);
+    if (denied) throw denied;
+    return c!;
+  };
+  if (!opts.lock) return load();
+  // the event's row lock (lib/events/lock.ts), then the decision on the locked row
+  return withEvent(client, id, async (row) => {
+    if (!row) throw refusal(actor, null, action)!;
+    return load();
+  });
 }

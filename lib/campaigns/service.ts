@@ -1,7 +1,8 @@
 import "server-only";
 import { queueModerationEmail } from "@/lib/campaigns/notifications";
 import { kickEmailSender } from "@/lib/email/service";
-import { db } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
+import { withEvents } from "@/lib/events/lock";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
@@ -124,32 +125,37 @@ export type DeleteTestResult = { deleted: number; kept: { id: string; title: str
 export async function deleteTestCampaigns(actor: Viewer | null): Promise<DeleteTestResult> {
   if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   if (!canModerate(actor)) throw new AppError("FORBIDDEN", "Access denied. Admin privileges required.");
-  return db.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; title: string }[]>`
-      SELECT "id", "title" FROM "Campaign" WHERE "isTest" ORDER BY "createdAt" DESC, "id" DESC FOR UPDATE`;
-    if (events.length === 0) return { deleted: 0, kept: [] };
-    const withMoney = async (ids: string[]) =>
-      new Set(
-        (
-          await tx.$queryRaw<{ id: string }[]>`
+  const testEvents = {
+    read: Prisma.sql`"id", "title"`,
+    where: Prisma.sql`"isTest"`,
+    orderBy: Prisma.sql`"createdAt" DESC, "id" DESC`,
+  };
+  return db.$transaction((tx) =>
+    withEvents<DeleteTestResult, { id: string; title: string }>(tx, testEvents, async (events) => {
+      if (events.length === 0) return { deleted: 0, kept: [] };
+      const withMoney = async (ids: string[]) =>
+        new Set(
+          (
+            await tx.$queryRaw<{ id: string }[]>`
             SELECT c."id" FROM "Campaign" c WHERE c."id" = ANY(${ids}::text[]) AND ${eventHasMoneySql("c")}`
-        ).map((r) => r.id),
-      );
-    const first = await withMoney(events.map((e) => e.id));
-    let clean = events.map((e) => e.id).filter((id) => !first.has(id));
-    if (clean.length > 0) {
-      await tx.$queryRaw`SELECT "id" FROM "Pledge" WHERE "campaignId" = ANY(${clean}::text[]) ORDER BY "id" FOR UPDATE`;
-      const since = await withMoney(clean);
-      clean = clean.filter((id) => !since.has(id));
-    }
-    let deleted = 0;
-    if (clean.length > 0) {
-      await tx.comment.deleteMany({ where: { campaignId: { in: clean } } });
-      await tx.$executeRaw`
+          ).map((r) => r.id),
+        );
+      const first = await withMoney(events.map((e) => e.id));
+      let clean = events.map((e) => e.id).filter((id) => !first.has(id));
+      if (clean.length > 0) {
+        await tx.$queryRaw`SELECT "id" FROM "Pledge" WHERE "campaignId" = ANY(${clean}::text[]) ORDER BY "id" FOR UPDATE`;
+        const since = await withMoney(clean);
+        clean = clean.filter((id) => !since.has(id));
+      }
+      let deleted = 0;
+      if (clean.length > 0) {
+        await tx.comment.deleteMany({ where: { campaignId: { in: clean } } });
+        await tx.$executeRaw`
         DELETE FROM "Pledge" p WHERE p."campaignId" = ANY(${clean}::text[]) AND NOT ${pledgeHasMoneySql("p")}`;
-      ({ count: deleted } = await tx.campaign.deleteMany({ where: { id: { in: clean }, isTest: true } }));
-    }
-    const gone = new Set(clean);
-    return { deleted, kept: events.filter((e) => !gone.has(e.id)) };
-  });
+        ({ count: deleted } = await tx.campaign.deleteMany({ where: { id: { in: clean }, isTest: true } }));
+      }
+      const gone = new Set(clean);
+      return { deleted, kept: events.filter((e) => !gone.has(e.id)) };
+    }),
+  );
 }

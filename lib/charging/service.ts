@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
+import { withEvent } from "@/lib/events/lock";
 import { memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { requestCharging } from "@/lib/charging/queue";
 import { AppError } from "@/lib/errors";
@@ -30,24 +31,34 @@ async function fundIfThresholdMet(campaignId: string): Promise<string | null> {
   // Only a pending campaign can change here: anything else is answered without taking the lock.
   const current = await db.campaign.findUnique({ where: { id: campaignId }, select: { status: true } });
   if (!current || current.status !== "pending") return current?.status ?? null;
-  return db.$transaction(async (tx) => {
-    const [c] = await tx.$queryRaw<
-      { status: string; goal: number; ticketPriceCents: number; pactType: string | null; deadline: Date }[]
-    >`
-      SELECT "status"::text AS "status", "goal", "ticketPriceCents", "pactType"::text AS "pactType", "deadline"
-      FROM "Campaign" WHERE "id" = ${campaignId} FOR UPDATE`;
-    if (!c) return null;
-    if (c.status !== "pending" || c.deadline.getTime() <= Date.now()) return c.status;
-    const [counts] = await tx.$queryRaw<{ all: number; withCard: number; cents: number }[]>`
+  type Row = {
+    status: string;
+    goal: number;
+    ticketPriceCents: number;
+    pactType: string | null;
+    deadline: Date;
+  };
+  const read = Prisma.sql`"status"::text AS "status", "goal", "ticketPriceCents", "pactType"::text AS "pactType", "deadline"`;
+  return db.$transaction((tx) =>
+    withEvent<string | null, Row>(
+      tx,
+      campaignId,
+      async (c) => {
+        if (!c) return null;
+        if (c.status !== "pending" || c.deadline.getTime() <= Date.now()) return c.status;
+        const [counts] = await tx.$queryRaw<{ all: number; withCard: number; cents: number }[]>`
       SELECT count(*)::int AS "all", count("paymentMethodId")::int AS "withCard", COALESCE(sum("amountCents"), 0)::float8 AS "cents"
       FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${memberPledgeSql()}`;
-    if (!recountMeetsGoal(c, counts)) return c.status;
-    await tx.campaign.update({
-      where: { id: campaignId },
-      data: { status: "funded", fundedAt: new Date(), lastStatusUpdate: new Date() },
-    });
-    return "funded";
-  });
+        if (!recountMeetsGoal(c, counts)) return c.status;
+        await tx.campaign.update({
+          where: { id: campaignId },
+          data: { status: "funded", fundedAt: new Date(), lastStatusUpdate: new Date() },
+        });
+        return "funded";
+      },
+      { read },
+    ),
+  );
 }
 
 /** Manual charges per event (issue 14: 8 clicks in 1.8 s made 8 attempts on one card). */

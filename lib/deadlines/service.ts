@@ -1,6 +1,7 @@
 import "server-only";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
-import { db } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
+import { withEvent } from "@/lib/events/lock";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/campaigns/emails";
 import { releaseSavedCards } from "@/lib/ledger/cards";
@@ -44,33 +45,42 @@ async function listDueCampaigns(now = new Date(), take = 200): Promise<string[]>
  * true when this call expired it. The emails are written in the same transaction.
  */
 export async function expireCampaign(campaignId: string, now = new Date()): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM "Campaign" WHERE id = ${campaignId} AND status = 'pending' AND deadline <= ${now} FOR UPDATE`;
-    if (locked.length === 0) return false;
-    const c = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: campaignSelect });
-    // A pending event at its threshold is the charging path's business, not the deadline's.
-    if (thresholdMet(c)) return false;
-    await tx.campaign.update({
-      where: { id: campaignId },
-      data: { status: "expired", lastStatusUpdate: now },
-    });
-    const pledges = await tx.pledge.findMany({
-      where: { campaignId, ...LIVE_PLEDGE },
-      select: { userId: true, user: { select: { email: true, name: true } } },
-    });
-    const ec: EmailCampaign = c;
-    const emails = pledges.map((p) =>
-      expiredEmail(ec, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"),
-    );
-    if (isApproved(c) || pledges.length > 0) {
-      emails.push(
-        expiredEmail(ec, { userId: c.creatorId, email: c.creator.email, name: c.creator.name }, "organizer"),
-      );
-    }
-    await queueEmails(tx, emails);
-    return true;
-  });
+  return db.$transaction((tx) =>
+    withEvent(
+      tx,
+      campaignId,
+      async (locked) => {
+        if (!locked) return false;
+        const c = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: campaignSelect });
+        // A pending event at its threshold is the charging path's business, not the deadline's.
+        if (thresholdMet(c)) return false;
+        await tx.campaign.update({
+          where: { id: campaignId },
+          data: { status: "expired", lastStatusUpdate: now },
+        });
+        const pledges = await tx.pledge.findMany({
+          where: { campaignId, ...LIVE_PLEDGE },
+          select: { userId: true, user: { select: { email: true, name: true } } },
+        });
+        const ec: EmailCampaign = c;
+        const emails = pledges.map((p) =>
+          expiredEmail(ec, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"),
+        );
+        if (isApproved(c) || pledges.length > 0) {
+          emails.push(
+            expiredEmail(
+              ec,
+              { userId: c.creatorId, email: c.creator.email, name: c.creator.name },
+              "organizer",
+            ),
+          );
+        }
+        await queueEmails(tx, emails);
+        return true;
+      },
+      { when: Prisma.sql`status = 'pending' AND deadline <= ${now}` },
+    ),
+  );
 }
 
 /**
@@ -91,31 +101,36 @@ export async function sendDeadlineReminders(now = new Date(), take = 200): Promi
     LIMIT ${take}`;
   let reminded = 0;
   for (const d of due) {
-    const done = await db.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM "Campaign" WHERE id = ${d.id} AND status = 'pending' AND "reminderSentAt" IS NULL FOR UPDATE`;
-      if (locked.length === 0) return false;
-      const c = await tx.campaign.findUniqueOrThrow({ where: { id: d.id }, select: campaignSelect });
-      await tx.campaign.update({ where: { id: c.id }, data: { reminderSentAt: now } });
-      if (thresholdMet(c)) return false;
-      const pledges = await tx.pledge.findMany({
-        where: { campaignId: c.id, ...LIVE_PLEDGE, user: { emailOptOut: false } },
-        select: { userId: true, user: { select: { email: true, name: true } } },
-      });
-      const emails = pledges.map((p) =>
-        deadlineReminderEmail(c, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"),
-      );
-      if (!c.creator.emailOptOut)
-        emails.push(
-          deadlineReminderEmail(
-            c,
-            { userId: c.creatorId, email: c.creator.email, name: c.creator.name },
-            "organizer",
-          ),
-        );
-      await queueEmails(tx, emails);
-      return true;
-    });
+    const done = await db.$transaction((tx) =>
+      withEvent(
+        tx,
+        d.id,
+        async (locked) => {
+          if (!locked) return false;
+          const c = await tx.campaign.findUniqueOrThrow({ where: { id: d.id }, select: campaignSelect });
+          await tx.campaign.update({ where: { id: c.id }, data: { reminderSentAt: now } });
+          if (thresholdMet(c)) return false;
+          const pledges = await tx.pledge.findMany({
+            where: { campaignId: c.id, ...LIVE_PLEDGE, user: { emailOptOut: false } },
+            select: { userId: true, user: { select: { email: true, name: true } } },
+          });
+          const emails = pledges.map((p) =>
+            deadlineReminderEmail(c, { userId: p.userId, email: p.user.email, name: p.user.name }, "backer"),
+          );
+          if (!c.creator.emailOptOut)
+            emails.push(
+              deadlineReminderEmail(
+                c,
+                { userId: c.creatorId, email: c.creator.email, name: c.creator.name },
+                "organizer",
+              ),
+            );
+          await queueEmails(tx, emails);
+          return true;
+        },
+        { when: Prisma.sql`status = 'pending' AND "reminderSentAt" IS NULL` },
+      ),
+    );
     if (done) reminded++;
   }
   return reminded;

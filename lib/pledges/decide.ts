@@ -99,17 +99,11 @@ export type Pre = { paid: boolean; crowdfund: boolean; card: Card } | null;
 
 /**
  * The campaign as a commit decides on it, the viewer's existing pledge and their address for the
- * email, in one statement; `version` is the row version (xmin), which every update of the row moves.
- * With `lock`, the row is locked FOR UPDATE (inside the commit transaction).
+ * email, as columns of the campaign `c`; `version` is the row version (xmin), which every update of
+ * the row moves. The locked commit reads them with the row lock (withEvent's `read`).
  */
-export async function readForCommit(
-  client: Prisma.TransactionClient,
-  campaignId: string,
-  viewerId: string,
-  lock: boolean,
-) {
-  const rows = await client.$queryRaw<LockedCampaign[]>`
-    SELECT c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
+export const commitColumns = (viewerId: string) => Prisma.sql`
+    c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
            c.deadline, c."creatorId", c."ticketPriceCents", c."pactType"::text AS "pactType", c."paymentMethod",
            c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.capacity, c."waitlistCount", c."hasConditions", c.title, c.description,
            c."startsAt", c."endsAt", c."timeZone", c.venue, c.address, c."onlineUrl", c.area, c."addressPrivate", c."calendarSequence",
@@ -123,8 +117,14 @@ export async function readForCommit(
              SELECT json_agg(json_build_array(h.n, h.count)) FROM (
                SELECT COALESCE(p."minPeople", 1) AS n, count(*)::int AS count FROM "Pledge" p
                WHERE p."campaignId" = c.id AND ${livePledgeSql("p")} GROUP BY 1) h
-           ) END AS thresholds
-    FROM "Campaign" c WHERE c.id = ${campaignId} ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
+           ) END AS thresholds`;
+
+export type { LockedCampaign };
+
+/** The commit columns without a lock (the one-statement commit checks the version when it writes). */
+export async function readForCommit(client: Prisma.TransactionClient, campaignId: string, viewerId: string) {
+  const rows = await client.$queryRaw<LockedCampaign[]>`
+    SELECT ${commitColumns(viewerId)} FROM "Campaign" c WHERE c.id = ${campaignId}`;
   return rows[0] ?? null;
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { withEvent } from "@/lib/events/lock";
 import { db, Prisma } from "@/lib/db";
 import { livePledgeSql, memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { CONFIRMED_STATUSES, isConfirmed, isFreeEvent, thresholdMet } from "@/lib/campaigns/lifecycle";
@@ -142,27 +143,28 @@ export async function releaseUnmetConditions(now = new Date(), take = 200): Prom
     LIMIT ${take}`;
   let released = 0;
   for (const { campaignId } of due) {
-    const gone = await db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
-      const rows = await tx.$queryRaw<
-        { id: string; userId: string; amount: number; amountCents: number; minPeople: number }[]
-      >`
+    const gone = await db.$transaction((tx) =>
+      withEvent(tx, campaignId, async () => {
+        const rows = await tx.$queryRaw<
+          { id: string; userId: string; amount: number; amountCents: number; minPeople: number }[]
+        >`
         UPDATE "Pledge" SET "withdrawnAt" = ${now}, "conditionReleasedAt" = ${now}
         WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()} AND "memberSince" IS NULL AND "chargeStatus" <> 'processing'
         RETURNING id, "userId", amount, "amountCents", "minPeople"`;
-      if (rows.length === 0) return rows;
-      await tx.$executeRaw`
+        if (rows.length === 0) return rows;
+        await tx.$executeRaw`
         UPDATE "Campaign" SET "pledgeCount" = GREATEST(0, "pledgeCount" - ${rows.length}),
           "currentAmount" = GREATEST(0, "currentAmount" - ${rows.reduce((s, r) => s + r.amount, 0)}),
           "raisedCents" = GREATEST(0, "raisedCents" - ${rows.reduce((s, r) => s + r.amountCents, 0)})
         WHERE id = ${campaignId}`;
-      const c = await tx.campaign.findUniqueOrThrow({
-        where: { id: campaignId },
-        select: emailCampaignSelect,
-      });
-      await queueToEach(tx, rows, (r, to) => conditionUnmetEmail(c, to, r.id, r.minPeople));
-      return rows;
-    });
+        const c = await tx.campaign.findUniqueOrThrow({
+          where: { id: campaignId },
+          select: emailCampaignSelect,
+        });
+        await queueToEach(tx, rows, (r, to) => conditionUnmetEmail(c, to, r.id, r.minPeople));
+        return rows;
+      }),
+    );
     for (const r of gone) await releaseSavedCards(1, r.id).catch(() => 0);
     released += gone.length;
   }

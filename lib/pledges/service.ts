@@ -1,7 +1,8 @@
 import "server-only";
 import { contributorText } from "@/lib/privacy/present";
 import { db } from "@/lib/db";
-import { livePledgeSql } from "@/lib/campaigns/sql";
+import { withEvent } from "@/lib/events/lock";
+import { commit, type CommitWrite } from "@/lib/events/commit";
 import { isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway } from "@/lib/payments/gateway";
@@ -13,6 +14,7 @@ import { consume, secondsText } from "@/lib/rate-limit/service";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { canSeeEvent } from "@/lib/access/rules";
 import {
+  commitColumns,
   decide,
   fail,
   parseCommitInput,
@@ -21,6 +23,7 @@ import {
   type Card,
   type CommitResult,
   type Decision,
+  type LockedCampaign,
   type Pre,
 } from "@/lib/pledges/decide";
 import { isUniqueViolation, newId, oneAtATime, withCommitSlot } from "@/lib/pledges/commit-slots";
@@ -57,6 +60,27 @@ function commitEmail(
   );
 }
 
+/** The commit transition's pledge row and counters (lib/events/commit), as `d` decided them. */
+function commitWrite(viewer: Viewer, d: Decision, pledgeId: string, now: Date, member: boolean): CommitWrite {
+  const { c, card } = d;
+  return {
+    campaignId: c.id,
+    pledgeId,
+    userId: viewer.id,
+    amount: d.amount,
+    amountCents: d.pledgeCents,
+    contributor: contributorText(viewer.name),
+    card,
+    paymentMethod: c.paymentMethod?.trim() || "Not specified",
+    minPeople: d.minPeople,
+    waitlisted: d.waitlisted,
+    member,
+    committedCount: d.committedCount,
+    raisedCents: d.raisedCents,
+    now,
+  };
+}
+
 /**
  * The common commit — one that neither crosses the threshold nor arrives late — in ONE statement,
  * so one round trip and one transaction: it locks the campaign row only if it is still the version
@@ -72,44 +96,13 @@ async function commitInOneStatement(
 ): Promise<CommitResult | null> {
   const pledgeId = newId();
   const e = outboxColumns(commitEmail(viewer, d, pledgeId, { members: d.committedCount, member: d.member }));
-  const { c, card } = d;
-  const rows = await db.$queryRaw<{ locked: boolean; pledgeId: string | null }[]>`
-    WITH c AS (
-      SELECT id FROM "Campaign" WHERE id = ${c.id} AND xmin::text = ${version} FOR UPDATE
-    ), p AS (
-      INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
-                            "cardLast4", "paymentMethod", "createdAt", "minPeople", "memberSince")
-      SELECT ${pledgeId}, c.id, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${contributorText(viewer.name)},
-             ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
-             ${c.paymentMethod?.trim() || "Not specified"}, ${now}, ${d.minPeople}, ${d.member ? now : null} FROM c
-      ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
-      RETURNING id, amount
-    ), j AS (
-      -- issue 21: the conditions this commitment makes hold join (the members were counted with it)
-      UPDATE "Pledge" SET "memberSince" = ${now}
-      WHERE ${d.counted} AND "campaignId" IN (SELECT id FROM c) AND EXISTS (SELECT 1 FROM p) AND ${livePledgeSql()}
-        AND "memberSince" IS NULL AND COALESCE("minPeople", 1) <= ${d.committedCount}
-      RETURNING id
-    ), u AS (
-      UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + 1,
-             "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p),
-             "hasConditions" = "hasConditions" OR ${d.minPeople !== null}
-      WHERE id IN (SELECT id FROM c) AND EXISTS (SELECT 1 FROM p)
-      RETURNING id
-    ), o AS (
-      INSERT INTO "EmailOutbox" (id, "dedupeKey", "toEmail", subject, text, html, attachments, headers, status, attempts,
-                                 "createdAt")
-      SELECT ${newId()}, ${e.dedupeKey}, ${e.toEmail}, ${e.subject}, ${e.text}, ${e.html},
-             ${e.attachments === null ? null : JSON.stringify(e.attachments)}::jsonb,
-             ${e.headers === null ? null : JSON.stringify(e.headers)}::jsonb, 'pending', 0, ${now} FROM p
-      ON CONFLICT ("dedupeKey") DO NOTHING
-      RETURNING id
-    )
-    SELECT EXISTS (SELECT 1 FROM c) AS locked, (SELECT id FROM p) AS "pledgeId",
-           (SELECT count(*) FROM u)::int AS updated, (SELECT count(*) FROM o)::int AS queued,
-           (SELECT count(*) FROM j)::int AS joined`;
-  const row = rows[0];
-  if (!row?.locked) return null;
+  const row = await commit(db, commitWrite(viewer, d, pledgeId, now, d.member), {
+    version,
+    // issue 21: the conditions this commitment makes hold join (the members were counted with it)
+    joinUpTo: d.counted ? d.committedCount : null,
+    email: { id: newId(), ...e },
+  });
+  if (!row.locked) return null;
   // The row was current and locked: the only way not to insert is the unique live (campaignId, userId) index.
   if (!row.pledgeId) throw fail("alreadyCommitted", "CONFLICT");
   return resultOf(d, pledgeId, "pending");
@@ -167,7 +160,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
     result = await oneAtATime(input.campaignId, async () => {
       for (let attempt = 0; attempt < ONE_STATEMENT_ATTEMPTS; attempt++) {
         const now = new Date();
-        const row = await readForCommit(db, input.campaignId, viewer.id, false);
+        const row = await readForCommit(db, input.campaignId, viewer.id);
         const d = decide(viewer, row, input, pre, now);
         // a recount the decision could not make (after the tip) needs the lock; a crossing too
         if (d.crossed || d.late || d.waitlisted || (d.recount && !d.counted)) break;
@@ -215,77 +208,72 @@ function commitLocked(
   pre: Pre,
 ): Promise<CommitResult> {
   return db.$transaction(
-    async (tx) => {
-      const now = new Date();
-      const d = decide(viewer, await readForCommit(tx, input.campaignId, viewer.id, true), input, pre, now);
-      const { c, card } = d;
-      // The pledge and the counters in one statement. The unique (campaignId, userId) index is the
-      // last word on a double commit: a conflict inserts nothing and updates nothing.
-      const pledgeId = newId();
-      // A full event (issue 20): the commitment joins the waitlist — its place in line is its commit
-      // order — and moves only the waitlist's count.
-      const waiting = d.waitlisted ? 1 : 0;
-      const written = await tx.$queryRaw<{ id: string }[]>`
-        WITH p AS (
-          INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
-                                "cardLast4", "paymentMethod", "createdAt", "waitlistedAt", "minPeople")
-          VALUES (${pledgeId}, ${c.id}, ${viewer.id}, ${d.amount}, ${d.pledgeCents}, ${contributorText(viewer.name)},
-                  ${card?.paymentMethodId ?? null}, ${card?.brand ?? null}, ${card?.last4 ?? null},
-                  ${c.paymentMethod?.trim() || "Not specified"}, ${now}, ${d.waitlisted ? now : null}, ${d.minPeople})
-          ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
-          RETURNING id, amount)
-        UPDATE "Campaign" SET "committedCount" = ${d.committedCount}, "pledgeCount" = "pledgeCount" + ${1 - waiting},
-               "raisedCents" = ${d.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p) * ${1 - waiting},
-               "waitlistCount" = "waitlistCount" + ${waiting}, "hasConditions" = "hasConditions" OR ${d.minPeople !== null}
-        WHERE id = ${c.id} AND EXISTS (SELECT 1 FROM p)
-        RETURNING (SELECT id FROM p) AS id`;
-      if (!written[0]) throw fail("alreadyCommitted", "CONFLICT");
-      if (d.waitlisted) {
-        await queueEmail(tx, commitEmail(viewer, d, pledgeId));
-        return resultOf(
-          d,
-          pledgeId,
-          c.status === "charged" ? "charged" : d.late || c.status !== "pending" ? "funded" : "pending",
-        );
-      }
+    (tx) =>
+      withEvent<CommitResult, LockedCampaign>(
+        tx,
+        input.campaignId,
+        async (row) => {
+          const now = new Date();
+          const d = decide(viewer, row, input, pre, now);
+          const { c } = d;
+          // The pledge and the counters in one statement (the commit transition, under the lock held
+          // here). A full event (issue 20): the commitment joins the waitlist — its place in line is its
+          // commit order — and moves only the waitlist's count.
+          const pledgeId = newId();
+          const written = await commit(tx, commitWrite(viewer, d, pledgeId, now, false), {
+            version: null,
+            joinUpTo: null,
+            email: null,
+          });
+          if (!written.pledgeId) throw fail("alreadyCommitted", "CONFLICT");
+          if (d.waitlisted) {
+            await queueEmail(tx, commitEmail(viewer, d, pledgeId));
+            return resultOf(
+              d,
+              pledgeId,
+              c.status === "charged" ? "charged" : d.late || c.status !== "pending" ? "funded" : "pending",
+            );
+          }
 
-      // Personal thresholds (issue 21): who counts is recounted under this lock — the new
-      // commitment may make others' conditions hold (the cascade), or wait for its own.
-      let joined: string[] = [];
-      let members = d.committedCount;
-      let member = d.minPeople === null;
-      if (d.recount) {
-        ({ joined, members } = await recountMembers(tx, c.id, now));
-        member = await isMember(tx, pledgeId);
-      }
-      // Under the lock with status `pending` (decide() checked it), the first commit to reach the
-      // goal is the only one that can see it: later ones find the campaign closed.
-      let status: CommitResult["status"] = "pending";
-      let crossed = false;
-      if (d.late) {
-        status = c.status === "charged" ? "charged" : "funded";
-        // A late member of a confirmed free event is confirmed on arrival (DESIGN §1 "free events"),
-        // and so is anyone whose condition this commit made hold.
-        await confirmJoinedIfFree(tx, c.id, member ? [pledgeId, ...joined] : joined, now);
-      } else {
-        const tipped = await tipIfReached(tx, c.id, now);
-        if (tipped) [status, crossed] = [tipped, true];
-      }
-      // Emails go to the outbox in this same transaction (DESIGN §1): the backer's confirmation
-      // (a free event that tipped has queued every member's "Event Confirmed!").
-      await queueEmail(tx, commitEmail(viewer, d, pledgeId, { members, member }));
-      const result = resultOf(d, pledgeId, status);
-      const progressNow = d.crowdfund ? d.progress : members;
-      return {
-        ...result,
-        committedCount: progressNow,
-        remaining: Math.max(0, d.c.goal - progressNow),
-        crossed,
-        thresholdMet: crossed || d.late,
-        chargingQueued: (crossed || d.late) && !d.paid,
-        member,
-      };
-    },
+          // Personal thresholds (issue 21): who counts is recounted under this lock — the new
+          // commitment may make others' conditions hold (the cascade), or wait for its own.
+          let joined: string[] = [];
+          let members = d.committedCount;
+          let member = d.minPeople === null;
+          if (d.recount) {
+            ({ joined, members } = await recountMembers(tx, c.id, now));
+            member = await isMember(tx, pledgeId);
+          }
+          // Under the lock with status `pending` (decide() checked it), the first commit to reach the
+          // goal is the only one that can see it: later ones find the campaign closed.
+          let status: CommitResult["status"] = "pending";
+          let crossed = false;
+          if (d.late) {
+            status = c.status === "charged" ? "charged" : "funded";
+            // A late member of a confirmed free event is confirmed on arrival (DESIGN §1 "free events"),
+            // and so is anyone whose condition this commit made hold.
+            await confirmJoinedIfFree(tx, c.id, member ? [pledgeId, ...joined] : joined, now);
+          } else {
+            const tipped = await tipIfReached(tx, c.id, now);
+            if (tipped) [status, crossed] = [tipped, true];
+          }
+          // Emails go to the outbox in this same transaction (DESIGN §1): the backer's confirmation
+          // (a free event that tipped has queued every member's "Event Confirmed!").
+          await queueEmail(tx, commitEmail(viewer, d, pledgeId, { members, member }));
+          const result = resultOf(d, pledgeId, status);
+          const progressNow = d.crowdfund ? d.progress : members;
+          return {
+            ...result,
+            committedCount: progressNow,
+            remaining: Math.max(0, d.c.goal - progressNow),
+            crossed,
+            thresholdMet: crossed || d.late,
+            chargingQueued: (crossed || d.late) && !d.paid,
+            member,
+          };
+        },
+        { read: commitColumns(viewer.id) },
+      ),
     // Commits to one popular event queue on its row lock; give them room to wait for a pooled
     // connection and for the lock instead of failing under a burst.
     { maxWait: 60_000, timeout: 60_000 },

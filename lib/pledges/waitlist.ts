@@ -1,4 +1,5 @@
 import "server-only";
+import { withEvent } from "@/lib/events/lock";
 import { db, Prisma } from "@/lib/db";
 import { standingPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import {
@@ -118,12 +119,13 @@ export async function withPlaces<T>(
     db.$transaction(
       async (tx) => {
         const now = new Date();
-        await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
-        const result = await fn(tx, now);
-        if (result === null) return { result, filled: NOTHING };
-        const filled = await fillOpenPlaces(tx, campaignId, now);
-        if (then) await then(tx, result, filled);
-        return { result, filled };
+        return withEvent(tx, campaignId, async () => {
+          const result = await fn(tx, now);
+          if (result === null) return { result, filled: NOTHING };
+          const filled = await fillOpenPlaces(tx, campaignId, now);
+          if (then) await then(tx, result, filled);
+          return { result, filled };
+        });
       },
       { maxWait: 60_000, timeout: 60_000 },
     ),
@@ -261,27 +263,28 @@ export async function runWaitlistPass(
  * the card is released after. Returns how many it let go.
  */
 async function closeWaitlist(campaignId: string, now: Date): Promise<number> {
-  const gone = await db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
-    const c = await tx.campaign.findUniqueOrThrow({
-      where: { id: campaignId },
-      select: { ...emailCampaignSelect, status: true },
-    });
-    if (waitlistOpen(c, now)) return [];
-    const rows = await recordWaitlistClosed(tx, campaignId, now);
-    const left = await tx.pledge.count({
-      where: { campaignId, withdrawnAt: null, NOT: { waitlistedAt: null } },
-    });
-    await tx.campaign.update({
-      where: { id: campaignId },
-      data: { waitlistCount: left },
-      select: { id: true },
-    });
-    if (!inStatuses(CALLED_OFF_STATUSES, c.status) && waitlistClosesAt(c) <= now) {
-      await queueToEach(tx, rows, (r, to) => waitlistClosedEmail(c, to, r.id));
-    }
-    return rows;
-  });
+  const gone = await db.$transaction((tx) =>
+    withEvent(tx, campaignId, async () => {
+      const c = await tx.campaign.findUniqueOrThrow({
+        where: { id: campaignId },
+        select: { ...emailCampaignSelect, status: true },
+      });
+      if (waitlistOpen(c, now)) return [];
+      const rows = await recordWaitlistClosed(tx, campaignId, now);
+      const left = await tx.pledge.count({
+        where: { campaignId, withdrawnAt: null, NOT: { waitlistedAt: null } },
+      });
+      await tx.campaign.update({
+        where: { id: campaignId },
+        data: { waitlistCount: left },
+        select: { id: true },
+      });
+      if (!inStatuses(CALLED_OFF_STATUSES, c.status) && waitlistClosesAt(c) <= now) {
+        await queueToEach(tx, rows, (r, to) => waitlistClosedEmail(c, to, r.id));
+      }
+      return rows;
+    }),
+  );
   for (const r of gone) await releaseSavedCards(1, r.id).catch(() => 0); // its sweeper finishes otherwise
   if (gone.length > 0) void kickEmailSender();
   return gone.length;

@@ -1,4 +1,5 @@
 import "server-only";
+import { withEvent } from "@/lib/events/lock";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
@@ -82,12 +83,13 @@ export async function dropUnpaidPledge(
         select: { ...paymentSelect, amount: true, paymentMethodId: true, campaignId: true },
       });
       if (!pledge) return null;
-      await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${pledge.campaignId} FOR UPDATE`;
-      if (!(await recordDrop(tx, pledgeId, now))) return null;
-      await uncount(tx, pledge.campaignId, pledge.campaign, pledge);
-      await queueEmails(tx, droppedEmails(pledge));
-      // the place it held goes to the first in line (issue 20)
-      return { campaignId: pledge.campaignId, filled: await fillOpenPlaces(tx, pledge.campaignId, now) };
+      return withEvent(tx, pledge.campaignId, async () => {
+        if (!(await recordDrop(tx, pledgeId, now))) return null;
+        await uncount(tx, pledge.campaignId, pledge.campaign, pledge);
+        await queueEmails(tx, droppedEmails(pledge));
+        // the place it held goes to the first in line (issue 20)
+        return { campaignId: pledge.campaignId, filled: await fillOpenPlaces(tx, pledge.campaignId, now) };
+      });
     },
   );
   if (!dropped) return false;
@@ -117,75 +119,75 @@ export async function withdrawCommitment(
     db.$transaction(
       async (tx) => {
         const now = opts.now ?? new Date();
-        const locked = await tx.$queryRaw<{ id: string }[]>`
-          SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
-        if (locked.length === 0) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
-        const c = await tx.campaign.findUniqueOrThrow({
-          where: { id: campaignId },
-          select: {
-            ...emailCampaignSelect,
-            creatorId: true,
-            approvalStatus: true,
-            status: true,
-            deadline: true,
-            raisedCents: true,
-            changedAfterTipAt: true,
-            changeWithdrawUntil: true,
-          },
-        });
-        if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
-        const pledge = await tx.pledge.findFirst({
-          where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
-          select: {
-            id: true,
-            createdAt: true,
-            amount: true,
-            amountCents: true,
-            paymentMethodId: true,
-            chargeStatus: true,
-            waitlistedAt: true,
-            minPeople: true,
-            memberSince: true,
-            user: { select: { email: true, name: true } },
-          },
-        });
-        if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
-        // Leaving the waitlist (issue 20), or a condition that does not hold yet (issue 21), is open
-        // at any time: nothing was charged.
-        const uncounted =
-          pledge.waitlistedAt !== null ||
-          (pledge.minPeople !== null &&
-            pledge.memberSince === null &&
-            !inStatuses(CALLED_OFF_STATUSES, c.status));
-        const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
-        if (rule.kind === "binding") throw new AppError("CONFLICT", WITHDRAW_TEXTS.binding);
-        if (rule.kind === "over") throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
-        if (!(await recordWithdrawal(tx, pledge.id, now)))
-          throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+        return withEvent(tx, campaignId, async (locked) => {
+          if (!locked) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
+          const c = await tx.campaign.findUniqueOrThrow({
+            where: { id: campaignId },
+            select: {
+              ...emailCampaignSelect,
+              creatorId: true,
+              approvalStatus: true,
+              status: true,
+              deadline: true,
+              raisedCents: true,
+              changedAfterTipAt: true,
+              changeWithdrawUntil: true,
+            },
+          });
+          if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
+          const pledge = await tx.pledge.findFirst({
+            where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
+            select: {
+              id: true,
+              createdAt: true,
+              amount: true,
+              amountCents: true,
+              paymentMethodId: true,
+              chargeStatus: true,
+              waitlistedAt: true,
+              minPeople: true,
+              memberSince: true,
+              user: { select: { email: true, name: true } },
+            },
+          });
+          if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
+          // Leaving the waitlist (issue 20), or a condition that does not hold yet (issue 21), is open
+          // at any time: nothing was charged.
+          const uncounted =
+            pledge.waitlistedAt !== null ||
+            (pledge.minPeople !== null &&
+              pledge.memberSince === null &&
+              !inStatuses(CALLED_OFF_STATUSES, c.status));
+          const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
+          if (rule.kind === "binding") throw new AppError("CONFLICT", WITHDRAW_TEXTS.binding);
+          if (rule.kind === "over") throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
+          if (!(await recordWithdrawal(tx, pledge.id, now)))
+            throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
 
-        await uncount(tx, campaignId, c, pledge);
-        // the place it held goes to the first in line (issue 20); the members are recounted (issue 21)
-        const filled = pledge.waitlistedAt ? null : await fillOpenPlaces(tx, campaignId, now);
-        const after = await tx.campaign.findUniqueOrThrow({
-          where: { id: campaignId },
-          select: { committedCount: true, raisedCents: true },
+          await uncount(tx, campaignId, c, pledge);
+          // the place it held goes to the first in line (issue 20); the members are recounted (issue 21)
+          const filled = pledge.waitlistedAt ? null : await fillOpenPlaces(tx, campaignId, now);
+          const after = await tx.campaign.findUniqueOrThrow({
+            where: { id: campaignId },
+            select: { committedCount: true, raisedCents: true },
+          });
+          const refundCents = pledge.chargeStatus === "succeeded" ? pledge.amountCents : 0;
+          await queueEmail(
+            tx,
+            withdrawnEmail(
+              c,
+              { userId: actor.id, email: pledge.user.email, name: pledge.user.name },
+              pledge.id,
+              refundCents,
+            ),
+          );
+          const counts = progress({
+            ...c,
+            committedCount: after.committedCount,
+            raisedCents: after.raisedCents,
+          });
+          return { pledgeId: pledge.id, committedCount: counts.value, goal: c.goal, refundCents, filled };
         });
-        const refundCents = pledge.chargeStatus === "succeeded" ? pledge.amountCents : 0;
-        await queueEmail(
-          tx,
-          withdrawnEmail(
-            c,
-            { userId: actor.id, email: pledge.user.email, name: pledge.user.name },
-            pledge.id,
-            refundCents,
-          ),
-        );
-        const counts = progress({
-          ...c,
-          committedCount: after.committedCount,
-          raisedCents: after.raisedCents,
-        });
-        return { pledgeId: pledge.id, committedCount: counts.value, goal: c.goal, refundCents, filled };
       },
       { maxWait: 60_000, timeout: 60_000 },
     ),
@@ -241,58 +243,59 @@ export async function changeCommitmentCard(
   const old = await oneAtATime(campaignId, () =>
     db.$transaction(async (tx) => {
       const now = opts.now ?? new Date();
-      await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
-      const c = await tx.campaign.findUniqueOrThrow({
-        where: { id: campaignId },
-        select: {
-          creatorId: true,
-          approvalStatus: true,
-          status: true,
-          deadline: true,
-          ticketPriceCents: true,
-          pactType: true,
-          changedAfterTipAt: true,
-          changeWithdrawUntil: true,
-          startsAt: true,
-        },
+      return withEvent(tx, campaignId, async () => {
+        const c = await tx.campaign.findUniqueOrThrow({
+          where: { id: campaignId },
+          select: {
+            creatorId: true,
+            approvalStatus: true,
+            status: true,
+            deadline: true,
+            ticketPriceCents: true,
+            pactType: true,
+            changedAfterTipAt: true,
+            changeWithdrawUntil: true,
+            startsAt: true,
+          },
+        });
+        if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
+        if (!isPaidEvent(c)) throw new AppError("CONFLICT", CHANGE_CARD_TEXTS.notPaid);
+        const pledge = await tx.pledge.findFirst({
+          where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
+          select: {
+            id: true,
+            createdAt: true,
+            paymentMethodId: true,
+            waitlistedAt: true,
+            minPeople: true,
+            memberSince: true,
+          },
+        });
+        if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
+        if (pledge.waitlistedAt) {
+          // Waiting (issue 20): a new card any time before the start; after a failed promotion charge
+          // it puts the commitment back in line at its place, and into a place if one is open.
+          if (!waitlistOpen(c, now)) throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
+          if (!(await resetWaitingCard(tx, pledge.id, card)))
+            throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+          const filled = await fillOpenPlaces(tx, campaignId, now);
+          return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled };
+        }
+        // a condition that does not hold yet (issue 21) is not charged: its card may change meanwhile
+        const uncounted =
+          pledge.minPeople !== null &&
+          pledge.memberSince === null &&
+          !inStatuses(CALLED_OFF_STATUSES, c.status);
+        const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
+        if (rule.kind !== "open")
+          throw new AppError("CONFLICT", rule.kind === "over" ? WITHDRAW_TEXTS.over : WITHDRAW_TEXTS.binding);
+        const { count } = await tx.pledge.updateMany({
+          where: { id: pledge.id, chargeStatus: "none", ...LIVE_PLEDGE },
+          data: { paymentMethodId: card.paymentMethodId, cardBrand: card.brand, cardLast4: card.last4 },
+        });
+        if (count === 0) throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+        return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled: null };
       });
-      if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
-      if (!isPaidEvent(c)) throw new AppError("CONFLICT", CHANGE_CARD_TEXTS.notPaid);
-      const pledge = await tx.pledge.findFirst({
-        where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
-        select: {
-          id: true,
-          createdAt: true,
-          paymentMethodId: true,
-          waitlistedAt: true,
-          minPeople: true,
-          memberSince: true,
-        },
-      });
-      if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
-      if (pledge.waitlistedAt) {
-        // Waiting (issue 20): a new card any time before the start; after a failed promotion charge
-        // it puts the commitment back in line at its place, and into a place if one is open.
-        if (!waitlistOpen(c, now)) throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
-        if (!(await resetWaitingCard(tx, pledge.id, card)))
-          throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
-        const filled = await fillOpenPlaces(tx, campaignId, now);
-        return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled };
-      }
-      // a condition that does not hold yet (issue 21) is not charged: its card may change meanwhile
-      const uncounted =
-        pledge.minPeople !== null &&
-        pledge.memberSince === null &&
-        !inStatuses(CALLED_OFF_STATUSES, c.status);
-      const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
-      if (rule.kind !== "open")
-        throw new AppError("CONFLICT", rule.kind === "over" ? WITHDRAW_TEXTS.over : WITHDRAW_TEXTS.binding);
-      const { count } = await tx.pledge.updateMany({
-        where: { id: pledge.id, chargeStatus: "none", ...LIVE_PLEDGE },
-        data: { paymentMethodId: card.paymentMethodId, cardBrand: card.brand, cardLast4: card.last4 },
-      });
-      if (count === 0) throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
-      return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled: null };
     }),
   );
   if (old.filled) await afterPlacesFilled(campaignId, old.filled);

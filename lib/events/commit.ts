@@ -1,0 +1,111 @@
+import "server-only";
+import { Prisma } from "@/lib/db";
+import { livePledgeSql } from "@/lib/campaigns/sql";
+import { eventIfCurrentSql } from "@/lib/events/lock";
+
+/**
+ * The commit transition (issue 32): a commitment's pledge row, the event's counters and, for the
+ * common commit, its confirmation email, written in ONE statement — the only place a commit's INSERT
+ * and counter UPDATE exist. Two ways in, one statement each, so no round trip is added:
+ *  - `version` given (the common commit, decided on an unlocked read): the statement itself takes
+ *    the event's row lock, only if the row is still that version (eventIfCurrentSql); a row that
+ *    moved writes nothing and `locked` is false (the caller decides again).
+ *  - `version` null: the caller holds the lock (withEvent) and decided on the locked row.
+ * The unique live (campaignId, userId) index is the last word on a double commit: a conflict inserts
+ * nothing and moves no counter (`pledgeId` null).
+ */
+
+type Tx = Prisma.TransactionClient;
+
+export type CommitWrite = {
+  campaignId: string;
+  pledgeId: string;
+  userId: string;
+  amount: number;
+  amountCents: number;
+  contributor: string;
+  card: { paymentMethodId: string; brand: string; last4: string } | null;
+  paymentMethod: string;
+  minPeople: number | null;
+  /** a full event (issue 20): it waits in line, moving only the waitlist's count */
+  waitlisted: boolean;
+  /** counted toward the goal on arrival (issue 21: written as memberSince) */
+  member: boolean;
+  /** the event's counters after this commit, as decided (lib/pledges/decide) */
+  committedCount: number;
+  raisedCents: number;
+  now: Date;
+};
+
+/** An outbox row's columns (lib/email/service outboxColumns), with the row's own id. */
+export type CommitEmail = {
+  id: string;
+  dedupeKey: string;
+  toEmail: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: unknown;
+  headers: unknown;
+};
+
+export type CommitOptions = {
+  /** the row version the decision was made on; null when the caller holds withEvent */
+  version: string | null;
+  /** issue 21: the members as decided — the conditions up to it that do not count yet join now */
+  joinUpTo: number | null;
+  /** the confirmation, queued in the same statement (else the caller queues it in the transaction) */
+  email: CommitEmail | null;
+};
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** The commit: returns whether the row was locked (always, with no `version`) and the new pledge's id. */
+export async function commit(
+  client: Tx,
+  w: CommitWrite,
+  opts: CommitOptions,
+): Promise<{ locked: boolean; pledgeId: string | null }> {
+  const waiting = w.waitlisted ? 1 : 0;
+  const event = opts.version
+    ? eventIfCurrentSql(w.campaignId, opts.version)
+    : Prisma.sql`SELECT ${w.campaignId}::text AS id`;
+  const join =
+    opts.joinUpTo === null
+      ? Prisma.empty
+      : Prisma.sql`, j AS (
+      UPDATE "Pledge" SET "memberSince" = ${w.now}
+      WHERE "campaignId" IN (SELECT id FROM c) AND EXISTS (SELECT 1 FROM p) AND ${livePledgeSql()}
+        AND "memberSince" IS NULL AND COALESCE("minPeople", 1) <= ${opts.joinUpTo}
+      RETURNING id)`;
+  const e = opts.email;
+  const email = e
+    ? Prisma.sql`, o AS (
+      INSERT INTO "EmailOutbox" (id, "dedupeKey", "toEmail", subject, text, html, attachments, headers, status, attempts,
+                                 "createdAt")
+      SELECT ${e.id}, ${e.dedupeKey}, ${e.toEmail}, ${e.subject}, ${e.text}, ${e.html},
+             ${json(e.attachments)}::jsonb, ${json(e.headers)}::jsonb, 'pending', 0, ${w.now} FROM p
+      ON CONFLICT ("dedupeKey") DO NOTHING
+      RETURNING id)`
+    : Prisma.empty;
+  const rows = await client.$queryRaw<{ locked: boolean; pledgeId: string | null }[]>`
+    WITH c AS (${event}), p AS (
+      INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
+                            "cardLast4", "paymentMethod", "createdAt", "waitlistedAt", "minPeople", "memberSince")
+      SELECT ${w.pledgeId}, c.id, ${w.userId}, ${w.amount}, ${w.amountCents}, ${w.contributor},
+             ${w.card?.paymentMethodId ?? null}, ${w.card?.brand ?? null}, ${w.card?.last4 ?? null},
+             ${w.paymentMethod}, ${w.now}, ${w.waitlisted ? w.now : null}, ${w.minPeople}, ${w.member ? w.now : null}
+      FROM c
+      ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
+      RETURNING id, amount
+    )${join}, u AS (
+      UPDATE "Campaign" SET "committedCount" = ${w.committedCount}, "pledgeCount" = "pledgeCount" + ${1 - waiting},
+             "raisedCents" = ${w.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p) * ${1 - waiting},
+             "waitlistCount" = "waitlistCount" + ${waiting}, "hasConditions" = "hasConditions" OR ${w.minPeople !== null}
+      WHERE id IN (SELECT id FROM c) AND EXISTS (SELECT 1 FROM p)
+      RETURNING id
+    )${email}
+    SELECT EXISTS (SELECT 1 FROM c) AS locked, (SELECT id FROM p) AS "pledgeId"`;
+  const row = rows[0];
+  return { locked: row?.locked === true, pledgeId: row?.pledgeId ?? null };
+}
