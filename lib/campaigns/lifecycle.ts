@@ -7,6 +7,8 @@
  * Status moves (DESIGN §1): pending → funded (threshold met) → charging → charged; pending →
  * expired (deadline passed below the threshold); pending | funded | charging | charged → cancelled.
  */
+import { COUNTED, HOLDS_PLACE, STANDS, standingSql, standingWhere } from "@/lib/events/standing";
+
 export const CAMPAIGN_STATUSES = [
   "pending",
   "funded",
@@ -79,30 +81,29 @@ export const countsTowardGoal = (c: PactKind, hasCard: boolean) => !isPaidEvent(
 export const CROWDFUND_MIN_CENTS = 100;
 
 /**
+ * The pledge rules, each built from one list of standings (lib/events/standing.ts, issue 32) as a
+ * Prisma filter and as SQL for the pledge table under `alias` (lib/campaigns/sql.ts wraps the SQL for
+ * tagged statements).
+ *
  * A pledge that holds a place — not withdrawn (DESIGN §1 "withdrawing") and not waiting on the
  * waitlist (issue 20): every count, list, email audience, cached-copy audience and charge asks this.
- * As a Prisma filter, and as SQL for the pledge table under `alias` (lib/db livePledgeSql wraps it
- * for tagged statements).
  */
-export const LIVE_PLEDGE = { withdrawnAt: null, waitlistedAt: null } as const;
-const col = (alias: string | undefined, name: string) => `${alias ? `${alias}.` : ""}"${name}"`;
-export const livePledgeWhere = (alias?: string) =>
-  `(${col(alias, "withdrawnAt")} IS NULL AND ${col(alias, "waitlistedAt")} IS NULL)`;
+export const LIVE_PLEDGE = standingWhere(HOLDS_PLACE);
+export const livePledgeWhere = (alias?: string) => `(${standingSql(HOLDS_PLACE, alias)})`;
 /**
  * A commitment that stands, in or waiting (not withdrawn): one per person and event (the unique
  * index); what "you have already committed", the backer's own views and card reuse ask.
  */
-export const STANDING_PLEDGE = { withdrawnAt: null } as const;
-export const standingPledgeWhere = (alias?: string) => `${col(alias, "withdrawnAt")} IS NULL`;
+export const STANDING_PLEDGE = standingWhere(STANDS);
+export const standingPledgeWhere = (alias?: string) => `(${standingSql(STANDS, alias)})`;
 /** Waiting for a place (issue 20). */
-export const WAITING_PLEDGE = { withdrawnAt: null, NOT: { waitlistedAt: null } } as const;
+export const WAITING_PLEDGE = standingWhere(["waiting"]);
 /**
  * A member (issue 21, DESIGN §1 "personal thresholds"): holds a place and counts toward the goal —
  * firm, or its personal threshold holds. Only members are counted and charged.
  */
-export const MEMBER_PLEDGE = { withdrawnAt: null, waitlistedAt: null, NOT: { memberSince: null } } as const;
-export const memberPledgeWhere = (alias?: string) =>
-  `(${col(alias, "withdrawnAt")} IS NULL AND ${col(alias, "waitlistedAt")} IS NULL AND ${col(alias, "memberSince")} IS NOT NULL)`;
+export const MEMBER_PLEDGE = standingWhere(COUNTED);
+export const memberPledgeWhere = (alias?: string) => `(${standingSql(COUNTED, alias)})`;
 
 // ---- capacity and waitlist (DESIGN §1 "capacity and waitlist") -------------------------------------
 

@@ -1,6 +1,4 @@
 import { formatCents } from "@/lib/format";
-import { formatInZone } from "@/lib/campaigns/event-time";
-import type { RecoveryPhase } from "@/lib/charging/payment-window";
 import { STANDING_BADGES, type Standing, type Tone } from "@/lib/events/standing";
 
 /**
@@ -17,7 +15,8 @@ export type CommitmentFacts = {
   paid: boolean;
   /** what the commitment was (or is to be) charged */
   cents: number;
-  recovery: RecoveryPhase | null;
+  /** a failed payment's phase (lib/charging/payment-window recoveryPhase) */
+  recovery: "retrying" | "awaiting_card" | "dropped" | null;
   failureCode: string | null;
   /** took a place that opened on the waitlist */
   promoted: boolean;
@@ -121,7 +120,6 @@ export type BackerStory = { state: BackerState; text: string; tone: Tone };
 /** The event as the backer's story needs it (lib/pledges/mine.ts asks the campaign core for it). */
 export type EventFacts = {
   phase: "collecting" | "confirmed" | "expired" | "cancelled";
-  zone: string;
   committedCount: number;
   /** "4 more people" / "$120 more" while collecting */
   stillNeeded: string;
@@ -129,12 +127,12 @@ export type EventFacts = {
 
 /** The commitment in the backer's words (My commitments, the event page's own card). */
 export function backerStory(
-  f: CommitmentFacts & { leftAt: Date | null; chargedAt: Date | null },
+  f: CommitmentFacts & { leftOn: string; chargedOn: string },
   e: EventFacts,
 ): BackerStory {
   const money = moneyOf(f);
   const cents = formatCents(f.cents);
-  const on = f.leftAt ? formatInZone(f.leftAt, e.zone) : "";
+  const on = f.leftOn;
   const after =
     money === "refunded"
       ? `${cents} refunded`
@@ -187,7 +185,7 @@ export function backerStory(
 }
 
 function placeStory(
-  f: CommitmentFacts & { chargedAt: Date | null },
+  f: CommitmentFacts & { chargedOn: string },
   e: EventFacts,
   money: MoneyState,
 ): BackerStory {
@@ -221,7 +219,7 @@ function placeStory(
   if (money === "charged")
     return {
       state: "charged",
-      text: `Charged ${formatCents(f.cents)} on ${formatInZone(f.chargedAt ?? new Date(), e.zone)}${f.promoted ? " — a place opened for you on the waitlist" : ""}`,
+      text: `Charged ${formatCents(f.cents)} on ${f.chargedOn}${f.promoted ? " — a place opened for you on the waitlist" : ""}`,
       tone: "green",
     };
   return {

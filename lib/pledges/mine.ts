@@ -120,7 +120,8 @@ const findRows = (where: object, take: number) =>
 function factsOf(
   p: Row,
   position: number | null,
-): CommitmentFacts & { leftAt: Date | null; chargedAt: Date | null } {
+  now: Date,
+): CommitmentFacts & { leftOn: string; chargedOn: string } {
   const waiting = p.standing === "waiting";
   return {
     standing: p.standing,
@@ -134,8 +135,8 @@ function factsOf(
     verified: p.verified,
     minPeople: p.minPeople,
     waitlist: waiting ? { position, paused: p.chargeStatus !== "none" } : null,
-    leftAt: p.withdrawnAt,
-    chargedAt: p.chargedAt,
+    leftOn: p.withdrawnAt ? formatInZone(p.withdrawnAt, p.campaign.timeZone) : "",
+    chargedOn: formatInZone(p.chargedAt ?? now, p.campaign.timeZone),
   };
 }
 
@@ -145,7 +146,6 @@ function eventFactsOf(c: Row["campaign"], now: Date): EventFacts {
   const left = Math.max(0, c.goal - progress(c).value);
   return {
     phase: phase === "ended" || phase === "expired" ? "expired" : phase === "charged" ? "confirmed" : phase,
-    zone: c.timeZone,
     committedCount: c.committedCount,
     stillNeeded: isCrowdfund(c)
       ? `$${left.toLocaleString("en-US")} more`
@@ -205,7 +205,7 @@ function actionsOf(p: Row, now: Date) {
 
 function present(p: Row, now: Date, position: number | null): MyCommitment {
   const c = p.campaign;
-  const facts = factsOf(p, position);
+  const facts = factsOf(p, position, now);
   const story = backerStory(facts, eventFactsOf(c, now));
   const stands = standsNow(p.standing);
   return {
