@@ -323,8 +323,6 @@ const LONG_FUNCTIONS = [
   "lib/payouts/service.ts#claimNext callback",
   "lib/payouts/queries.ts#getPayoutAttention",
   "lib/payments/demo-gateway.ts#demoGateway",
-  "lib/auth/options.ts#authOptions",
-  "lib/campaigns/schema.ts#createCampaignSchema",
 ];
 {
   const long = new Set();

@@ -66,16 +66,10 @@ async function linksToAnotherAddress(
   return signedIn !== null && signedIn.email !== googleEmail;
 }
 
-/**
- * NextAuth v4 configuration: JWT sessions (the user id is the token subject; pages and actions read
- * it with lib/auth/session-cookie.ts sessionUserId, and roles from the database on every request
- * in lib/auth/viewer.ts), email/password always, Google only when
- * GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. The adapter stores OAuth users and accounts.
- */
-export function authOptions(request: { sessionToken?: string | null } = {}): NextAuthOptions {
-  // The Google accounts callbacks.signIn admitted in this request, with their verified email: the
-  // adapter links an account only to the user with that very email (lib/auth/adapter.ts).
-  const verifiedEmails = new Map<string, string>();
+type Callbacks = Required<NonNullable<NextAuthOptions["callbacks"]>>;
+
+/** Email and password always; Google when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. */
+function signInProviders(): NextAuthOptions["providers"] {
   const providers: NextAuthOptions["providers"] = [
     CredentialsProvider({
       id: "credentials",
@@ -118,6 +112,90 @@ export function authOptions(request: { sessionToken?: string | null } = {}): Nex
       }),
     );
   }
+  return providers;
+}
+
+// NextAuth's default throws on a callbackUrl that is not a URL ("TypeError: Invalid URL", a
+// 500 found by fuzzing) and on a non-string one; same rule otherwise: app paths and same-origin URLs, else home.
+// Issue 31: every path goes through safeSitePath (lib/auth/return-path), which checks the normalised value it returns
+// ("/.//evil.com" is "//evil.com" once normalised); NextAuth's own pages ("/profile?error=…") are app paths too.
+const safeRedirect: Callbacks["redirect"] = async ({ url, baseUrl }) => {
+  if (typeof url !== "string") return baseUrl;
+  let path: string | null = null;
+  if (url.startsWith("/")) path = url;
+  else {
+    try {
+      const parsed = new URL(url);
+      if (parsed.origin === new URL(baseUrl).origin)
+        path = `${parsed.pathname}${parsed.search}${parsed.hash}`;
+    } catch {
+      // not a URL: the home page
+    }
+  }
+  if (path === null) return baseUrl;
+  const base = baseUrl.replace(/\/+$/, "");
+  const safe = safeSitePath(path);
+  return safe ? `${base}${safe}` : baseUrl;
+};
+
+/** The token's subject and the session version at sign-in. */
+const withSessionVersion: Callbacks["jwt"] = async ({ token, user }) => {
+  if (user) {
+    token.sub = user.id;
+    // The session version at sign-in: signing out moves the user's, which ends this token everywhere.
+    const row = await db.user.findUnique({ where: { id: user.id }, select: { sessionVersion: true } });
+    token.sv = row?.sessionVersion ?? 0;
+  }
+  return token;
+};
+
+/** The session's user with the id, email and admin flag read from the database. */
+const sessionWithRoles: Callbacks["session"] = async ({ session, token }) => {
+  if (session.user && token.sub) {
+    // The client account bar (components/layout/account-bar.tsx) shows the Admin link from this;
+    // read from the database each time, like getViewer, so a revoked admin loses it at once.
+    const user = await db.user.findFirst({
+      where: { id: token.sub, sessionVersion: tokenSessionVersion(token) },
+      select: { email: true, isAdmin: true },
+    });
+    if (!user) return { ...session, user: undefined };
+    Object.assign(session.user, { id: token.sub, email: user.email, isAdmin: user.isAdmin });
+  }
+  return session;
+};
+
+/** NextAuth's events: sign-out ends every session; Google sign-ins and joins verify or secure. */
+const authEvents: NextAuthOptions["events"] = {
+  // Signing out ends every session of the user (all devices, and any copy of the cookie).
+  async signOut({ token }) {
+    if (token?.sub) await endAllSessions(token.sub, tokenSessionVersion(token));
+  },
+  async signIn({ user, account, profile }) {
+    // credentials sign-ins apply ADMIN_EMAILS in verifyPasswordSignIn. A Google sign-in is only
+    // let through for a Google-verified email (callbacks.signIn); it verifies the user's address
+    // only when it is that very email (googleVerifiedEmail compares them).
+    if (account?.type === "oauth" && user.id && user.email)
+      await googleVerifiedEmail({ id: user.id, email: user.email }, profile?.email);
+  },
+  // Google joined an existing account with the same (Google-verified) address. When that
+  // account's email was never confirmed, whoever registered it may not be its owner: its
+  // password stops working and its sessions end (the pre-hijack case, issue 13 item 5).
+  async linkAccount({ user, account, profile }) {
+    if (account.type === "oauth" && user.id && user.email)
+      await secureJoinedAccount({ id: user.id, email: user.email }, profile?.email);
+  },
+};
+
+/**
+ * NextAuth v4 configuration: JWT sessions (the user id is the token subject; pages and actions read
+ * it with lib/auth/session-cookie.ts sessionUserId, and roles from the database on every request
+ * in lib/auth/viewer.ts), email/password always, Google only when
+ * GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. The adapter stores OAuth users and accounts.
+ */
+export function authOptions(request: { sessionToken?: string | null } = {}): NextAuthOptions {
+  // The Google accounts callbacks.signIn admitted in this request, with their verified email: the
+  // adapter links an account only to the user with that very email (lib/auth/adapter.ts).
+  const verifiedEmails = new Map<string, string>();
   return {
     adapter: pactNexusAdapter({
       verifiedEmailOf: (provider, id) => verifiedEmails.get(`${provider}:${id}`) ?? null,
@@ -127,7 +205,7 @@ export function authOptions(request: { sessionToken?: string | null } = {}): Nex
     cookies: { sessionToken: sessionCookie() },
     secret: env().NEXTAUTH_SECRET,
     pages: { signIn: "/profile", error: "/profile" },
-    providers,
+    providers: signInProviders(),
     callbacks: {
       async signIn({ account, profile }) {
         if (!account || account.type !== "oauth") return true;
@@ -139,70 +217,10 @@ export function authOptions(request: { sessionToken?: string | null } = {}): Nex
         verifiedEmails.set(`${account.provider}:${account.providerAccountId}`, googleEmail);
         return true;
       },
-      // NextAuth's default throws on a callbackUrl that is not a URL ("TypeError: Invalid URL", a
-      // 500 found by fuzzing) and on a non-string one; same rule otherwise: app paths and same-origin URLs, else home.
-      // Issue 31: every path goes through safeSitePath (lib/auth/return-path), which checks the normalised value it returns
-      // ("/.//evil.com" is "//evil.com" once normalised); NextAuth's own pages ("/profile?error=…") are app paths too.
-      async redirect({ url, baseUrl }) {
-        if (typeof url !== "string") return baseUrl;
-        let path: string | null = null;
-        if (url.startsWith("/")) path = url;
-        else {
-          try {
-            const parsed = new URL(url);
-            if (parsed.origin === new URL(baseUrl).origin)
-              path = `${parsed.pathname}${parsed.search}${parsed.hash}`;
-          } catch {
-            // not a URL: the home page
-          }
-        }
-        if (path === null) return baseUrl;
-        const base = baseUrl.replace(/\/+$/, "");
-        const safe = safeSitePath(path);
-        return safe ? `${base}${safe}` : baseUrl;
-      },
-      async jwt({ token, user }) {
-        if (user) {
-          token.sub = user.id;
-          // The session version at sign-in: signing out moves the user's, which ends this token everywhere.
-          const row = await db.user.findUnique({ where: { id: user.id }, select: { sessionVersion: true } });
-          token.sv = row?.sessionVersion ?? 0;
-        }
-        return token;
-      },
-      async session({ session, token }) {
-        if (session.user && token.sub) {
-          // The client account bar (components/layout/account-bar.tsx) shows the Admin link from this;
-          // read from the database each time, like getViewer, so a revoked admin loses it at once.
-          const user = await db.user.findFirst({
-            where: { id: token.sub, sessionVersion: tokenSessionVersion(token) },
-            select: { email: true, isAdmin: true },
-          });
-          if (!user) return { ...session, user: undefined };
-          Object.assign(session.user, { id: token.sub, email: user.email, isAdmin: user.isAdmin });
-        }
-        return session;
-      },
+      redirect: safeRedirect,
+      jwt: withSessionVersion,
+      session: sessionWithRoles,
     },
-    events: {
-      // Signing out ends every session of the user (all devices, and any copy of the cookie).
-      async signOut({ token }) {
-        if (token?.sub) await endAllSessions(token.sub, tokenSessionVersion(token));
-      },
-      async signIn({ user, account, profile }) {
-        // credentials sign-ins apply ADMIN_EMAILS in verifyPasswordSignIn. A Google sign-in is only
-        // let through for a Google-verified email (callbacks.signIn); it verifies the user's address
-        // only when it is that very email (googleVerifiedEmail compares them).
-        if (account?.type === "oauth" && user.id && user.email)
-          await googleVerifiedEmail({ id: user.id, email: user.email }, profile?.email);
-      },
-      // Google joined an existing account with the same (Google-verified) address. When that
-      // account's email was never confirmed, whoever registered it may not be its owner: its
-      // password stops working and its sessions end (the pre-hijack case, issue 13 item 5).
-      async linkAccount({ user, account, profile }) {
-        if (account.type === "oauth" && user.id && user.email)
-          await secureJoinedAccount({ id: user.id, email: user.email }, profile?.email);
-      },
-    },
+    events: authEvents,
   };
 }

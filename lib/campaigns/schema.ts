@@ -155,118 +155,124 @@ const deadline = (now: () => number) =>
     return d;
   });
 
+/** The create form's fields, each parsed and checked on its own. */
+const createFields = (now: () => number) =>
+  z.object({
+    title,
+    description,
+    logisticalDetails,
+    goal,
+    deadline: deadline(now),
+    startsAt: optionalTime("The start", now),
+    endsAt: optionalTime("The end", now),
+    timeZone: timeZoneField,
+    venue: venueField,
+    address: addressField,
+    onlineUrl: onlineUrlField,
+    area: areaField,
+    addressPrivate: bool(false),
+    ticketPrice,
+    pactType: z
+      .enum(PACT_TYPES)
+      .optional()
+      .transform((v) => v ?? "paction"),
+    attendeesAnonymous: bool(true),
+    identityRevelationType: z
+      .enum(REVELATION_TYPES)
+      .optional()
+      .transform((v) => v ?? "never"),
+    refundBonusEnabled: bool(false),
+    refundBonusPercentage: optionalText,
+    isTest: bool(false),
+    acceptAfterThreshold: bool(false),
+    capacity: optionalText.transform(parseCapacity),
+    earlyGoAhead: bool(false),
+    paymentType: z.union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()]).optional(),
+    paymentMethod: optionalText.pipe(
+      z.string().max(PAYMENT_HANDLE_MAX, {
+        error: `Payment handle must be less than ${PAYMENT_HANDLE_MAX} characters`,
+      }),
+    ),
+  });
+
+type CreateFields = z.output<ReturnType<typeof createFields>>;
+
+/** The checks across fields (bonus, times, capacity, a crowdfund's payment), then the event's columns. */
+function eventColumns(v: CreateFields, ctx: z.RefinementCtx) {
+  // issue 31: the organizer's own promise, on paid events only, 1–20%
+  const bonus = readRefundBonus(
+    v.refundBonusEnabled,
+    v.refundBonusPercentage,
+    isPaidEvent({ pactType: v.pactType, ticketPriceCents: v.ticketPrice }),
+  );
+  if (!bonus.ok) {
+    ctx.issues.push({
+      code: "custom",
+      message: bonus.message,
+      path: ["refundBonusPercentage"],
+      input: v.refundBonusPercentage,
+    });
+    return z.NEVER;
+  }
+  const refundBonusPercentage = bonus.percent;
+  if (!timesInOrder(v, ctx)) return z.NEVER;
+  const crowdfund = isCrowdfund(v);
+  if (v.capacity !== null && !crowdfund && v.capacity < v.goal) {
+    ctx.issues.push({
+      code: "custom",
+      message: CAPACITY_TEXTS.belowGoal(v.goal),
+      path: ["capacity"],
+      input: v.capacity,
+    });
+    return z.NEVER;
+  }
+  if (crowdfund && !v.paymentType) {
+    ctx.issues.push({
+      code: "custom",
+      message: "Please choose a payment type",
+      path: ["paymentType"],
+      input: v.paymentType,
+    });
+    return z.NEVER;
+  }
+  if (crowdfund && !v.paymentMethod) {
+    ctx.issues.push({
+      code: "custom",
+      message: "Payment handle is required",
+      path: ["paymentMethod"],
+      input: v.paymentMethod,
+    });
+    return z.NEVER;
+  }
+  return {
+    title: v.title,
+    description: v.description,
+    logisticalDetails: v.logisticalDetails || null,
+    goal: v.goal,
+    deadline: v.deadline,
+    ...whenWhere(v),
+    ticketPriceCents: v.ticketPrice,
+    pactType: v.pactType,
+    attendeesAnonymous: v.attendeesAnonymous,
+    // SPEC §4: without anonymity, identities are revealed immediately.
+    identityRevelationType: v.attendeesAnonymous ? v.identityRevelationType : ("immediate" as const),
+    refundBonusPercentage,
+    isTest: v.isTest,
+    acceptAfterThreshold: v.acceptAfterThreshold,
+    capacity: crowdfund ? null : v.capacity,
+    earlyGoAhead: crowdfund ? false : v.earlyGoAhead,
+    // Payment instructions belong to crowdfunds only (SPEC §3).
+    paymentType: crowdfund ? (v.paymentType as (typeof PAYMENT_TYPES)[number]) : null,
+    paymentMethod: crowdfund ? v.paymentMethod.replace(/^@/, "") : null,
+  };
+}
+
 /**
  * The create-event schema, shared by the form (messages on each step) and the server action.
  * `now` is injectable so the deadline window can be tested at its edges.
  */
 export function createCampaignSchema(now: () => number = Date.now) {
-  const fields = z
-    .object({
-      title,
-      description,
-      logisticalDetails,
-      goal,
-      deadline: deadline(now),
-      startsAt: optionalTime("The start", now),
-      endsAt: optionalTime("The end", now),
-      timeZone: timeZoneField,
-      venue: venueField,
-      address: addressField,
-      onlineUrl: onlineUrlField,
-      area: areaField,
-      addressPrivate: bool(false),
-      ticketPrice,
-      pactType: z
-        .enum(PACT_TYPES)
-        .optional()
-        .transform((v) => v ?? "paction"),
-      attendeesAnonymous: bool(true),
-      identityRevelationType: z
-        .enum(REVELATION_TYPES)
-        .optional()
-        .transform((v) => v ?? "never"),
-      refundBonusEnabled: bool(false),
-      refundBonusPercentage: optionalText,
-      isTest: bool(false),
-      acceptAfterThreshold: bool(false),
-      capacity: optionalText.transform(parseCapacity),
-      earlyGoAhead: bool(false),
-      paymentType: z.union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()]).optional(),
-      paymentMethod: optionalText.pipe(
-        z.string().max(PAYMENT_HANDLE_MAX, {
-          error: `Payment handle must be less than ${PAYMENT_HANDLE_MAX} characters`,
-        }),
-      ),
-    })
-    .transform((v, ctx) => {
-      // issue 31: the organizer's own promise, on paid events only, 1–20%
-      const bonus = readRefundBonus(
-        v.refundBonusEnabled,
-        v.refundBonusPercentage,
-        isPaidEvent({ pactType: v.pactType, ticketPriceCents: v.ticketPrice }),
-      );
-      if (!bonus.ok) {
-        ctx.issues.push({
-          code: "custom",
-          message: bonus.message,
-          path: ["refundBonusPercentage"],
-          input: v.refundBonusPercentage,
-        });
-        return z.NEVER;
-      }
-      const refundBonusPercentage = bonus.percent;
-      if (!timesInOrder(v, ctx)) return z.NEVER;
-      const crowdfund = isCrowdfund(v);
-      if (v.capacity !== null && !crowdfund && v.capacity < v.goal) {
-        ctx.issues.push({
-          code: "custom",
-          message: CAPACITY_TEXTS.belowGoal(v.goal),
-          path: ["capacity"],
-          input: v.capacity,
-        });
-        return z.NEVER;
-      }
-      if (crowdfund && !v.paymentType) {
-        ctx.issues.push({
-          code: "custom",
-          message: "Please choose a payment type",
-          path: ["paymentType"],
-          input: v.paymentType,
-        });
-        return z.NEVER;
-      }
-      if (crowdfund && !v.paymentMethod) {
-        ctx.issues.push({
-          code: "custom",
-          message: "Payment handle is required",
-          path: ["paymentMethod"],
-          input: v.paymentMethod,
-        });
-        return z.NEVER;
-      }
-      return {
-        title: v.title,
-        description: v.description,
-        logisticalDetails: v.logisticalDetails || null,
-        goal: v.goal,
-        deadline: v.deadline,
-        ...whenWhere(v),
-        ticketPriceCents: v.ticketPrice,
-        pactType: v.pactType,
-        attendeesAnonymous: v.attendeesAnonymous,
-        // SPEC §4: without anonymity, identities are revealed immediately.
-        identityRevelationType: v.attendeesAnonymous ? v.identityRevelationType : ("immediate" as const),
-        refundBonusPercentage,
-        isTest: v.isTest,
-        acceptAfterThreshold: v.acceptAfterThreshold,
-        capacity: crowdfund ? null : v.capacity,
-        earlyGoAhead: crowdfund ? false : v.earlyGoAhead,
-        // Payment instructions belong to crowdfunds only (SPEC §3).
-        paymentType: crowdfund ? (v.paymentType as (typeof PAYMENT_TYPES)[number]) : null,
-        paymentMethod: crowdfund ? v.paymentMethod.replace(/^@/, "") : null,
-      };
-    });
-  return z.preprocess(readTimesInZone, fields);
+  return z.preprocess(readTimesInZone, createFields(now).transform(eventColumns));
 }
 
 /** Field → first message, as the form shows them. */
