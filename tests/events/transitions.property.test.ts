@@ -8,6 +8,7 @@ vi.hoisted(() => {
 });
 
 import { db } from "@/lib/db";
+import { isAppError } from "@/lib/errors";
 import { commitToCampaign } from "@/lib/pledges/service";
 import { changeCommitmentCard, withdrawCommitment } from "@/lib/pledges/withdraw";
 import { giveUpPlace } from "@/lib/pledges/give-up";
@@ -133,8 +134,6 @@ type MPledge = {
   promoted: boolean;
   /** gave up: the seq of whoever took the place */
   handedTo: number | null;
-  /** when its first failed charge opened the recovery window (the model's clock) */
-  failedAt: number | null;
 };
 type Model = {
   v: Variant;
@@ -208,12 +207,6 @@ const chargeOffSession = (card: Behavior): Charge =>
   card === "ok" ? "succeeded" : card === "charge_fails" ? "failed" : "requires_action";
 const chargeOnSession = (card: Behavior): Charge => (card === "charge_fails" ? "failed" : "succeeded");
 
-/** A charge's outcome; the first failure opens the recovery window. */
-function charged(m: Model, p: MPledge, outcome: Charge) {
-  p.charge = outcome;
-  if ((outcome === "failed" || outcome === "requires_action") && p.failedAt === null) p.failedAt = m.now;
-}
-
 /** The charging run: every uncharged member of a confirmed paid event; a failed promotion goes back in line. */
 function chargeRun(m: Model) {
   if (!m.v.paid || m.status !== "confirmed") return;
@@ -223,7 +216,7 @@ function chargeRun(m: Model) {
       .sort((a, b) => a.seq - b.seq);
     if (due.length === 0) return;
     for (const p of due) {
-      charged(m, p, chargeOffSession(p.card));
+      p.charge = chargeOffSession(p.card);
       if (p.charge === "succeeded") {
         p.promoted = false;
         continue;
@@ -571,7 +564,6 @@ async function runSequence(v: Variant, ops: Op[]): Promise<void> {
             charge: "none",
             promoted: false,
             handedTo: null,
-            failedAt: null,
           };
           m.pledges.push(p);
           if (op.min !== null) m.hasConditions = true;
@@ -582,7 +574,7 @@ async function runSequence(v: Variant, ops: Op[]): Promise<void> {
             confirmFree(m);
             // the commit that tips the event, or one after the tip, pays its own charge at once (on-session)
             if (v.paid && (crossed || wasConfirmed) && p.standing === "in")
-              charged(m, p, chargeOnSession(p.card));
+              p.charge = chargeOnSession(p.card);
           }
           outcome = `ok ${r.waitlisted ? "waitlisted" : r.member ? "member" : "conditional"} ${p.id}`;
           break;
@@ -681,10 +673,16 @@ async function runSequence(v: Variant, ops: Op[]): Promise<void> {
             outcome = "skipped: no commitment";
             break;
           }
+          // the window opened when the database stamped the first failure, on ITS clock (now()), which
+          // the test does not move: read the stamp rather than guess it
+          const { paymentFailedAt } = await db.pledge.findUniqueOrThrow({
+            where: { id: p.id },
+            select: { paymentFailedAt: true },
+          });
           const closed =
             p.standing === "waiting" ||
             !isLive(p) ||
-            (p.failedAt !== null && m.now >= p.failedAt + RECOVERY_MS) ||
+            (paymentFailedAt !== null && m.now >= paymentFailedAt.getTime() + RECOVERY_MS) ||
             m.status === "cancelled" ||
             m.status === "expired";
           expectOk =
@@ -700,7 +698,7 @@ async function runSequence(v: Variant, ops: Op[]): Promise<void> {
             break;
           }
           p.card = op.card;
-          charged(m, p, chargeOnSession(op.card));
+          p.charge = chargeOnSession(op.card);
           outcome = `ok ${r.status}`;
           break;
         }
@@ -725,7 +723,6 @@ async function runSequence(v: Variant, ops: Op[]): Promise<void> {
           if (waiting) {
             // a new card puts a failed promotion back in line at its place, and into a place if one is open
             p!.charge = "none";
-            p!.failedAt = null;
             fillOpenPlaces(m);
           }
           outcome = "ok";
@@ -751,7 +748,8 @@ async function runSequence(v: Variant, ops: Op[]): Promise<void> {
         trace.push(`${step}: ${JSON.stringify(op)} -> ${outcome}`);
         fail(step, [`the model expected this step to go through`]);
       }
-      if (!("code" in (err as object))) {
+      // a refusal is the service's own answer (an AppError), never a database or programming error
+      if (!isAppError(err)) {
         trace.push(`${step}: ${JSON.stringify(op)} -> ${outcome}`);
         fail(step, [`not a refusal: ${(err as Error).stack}`]);
       }
