@@ -22,6 +22,10 @@ export type CommitmentFacts = {
   promoted: boolean;
   verified: boolean;
   minPeople: number | null;
+  /** the commitment's refund by its money rows (lib/ledger refundState): refunded only once it went through */
+  refund: "none" | "pending" | "refunded";
+  /** the event was cancelled: every charge is owed back */
+  eventCancelled: boolean;
   /** waiting: the place in line; paused when a promotion's charge was declined */
   waitlist: { position: number | null; paused: boolean } | null;
 };
@@ -30,11 +34,12 @@ export type CommitmentFacts = {
 export type MoneyState = "none" | "charged" | "owed" | "refunded";
 
 export function moneyOf(
-  f: Pick<CommitmentFacts, "standing" | "chargeStatus" | "paid" | "cents">,
+  f: Pick<CommitmentFacts, "standing" | "chargeStatus" | "paid" | "cents" | "refund" | "eventCancelled">,
 ): MoneyState {
-  if (f.chargeStatus === "refunded") return "refunded";
+  if (f.refund === "refunded" || f.chargeStatus === "refunded") return "refunded";
   if (f.chargeStatus !== "succeeded" || !f.paid || f.cents <= 0) return "none";
-  return f.standing === "in" ? "charged" : "owed";
+  // charged, and given back or to be: withdrawn, given up, dropped, or the event was cancelled
+  return f.standing === "in" && f.refund !== "pending" && !f.eventCancelled ? "charged" : "owed";
 }
 
 export type OrganizerStory = { label: string; tone: Tone; note: string | null };
@@ -86,6 +91,7 @@ export function organizerStory(f: CommitmentFacts): OrganizerStory {
 
 function chargeStory(f: CommitmentFacts, money: MoneyState): OrganizerStory {
   if (money === "refunded") return { label: "Refunded", tone: "slate", note: null };
+  if (money === "owed") return { label: "Charged, refund pending", tone: "slate", note: null };
   if (f.charged)
     return { label: f.promoted ? "Charged, from waitlist" : "Charged", tone: "green", note: null };
   if (f.chargeStatus === "processing") return { label: "Charging", tone: "brand", note: null };
@@ -196,7 +202,13 @@ function placeStory(
       tone: "slate",
     };
   if (e.phase === "cancelled")
-    return { state: "cancelled", text: "Not charged — the event was cancelled", tone: "slate" };
+    return money === "owed"
+      ? {
+          state: "cancelled",
+          text: `${formatCents(f.cents)} is being refunded — the event was cancelled`,
+          tone: "slate",
+        }
+      : { state: "cancelled", text: "Not charged — the event was cancelled", tone: "slate" };
   if (e.phase === "expired")
     return { state: "expired", text: "Not charged — the goal was not reached", tone: "slate" };
   if (f.standing === "conditional")
@@ -243,7 +255,9 @@ export const NOTHING_TO_PAY: Record<Exclude<Standing, "in" | "conditional">, str
 };
 
 /** The pay page's badge: where the money of the commitment is. */
-export function paymentBadge(f: Pick<CommitmentFacts, "standing" | "chargeStatus" | "paid" | "cents">): {
+export function paymentBadge(
+  f: Pick<CommitmentFacts, "standing" | "chargeStatus" | "paid" | "cents" | "refund" | "eventCancelled">,
+): {
   label: string;
   tone: Tone;
 } {

@@ -16,7 +16,10 @@ export async function getCommitmentsCsv(
 ): Promise<{ filename: string; csv: string } | null> {
   const view = await getManageView(campaignId, viewer);
   if (!view) return null;
-  const all = await listManagedPledges(campaignId, view.campaign.paid);
+  const all = await listManagedPledges(campaignId, {
+    paid: view.campaign.paid,
+    cancelled: view.campaign.status === "cancelled",
+  });
   const header = [
     "Contributor",
     "Email",

@@ -5,6 +5,7 @@ import { campaignIdSchema } from "@/lib/pledges/schema";
 import { paymentCounts } from "@/lib/charging/queries";
 import { recoveryPhase } from "@/lib/charging/payment-window";
 import type { Standing } from "@/lib/events/standing";
+import { refundState } from "@/lib/ledger/queries";
 import { organizerStory, type OrganizerStory } from "@/lib/events/story";
 import { isCrowdfund, isPaidEvent, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { waitlistPositions } from "@/lib/pledges/waitlist";
@@ -132,7 +133,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
   const crowdfund = isCrowdfund(c);
   const paid = isPaidEvent(c);
   const [commitments, total, withdrawnCount, payments, points, refunds] = await Promise.all([
-    listManagedPledges(c.id, paid, MANAGE_COMMITMENTS_LIMIT),
+    listManagedPledges(c.id, { paid, cancelled: c.status === "cancelled" }, MANAGE_COMMITMENTS_LIMIT),
     db.pledge.count({ where: { campaignId: c.id, ...LIVE_PLEDGE } }),
     db.pledge.count({ where: { campaignId: c.id, withdrawnAt: { not: null }, droppedAt: null } }),
     paymentCounts(c.id),
@@ -201,9 +202,10 @@ const MANAGE_COMMITMENTS_LIMIT = 500;
 /** Every commitment of an event for its organizer; `paid`: the event takes money (lifecycle isPaidEvent). */
 export async function listManagedPledges(
   campaignId: string,
-  paid: boolean,
+  event: { paid: boolean; cancelled: boolean },
   take?: number,
 ): Promise<ManageCommitment[]> {
+  const { paid, cancelled: eventCancelled } = event;
   const rows = await db.pledge.findMany({
     where: { campaignId },
     take,
@@ -230,7 +232,10 @@ export async function listManagedPledges(
     },
   });
   const waiting = rows.filter((p) => p.standing === "waiting").map((p) => p.id);
-  const positions = await waitlistPositions(campaignId, waiting);
+  const [positions, money] = await Promise.all([
+    waitlistPositions(campaignId, waiting),
+    refundState(rows.map((p) => p.id)),
+  ]);
   // The creator always sees who committed (SPEC §6).
   return rows.map(({ user, chargeAttempts, ...p }) => ({
     ...p,
@@ -239,6 +244,8 @@ export async function listManagedPledges(
       standing: p.standing,
       chargeStatus: p.chargeStatus,
       charged: p.charged,
+      refund: money.get(p.id)?.refund ?? "none",
+      eventCancelled,
       paid,
       cents: p.amountCents,
       recovery: recoveryPhase({

@@ -25,6 +25,7 @@ import { formatCents, plural } from "@/lib/format";
 import { waitlistPositions } from "@/lib/pledges/waitlist";
 import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/charging/payment-window";
 import { STANDING_BADGES, standsNow, type Tone } from "@/lib/events/standing";
+import { refundState } from "@/lib/ledger/queries";
 import { backerStory, type BackerState, type CommitmentFacts, type EventFacts } from "@/lib/events/story";
 
 /**
@@ -120,6 +121,7 @@ const findRows = (where: object, take: number) =>
 function factsOf(
   p: Row,
   position: number | null,
+  refund: CommitmentFacts["refund"],
   now: Date,
 ): CommitmentFacts & { leftOn: string; chargedOn: string } {
   const waiting = p.standing === "waiting";
@@ -127,6 +129,8 @@ function factsOf(
     standing: p.standing,
     chargeStatus: p.chargeStatus,
     charged: p.charged,
+    refund,
+    eventCancelled: p.campaign.status === "cancelled",
     paid: isPaidEvent(p.campaign),
     cents: p.amountCents,
     recovery: recoveryPhase({ ...p, droppedAt: p.standing === "dropped" ? p.withdrawnAt : null }),
@@ -203,9 +207,14 @@ function actionsOf(p: Row, now: Date) {
   };
 }
 
-function present(p: Row, now: Date, position: number | null): MyCommitment {
+function present(
+  p: Row,
+  now: Date,
+  position: number | null,
+  refund: CommitmentFacts["refund"],
+): MyCommitment {
   const c = p.campaign;
-  const facts = factsOf(p, position, now);
+  const facts = factsOf(p, position, refund, now);
   const story = backerStory(facts, eventFactsOf(c, now));
   const stands = standsNow(p.standing);
   return {
@@ -253,8 +262,8 @@ export async function getMyCommitment(
   const { campaignId } = parseInput(myCommitmentInput, input, { message: ACCESS_TEXTS.campaignNotFound });
   const [row] = await findRows({ campaignId, userId: viewer.id, ...STANDING_PLEDGE }, 1);
   if (!row) return null;
-  const positions = await positionsOf([row]);
-  return present(row, now, positions.get(row.id) ?? null);
+  const [positions, money] = await Promise.all([positionsOf([row]), refundState([row.id])]);
+  return present(row, now, positions.get(row.id) ?? null, money.get(row.id)?.refund ?? "none");
 }
 
 /** Every commitment of the viewer, newest first (withdrawn ones too, marked so), at most `take`. */
@@ -264,6 +273,6 @@ export async function listMyCommitments(
   take = 100,
 ): Promise<MyCommitment[]> {
   const rows = await findRows({ userId: viewer.id }, take);
-  const positions = await positionsOf(rows);
-  return rows.map((r) => present(r, now, positions.get(r.id) ?? null));
+  const [positions, money] = await Promise.all([positionsOf(rows), refundState(rows.map((r) => r.id))]);
+  return rows.map((r) => present(r, now, positions.get(r.id) ?? null, money.get(r.id)?.refund ?? "none"));
 }

@@ -6,6 +6,7 @@ import { signInUrl } from "@/lib/auth/return-path";
 import { getPledgeForPayment } from "@/lib/charging/queries";
 import { paymentClosedReason } from "@/lib/charging/recovery";
 import { paymentBadge } from "@/lib/events/story";
+import { refundState } from "@/lib/ledger/queries";
 import { isPaidEvent } from "@/lib/campaigns/lifecycle";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { declineInPlainWords } from "@/lib/payments/declines";
@@ -34,7 +35,10 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
   const closed = paymentClosedReason(pledge.campaign.status, pledge);
   const due = !closed && (pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action");
   const paid = pledge.chargeStatus === "succeeded";
+  const refund = (await refundState([pledge.id])).get(pledge.id)?.refund ?? "none";
   const badge = paymentBadge({
+    refund,
+    eventCancelled: pledge.campaign.status === "cancelled",
     standing: pledge.standing,
     chargeStatus: pledge.chargeStatus,
     paid: isPaidEvent(pledge.campaign),
