@@ -321,7 +321,6 @@ const LONG_FUNCTIONS = [
   "lib/pledges/manage-queries.ts#getManageView",
   "lib/payouts/service.ts#claimNext",
   "lib/payouts/service.ts#claimNext callback",
-  "lib/payouts/queries.ts#getPayoutAttention",
   "lib/payments/demo-gateway.ts#demoGateway",
 ];
 {

@@ -200,9 +200,9 @@ export async function getPayoutsCsv(viewer: { id: string }): Promise<string> {
   return [header.map(csvCell), ...rows].map((r) => r.join(",")).join("\r\n") + "\r\n";
 }
 
-/** What admins must look at: accounts needing attention, held payouts, refunds not taken back, failed movements. */
-export async function getPayoutAttention() {
-  const [accounts, held, shortfalls, failed, upcoming] = await Promise.all([
+/** The rows behind the admin's payout attention list (each list at most 50). */
+function attentionRows() {
+  return Promise.all([
     db.payoutAccount.findMany({
       where: { status: "restricted" },
       select: { userId: true, requirements: true, updatedAt: true, user: { select: { email: true } } },
@@ -248,6 +248,11 @@ export async function getPayoutAttention() {
       take: 50,
     }),
   ]);
+}
+
+/** What admins must look at: accounts needing attention, held payouts, refunds not taken back, failed movements. */
+export async function getPayoutAttention() {
+  const [accounts, held, shortfalls, failed, upcoming] = await attentionRows();
   return {
     accounts: accounts.map((a) => ({
       userId: a.userId,
