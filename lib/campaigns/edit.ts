@@ -30,13 +30,7 @@ import {
   venueField,
   whenWhere,
 } from "@/lib/campaigns/fields";
-import {
-  COLLECTING_STATUSES,
-  inStatuses,
-  isConfirmed,
-  isPaidEvent,
-  STANDING_PLEDGE,
-} from "@/lib/campaigns/lifecycle";
+import { isCollecting, isConfirmed, isPaidEvent, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { changeWithdrawUntil } from "@/lib/pledges/policy";
 import {
   DEADLINE_EXTENSION_MAX_DAYS,
@@ -129,7 +123,7 @@ export const editSelect = {
 export function editRules(c: { status: string; deadline: Date; pledgeCount: number }, now: Date) {
   return {
     moneyLocked: c.pledgeCount > 0,
-    deadlineOpen: inStatuses(COLLECTING_STATUSES, c.status) && c.deadline.getTime() > now.getTime(),
+    deadlineOpen: isCollecting(c, now),
   };
 }
 

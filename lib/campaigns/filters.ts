@@ -1,6 +1,6 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
-import { COLLECTING_STATUSES, CONFIRMED_STATUSES, inStatuses } from "@/lib/campaigns/lifecycle";
+import { COLLECTING_STATUSES, CONFIRMED_STATUSES, inStatuses, isCollecting } from "@/lib/campaigns/lifecycle";
 import { ENDING_SOON_MS } from "@/lib/campaigns/limits";
 
 export const HOME_FILTERS = ["all", "active", "funded", "ending"] as const;
@@ -27,13 +27,11 @@ export function matchesHomeFilter(
   const t = c.deadline.getTime();
   switch (filter) {
     case "active":
-      return inStatuses(COLLECTING_STATUSES, c.status) && t > now.getTime();
+      return isCollecting(c, now);
     case "funded":
       return inStatuses(CONFIRMED_STATUSES, c.status);
     case "ending":
-      return (
-        inStatuses(COLLECTING_STATUSES, c.status) && t > now.getTime() && t <= now.getTime() + ENDING_SOON_MS
-      );
+      return isCollecting(c, now) && t <= now.getTime() + ENDING_SOON_MS;
     default:
       return true;
   }

@@ -7,7 +7,9 @@ import type { Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { idSchema } from "@/lib/ids";
-import { isCrowdfund, isFreeEvent, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { isCollecting, isCrowdfund, isFreeEvent, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { setConfirmed } from "@/lib/events/counters";
+import { goAhead as goAheadWith } from "@/lib/events/status";
 import { goAheadFrom } from "@/lib/campaigns/thresholds";
 import { confirmFreePledges } from "@/lib/charging/pledge-state";
 import { requestCharging } from "@/lib/charging/queue";
@@ -54,32 +56,16 @@ export async function goAhead(actor: Actor, input: unknown, now = new Date()): P
     if (!c.earlyGoAhead) throw new AppError("CONFLICT", GO_AHEAD_TEXTS.notOffered);
     if (c.approvalStatus !== "approved") throw new AppError("CONFLICT", GO_AHEAD_TEXTS.notApproved);
     if (isCrowdfund(c)) throw new AppError("CONFLICT", GO_AHEAD_TEXTS.crowdfund);
-    if (c.status !== "pending" || c.deadline <= now)
-      throw new AppError("CONFLICT", GO_AHEAD_TEXTS.notCollecting);
+    if (!isCollecting(c, now)) throw new AppError("CONFLICT", GO_AHEAD_TEXTS.notCollecting);
     if (c.committedCount < goAheadFrom(c))
       throw new AppError("CONFLICT", GO_AHEAD_TEXTS.tooFew(goAheadFrom(c)));
     if (c.committedCount !== members)
       throw new AppError("CONFLICT", GO_AHEAD_TEXTS.countChanged(c.committedCount));
     const free = isFreeEvent(c);
-    await tx.campaign.update({
-      where: { id: campaignId },
-      data: {
-        status: free ? "charged" : "funded",
-        fundedAt: now,
-        goAheadAt: now,
-        goAheadCount: members,
-        lastStatusUpdate: now,
-        ...(free ? { chargedAt: now, chargeType: "free" as const } : {}),
-      },
-      select: { id: true },
-    });
+    await goAheadWith(tx, campaignId, now, members, free);
     if (free) {
       const total = await confirmFreePledges(tx, campaignId, now);
-      await tx.campaign.update({
-        where: { id: campaignId },
-        data: { totalCharged: total },
-        select: { id: true },
-      });
+      await setConfirmed(tx, campaignId, total);
     }
     const audience = await tx.pledge.findMany({
       where: { campaignId, ...MEMBER_PLEDGE },

@@ -45,6 +45,9 @@ export const inStatuses = (set: StatusSet, status: string): boolean =>
 export const sqlStatusList = (set: StatusSet): string => set.map((s) => `'${s}'`).join(", ");
 
 export const isConfirmed = (status: string) => inStatuses(CONFIRMED_STATUSES, status);
+/** Still collecting: taking commitments toward the threshold and before its deadline (said once, here). */
+export const isCollecting = (c: { status: string; deadline: Date }, now: Date) =>
+  inStatuses(COLLECTING_STATUSES, c.status) && c.deadline.getTime() > now.getTime();
 export const isCancellable = (status: string) => inStatuses(CANCELLABLE_STATUSES, status);
 /** An admin may reject an event until it tips; after that it is cancelled (with refunds) instead. */
 export const isRejectable = (status: string) => !isConfirmed(status);
@@ -181,7 +184,7 @@ export type Phase = "collecting" | "ended" | "confirmed" | "charged" | "expired"
 export function phaseOf(c: { status: string; deadline: Date }, now: Date): Phase {
   switch (c.status) {
     case "pending":
-      return c.deadline.getTime() > now.getTime() ? "collecting" : "ended";
+      return isCollecting(c, now) ? "collecting" : "ended";
     case "funded":
     case "charging":
       return "confirmed";

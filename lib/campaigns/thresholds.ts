@@ -4,7 +4,7 @@
  * lib/campaigns/lifecycle.ts, which holds the statuses and the threshold; client components, SQL
  * builders and services import it.
  */
-import { isCrowdfund } from "@/lib/campaigns/lifecycle";
+import { isCollecting, isCrowdfund } from "@/lib/campaigns/lifecycle";
 
 // ---- the early go-ahead (DESIGN §1 "early go-ahead") ---------------------------------------------
 
@@ -27,8 +27,7 @@ export const mayGoAhead = (
   Boolean(c.earlyGoAhead) &&
   c.approvalStatus === "approved" &&
   !isCrowdfund(c) &&
-  c.status === "pending" &&
-  c.deadline.getTime() > now.getTime() &&
+  isCollecting(c, now) &&
   c.committedCount >= goAheadFrom(c) &&
   c.committedCount < c.goal;
 

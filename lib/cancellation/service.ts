@@ -1,6 +1,7 @@
 import "server-only";
 import { isCancellable, isPaidEvent, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { db } from "@/lib/db";
+import { cancel } from "@/lib/events/status";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
@@ -40,10 +41,7 @@ export async function cancelCampaign(
         c.status === "cancelled" ? "This event is already cancelled." : "This event has already ended.",
       );
     }
-    await tx.campaign.update({
-      where: { id: c.id },
-      data: { status: "cancelled", cancelledAt: now, lastStatusUpdate: now },
-    });
+    await cancel(tx, c.id, now);
     const pledges = await tx.pledge.findMany({
       where: { campaignId, ...STANDING_PLEDGE }, // the waitlist hears too
       select: {

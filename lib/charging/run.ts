@@ -1,12 +1,14 @@
 import "server-only";
-import { db } from "@/lib/db";
-import { memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
+import { db, Prisma } from "@/lib/db";
+import { setConfirmed } from "@/lib/events/counters";
+import { beginCharging, chargedFree, chargedPaid } from "@/lib/events/status";
+import { memberPledgeSql } from "@/lib/campaigns/sql";
 import { env } from "@/lib/env";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { kickEmailSender } from "@/lib/email/service";
 import type { ChargeSummary } from "@/lib/charging/queries";
-import { CONFIRMED_STATUSES, inStatuses, isFreeEvent, SETTLING_STATUSES } from "@/lib/campaigns/lifecycle";
+import { CONFIRMED_STATUSES, inStatuses, isFreeEvent } from "@/lib/campaigns/lifecycle";
 import {
   confirmFreePledges,
   OPEN_STATES,
@@ -58,39 +60,21 @@ async function loadCampaign(campaignId: string): Promise<CampaignForCharge | nul
 async function confirmFree(campaignId: string) {
   const now = new Date();
   await db.$transaction(async (tx) => {
-    const moved = await tx.campaign.updateMany({
-      where: { id: campaignId, status: { in: [...SETTLING_STATUSES] } },
-      data: {
-        status: "charged",
-        chargedAt: now,
-        chargeType: "free",
-        totalChargedCents: 0,
-        lastStatusUpdate: now,
-      },
-    });
-    if (moved.count === 0) return;
+    if (!(await chargedFree(tx, campaignId, now))) return;
     const confirmed = await confirmFreePledges(tx, campaignId, now);
-    await tx.campaign.update({ where: { id: campaignId }, data: { totalCharged: confirmed } });
+    await setConfirmed(tx, campaignId, confirmed);
   });
 }
 
 /** Sets `charged` with the totals once no pledge is left to charge (idempotent; recomputes totals). */
 export async function finalizeIfDone(campaignId: string): Promise<boolean> {
-  const n = await db.$executeRaw`
-    UPDATE "Campaign" AS c SET
-      "status" = 'charged', "chargedAt" = COALESCE(c."chargedAt", now()), "chargeType" = 'paid',
-      "totalCharged" = t."n", "totalChargedCents" = t."cents", "lastStatusUpdate" = now()
-    FROM (
-      SELECT count(*)::int AS "n", COALESCE(sum("amountCents"), 0)::bigint AS "cents"
-      FROM "Pledge" WHERE "campaignId" = ${campaignId} AND "chargeStatus" = 'succeeded' AND "chargeType" = 'paid'
-    ) AS t
-    WHERE c."id" = ${campaignId} AND c."status" IN (${statusIn(CONFIRMED_STATUSES)})
-      AND (c."status" <> 'charged' OR c."totalCharged" <> t."n" OR c."totalChargedCents" <> t."cents")
-      AND NOT EXISTS (
-        SELECT 1 FROM "Pledge" p WHERE p."campaignId" = ${campaignId} AND p."paymentMethodId" IS NOT NULL
-          AND p."charged" = false AND p."chargeStatus" IN (${pledgeStatesIn(OPEN_STATES)}) AND ${memberPledgeSql("p")}
-      )`;
-  return n > 0;
+  // "a member still to charge": the charge state is pledge-state's vocabulary
+  return chargedPaid(
+    db,
+    campaignId,
+    Prisma.sql`p."paymentMethodId" IS NOT NULL
+        AND p."charged" = false AND p."chargeStatus" IN (${pledgeStatesIn(OPEN_STATES)}) AND ${memberPledgeSql("p")}`,
+  );
 }
 
 export type RunCounts = { charged: number; failed: number; unknown: number };
@@ -133,9 +117,6 @@ async function campaignToCharge(campaignId: string): Promise<CampaignForCharge |
     await confirmFree(campaignId);
     return null;
   }
-  await db.campaign.updateMany({
-    where: { id: campaignId, status: "funded" },
-    data: { status: "charging", lastStatusUpdate: new Date() },
-  });
+  await beginCharging(db, campaignId, new Date());
   return campaign;
 }

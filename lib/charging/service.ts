@@ -1,11 +1,12 @@
 import "server-only";
+import { tip } from "@/lib/events/status";
 import { db, Prisma } from "@/lib/db";
 import { withEvent } from "@/lib/events/lock";
 import { memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
 import { requestCharging } from "@/lib/charging/queue";
 import { AppError } from "@/lib/errors";
 import { consume, secondsText } from "@/lib/rate-limit/service";
-import { CONFIRMED_STATUSES, inStatuses, recountMeetsGoal } from "@/lib/campaigns/lifecycle";
+import { CONFIRMED_STATUSES, inStatuses, isCollecting, recountMeetsGoal } from "@/lib/campaigns/lifecycle";
 import { seesAllIdentities, type Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
 import { getChargeSummary } from "@/lib/charging/queries";
@@ -45,15 +46,12 @@ async function fundIfThresholdMet(campaignId: string): Promise<string | null> {
       campaignId,
       async (c) => {
         if (!c) return null;
-        if (c.status !== "pending" || c.deadline.getTime() <= Date.now()) return c.status;
+        if (!isCollecting(c, new Date())) return c.status;
         const [counts] = await tx.$queryRaw<{ all: number; withCard: number; cents: number }[]>`
       SELECT count(*)::int AS "all", count("paymentMethodId")::int AS "withCard", COALESCE(sum("amountCents"), 0)::float8 AS "cents"
       FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${memberPledgeSql()}`;
         if (!recountMeetsGoal(c, counts)) return c.status;
-        await tx.campaign.update({
-          where: { id: campaignId },
-          data: { status: "funded", fundedAt: new Date(), lastStatusUpdate: new Date() },
-        });
+        await tip(tx, campaignId, new Date());
         return "funded";
       },
       { read },

@@ -2,6 +2,7 @@ import "server-only";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { db, Prisma } from "@/lib/db";
 import { withEvent } from "@/lib/events/lock";
+import { expire } from "@/lib/events/status";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/campaigns/emails";
 import { releaseSavedCards } from "@/lib/ledger/cards";
@@ -54,10 +55,7 @@ export async function expireCampaign(campaignId: string, now = new Date()): Prom
         const c = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: campaignSelect });
         // A pending event at its threshold is the charging path's business, not the deadline's.
         if (thresholdMet(c)) return false;
-        await tx.campaign.update({
-          where: { id: campaignId },
-          data: { status: "expired", lastStatusUpdate: now },
-        });
+        await expire(tx, campaignId, now);
         const pledges = await tx.pledge.findMany({
           where: { campaignId, ...LIVE_PLEDGE },
           select: { userId: true, user: { select: { email: true, name: true } } },

@@ -1,8 +1,16 @@
 import "server-only";
+import { tip, tipFree } from "@/lib/events/status";
+import { release, setConfirmed, setMembers } from "@/lib/events/counters";
 import { withEvent } from "@/lib/events/lock";
 import { db, Prisma } from "@/lib/db";
 import { livePledgeSql, memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
-import { CONFIRMED_STATUSES, isConfirmed, isFreeEvent, thresholdMet } from "@/lib/campaigns/lifecycle";
+import {
+  CONFIRMED_STATUSES,
+  isConfirmed,
+  isFreeEvent,
+  isCollecting,
+  thresholdMet,
+} from "@/lib/campaigns/lifecycle";
 import { memberCount } from "@/lib/campaigns/thresholds";
 import { confirmFreePledges } from "@/lib/charging/pledge-state";
 import { emailCampaignSelect, queueConfirmedEmails, queueToEach } from "@/lib/campaigns/notifications";
@@ -41,7 +49,7 @@ export async function recountMembers(
   // Membership moves only while it can matter: collecting before the deadline (after it the
   // outcome is the deadline's: tip or expiry on the count it found), or confirmed. An event called
   // off keeps what it had.
-  const collecting = c.status === "pending" && c.deadline > now;
+  const collecting = isCollecting(c, now);
   if (!tipped && !collecting) return { members: c.committedCount, joined: [] };
   // after the tip a member's condition is settled: it counts as no condition
   const rows = await tx.$queryRaw<{ n: number; count: number }[]>`
@@ -56,7 +64,7 @@ export async function recountMembers(
     await tx.$executeRaw`
       UPDATE "Pledge" SET "memberSince" = NULL
       WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()} AND "memberSince" IS NOT NULL AND "minPeople" > ${k}`;
-  await tx.$executeRaw`UPDATE "Campaign" SET "committedCount" = ${k} WHERE id = ${campaignId}`;
+  await setMembers(tx, campaignId, k);
   return { members: k, joined: joined.map((j) => j.id) };
 }
 
@@ -83,28 +91,13 @@ export async function tipIfReached(
       pactType: true,
     },
   });
-  if (!c || c.status !== "pending" || c.deadline <= now || !thresholdMet(c)) return null;
+  if (!c || !isCollecting(c, now) || !thresholdMet(c)) return null;
   if (!isFreeEvent(c)) {
-    await tx.campaign.update({
-      where: { id: campaignId },
-      data: { status: "funded", fundedAt: now, lastStatusUpdate: now },
-      select: { id: true },
-    });
+    await tip(tx, campaignId, now);
     return "funded";
   }
   const confirmed = await confirmFreePledges(tx, campaignId, now);
-  await tx.campaign.update({
-    where: { id: campaignId },
-    data: {
-      status: "charged",
-      fundedAt: now,
-      chargedAt: now,
-      chargeType: "free",
-      totalCharged: confirmed,
-      lastStatusUpdate: now,
-    },
-    select: { id: true },
-  });
+  await tipFree(tx, campaignId, now, confirmed);
   await queueConfirmedEmails(tx, campaignId);
   return "charged";
 }
@@ -121,11 +114,7 @@ export async function confirmJoinedIfFree(tx: Tx, campaignId: string, joined: st
   });
   if (!isConfirmed(c.status) || !isFreeEvent(c)) return;
   const total = await confirmFreePledges(tx, campaignId, now);
-  await tx.campaign.update({
-    where: { id: campaignId },
-    data: { totalCharged: total },
-    select: { id: true },
-  });
+  await setConfirmed(tx, campaignId, total);
   for (const id of joined) await queueConfirmedEmails(tx, campaignId, id);
 }
 
@@ -152,11 +141,11 @@ export async function releaseUnmetConditions(now = new Date(), take = 200): Prom
         WHERE "campaignId" = ${campaignId} AND ${livePledgeSql()} AND "memberSince" IS NULL AND "chargeStatus" <> 'processing'
         RETURNING id, "userId", amount, "amountCents", "minPeople"`;
         if (rows.length === 0) return rows;
-        await tx.$executeRaw`
-        UPDATE "Campaign" SET "pledgeCount" = GREATEST(0, "pledgeCount" - ${rows.length}),
-          "currentAmount" = GREATEST(0, "currentAmount" - ${rows.reduce((s, r) => s + r.amount, 0)}),
-          "raisedCents" = GREATEST(0, "raisedCents" - ${rows.reduce((s, r) => s + r.amountCents, 0)})
-        WHERE id = ${campaignId}`;
+        await release(tx, campaignId, {
+          people: rows.length,
+          amount: rows.reduce((s, r) => s + r.amount, 0),
+          cents: rows.reduce((s, r) => s + r.amountCents, 0),
+        });
         const c = await tx.campaign.findUniqueOrThrow({
           where: { id: campaignId },
           select: emailCampaignSelect,

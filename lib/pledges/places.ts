@@ -1,4 +1,5 @@
 import "server-only";
+import { leaveLine, reinstate, uncountPlace } from "@/lib/events/counters";
 import { Prisma } from "@/lib/db";
 import { livePledgeSql } from "@/lib/campaigns/sql";
 import { countsTowardGoal, isPaidEvent } from "@/lib/campaigns/lifecycle";
@@ -28,21 +29,11 @@ export async function uncount(
   pledge: { amount: number; amountCents: number; paymentMethodId: string | null; waitlistedAt?: Date | null },
 ) {
   if (pledge.waitlistedAt) {
-    const [after] = await tx.$queryRaw<{ committedCount: number; raisedCents: number }[]>`
-      UPDATE "Campaign" SET "waitlistCount" = GREATEST(0, "waitlistCount" - 1) WHERE id = ${campaignId}
-      RETURNING "committedCount", "raisedCents"::float8 AS "raisedCents"`;
-    return after;
+    return leaveLine(tx, campaignId);
   }
   const counted = countsTowardGoal(c, pledge.paymentMethodId !== null) ? 1 : 0;
   const pledgeCents = isPaidEvent(c) ? pledge.amountCents : 0;
-  const [after] = await tx.$queryRaw<{ committedCount: number; raisedCents: number }[]>`
-    UPDATE "Campaign" SET "committedCount" = GREATEST(0, "committedCount" - ${counted}),
-           "pledgeCount" = GREATEST(0, "pledgeCount" - 1),
-           "raisedCents" = GREATEST(0, "raisedCents" - ${pledgeCents}),
-           "currentAmount" = GREATEST(0, "currentAmount" - ${pledge.amount})
-    WHERE id = ${campaignId}
-    RETURNING "committedCount", "raisedCents"::float8 AS "raisedCents"`;
-  return after;
+  return uncountPlace(tx, campaignId, { counted, amount: pledge.amount, cents: pledgeCents });
 }
 
 /**
@@ -144,11 +135,11 @@ export async function reinstateGivers(tx: Tx, campaignId: string, fromPledgeId: 
       AND NOT EXISTS (SELECT 1 FROM "Pledge" o WHERE o."campaignId" = g."campaignId" AND o."userId" = g."userId" AND o."withdrawnAt" IS NULL)
     RETURNING g."amount", g."amountCents"`;
   if (back.length > 0)
-    await tx.$executeRaw`
-      UPDATE "Campaign" SET "committedCount" = "committedCount" + ${back.length}, "pledgeCount" = "pledgeCount" + ${back.length},
-        "currentAmount" = "currentAmount" + ${back.reduce((s, r) => s + r.amount, 0)},
-        "raisedCents" = "raisedCents" + ${back.reduce((s, r) => s + r.amountCents, 0)}
-      WHERE id = ${campaignId}`;
+    await reinstate(tx, campaignId, {
+      people: back.length,
+      amount: back.reduce((s, r) => s + r.amount, 0),
+      cents: back.reduce((s, r) => s + r.amountCents, 0),
+    });
   // one who re-committed meanwhile: an ordinary withdrawal now, refunded by the refund sweeper
   await tx.pledge.updateMany({
     where: { handedToId: fromPledgeId },

@@ -83,10 +83,11 @@ function commitWrite(viewer: Viewer, d: Decision, pledgeId: string, now: Date, m
 
 /**
  * The common commit — one that neither crosses the threshold nor arrives late — in ONE statement,
- * so one round trip and one transaction: it locks the campaign row only if it is still the version
- * the decision was made on (compare-and-set on xmin; a concurrent commit, edit or comment moves it),
- * inserts the pledge, updates the counters and writes the confirmation email to the outbox.
- * Returns null when the row changed meanwhile (the caller decides again on the new row).
+ * so one round trip and one transaction: the commit transition (lib/events/commit) locks the
+ * campaign row only if it is still the version the decision was made on (compare-and-set on xmin; a
+ * concurrent commit, edit or comment moves it), inserts the pledge, updates the counters and writes
+ * the confirmation email to the outbox. Returns null when the row changed meanwhile (the caller
+ * decides again on the new row).
  */
 async function commitInOneStatement(
   viewer: Viewer,

@@ -1,4 +1,5 @@
 import "server-only";
+import { closeLine, demote, promote } from "@/lib/events/counters";
 import { withEvent } from "@/lib/events/lock";
 import { db, Prisma } from "@/lib/db";
 import { standingPledgeSql, statusIn } from "@/lib/campaigns/sql";
@@ -69,11 +70,7 @@ export async function fillOpenPlaces(tx: Tx, campaignId: string, now: Date): Pro
   const people = rows.length;
   const amount = rows.reduce((s, r) => s + r.amount, 0);
   const cents = paid ? rows.reduce((s, r) => s + r.amountCents, 0) : 0;
-  await tx.$executeRaw`
-    UPDATE "Campaign" SET "committedCount" = "committedCount" + ${people}, "pledgeCount" = "pledgeCount" + ${people},
-      "raisedCents" = "raisedCents" + ${cents}, "currentAmount" = "currentAmount" + ${amount},
-      "waitlistCount" = GREATEST(0, "waitlistCount" - ${people})
-    WHERE id = ${campaignId}`;
+  await promote(tx, campaignId, { people, amount, cents });
   // the promoted may be conditional, or make others' conditions hold — and before the tip, tip it
   const { joined } = await recountMembers(tx, campaignId, now);
   const tipped = isConfirmed(c.status) ? null : await tipIfReached(tx, campaignId, now);
@@ -176,11 +173,10 @@ export async function returnFailedPromotion(
     async (tx, now) => {
       const back = await recordDemotion(tx, pledgeId, p.chargeAttempts, now);
       if (!back) return null;
-      await tx.$executeRaw`
-      UPDATE "Campaign" SET "committedCount" = GREATEST(0, "committedCount" - 1), "pledgeCount" = GREATEST(0, "pledgeCount" - 1),
-        "raisedCents" = GREATEST(0, "raisedCents" - ${isPaidEvent(p.campaign) ? p.amountCents : 0}),
-        "currentAmount" = GREATEST(0, "currentAmount" - ${back.amount}), "waitlistCount" = "waitlistCount" + 1
-      WHERE id = ${p.campaignId}`;
+      await demote(tx, p.campaignId, {
+        amount: back.amount,
+        cents: isPaidEvent(p.campaign) ? p.amountCents : 0,
+      });
       const reason =
         p.chargeStatus === "requires_action"
           ? "your bank asked for a confirmation we could not get while you were away."
@@ -274,11 +270,7 @@ async function closeWaitlist(campaignId: string, now: Date): Promise<number> {
       const left = await tx.pledge.count({
         where: { campaignId, withdrawnAt: null, NOT: { waitlistedAt: null } },
       });
-      await tx.campaign.update({
-        where: { id: campaignId },
-        data: { waitlistCount: left },
-        select: { id: true },
-      });
+      await closeLine(tx, campaignId, left);
       if (!inStatuses(CALLED_OFF_STATUSES, c.status) && waitlistClosesAt(c) <= now) {
         await queueToEach(tx, rows, (r, to) => waitlistClosedEmail(c, to, r.id));
       }
