@@ -99,6 +99,15 @@ function bodyLimit(req) {
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "upgrade"]);
 
+// Keep-alive to Next: the front server must drop an idle upstream socket well before Next closes it,
+// or a request sent on it as Next's close crosses it on the wire fails (Node's keep-alive race; a POST
+// is never resent, so it would be answered 502). scripts/start.mjs starts `next start` with
+// NEXT_KEEP_ALIVE_MS (Node's default is 5 s); the agent closes sockets idle for UPSTREAM_IDLE_MS, and
+// sooner when the upstream announces a shorter `Keep-Alive: timeout=` (Node's agent then keeps them 1 s
+// less than announced; it ignores the announcement when the agent has no timeout of its own).
+export const NEXT_KEEP_ALIVE_MS = 55_000; // under Node's headersTimeout (60 s)
+export const UPSTREAM_IDLE_MS = 30_000;
+
 /**
  * Whether an id is one of the build's server actions (a "$h" reference names one), from Next's
  * server-reference manifest; read when first needed and again when the build changes.
@@ -130,8 +139,11 @@ export function createFrontServer({
   trustedHops = 0,
   log = console,
   isServerReference = serverActionIds(),
+  upstreamIdleMs = UPSTREAM_IDLE_MS,
 }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  // `timeout` is the sockets' idle timeout: the agent destroys a free socket on it; a request in flight
+  // longer than that is not cut (its request has no 'timeout' listener).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: upstreamIdleMs });
   let warned = false;
 
   function forward(req, res, headers, body, retried = false) {

@@ -1,7 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createFrontServer, LIMITS } from "../../scripts/lib/front-server.mjs";
+import {
+  createFrontServer,
+  LIMITS,
+  NEXT_KEEP_ALIVE_MS,
+  UPSTREAM_IDLE_MS,
+} from "../../scripts/lib/front-server.mjs";
 
 // The thin server in front of Next (issue 14), against a stand-in upstream that echoes what it got.
 let upstream: http.Server;
@@ -370,6 +375,84 @@ describe("the keep-alive race with the upstream", () => {
     } finally {
       await new Promise((r) => racing.close(r));
       await new Promise((r) => raw.close(r));
+    }
+  });
+  it("a POST after a lull goes out on a fresh socket: the agent drops idle sockets before the upstream closes them", async () => {
+    // An upstream like Next: keep-alive, announcing `Keep-Alive: timeout=2` (Node's server does), and a
+    // request that arrives on a connection idle for 2 s or more is lost — its close crossed the request on
+    // the wire (the bench's 502s on commits after a lull). Requests are parsed by Content-Length.
+    const net = await import("node:net");
+    const IDLE_MS = 2000;
+    let connections = 0;
+    const raw = net.createServer((socket) => {
+      connections++;
+      let buffered = Buffer.alloc(0);
+      let idleSince = Date.now();
+      socket.on("data", (chunk) => {
+        if (buffered.length === 0 && Date.now() - idleSince >= IDLE_MS) return void socket.resetAndDestroy();
+        buffered = Buffer.concat([buffered, chunk]);
+        const end = buffered.indexOf("\r\n\r\n");
+        if (end < 0) return;
+        const length = Number(/content-length: *(\d+)/i.exec(buffered.subarray(0, end).toString())?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        buffered = Buffer.alloc(0);
+        socket.write(
+          "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\nKeep-Alive: timeout=2\r\n\r\nok",
+          () => (idleSince = Date.now()),
+        );
+      });
+    });
+    const rawPort = await new Promise<number>((r) =>
+      raw.listen(0, "localhost", () => r((raw.address() as AddressInfo).port)),
+    );
+    const racing = createFrontServer({ upstreamPort: rawPort, log: { warn } as unknown as Console });
+    const racingPort = await listen(racing);
+    const post = () =>
+      send(racingPort, {
+        method: "POST",
+        path: "/api/commit",
+        headers: { "content-type": "application/json", "content-length": "2" },
+        body: "{}",
+      });
+    try {
+      expect(await post()).toMatchObject({ status: 200, body: "ok" });
+      expect(await post()).toMatchObject({ status: 200, body: "ok" });
+      expect(connections).toBe(1); // kept alive while busy
+      for (let i = 0; i < 3; i++) {
+        await new Promise((r) => setTimeout(r, IDLE_MS + 200));
+        expect(await post()).toMatchObject({ status: 200, body: "ok" });
+      }
+      expect(connections).toBe(4); // a new socket after each lull, none reused past the upstream's timeout
+    } finally {
+      await new Promise((r) => racing.close(r));
+      await new Promise((r) => raw.close(r));
+    }
+  }, 20_000);
+
+  it("the idle timeout does not cut a slow answer; Next is started with a longer keep-alive than the agent's", async () => {
+    expect(NEXT_KEEP_ALIVE_MS - UPSTREAM_IDLE_MS).toBeGreaterThanOrEqual(10_000);
+    const slow = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => setTimeout(() => res.end(`slow ${req.method}`), 600));
+    });
+    const slowPort = await listen(slow, "localhost");
+    const front2 = createFrontServer({
+      upstreamPort: slowPort,
+      upstreamIdleMs: 200,
+      log: { warn } as unknown as Console,
+    });
+    const front2Port = await listen(front2);
+    try {
+      const res = await send(front2Port, {
+        method: "POST",
+        path: "/api/commit",
+        headers: { "content-type": "application/json", "content-length": "2" },
+        body: "{}",
+      });
+      expect(res).toMatchObject({ status: 200, body: "slow POST" });
+    } finally {
+      await new Promise((r) => front2.close(r));
+      await new Promise((r) => slow.close(r));
     }
   });
 });
