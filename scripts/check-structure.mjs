@@ -10,6 +10,7 @@
 // 4. components/ never imports from app/; lib/payments never imports lib/charging.
 // 5. No source file under lib/ is over 350 lines.
 // 6. No import cycle between files under lib/.
+// 7. The Campaign row lock, Campaign.status and the event counters are written in lib/events/ only.
 // 8. lib/ folders sit in layers (LAYERS): imports go down or sideways, and no folders form a cycle.
 // 9. No function in lib/ is over 80 lines.
 import fs from "node:fs";
@@ -17,6 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { components, folderGraph } from "./lib/folder-graph.mjs";
 import { allFunctions } from "./lib/function-length.mjs";
+import { doorProblems, triggerProblems } from "./lib/event-door.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const rel = (f) => path.relative(root, f).split(path.sep).join("/");
@@ -244,6 +246,20 @@ function visit(f) {
   state.set(f, "done");
 }
 for (const f of libFiles) if (!state.has(f)) visit(f);
+
+// 7. the door to an event (issue 32): the Campaign row lock, its status and its counters are written
+// in lib/events/ only (scripts/lib/event-door.mjs); database functions only as its listed exceptions.
+for (const f of sources)
+  for (const p of doorProblems(f, read(f))) fail(`${f}:${p.line}`, `${p.what}; only lib/events/ may.`);
+for (const dir of fs.readdirSync(path.join(root, "prisma/migrations"), { withFileTypes: true })) {
+  const f = `prisma/migrations/${dir.name}/migration.sql`;
+  if (dir.isDirectory() && fs.existsSync(path.join(root, f)))
+    for (const p of triggerProblems(read(f)))
+      fail(
+        f,
+        `database function ${p.name} ${p.what}; move it into lib/events/ or list it in TRIGGER_EXCEPTIONS (scripts/lib/event-door.mjs) if it writes no status or counter.`,
+      );
+}
 
 // 8. layers of lib/ (issue 32.5). Each folder of lib/ (a file directly in lib/ is a node of its
 // own) sits in one layer; an import may go down or sideways, never up, and no folders form a
