@@ -337,7 +337,6 @@ const LONG_FUNCTIONS = [
   "lib/pledges/manage-queries.ts#getManageView",
   "lib/payouts/service.ts#claimNext",
   "lib/payouts/service.ts#claimNext callback",
-  "lib/payments/demo-gateway.ts#demoGateway",
 ];
 {
   const long = new Set();

@@ -183,101 +183,115 @@ function resultOf(pi: { id: string; status: string; failureCode: string | null }
   };
 }
 
+type PayoutMethods =
+  | "createPayoutAccount"
+  | "payoutAccountLink"
+  | "readPayoutAccount"
+  | "transfer"
+  | "reverseTransfer"
+  | "findTransfer"
+  | "processingFee";
+
+/** The demo's saved cards and payments. */
+const demoPayments: Omit<PaymentGateway, "mode" | PayoutMethods> = {
+  async createSetupIntent(user) {
+    return { clientSecret: createDemoSetupSecret(user.id) };
+  },
+  async getCard(user, paymentMethodId): Promise<CardSummary> {
+    const pm = await db.demoPaymentMethod.findUnique({ where: { id: paymentMethodId } });
+    if (!pm || pm.userId !== user.id || pm.detached)
+      throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
+    return {
+      paymentMethodId: pm.id,
+      brand: pm.brand,
+      last4: pm.last4,
+      expMonth: pm.expMonth,
+      expYear: pm.expYear,
+    };
+  },
+  charge: (input) => demoCharge(input),
+  chargeOnSession: (input) => demoCharge({ ...input, onSession: true }),
+  async retrieveIntent(paymentIntentId) {
+    const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
+    if (!pi) throw new AppError("NOT_FOUND", "No such payment.");
+    return {
+      result: resultOf(pi),
+      clientSecret: null,
+      metadata: (pi.metadata ?? {}) as Record<string, string>,
+    };
+  },
+  async cancelIntent(paymentIntentId) {
+    await db.demoPaymentIntent.updateMany({
+      where: { id: paymentIntentId, status: "requires_action" },
+      data: { status: "failed", failureCode: "canceled" },
+    });
+    const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
+    if (!pi) throw new AppError("NOT_FOUND", "No such payment.");
+    return resultOf(pi);
+  },
+  async refund({ paymentIntentId }) {
+    const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
+    if (!pi || pi.status !== "succeeded")
+      throw new AppError("BAD_REQUEST", "That payment cannot be refunded.");
+    await db.demoPaymentIntent.update({ where: { id: paymentIntentId }, data: { refunded: true } });
+    return { refundId: `re_demo_${paymentIntentId.slice("pi_demo_".length)}` };
+  },
+  async detach(paymentMethodId) {
+    await db.demoPaymentMethod.updateMany({ where: { id: paymentMethodId }, data: { detached: true } });
+  },
+};
+
+const demoPayouts: Pick<PaymentGateway, PayoutMethods> = {
+  // Payouts (issue 23): the demo stand-in. The organizer's account lives in PayoutAccount only; its
+  // state is what the demo onboarding page (app/payouts/demo) set. Transfers move no money: their
+  // ids derive from the idempotency key, so a re-drive returns the same transfer.
+  async createPayoutAccount(user) {
+    return { accountId: `acct_demo_${createHash("sha256").update(user.id).digest("hex").slice(0, 16)}` };
+  },
+  async payoutAccountLink(accountId, urls) {
+    const back = new URL(urls.returnUrl);
+    return { url: `${back.origin}/payouts/demo?account=${encodeURIComponent(accountId)}` };
+  },
+  async readPayoutAccount(accountId) {
+    const row = await db.payoutAccount.findUnique({
+      where: { accountId },
+      select: { status: true, requirements: true },
+    });
+    return { status: row?.status ?? "pending", requirements: row?.requirements ?? null };
+  },
+  async transfer(input) {
+    const row = await db.payoutAccount.findUnique({
+      where: { accountId: input.accountId },
+      select: { status: true },
+    });
+    if (row?.status !== "ready")
+      return { status: "failed", message: "The payout account cannot receive transfers yet." };
+    return {
+      status: "succeeded",
+      id: `tr_demo_${createHash("sha256").update(input.key).digest("hex").slice(0, 20)}`,
+    };
+  },
+  async reverseTransfer(input) {
+    return {
+      status: "succeeded",
+      id: `trr_demo_${createHash("sha256").update(input.key).digest("hex").slice(0, 20)}`,
+    };
+  },
+  async findTransfer() {
+    return null; // a demo transfer's id derives from its key: re-sending it returns the same one
+  },
+  async processingFee(paymentIntentId) {
+    const pi = await db.demoPaymentIntent.findUnique({
+      where: { id: paymentIntentId },
+      select: { amountCents: true },
+    });
+    if (!pi) throw new AppError("NOT_FOUND", "No such payment.");
+    return demoProcessingFee(pi.amountCents);
+  },
+};
+
 export function demoGateway(): PaymentGateway {
-  return {
-    mode: "demo",
-    async createSetupIntent(user) {
-      return { clientSecret: createDemoSetupSecret(user.id) };
-    },
-    async getCard(user, paymentMethodId): Promise<CardSummary> {
-      const pm = await db.demoPaymentMethod.findUnique({ where: { id: paymentMethodId } });
-      if (!pm || pm.userId !== user.id || pm.detached)
-        throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
-      return {
-        paymentMethodId: pm.id,
-        brand: pm.brand,
-        last4: pm.last4,
-        expMonth: pm.expMonth,
-        expYear: pm.expYear,
-      };
-    },
-    charge: (input) => demoCharge(input),
-    chargeOnSession: (input) => demoCharge({ ...input, onSession: true }),
-    async retrieveIntent(paymentIntentId) {
-      const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
-      if (!pi) throw new AppError("NOT_FOUND", "No such payment.");
-      return {
-        result: resultOf(pi),
-        clientSecret: null,
-        metadata: (pi.metadata ?? {}) as Record<string, string>,
-      };
-    },
-    async cancelIntent(paymentIntentId) {
-      await db.demoPaymentIntent.updateMany({
-        where: { id: paymentIntentId, status: "requires_action" },
-        data: { status: "failed", failureCode: "canceled" },
-      });
-      const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
-      if (!pi) throw new AppError("NOT_FOUND", "No such payment.");
-      return resultOf(pi);
-    },
-    async refund({ paymentIntentId }) {
-      const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
-      if (!pi || pi.status !== "succeeded")
-        throw new AppError("BAD_REQUEST", "That payment cannot be refunded.");
-      await db.demoPaymentIntent.update({ where: { id: paymentIntentId }, data: { refunded: true } });
-      return { refundId: `re_demo_${paymentIntentId.slice("pi_demo_".length)}` };
-    },
-    async detach(paymentMethodId) {
-      await db.demoPaymentMethod.updateMany({ where: { id: paymentMethodId }, data: { detached: true } });
-    },
-    // Payouts (issue 23): the demo stand-in. The organizer's account lives in PayoutAccount only; its
-    // state is what the demo onboarding page (app/payouts/demo) set. Transfers move no money: their
-    // ids derive from the idempotency key, so a re-drive returns the same transfer.
-    async createPayoutAccount(user) {
-      return { accountId: `acct_demo_${createHash("sha256").update(user.id).digest("hex").slice(0, 16)}` };
-    },
-    async payoutAccountLink(accountId, urls) {
-      const back = new URL(urls.returnUrl);
-      return { url: `${back.origin}/payouts/demo?account=${encodeURIComponent(accountId)}` };
-    },
-    async readPayoutAccount(accountId) {
-      const row = await db.payoutAccount.findUnique({
-        where: { accountId },
-        select: { status: true, requirements: true },
-      });
-      return { status: row?.status ?? "pending", requirements: row?.requirements ?? null };
-    },
-    async transfer(input) {
-      const row = await db.payoutAccount.findUnique({
-        where: { accountId: input.accountId },
-        select: { status: true },
-      });
-      if (row?.status !== "ready")
-        return { status: "failed", message: "The payout account cannot receive transfers yet." };
-      return {
-        status: "succeeded",
-        id: `tr_demo_${createHash("sha256").update(input.key).digest("hex").slice(0, 20)}`,
-      };
-    },
-    async reverseTransfer(input) {
-      return {
-        status: "succeeded",
-        id: `trr_demo_${createHash("sha256").update(input.key).digest("hex").slice(0, 20)}`,
-      };
-    },
-    async findTransfer() {
-      return null; // a demo transfer's id derives from its key: re-sending it returns the same one
-    },
-    async processingFee(paymentIntentId) {
-      const pi = await db.demoPaymentIntent.findUnique({
-        where: { id: paymentIntentId },
-        select: { amountCents: true },
-      });
-      if (!pi) throw new AppError("NOT_FOUND", "No such payment.");
-      return demoProcessingFee(pi.amountCents);
-    },
-  };
+  return { mode: "demo", ...demoPayments, ...demoPayouts };
 }
 
 /** The demo's processing fee: Stripe's standard US card price (2.9% + 30¢), so the demo's numbers look real. */
