@@ -49,3 +49,9 @@ export function cardInWords(brand: string | null, last4: string | null, fallback
   if (!last4) return fallback;
   return `${brand ? brand[0].toUpperCase() + brand.slice(1) : "Card"} ending in ${last4}`;
 }
+
+/** One CSV cell: quoted, and a leading formula character neutralised (spreadsheet injection). */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}

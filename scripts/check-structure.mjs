@@ -296,7 +296,6 @@ const LAYER_EXCEPTIONS = {
   "campaigns→payouts": "edit.ts/service.ts ask payouts/accounts whether payouts are set up",
   "campaigns→pledges": "edit.ts promotes from the waitlist, go-ahead.ts sends condition emails: transitions of lib/events",
   "charging→pledges": "the run returns failed promotions, recovery drops a pledge: transitions of lib/events",
-  "payouts→pledges": "payouts/queries.ts tells a commitment's story through commitments-csv: lib/events/story.ts",
 };
 
 {

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { getPayoutAccount, type PayoutAccountView } from "@/lib/payouts/accounts";
 import { ledgerOf, payoutAvailableAt, type Ledger } from "@/lib/payouts/ledger";
-import { csvCell } from "@/lib/pledges/commitments-csv";
+import { csvCell } from "@/lib/format";
 import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
 
 /**

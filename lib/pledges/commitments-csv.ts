@@ -2,6 +2,7 @@ import "server-only";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getManageView, listManagedPledges } from "@/lib/pledges/manage-queries";
 import { organizerStatusText } from "@/lib/events/story";
+import { csvCell } from "@/lib/format";
 
 /**
  * The organizer's CSV of every commitment (SPEC §6), beside the manage page it mirrors: one row per
@@ -62,10 +63,4 @@ export async function getCommitmentsCsv(
     filename: `${slug}-commitments.csv`,
     csv: [header.map(csvCell).join(","), ...lines].join("\r\n") + "\r\n",
   };
-}
-
-/** One CSV cell: quoted, and a leading formula character neutralised (spreadsheet injection). */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
 }

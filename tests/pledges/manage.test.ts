@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { listEventCommitments, getCommitPanel } from "@/lib/pledges/queries";
 import { getManageView } from "@/lib/pledges/manage-queries";
-import { csvCell, getCommitmentsCsv } from "@/lib/pledges/commitments-csv";
+import { getCommitmentsCsv } from "@/lib/pledges/commitments-csv";
+import { csvCell } from "@/lib/format";
 import { createCampaign, createPledge, createUser } from "../helpers/factories";
 
 const v = (u: { id: string; email: string; name: string | null; isAdmin: boolean }) => ({
