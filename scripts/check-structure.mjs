@@ -333,7 +333,6 @@ const LONG_FUNCTIONS = [
   "lib/pledges/decide.ts#decide",
   "lib/pledges/withdraw.ts#withdrawCommitment",
   "lib/pledges/withdraw.ts#changeCommitmentCard",
-  "lib/pledges/manage-queries.ts#getManageView",
   "lib/payouts/service.ts#claimNext",
   "lib/payouts/service.ts#claimNext callback",
 ];

@@ -4,7 +4,7 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { paymentCounts } from "@/lib/charging/queries";
 import { recoveryPhase } from "@/lib/charging/payment-window";
-import type { Standing } from "@/lib/events/standing";
+import { standingWhere, type Standing } from "@/lib/events/standing";
 import { refundState } from "@/lib/ledger/queries";
 import { organizerStory, type OrganizerStory } from "@/lib/events/story";
 import { isCrowdfund, isPaidEvent, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
@@ -96,46 +96,49 @@ export type ManageView = {
 };
 
 /** The manage page's data, or null when the campaign does not exist or `viewer` is not its creator. */
-export async function getManageView(campaignId: string, viewer: Viewer | null): Promise<ManageView | null> {
-  if (!viewer || !campaignIdSchema.safeParse(campaignId).success) return null;
-  const c = await db.campaign.findUnique({
-    where: { id: campaignId },
-    select: {
-      id: true,
-      title: true,
-      goal: true,
-      committedCount: true,
-      pledgeCount: true,
-      raisedCents: true,
-      status: true,
-      approvalStatus: true,
-      deadline: true,
-      createdAt: true,
-      creatorId: true,
-      ticketPriceCents: true,
-      pactType: true,
-      paymentType: true,
-      paymentMethod: true,
-      attendeesAnonymous: true,
-      identityRevelationType: true,
-      chargedAt: true,
-      totalCharged: true,
-      totalChargedCents: true,
-      timeZone: true,
-      coverId: true,
-      capacity: true,
-      waitlistCount: true,
-      earlyGoAhead: true,
-      goAheadAt: true,
-    },
-  });
-  if (!c || !canManageEvent(viewer, c)) return null;
-  const crowdfund = isCrowdfund(c);
-  const paid = isPaidEvent(c);
+/** What the manage page reads of the event. */
+const MANAGED_EVENT = {
+  id: true,
+  title: true,
+  goal: true,
+  committedCount: true,
+  pledgeCount: true,
+  raisedCents: true,
+  status: true,
+  approvalStatus: true,
+  deadline: true,
+  createdAt: true,
+  creatorId: true,
+  ticketPriceCents: true,
+  pactType: true,
+  paymentType: true,
+  paymentMethod: true,
+  attendeesAnonymous: true,
+  identityRevelationType: true,
+  chargedAt: true,
+  totalCharged: true,
+  totalChargedCents: true,
+  timeZone: true,
+  coverId: true,
+  capacity: true,
+  waitlistCount: true,
+  earlyGoAhead: true,
+  goAheadAt: true,
+} as const;
+
+type ManagedEvent = NonNullable<Awaited<ReturnType<typeof readManagedEvent>>>;
+const readManagedEvent = (campaignId: string) =>
+  db.campaign.findUnique({ where: { id: campaignId }, select: MANAGED_EVENT });
+
+/** The event's figures beside its commitments: counts, payment states, the members over time, refunds. */
+async function managedFigures(c: ManagedEvent, paid: boolean) {
   const [commitments, total, withdrawnCount, payments, points, refunds] = await Promise.all([
     listManagedPledges(c.id, { paid, cancelled: c.status === "cancelled" }, MANAGE_COMMITMENTS_LIMIT),
     db.pledge.count({ where: { campaignId: c.id, ...LIVE_PLEDGE } }),
-    db.pledge.count({ where: { campaignId: c.id, withdrawnAt: { not: null }, droppedAt: null } }),
+    // withdrawn in any way but dropped (a failed payment's release is counted with the payments)
+    db.pledge.count({
+      where: { campaignId: c.id, ...standingWhere(["withdrawn", "gave_up", "released", "waitlist_closed"]) },
+    }),
     paymentCounts(c.id),
     db.pledge.findMany({
       where: { campaignId: c.id, ...MEMBER_PLEDGE },
@@ -148,43 +151,68 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
       _sum: { amountCents: true },
     }),
   ]);
+  return { commitments, total, withdrawnCount, payments, points, refunds };
+}
+
+/** The running count of members over time (crowdfunds count dollars; a paid paction, members with a card). */
+function timelineOf(
+  points: { createdAt: Date; amountCents: number; paymentMethodId: string | null }[],
+  crowdfund: boolean,
+  paid: boolean,
+) {
   let running = 0;
-  const timeline = points.map((p) => {
+  return points.map((p) => {
     running += crowdfund ? Math.floor(p.amountCents / 100) : !paid || p.paymentMethodId ? 1 : 0;
     return { at: p.createdAt.toISOString(), total: running };
   });
+}
+
+function campaignSummary(c: ManagedEvent, refunds: { count: number; cents: number }): ManageView["campaign"] {
+  const crowdfund = isCrowdfund(c);
+  const paid = isPaidEvent(c);
+  const refundedCount = refunds.count;
+  const refundedCents = refunds.cents;
   return {
-    campaign: {
-      id: c.id,
-      title: c.title,
-      goal: c.goal,
-      committedCount: crowdfund ? Math.floor(Number(c.raisedCents) / 100) : c.committedCount,
-      pledgeCount: c.pledgeCount,
-      // bigint sums in the database, numbers from here on (< 2^53)
-      raisedCents: Number(c.raisedCents),
-      status: c.status,
-      approvalStatus: c.approvalStatus,
-      deadline: c.deadline.toISOString(),
-      createdAt: c.createdAt.toISOString(),
-      ticketPriceCents: c.ticketPriceCents,
-      crowdfund,
-      paid,
-      paymentType: c.paymentType,
-      paymentMethod: c.paymentMethod,
-      attendeesAnonymous: c.attendeesAnonymous,
-      identityRevelationType: c.identityRevelationType,
-      chargedAt: c.chargedAt?.toISOString() ?? null,
-      totalCharged: c.totalCharged,
-      totalChargedCents: Number(c.totalChargedCents),
-      timeZone: c.timeZone,
-      coverId: c.coverId,
-      refundedCount: refunds._count._all,
-      refundedCents: refunds._sum.amountCents ?? 0,
-      capacity: c.capacity,
-      waitlistCount: c.waitlistCount,
-      mayGoAhead: mayGoAhead(c, new Date()),
-      goAheadAt: c.goAheadAt?.toISOString() ?? null,
-    },
+    id: c.id,
+    title: c.title,
+    goal: c.goal,
+    committedCount: crowdfund ? Math.floor(Number(c.raisedCents) / 100) : c.committedCount,
+    pledgeCount: c.pledgeCount,
+    // bigint sums in the database, numbers from here on (< 2^53)
+    raisedCents: Number(c.raisedCents),
+    status: c.status,
+    approvalStatus: c.approvalStatus,
+    deadline: c.deadline.toISOString(),
+    createdAt: c.createdAt.toISOString(),
+    ticketPriceCents: c.ticketPriceCents,
+    crowdfund,
+    paid,
+    paymentType: c.paymentType,
+    paymentMethod: c.paymentMethod,
+    attendeesAnonymous: c.attendeesAnonymous,
+    identityRevelationType: c.identityRevelationType,
+    chargedAt: c.chargedAt?.toISOString() ?? null,
+    totalCharged: c.totalCharged,
+    totalChargedCents: Number(c.totalChargedCents),
+    timeZone: c.timeZone,
+    coverId: c.coverId,
+    refundedCount,
+    refundedCents,
+    capacity: c.capacity,
+    waitlistCount: c.waitlistCount,
+    mayGoAhead: mayGoAhead(c, new Date()),
+    goAheadAt: c.goAheadAt?.toISOString() ?? null,
+  };
+}
+
+export async function getManageView(campaignId: string, viewer: Viewer | null): Promise<ManageView | null> {
+  if (!viewer || !campaignIdSchema.safeParse(campaignId).success) return null;
+  const c = await readManagedEvent(campaignId);
+  if (!c || !canManageEvent(viewer, c)) return null;
+  const paid = isPaidEvent(c);
+  const { commitments, total, withdrawnCount, payments, points, refunds } = await managedFigures(c, paid);
+  return {
+    campaign: campaignSummary(c, { count: refunds._count._all, cents: refunds._sum.amountCents ?? 0 }),
     commitments,
     totalCommitments: total,
     withdrawnCount,
@@ -192,7 +220,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
     failedCount: payments.awaitingCard,
     retryingCount: payments.retrying,
     droppedCount: payments.dropped,
-    timeline,
+    timeline: timelineOf(points, isCrowdfund(c), paid),
   };
 }
 
