@@ -1,7 +1,7 @@
 import "server-only";
 import { withEvent } from "@/lib/events/lock";
 import { z } from "zod";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import type { Actor } from "@/lib/access/rules";
@@ -29,7 +29,7 @@ import { kickEmailSender, queueEmail, queueEmails } from "@/lib/email/service";
 import { withdrawnEmail } from "@/lib/campaigns/emails";
 import { refundOwedPledges } from "@/lib/ledger/refunds";
 import { detachIfUnused, releaseSavedCards } from "@/lib/ledger/cards";
-import type { PaymentGateway } from "@/lib/payments/types";
+import type { CardSummary, PaymentGateway } from "@/lib/payments/types";
 import { getGateway } from "@/lib/payments/gateway";
 
 const withdrawInputSchema = z.object({ campaignId: campaignIdSchema }).strict();
@@ -98,6 +98,55 @@ export async function dropUnpaidPledge(
   return true;
 }
 
+/** Under the event's lock: the event and the actor's standing commitment, if it may be withdrawn now. */
+async function withdrawable(
+  tx: Prisma.TransactionClient,
+  actor: NonNullable<Actor>,
+  campaignId: string,
+  now: Date,
+) {
+  const c = await tx.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    select: {
+      ...emailCampaignSelect,
+      creatorId: true,
+      approvalStatus: true,
+      status: true,
+      deadline: true,
+      raisedCents: true,
+      changedAfterTipAt: true,
+      changeWithdrawUntil: true,
+    },
+  });
+  if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
+  const pledge = await tx.pledge.findFirst({
+    where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
+    select: {
+      id: true,
+      createdAt: true,
+      amount: true,
+      amountCents: true,
+      paymentMethodId: true,
+      chargeStatus: true,
+      waitlistedAt: true,
+      minPeople: true,
+      memberSince: true,
+      standing: true,
+      user: { select: { email: true, name: true } },
+    },
+  });
+  if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
+  // Leaving the waitlist (issue 20), or a condition that does not hold yet (issue 21), is open
+  // at any time: nothing was charged.
+  const uncounted =
+    pledge.standing === "waiting" ||
+    (pledge.standing === "conditional" && !inStatuses(CALLED_OFF_STATUSES, c.status));
+  const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
+  if (rule.kind === "binding") throw new AppError("CONFLICT", WITHDRAW_TEXTS.binding);
+  if (rule.kind === "over") throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
+  return { c, pledge };
+}
+
 /**
  * The backer takes their commitment back (DESIGN §1 "withdrawing"). Under the campaign row lock —
  * the lock every commit takes — so it serialises with the commit that would tip the event: a
@@ -121,46 +170,7 @@ export async function withdrawCommitment(
         const now = opts.now ?? new Date();
         return withEvent(tx, campaignId, async (locked) => {
           if (!locked) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
-          const c = await tx.campaign.findUniqueOrThrow({
-            where: { id: campaignId },
-            select: {
-              ...emailCampaignSelect,
-              creatorId: true,
-              approvalStatus: true,
-              status: true,
-              deadline: true,
-              raisedCents: true,
-              changedAfterTipAt: true,
-              changeWithdrawUntil: true,
-            },
-          });
-          if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
-          const pledge = await tx.pledge.findFirst({
-            where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
-            select: {
-              id: true,
-              createdAt: true,
-              amount: true,
-              amountCents: true,
-              paymentMethodId: true,
-              chargeStatus: true,
-              waitlistedAt: true,
-              minPeople: true,
-              memberSince: true,
-              user: { select: { email: true, name: true } },
-            },
-          });
-          if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
-          // Leaving the waitlist (issue 20), or a condition that does not hold yet (issue 21), is open
-          // at any time: nothing was charged.
-          const uncounted =
-            pledge.waitlistedAt !== null ||
-            (pledge.minPeople !== null &&
-              pledge.memberSince === null &&
-              !inStatuses(CALLED_OFF_STATUSES, c.status));
-          const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
-          if (rule.kind === "binding") throw new AppError("CONFLICT", WITHDRAW_TEXTS.binding);
-          if (rule.kind === "over") throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
+          const { c, pledge } = await withdrawable(tx, actor, campaignId, now);
           if (!(await recordWithdrawal(tx, pledge.id, now)))
             throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
 
@@ -215,6 +225,65 @@ export const CHANGE_CARD_TEXTS = {
   done: "Your card is updated.",
 } as const;
 
+/** Under the event's lock: the new card on the actor's commitment, while a change is allowed. */
+async function swapCardLocked(
+  tx: Prisma.TransactionClient,
+  actor: NonNullable<Actor>,
+  campaignId: string,
+  card: CardSummary,
+  now: Date,
+): Promise<{ pledgeId: string; paymentMethodId: string | null; filled: Filled | null }> {
+  const c = await tx.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    select: {
+      creatorId: true,
+      approvalStatus: true,
+      status: true,
+      deadline: true,
+      ticketPriceCents: true,
+      pactType: true,
+      changedAfterTipAt: true,
+      changeWithdrawUntil: true,
+      startsAt: true,
+    },
+  });
+  if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
+  if (!isPaidEvent(c)) throw new AppError("CONFLICT", CHANGE_CARD_TEXTS.notPaid);
+  const pledge = await tx.pledge.findFirst({
+    where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
+    select: {
+      id: true,
+      createdAt: true,
+      paymentMethodId: true,
+      waitlistedAt: true,
+      minPeople: true,
+      memberSince: true,
+      standing: true,
+    },
+  });
+  if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
+  if (pledge.standing === "waiting") {
+    // Waiting (issue 20): a new card any time before the start; after a failed promotion charge
+    // it puts the commitment back in line at its place, and into a place if one is open.
+    if (!waitlistOpen(c, now)) throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
+    if (!(await resetWaitingCard(tx, pledge.id, card)))
+      throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+    const filled = await fillOpenPlaces(tx, campaignId, now);
+    return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled };
+  }
+  // a condition that does not hold yet (issue 21) is not charged: its card may change meanwhile
+  const uncounted = pledge.standing === "conditional" && !inStatuses(CALLED_OFF_STATUSES, c.status);
+  const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
+  if (rule.kind !== "open")
+    throw new AppError("CONFLICT", rule.kind === "over" ? WITHDRAW_TEXTS.over : WITHDRAW_TEXTS.binding);
+  const { count } = await tx.pledge.updateMany({
+    where: { id: pledge.id, chargeStatus: "none", ...LIVE_PLEDGE },
+    data: { paymentMethodId: card.paymentMethodId, cardBrand: card.brand, cardLast4: card.last4 },
+  });
+  if (count === 0) throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+  return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled: null };
+}
+
 /**
  * The backer replaces the card of their commitment before the tip (issue 18), with a card saved
  * through the same "save a card" step as the commit. The provider confirms the card belongs to the
@@ -243,59 +312,7 @@ export async function changeCommitmentCard(
   const old = await oneAtATime(campaignId, () =>
     db.$transaction(async (tx) => {
       const now = opts.now ?? new Date();
-      return withEvent(tx, campaignId, async () => {
-        const c = await tx.campaign.findUniqueOrThrow({
-          where: { id: campaignId },
-          select: {
-            creatorId: true,
-            approvalStatus: true,
-            status: true,
-            deadline: true,
-            ticketPriceCents: true,
-            pactType: true,
-            changedAfterTipAt: true,
-            changeWithdrawUntil: true,
-            startsAt: true,
-          },
-        });
-        if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
-        if (!isPaidEvent(c)) throw new AppError("CONFLICT", CHANGE_CARD_TEXTS.notPaid);
-        const pledge = await tx.pledge.findFirst({
-          where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
-          select: {
-            id: true,
-            createdAt: true,
-            paymentMethodId: true,
-            waitlistedAt: true,
-            minPeople: true,
-            memberSince: true,
-          },
-        });
-        if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
-        if (pledge.waitlistedAt) {
-          // Waiting (issue 20): a new card any time before the start; after a failed promotion charge
-          // it puts the commitment back in line at its place, and into a place if one is open.
-          if (!waitlistOpen(c, now)) throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
-          if (!(await resetWaitingCard(tx, pledge.id, card)))
-            throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
-          const filled = await fillOpenPlaces(tx, campaignId, now);
-          return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled };
-        }
-        // a condition that does not hold yet (issue 21) is not charged: its card may change meanwhile
-        const uncounted =
-          pledge.minPeople !== null &&
-          pledge.memberSince === null &&
-          !inStatuses(CALLED_OFF_STATUSES, c.status);
-        const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
-        if (rule.kind !== "open")
-          throw new AppError("CONFLICT", rule.kind === "over" ? WITHDRAW_TEXTS.over : WITHDRAW_TEXTS.binding);
-        const { count } = await tx.pledge.updateMany({
-          where: { id: pledge.id, chargeStatus: "none", ...LIVE_PLEDGE },
-          data: { paymentMethodId: card.paymentMethodId, cardBrand: card.brand, cardLast4: card.last4 },
-        });
-        if (count === 0) throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
-        return { pledgeId: pledge.id, paymentMethodId: pledge.paymentMethodId, filled: null };
-      });
+      return withEvent(tx, campaignId, () => swapCardLocked(tx, actor, campaignId, card, now));
     }),
   );
   if (old.filled) await afterPlacesFilled(campaignId, old.filled);
