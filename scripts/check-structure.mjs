@@ -331,8 +331,6 @@ const LONG_FUNCTIONS = [
   "lib/campaigns/edit.ts#updateCampaign",
   "lib/campaigns/edit.ts#updateCampaign callback",
   "lib/pledges/decide.ts#decide",
-  "lib/payouts/service.ts#claimNext",
-  "lib/payouts/service.ts#claimNext callback",
 ];
 {
   const long = new Set();

@@ -139,18 +139,94 @@ async function fillProcessingFees(campaignId: string, gateway: PaymentGateway): 
   }
 }
 
+type ClaimRow = {
+  status: string;
+  fundedAt: Date | null;
+  payoutHeldAt: Date | null;
+  creatorId: string;
+  shortfall: number;
+};
+type Ledger = Awaited<ReturnType<typeof ledgerOf>>;
+
+/** A transfer: a confirmed event, after the hold, not held by an admin, to a ready account. */
+async function claimTransfer(
+  tx: Prisma.TransactionClient,
+  c: ClaimRow & { fundedAt: Date },
+  ledger: Ledger,
+  at: { campaignId: string; seq: number; now: Date; mode: "stripe" | "demo" },
+): Promise<PayoutRow | null> {
+  // (unknown processing fees would overstate the net: wait for them)
+  if (
+    ledger.feesUnknown > 0 ||
+    !inStatuses(CONFIRMED_STATUSES, c.status) ||
+    c.payoutHeldAt ||
+    payoutAvailableAt(c.fundedAt) > at.now
+  )
+    return null;
+  const account = await tx.payoutAccount.findUnique({ where: { userId: c.creatorId } });
+  if (account?.status !== "ready" || account.provider !== at.mode) return null;
+  // a refused transfer is tried again an hour later, not every minute
+  const refused = await tx.payout.findFirst({
+    where: {
+      campaignId: at.campaignId,
+      kind: "transfer",
+      status: "failed",
+      completedAt: { gt: new Date(at.now.getTime() - RETRY_REFUSED_MS) },
+    },
+    select: { id: true },
+  });
+  if (refused) return null;
+  return claimPayout(tx, {
+    data: {
+      campaignId: at.campaignId,
+      seq: at.seq,
+      kind: "transfer",
+      amountCents: ledger.dueCents,
+      accountId: account.accountId,
+    },
+  });
+}
+
+/** A reversal from the newest transfer with something left to take back; none left: the shortfall is flagged. */
+async function claimReversal(
+  tx: Prisma.TransactionClient,
+  ledger: Ledger,
+  at: { campaignId: string; seq: number },
+): Promise<PayoutRow | null> {
+  const { campaignId, seq } = at;
+  const transfers = await tx.payout.findMany({
+    where: { campaignId, kind: "transfer", status: "succeeded" },
+    orderBy: { seq: "desc" },
+  });
+  for (const t of transfers) {
+    // a transfer Stripe refused to reverse once is not tried again: what it holds is flagged below
+    if (await tx.payout.count({ where: { reversedPayoutId: t.id, status: "failed" } })) continue;
+    const back = await tx.payout.aggregate({
+      where: { reversedPayoutId: t.id, status: { not: "failed" } },
+      _sum: { amountCents: true },
+    });
+    const left = Number(t.amountCents) - Number(back._sum.amountCents ?? 0);
+    if (left <= 0) continue;
+    return claimPayout(tx, {
+      data: {
+        campaignId,
+        seq,
+        kind: "reversal",
+        amountCents: Math.min(-ledger.dueCents, left),
+        accountId: t.accountId,
+        reversedPayoutId: t.id,
+      },
+    });
+  }
+  await tx.campaign.update({ where: { id: campaignId }, data: { payoutShortfallCents: -ledger.dueCents } });
+  return null;
+}
+
 /** Claims the event's next movement, or null when nothing may move now. */
 async function claimNext(campaignId: string, now: Date, mode: "stripe" | "demo"): Promise<PayoutRow | null> {
-  type Row = {
-    status: string;
-    fundedAt: Date | null;
-    payoutHeldAt: Date | null;
-    creatorId: string;
-    shortfall: number;
-  };
   const read = Prisma.sql`"status"::text AS "status", "fundedAt", "payoutHeldAt", "creatorId", "payoutShortfallCents"::float8 AS "shortfall"`;
   return db.$transaction((tx) =>
-    withEvent<PayoutRow | null, Row>(
+    withEvent<PayoutRow | null, ClaimRow>(
       tx,
       campaignId,
       async (c) => {
@@ -159,73 +235,11 @@ async function claimNext(campaignId: string, now: Date, mode: "stripe" | "demo")
         if (ledger.inFlight > 0) return null;
         const seq =
           ((await tx.payout.aggregate({ where: { campaignId }, _max: { seq: true } }))._max.seq ?? 0) + 1;
-        if (ledger.dueCents > 0) {
-          // Transfers: a confirmed event, after the hold, not held by an admin, to a ready account.
-          // (unknown processing fees would overstate the net: wait for them)
-          if (
-            ledger.feesUnknown > 0 ||
-            !inStatuses(CONFIRMED_STATUSES, c.status) ||
-            c.payoutHeldAt ||
-            payoutAvailableAt(c.fundedAt) > now
-          )
-            return null;
-          const account = await tx.payoutAccount.findUnique({ where: { userId: c.creatorId } });
-          if (account?.status !== "ready" || account.provider !== mode) return null;
-          // a refused transfer is tried again an hour later, not every minute
-          const refused = await tx.payout.findFirst({
-            where: {
-              campaignId,
-              kind: "transfer",
-              status: "failed",
-              completedAt: { gt: new Date(now.getTime() - RETRY_REFUSED_MS) },
-            },
-            select: { id: true },
-          });
-          if (refused) return null;
-          return claimPayout(tx, {
-            data: {
-              campaignId,
-              seq,
-              kind: "transfer",
-              amountCents: ledger.dueCents,
-              accountId: account.accountId,
-            },
-          });
-        }
+        if (ledger.dueCents > 0)
+          return claimTransfer(tx, { ...c, fundedAt: c.fundedAt }, ledger, { campaignId, seq, now, mode });
         // A refund flagged as not recoverable is not tried again every minute: it waits for an admin.
         if (ledger.dueCents < 0 && c.shortfall >= -ledger.dueCents) return null;
-        if (ledger.dueCents < 0) {
-          // Reversals: from the newest transfer with something left to take back.
-          const transfers = await tx.payout.findMany({
-            where: { campaignId, kind: "transfer", status: "succeeded" },
-            orderBy: { seq: "desc" },
-          });
-          for (const t of transfers) {
-            // a transfer Stripe refused to reverse once is not tried again: what it holds is flagged below
-            if (await tx.payout.count({ where: { reversedPayoutId: t.id, status: "failed" } })) continue;
-            const back = await tx.payout.aggregate({
-              where: { reversedPayoutId: t.id, status: { not: "failed" } },
-              _sum: { amountCents: true },
-            });
-            const left = Number(t.amountCents) - Number(back._sum.amountCents ?? 0);
-            if (left <= 0) continue;
-            return claimPayout(tx, {
-              data: {
-                campaignId,
-                seq,
-                kind: "reversal",
-                amountCents: Math.min(-ledger.dueCents, left),
-                accountId: t.accountId,
-                reversedPayoutId: t.id,
-              },
-            });
-          }
-          await tx.campaign.update({
-            where: { id: campaignId },
-            data: { payoutShortfallCents: -ledger.dueCents },
-          });
-          return null;
-        }
+        if (ledger.dueCents < 0) return claimReversal(tx, ledger, { campaignId, seq });
         await tx.campaign.update({
           where: { id: campaignId },
           data: { payoutSettledAt: now, payoutShortfallCents: 0 },
