@@ -328,8 +328,6 @@ const LAYER_EXCEPTIONS = {
 const MAX_FUNCTION_LINES = 80;
 /** issue 32: split pending. Functions over the cap in files being reworked now; the aim is none. */
 const LONG_FUNCTIONS = [
-  "lib/campaigns/edit.ts#updateCampaign",
-  "lib/campaigns/edit.ts#updateCampaign callback",
   "lib/pledges/decide.ts#decide",
 ];
 {

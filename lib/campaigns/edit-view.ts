@@ -5,7 +5,8 @@ import { loadCampaignFor } from "@/lib/access/policy";
 import { isCampaignId } from "@/lib/ids";
 import type { CampaignFormValues } from "@/lib/campaigns/schema";
 import { formatInZone, toWallClock } from "@/lib/campaigns/event-time";
-import { deadlineLimits, editRules, editSelect } from "@/lib/campaigns/edit";
+import { editRules, editSelect } from "@/lib/campaigns/edit";
+import { deadlineLimits } from "@/lib/campaigns/limits";
 import { REFUND_BONUS_DEFAULT } from "@/lib/campaigns/limits";
 
 /* The edit form's data (app/campaign/[campaignId]/edit): what lib/campaigns/edit.ts accepts, read back. */

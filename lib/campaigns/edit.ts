@@ -2,7 +2,7 @@ import "server-only";
 import { canBePaid } from "@/lib/payouts/accounts";
 import "@/lib/zod";
 import { z } from "zod";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
@@ -32,11 +32,7 @@ import {
 } from "@/lib/campaigns/fields";
 import { isCollecting, isConfirmed, isPaidEvent, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { changeWithdrawUntil } from "@/lib/pledges/policy";
-import {
-  DEADLINE_EXTENSION_MAX_DAYS,
-  DEADLINE_EXTENSION_MAX_MS,
-  DEADLINE_MAX_MS,
-} from "@/lib/campaigns/limits";
+import { DEADLINE_EXTENSION_MAX_DAYS, DEADLINE_MAX_MS, deadlineLimits } from "@/lib/campaigns/limits";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { whenWhereSelect } from "@/lib/campaigns/place";
@@ -127,28 +123,134 @@ export function editRules(c: { status: string; deadline: Date; pledgeCount: numb
   };
 }
 
-/**
- * Issue 31: how far the deadline may move. Backers agreed to "charged only if N commit by <date>":
- * once someone has committed (`agreed`), every extension together stops `DEADLINE_EXTENSION_MAX_DAYS`
- * after the deadline the event had then (`original`, `cap`). Before anyone committed nobody agreed
- * to a date: the organizer may move it freely, and the deadline saved becomes the original
- * (updateCampaign). `latest` also keeps it within a year from now and not past the start.
- */
-export function deadlineLimits(
-  c: { deadline: Date; originalDeadline: Date | null; startsAt: Date | null },
-  now: Date,
-  agreed: boolean,
-) {
-  const original = c.originalDeadline ?? c.deadline; // the column is filled on insert; never null in practice
-  const cap = agreed ? new Date(original.getTime() + DEADLINE_EXTENSION_MAX_MS) : null;
-  const bounds = [now.getTime() + DEADLINE_MAX_MS];
-  if (cap) bounds.push(cap.getTime());
-  if (c.startsAt) bounds.push(c.startsAt.getTime());
-  return { original, cap, latest: new Date(Math.min(...bounds)) };
-}
-
 const fieldError = (field: string, message: string) =>
   new AppError("BAD_REQUEST", message, { [field]: message });
+
+type Edit = z.infer<ReturnType<typeof editSchema>>;
+type Editable = Awaited<ReturnType<typeof loadEditable>>;
+const loadEditable = (actor: Actor, campaignId: string, tx: Prisma.TransactionClient) =>
+  loadCampaignFor(actor, campaignId, "manage", { tx, lock: true, select: editSelect });
+
+/** The money of an edit: goal, price, refund bonus and capacity, fixed or bounded once people committed. */
+async function moneyEdits(
+  tx: Prisma.TransactionClient,
+  c: Editable,
+  v: Edit,
+  rules: { moneyLocked: boolean },
+) {
+  // money: fixed after the first commitment (the form shows them read-only then)
+  const goal = v.goal ?? c.goal;
+  const price = c.pactType === "crowdfund" ? c.ticketPriceCents : v.ticketPrice;
+  if (rules.moneyLocked && (goal !== c.goal || price !== c.ticketPriceCents))
+    throw fieldError(goal !== c.goal ? "goal" : "ticketPrice", EDIT_TEXTS.moneyLocked);
+  // the refund bonus (issue 31): the organizer's own promise, paid events only, 1–20%; fixed like the price
+  const paid = isPaidEvent({ pactType: c.pactType, ticketPriceCents: price });
+  const bonus =
+    v.refundBonusEnabled === undefined
+      ? { ok: true as const, percent: c.refundBonusPercentage }
+      : readRefundBonus(v.refundBonusEnabled, v.refundBonusPercentage, paid);
+  if (!bonus.ok) throw fieldError("refundBonusPercentage", bonus.message);
+  if (rules.moneyLocked && bonus.percent !== c.refundBonusPercentage)
+    throw fieldError("refundBonusPercentage", EDIT_TEXTS.bonusLocked);
+  if (bonus.percent > 0 && !paid)
+    throw fieldError(
+      price !== c.ticketPriceCents ? "ticketPrice" : "refundBonusPercentage",
+      REFUND_BONUS_TEXTS.paidOnly,
+    );
+  // capacity (issue 20): at least the goal; once people have committed, only raised (or lifted)
+  const capacity = c.pactType === "crowdfund" ? null : v.capacity;
+  if (capacity !== null && capacity < goal) throw fieldError("capacity", CAPACITY_TEXTS.belowGoal(goal));
+  if (rules.moneyLocked && capacity !== c.capacity) {
+    if (c.capacity === null) throw fieldError("capacity", CAPACITY_TEXTS.lateLimit);
+    // a number, and not lower: lifting the limit would leave the waitlist with no place to go
+    if (capacity === null || capacity < c.capacity)
+      throw fieldError("capacity", CAPACITY_TEXTS.lowered(c.capacity));
+  }
+  // issue 23: an approved free event turned paid needs an organizer who can be paid, as approval does
+  if (
+    c.ticketPriceCents === 0 &&
+    price > 0 &&
+    c.approvalStatus === "approved" &&
+    !(await canBePaid(tx, c.creatorId))
+  )
+    throw fieldError("ticketPrice", EDIT_TEXTS.payoutsFirst);
+  return { goal, price, bonus, capacity };
+}
+
+/** A later deadline: only while collecting, within a year, at most 90 days past the original once people agreed. */
+function checkExtension(
+  c: Editable,
+  deadline: Date,
+  place: { startsAt: Date | null; timeZone: string },
+  rules: { deadlineOpen: boolean; moneyLocked: boolean },
+  now: Date,
+) {
+  if (!rules.deadlineOpen) throw fieldError("deadline", EDIT_TEXTS.deadlineLocked);
+  if (deadline < c.deadline) throw fieldError("deadline", EDIT_TEXTS.deadlineEarlier);
+  const limits = deadlineLimits({ ...c, startsAt: place.startsAt }, now, rules.moneyLocked);
+  if (limits.cap && deadline > limits.cap)
+    throw fieldError(
+      "deadline",
+      EDIT_TEXTS.deadlineCapped(
+        formatInZone(limits.latest, place.timeZone),
+        formatInZone(limits.original, place.timeZone),
+      ),
+    );
+  if (deadline.getTime() > now.getTime() + DEADLINE_MAX_MS)
+    throw fieldError("deadline", EDIT_TEXTS.deadlineTooFar);
+}
+
+/** Who committed (the waitlist too) hears of a new date or place, and of a later deadline: one email each per cause. */
+async function notifyEdit(
+  tx: Prisma.TransactionClient,
+  campaignId: string,
+  updated: Parameters<typeof eventChangedEmail>[0] &
+    Parameters<typeof deadlineExtendedEmail>[0] & { status: string },
+  was: { deadline: Date },
+  change: { calendarMoved: boolean; extended: boolean; withdrawUntil: Date | null },
+): Promise<number> {
+  const { calendarMoved, extended, withdrawUntil } = change;
+  // the waitlist hears too: they agreed to be charged for the old date and place (issue 20), and
+  // for the old deadline (issue 31)
+  const pledges = await tx.pledge.findMany({
+    where: { campaignId, ...STANDING_PLEDGE },
+    select: {
+      userId: true,
+      waitlistedAt: true,
+      amountCents: true,
+      user: { select: { email: true, name: true } },
+    },
+  });
+  const to = (p: (typeof pledges)[number]) => ({
+    userId: p.userId,
+    email: p.user.email,
+    name: p.user.name,
+  });
+  const changed = calendarMoved
+    ? await queueEmails(
+        tx,
+        pledges.map((p) =>
+          eventChangedEmail(
+            updated,
+            to(p),
+            isConfirmed(updated.status) && !p.waitlistedAt ? "CONFIRMED" : "TENTATIVE",
+            withdrawUntil,
+            p.waitlistedAt !== null,
+          ),
+        ),
+      )
+    : 0;
+  const moved = extended
+    ? await queueEmails(
+        tx,
+        pledges.map((p) =>
+          deadlineExtendedEmail(updated, to(p), was.deadline, p.waitlistedAt !== null, p.amountCents),
+        ),
+      )
+    : 0;
+  // people emailed: both causes reach the same people (one email each per cause)
+  return Math.max(changed, moved);
+}
 
 export async function updateCampaign(
   actor: Actor,
@@ -167,45 +269,10 @@ export async function updateCampaign(
 
   let filled: Filled | null = null;
   const emailed = await db.$transaction(async (tx) => {
-    const c = await loadCampaignFor(actor, campaignId, "manage", { tx, lock: true, select: editSelect });
+    const c = await loadEditable(actor, campaignId, tx);
     const rules = editRules({ ...c, pledgeCount: await tx.pledge.count({ where: { campaignId } }) }, now);
 
-    // money: fixed after the first commitment (the form shows them read-only then)
-    const goal = v.goal ?? c.goal;
-    const price = c.pactType === "crowdfund" ? c.ticketPriceCents : v.ticketPrice;
-    if (rules.moneyLocked && (goal !== c.goal || price !== c.ticketPriceCents))
-      throw fieldError(goal !== c.goal ? "goal" : "ticketPrice", EDIT_TEXTS.moneyLocked);
-    // the refund bonus (issue 31): the organizer's own promise, paid events only, 1–20%; fixed like the price
-    const paid = isPaidEvent({ pactType: c.pactType, ticketPriceCents: price });
-    const bonus =
-      v.refundBonusEnabled === undefined
-        ? { ok: true as const, percent: c.refundBonusPercentage }
-        : readRefundBonus(v.refundBonusEnabled, v.refundBonusPercentage, paid);
-    if (!bonus.ok) throw fieldError("refundBonusPercentage", bonus.message);
-    if (rules.moneyLocked && bonus.percent !== c.refundBonusPercentage)
-      throw fieldError("refundBonusPercentage", EDIT_TEXTS.bonusLocked);
-    if (bonus.percent > 0 && !paid)
-      throw fieldError(
-        price !== c.ticketPriceCents ? "ticketPrice" : "refundBonusPercentage",
-        REFUND_BONUS_TEXTS.paidOnly,
-      );
-    // capacity (issue 20): at least the goal; once people have committed, only raised (or lifted)
-    const capacity = c.pactType === "crowdfund" ? null : v.capacity;
-    if (capacity !== null && capacity < goal) throw fieldError("capacity", CAPACITY_TEXTS.belowGoal(goal));
-    if (rules.moneyLocked && capacity !== c.capacity) {
-      if (c.capacity === null) throw fieldError("capacity", CAPACITY_TEXTS.lateLimit);
-      // a number, and not lower: lifting the limit would leave the waitlist with no place to go
-      if (capacity === null || capacity < c.capacity)
-        throw fieldError("capacity", CAPACITY_TEXTS.lowered(c.capacity));
-    }
-    // issue 23: an approved free event turned paid needs an organizer who can be paid, as approval does
-    if (
-      c.ticketPriceCents === 0 &&
-      price > 0 &&
-      c.approvalStatus === "approved" &&
-      !(await canBePaid(tx, c.creatorId))
-    )
-      throw fieldError("ticketPrice", EDIT_TEXTS.payoutsFirst);
+    const { goal, price, bonus, capacity } = await moneyEdits(tx, c, v, rules);
 
     // The form speaks in minutes: a time in the same minute as the stored one is the stored one.
     const keep = (typed: Date | null, stored: Date | null) =>
@@ -214,25 +281,10 @@ export async function updateCampaign(
         : typed;
     v.startsAt = keep(v.startsAt, c.startsAt);
     v.endsAt = keep(v.endsAt, c.endsAt);
-    // the deadline: later only, while collecting, within a year, at most 90 days past the original
     const deadline = keep(v.deadline, c.deadline) ?? c.deadline;
     const extended = deadline.getTime() !== c.deadline.getTime();
     const place = whenWhere({ ...v, deadline });
-    if (extended) {
-      if (!rules.deadlineOpen) throw fieldError("deadline", EDIT_TEXTS.deadlineLocked);
-      if (deadline < c.deadline) throw fieldError("deadline", EDIT_TEXTS.deadlineEarlier);
-      const limits = deadlineLimits({ ...c, startsAt: place.startsAt }, now, rules.moneyLocked);
-      if (limits.cap && deadline > limits.cap)
-        throw fieldError(
-          "deadline",
-          EDIT_TEXTS.deadlineCapped(
-            formatInZone(limits.latest, place.timeZone),
-            formatInZone(limits.original, place.timeZone),
-          ),
-        );
-      if (deadline.getTime() > now.getTime() + DEADLINE_MAX_MS)
-        throw fieldError("deadline", EDIT_TEXTS.deadlineTooFar);
-    }
+    if (extended) checkExtension(c, deadline, place, rules, now);
     const order = timeOrderProblem({ ...v, deadline });
     if (order) throw fieldError(order.field, order.message);
 
@@ -268,46 +320,7 @@ export async function updateCampaign(
     // a raised capacity opens places: the first in line take them now
     filled = await fillOpenPlaces(tx, campaignId, now);
     if (!calendarMoved && !extended) return 0;
-    // the waitlist hears too: they agreed to be charged for the old date and place (issue 20), and
-    // for the old deadline (issue 31)
-    const pledges = await tx.pledge.findMany({
-      where: { campaignId, ...STANDING_PLEDGE },
-      select: {
-        userId: true,
-        waitlistedAt: true,
-        amountCents: true,
-        user: { select: { email: true, name: true } },
-      },
-    });
-    const to = (p: (typeof pledges)[number]) => ({
-      userId: p.userId,
-      email: p.user.email,
-      name: p.user.name,
-    });
-    const changed = calendarMoved
-      ? await queueEmails(
-          tx,
-          pledges.map((p) =>
-            eventChangedEmail(
-              updated,
-              to(p),
-              isConfirmed(updated.status) && !p.waitlistedAt ? "CONFIRMED" : "TENTATIVE",
-              withdrawUntil,
-              p.waitlistedAt !== null,
-            ),
-          ),
-        )
-      : 0;
-    const moved = extended
-      ? await queueEmails(
-          tx,
-          pledges.map((p) =>
-            deadlineExtendedEmail(updated, to(p), c.deadline, p.waitlistedAt !== null, p.amountCents),
-          ),
-        )
-      : 0;
-    // people emailed: both causes reach the same people (one email each per cause)
-    return Math.max(changed, moved);
+    return notifyEdit(tx, campaignId, updated, c, { calendarMoved, extended, withdrawUntil });
   });
   if (filled) await afterPlacesFilled(campaignId, filled);
   if (emailed > 0) void kickEmailSender();

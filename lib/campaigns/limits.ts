@@ -27,3 +27,23 @@ export const ONLINE_URL_MAX = 500;
 export const START_MAX_MS = 2 * 365 * 24 * 60 * 60 * 1000;
 /** An admin's reason for rejecting an event (emailed to the organizer). */
 export const REJECT_REASON_MAX = 500;
+
+/**
+ * Issue 31: how far the deadline may move. Backers agreed to "charged only if N commit by <date>":
+ * once someone has committed (`agreed`), every extension together stops `DEADLINE_EXTENSION_MAX_DAYS`
+ * after the deadline the event had then (`original`, `cap`). Before anyone committed nobody agreed
+ * to a date: the organizer may move it freely, and the deadline saved becomes the original
+ * (updateCampaign). `latest` also keeps it within a year from now and not past the start.
+ */
+export function deadlineLimits(
+  c: { deadline: Date; originalDeadline: Date | null; startsAt: Date | null },
+  now: Date,
+  agreed: boolean,
+) {
+  const original = c.originalDeadline ?? c.deadline; // the column is filled on insert; never null in practice
+  const cap = agreed ? new Date(original.getTime() + DEADLINE_EXTENSION_MAX_MS) : null;
+  const bounds = [now.getTime() + DEADLINE_MAX_MS];
+  if (cap) bounds.push(cap.getTime());
+  if (c.startsAt) bounds.push(c.startsAt.getTime());
+  return { original, cap, latest: new Date(Math.min(...bounds)) };
+}
