@@ -109,3 +109,78 @@ export async function commit(
   const row = rows[0];
   return { locked: row?.locked === true, pledgeId: row?.pledgeId ?? null };
 }
+
+/** One commit of a batch (commitMany): its pledge row as decided, and its confirmation. */
+export type BatchedCommit = Omit<CommitWrite, "campaignId" | "now" | "committedCount" | "raisedCents"> & {
+  /** counted toward the goal's people (committedCount + 1) */
+  counts: boolean;
+  email: CommitEmail;
+};
+
+/**
+ * Group commit (issue 32, the hot event): several commits of ONE event, decided in arrival order on
+ * the row at `version` (none of them tips, is late, waits in line or has a condition: those run
+ * alone), written in ONE statement — the row lock taken once (compare-and-set on xmin, as the single
+ * commit), every pledge inserted (a live pledge of the same person: that one is skipped by the unique
+ * index), the counters moved by the sums of the rows actually inserted, and those rows' outbox rows.
+ * Returns whether the row was locked and the ids of the pledges inserted.
+ */
+export async function commitMany(
+  client: Tx,
+  campaignId: string,
+  version: string,
+  batch: BatchedCommit[],
+  now: Date,
+): Promise<{ locked: boolean; inserted: string[] }> {
+  const rows = JSON.stringify(
+    batch.map((w) => ({
+      id: w.pledgeId,
+      userId: w.userId,
+      amount: w.amount,
+      amountCents: w.amountCents,
+      contributor: w.contributor,
+      paymentMethodId: w.card?.paymentMethodId ?? null,
+      cardBrand: w.card?.brand ?? null,
+      cardLast4: w.card?.last4 ?? null,
+      paymentMethod: w.paymentMethod,
+      member: w.member,
+      counts: w.counts,
+    })),
+  );
+  const emails = JSON.stringify(batch.map((w) => ({ pledgeId: w.pledgeId, ...w.email })));
+  const result = await client.$queryRaw<{ locked: boolean; inserted: string[] | null }[]>`
+    WITH c AS (${eventIfCurrentSql(campaignId, version)}),
+    r AS (SELECT * FROM json_to_recordset(${rows}::json) AS r(id text, "userId" text, amount int, "amountCents" int,
+            contributor text, "paymentMethodId" text, "cardBrand" text, "cardLast4" text, "paymentMethod" text,
+            member boolean, counts boolean)),
+    p AS (
+      INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
+                            "cardLast4", "paymentMethod", "createdAt", "waitlistedAt", "minPeople", "memberSince")
+      SELECT r.id, c.id, r."userId", r.amount, r."amountCents", r.contributor, r."paymentMethodId", r."cardBrand",
+             r."cardLast4", r."paymentMethod", ${now}, NULL, NULL, CASE WHEN r.member THEN ${now}::timestamptz END
+      FROM c, r
+      ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
+      RETURNING id, amount, "amountCents"
+    ), s AS (
+      SELECT count(*)::int AS n, COALESCE(sum(p.amount), 0)::int AS amount, COALESCE(sum(p."amountCents"), 0)::int AS cents,
+             count(*) FILTER (WHERE r.counts)::int AS counted
+      FROM p JOIN r ON r.id = p.id
+    ), u AS (
+      UPDATE "Campaign" SET "committedCount" = "committedCount" + s.counted, "pledgeCount" = "pledgeCount" + s.n,
+             "raisedCents" = "raisedCents" + s.cents, "currentAmount" = "currentAmount" + s.amount
+      FROM s WHERE id IN (SELECT id FROM c) AND s.n > 0
+      RETURNING "Campaign".id
+    ), o AS (
+      INSERT INTO "EmailOutbox" (id, "dedupeKey", "toEmail", subject, text, html, attachments, headers, status, attempts,
+                                 "createdAt")
+      SELECT e.id, e."dedupeKey", e."toEmail", e.subject, e.text, e.html, e.attachments, e.headers, 'pending', 0, ${now}
+      FROM json_to_recordset(${emails}::json) AS e("pledgeId" text, id text, "dedupeKey" text, "toEmail" text, subject text,
+             text text, html text, attachments jsonb, headers jsonb)
+      WHERE e."pledgeId" IN (SELECT id FROM p)
+      ON CONFLICT ("dedupeKey") DO NOTHING
+      RETURNING id
+    )
+    SELECT EXISTS (SELECT 1 FROM c) AS locked, (SELECT array_agg(id) FROM p) AS inserted`;
+  const row = result[0];
+  return { locked: row?.locked === true, inserted: row?.inserted ?? [] };
+}

@@ -25,6 +25,54 @@ export function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/** A commit waiting in its event's group (inGroups), and how to answer it. */
+export type Waiting<E, R> = { entry: E; resolve: (r: R) => void; reject: (e: unknown) => void };
+
+/** At most this many commits of one event are written together. */
+const MAX_GROUP = 100;
+const groups = new Map<string, Waiting<unknown, unknown>[]>();
+
+/**
+ * Group commit (issue 32): like oneAtATime, the commits to one event run one group at a time per
+ * instance, but everything that queued while a group was being written is handed to `run` together,
+ * in arrival order. `run` answers a prefix of them (at least the first) and returns its length; the
+ * rest form the next group with later arrivals. A commit that finds its event idle starts at once, a
+ * group of one.
+ */
+export function inGroups<E, R>(
+  key: string,
+  entry: E,
+  run: (group: Waiting<E, R>[]) => Promise<number>,
+): Promise<R> {
+  return new Promise<R>((resolve, reject) => {
+    const waiting = groups.get(key) as Waiting<E, R>[] | undefined;
+    const mine = { entry, resolve, reject };
+    if (waiting) return void waiting.push(mine);
+    const queue: Waiting<E, R>[] = [mine];
+    groups.set(key, queue as Waiting<unknown, unknown>[]);
+    void drain(key, queue, run);
+  });
+}
+
+async function drain<E, R>(
+  key: string,
+  queue: Waiting<E, R>[],
+  run: (group: Waiting<E, R>[]) => Promise<number>,
+) {
+  while (queue.length > 0) {
+    const group = queue.slice(0, MAX_GROUP);
+    let answered = 1;
+    try {
+      // the event's other moves (withdraw, waitlist) still queue with its commits, as before
+      answered = Math.max(1, await oneAtATime(key, () => run(group)));
+    } catch (err) {
+      group[0]!.reject(err); // a settled promise ignores it
+    }
+    queue.splice(0, answered);
+  }
+  groups.delete(key);
+}
+
 /**
  * At most this many commits per instance do their reads before the write (rate limit; for a paid
  * commit also campaign, existing pledge, card check) at once; the rest wait in memory. Without it, 200 simultaneous

@@ -274,3 +274,29 @@ export function resultOf(d: Decision, pledgeId: string, status: CommitResult["st
     chargingQueued: (d.crossed || d.late) && !d.paid,
   };
 }
+
+/** Per person of a group commit: a standing pledge already, and their address for the email. */
+export type BatchViewers = Record<
+  string,
+  [alreadyCommitted: boolean, email: string | null, name: string | null]
+>;
+
+/**
+ * The commit columns for a group of commits to one event (lib/pledges/service commitGroup), in one
+ * unlocked read: the row as readForCommit reads it, and each person's own columns in `viewers`.
+ */
+export async function readForBatch(
+  client: Prisma.TransactionClient,
+  campaignId: string,
+  viewerIds: string[],
+) {
+  const rows = await client.$queryRaw<(LockedCampaign & { viewers: BatchViewers | null })[]>`
+    SELECT ${commitColumns(viewerIds[0] ?? "")},
+      (SELECT json_object_agg(v.id, json_build_array(
+          EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = v.id AND ${standingPledgeSql("p")}),
+          u.email, u.name))
+       FROM json_array_elements_text(${JSON.stringify(viewerIds)}::json) AS v(id) LEFT JOIN "User" u ON u.id = v.id
+      ) AS viewers
+    FROM "Campaign" c WHERE c.id = ${campaignId}`;
+  return rows[0] ?? null;
+}

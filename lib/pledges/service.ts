@@ -2,7 +2,7 @@ import "server-only";
 import { contributorText } from "@/lib/privacy/present";
 import { db } from "@/lib/db";
 import { withEvent } from "@/lib/events/lock";
-import { commit, type CommitWrite } from "@/lib/events/commit";
+import { commit, commitMany, type BatchedCommit, type CommitWrite } from "@/lib/events/commit";
 import { isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway } from "@/lib/payments/gateway";
@@ -18,6 +18,7 @@ import {
   decide,
   fail,
   parseCommitInput,
+  readForBatch,
   readForCommit,
   resultOf,
   type Card,
@@ -26,7 +27,7 @@ import {
   type LockedCampaign,
   type Pre,
 } from "@/lib/pledges/decide";
-import { isUniqueViolation, newId, oneAtATime, withCommitSlot } from "@/lib/pledges/commit-slots";
+import { inGroups, isUniqueViolation, newId, withCommitSlot, type Waiting } from "@/lib/pledges/commit-slots";
 import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/pledges/membership";
 import { STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
 import { waitlistJoinedEmail } from "@/lib/pledges/waitlist-emails";
@@ -158,18 +159,7 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
 
   let result: CommitResult;
   try {
-    result = await oneAtATime(input.campaignId, async () => {
-      for (let attempt = 0; attempt < ONE_STATEMENT_ATTEMPTS; attempt++) {
-        const now = new Date();
-        const row = await readForCommit(db, input.campaignId, viewer.id);
-        const d = decide(viewer, row, input, pre, now);
-        // a recount the decision could not make (after the tip) needs the lock; a crossing too
-        if (d.crossed || d.late || d.waitlisted || (d.recount && !d.counted)) break;
-        const done = await commitInOneStatement(viewer, d, row!.version, now);
-        if (done) return done;
-      }
-      return commitLocked(viewer, input, pre);
-    });
+    result = await inGroups<Entry, CommitResult>(input.campaignId, { viewer, input, pre }, commitGroup);
   } catch (err) {
     // Two submits of one user racing past the checks: the unique (campaignId, userId) index wins.
     if (!isAppError(err) && isUniqueViolation(err)) throw fail("alreadyCommitted", "CONFLICT");
@@ -197,6 +187,123 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
     }
   }
   return result;
+}
+
+type Entry = { viewer: Viewer; input: ReturnType<typeof parseCommitInput>; pre: Pre };
+
+/** One commit on its own, as before group commit: the one statement, else the locked transaction. */
+async function commitAlone({ viewer, input, pre }: Entry): Promise<CommitResult> {
+  for (let attempt = 0; attempt < ONE_STATEMENT_ATTEMPTS; attempt++) {
+    const now = new Date();
+    const row = await readForCommit(db, input.campaignId, viewer.id);
+    const d = decide(viewer, row, input, pre, now);
+    // a recount the decision could not make (after the tip) needs the lock; a crossing too
+    if (d.crossed || d.late || d.waitlisted || (d.recount && !d.counted)) break;
+    const done = await commitInOneStatement(viewer, d, row!.version, now);
+    if (done) return done;
+  }
+  return commitLocked(viewer, input, pre);
+}
+
+type Taken = { w: Waiting<Entry, CommitResult>; d: Decision; write: BatchedCommit };
+
+/**
+ * Decides the group's commits in arrival order, each on the row as the ones before it leave it
+ * (decide() is pure). Stops at the first that tips, is late, waits in line or has a condition: it
+ * and those after it are the next group's. Refusals are answered with the group.
+ */
+function decideInOrder(
+  group: Waiting<Entry, CommitResult>[],
+  row: NonNullable<Awaited<ReturnType<typeof readForBatch>>>,
+  now: Date,
+) {
+  const { viewers, ...base } = row;
+  let running: LockedCampaign = base;
+  const taken: Taken[] = [];
+  const refused: { w: Waiting<Entry, CommitResult>; err: unknown }[] = [];
+  const seen = new Set<string>();
+  let end = group.length;
+  for (const [i, w] of group.entries()) {
+    const { viewer, input, pre } = w.entry;
+    const [committed, userEmail, userName] = viewers?.[viewer.id] ?? [false, null, null];
+    const c = { ...running, alreadyCommitted: committed || seen.has(viewer.id), userEmail, userName };
+    let d: Decision;
+    try {
+      d = decide(viewer, c, input, pre, now);
+    } catch (err) {
+      refused.push({ w, err });
+      continue;
+    }
+    if (d.crossed || d.late || d.waitlisted || d.recount) {
+      end = i;
+      break;
+    }
+    const pledgeId = newId();
+    const email = outboxColumns(
+      commitEmail(viewer, d, pledgeId, { members: d.committedCount, member: d.member }),
+    );
+    const {
+      campaignId: _c,
+      now: _n,
+      committedCount: _k,
+      raisedCents: _r,
+      ...write
+    } = commitWrite(viewer, d, pledgeId, now, d.member);
+    taken.push({
+      w,
+      d,
+      write: {
+        ...write,
+        counts: d.committedCount > running.committedCount,
+        email: { id: newId(), ...email },
+      },
+    });
+    seen.add(viewer.id);
+    running = {
+      ...running,
+      committedCount: d.committedCount,
+      raisedCents: d.raisedCents,
+      pledgeCount: running.pledgeCount + 1,
+    };
+  }
+  return { taken, refused, end };
+}
+
+/**
+ * Group commit (issue 32, the hot event): the commits that queued for one event while the previous
+ * group was written are read once, decided in order (decideInOrder) and written in ONE statement
+ * (lib/events/commit commitMany: one row lock, one WAL flush). A group of one, or one whose first
+ * commit tips, is late or waits in line, runs that commit alone exactly as before; a row that moved
+ * under the group (another instance) runs its first commit alone. Returns how many it answered.
+ */
+async function commitGroup(group: Waiting<Entry, CommitResult>[]): Promise<number> {
+  const alone = async () => {
+    await commitAlone(group[0]!.entry).then(group[0]!.resolve, group[0]!.reject);
+    return 1;
+  };
+  if (group.length === 1) return alone();
+  const now = new Date();
+  const { campaignId } = group[0]!.entry.input;
+  const row = await readForBatch(
+    db,
+    campaignId,
+    group.map((w) => w.entry.viewer.id),
+  );
+  if (!row) return alone();
+  const { taken, refused, end } = decideInOrder(group, row, now);
+  if (taken.length < 2) return alone();
+  // a failed group statement wrote nothing: its first commit runs alone (and so, in turn, the rest)
+  const writes = taken.map((t) => t.write);
+  const written = await commitMany(db, campaignId, row.version, writes, now).catch(() => null);
+  if (!written?.locked) return alone();
+  const inserted = new Set(written.inserted);
+  for (const { w, d, write } of taken) {
+    // the row was locked: the only way not to insert is the unique live (campaignId, userId) index
+    if (inserted.has(write.pledgeId)) w.resolve(resultOf(d, write.pledgeId, "pending"));
+    else w.reject(fail("alreadyCommitted", "CONFLICT"));
+  }
+  for (const { w, err } of refused) w.reject(err);
+  return end;
 }
 
 /**
