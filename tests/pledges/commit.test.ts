@@ -565,3 +565,91 @@ describe("commitToCampaign rules", () => {
     expect(JSON.stringify(crossing.attachments)).toContain("STATUS:CONFIRMED");
   });
 });
+
+describe("group commit (issue 32: the commits queued for one event are written together)", () => {
+  it("a burst on one event is written in groups: every commit its own count, counters and emails exact", async () => {
+    const campaign = await createCampaign({ goal: 1000 });
+    const backers = await users(80);
+    const outcomes = await Promise.all(
+      backers.map((u) => settle(commitToCampaign(u, { campaignId: campaign.id }))),
+    );
+    const ok = outcomes.filter((o) => o.ok);
+    expect(ok).toHaveLength(80);
+    // decided in arrival order on the row as the previous commits of the group left it
+    expect(ok.map((o) => o.result.committedCount).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 80 }, (_, i) => i + 1),
+    );
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      status: "pending",
+      committedCount: 80,
+      pledgeCount: 80,
+      currentAmount: 80,
+    });
+    const pledges = await db.pledge.findMany({
+      where: { campaignId: campaign.id },
+      select: { createdAt: true },
+    });
+    expect(pledges).toHaveLength(80);
+    // a group's pledges share the moment it was written: fewer moments than commits = groups happened
+    expect(new Set(pledges.map((p) => p.createdAt.getTime())).size).toBeLessThan(80);
+    const emails = await db.emailOutbox.findMany({
+      where: { toEmail: { in: backers.map((b) => b.email.toLowerCase()) } },
+      select: { dedupeKey: true, text: true },
+    });
+    expect(emails).toHaveLength(80);
+    expect(new Set(emails.map((e) => e.dedupeKey)).size).toBe(80);
+  });
+
+  it("one person twice inside a burst: one pledge, the other told they already committed, counters = rows", async () => {
+    const campaign = await createCampaign({ goal: 1000 });
+    const others = await users(30);
+    const [twice] = await users(1);
+    const sends = others.map((u) => commitToCampaign(u, { campaignId: campaign.id }));
+    sends.splice(10, 0, commitToCampaign(twice!, { campaignId: campaign.id }));
+    sends.splice(20, 0, commitToCampaign(twice!, { campaignId: campaign.id }));
+    const outcomes = await Promise.all(sends.map(settle));
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(31);
+    const refused = outcomes.filter((o) => !o.ok);
+    expect(refused).toEqual([{ ok: false, code: "CONFLICT", message: COMMIT_MESSAGES.alreadyCommitted }]);
+    expect(await db.pledge.count({ where: { campaignId: campaign.id, userId: twice!.id } })).toBe(1);
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      committedCount: 31,
+      pledgeCount: 31,
+    });
+  });
+
+  it("a crowdfund burst: raised = the sum of the pledges, the crossing exactly once at the goal", async () => {
+    const campaign = await createCampaign({
+      pactType: "crowdfund",
+      goal: 500,
+      ticketPriceCents: 0,
+      acceptAfterThreshold: true,
+    });
+    const backers = await users(40);
+    const cards = await Promise.all(backers.map((u) => demoCard(u.id)));
+    // $20.00 .. $59.00: the total 1580 dollars passes the 500 goal mid-burst
+    const outcomes = await Promise.all(
+      backers.map((u, i) =>
+        settle(
+          commitToCampaign(u, { campaignId: campaign.id, paymentMethodId: cards[i], amount: `${20 + i}.00` }),
+        ),
+      ),
+    );
+    const ok = outcomes.filter((o) => o.ok);
+    expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+    expect(ok.filter((o) => o.result.crossed)).toHaveLength(1);
+    const row = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    expect(Number(row.raisedCents)).toBe(
+      Array.from({ length: 40 }, (_, i) => (20 + i) * 100).reduce((a, b) => a + b),
+    );
+    expect(row.pledgeCount).toBe(40);
+    expect(row.status).toBe("funded");
+    // every commit before the crossing reported less than the goal, the crossing one at least the goal
+    const crossing = ok.find((o) => o.result.crossed)!.result.committedCount;
+    expect(crossing).toBeGreaterThanOrEqual(500);
+    const before = ok.filter((o) => !o.result.crossed && !o.result.late).map((o) => o.result.committedCount);
+    expect(before.every((n) => n < 500)).toBe(true);
+    // charging is asked by the crossing and by each late commit after it (as before group commit)
+    expect(requestCharging).toHaveBeenCalledTimes(1 + ok.filter((o) => o.result.late).length);
+  });
+});
