@@ -114,7 +114,8 @@ export async function commit(
 export type BatchedCommit = Omit<CommitWrite, "campaignId" | "now" | "committedCount" | "raisedCents"> & {
   /** counted toward the goal's people (committedCount + 1) */
   counts: boolean;
-  email: CommitEmail;
+  /** its confirmation, and for a late commit to a confirmed free event its "Event Confirmed!" */
+  emails: CommitEmail[];
 };
 
 /**
@@ -123,6 +124,8 @@ export type BatchedCommit = Omit<CommitWrite, "campaignId" | "now" | "committedC
  * alone), written in ONE statement — the row lock taken once (compare-and-set on xmin, as the single
  * commit), every pledge inserted (a live pledge of the same person: that one is skipped by the unique
  * index), the counters moved by the sums of the rows actually inserted, and those rows' outbox rows.
+ * `confirmed`: late commits to a confirmed free event (DESIGN §1 "free events": confirmed on
+ * arrival): each pledge is inserted confirmed and the event's confirmed count moves with them.
  * Returns whether the row was locked and the ids of the pledges inserted.
  */
 export async function commitMany(
@@ -131,6 +134,7 @@ export async function commitMany(
   version: string,
   batch: BatchedCommit[],
   now: Date,
+  confirmed: boolean,
 ): Promise<{ locked: boolean; inserted: string[] }> {
   const rows = JSON.stringify(
     batch.map((w) => ({
@@ -147,7 +151,15 @@ export async function commitMany(
       counts: w.counts,
     })),
   );
-  const emails = JSON.stringify(batch.map((w) => ({ pledgeId: w.pledgeId, ...w.email })));
+  const emails = JSON.stringify(batch.flatMap((w) => w.emails.map((e) => ({ pledgeId: w.pledgeId, ...e }))));
+  // as lib/charging/pledge-state confirmFreePledges confirms a free member, and setConfirmed counts it
+  const confirmedColumns = confirmed
+    ? Prisma.sql`, verified, charged, "chargedAt", "chargeType", "chargeStatus"`
+    : Prisma.empty;
+  const confirmedValues = confirmed
+    ? Prisma.sql`, true, true, ${now}::timestamptz, 'free'::"ChargeType", 'succeeded'::"PledgeChargeStatus"`
+    : Prisma.empty;
+  const confirmedCount = confirmed ? Prisma.sql`, "totalCharged" = "totalCharged" + s.n` : Prisma.empty;
   const result = await client.$queryRaw<{ locked: boolean; inserted: string[] | null }[]>`
     WITH c AS (${eventIfCurrentSql(campaignId, version)}),
     r AS (SELECT * FROM json_to_recordset(${rows}::json) AS r(id text, "userId" text, amount int, "amountCents" int,
@@ -155,9 +167,9 @@ export async function commitMany(
             member boolean, counts boolean)),
     p AS (
       INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
-                            "cardLast4", "paymentMethod", "createdAt", "waitlistedAt", "minPeople", "memberSince")
+                            "cardLast4", "paymentMethod", "createdAt", "waitlistedAt", "minPeople", "memberSince"${confirmedColumns})
       SELECT r.id, c.id, r."userId", r.amount, r."amountCents", r.contributor, r."paymentMethodId", r."cardBrand",
-             r."cardLast4", r."paymentMethod", ${now}, NULL, NULL, CASE WHEN r.member THEN ${now}::timestamptz END
+             r."cardLast4", r."paymentMethod", ${now}, NULL, NULL, CASE WHEN r.member THEN ${now}::timestamptz END${confirmedValues}
       FROM c, r
       ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
       RETURNING id, amount, "amountCents"
@@ -167,7 +179,7 @@ export async function commitMany(
       FROM p JOIN r ON r.id = p.id
     ), u AS (
       UPDATE "Campaign" SET "committedCount" = "committedCount" + s.counted, "pledgeCount" = "pledgeCount" + s.n,
-             "raisedCents" = "raisedCents" + s.cents, "currentAmount" = "currentAmount" + s.amount
+             "raisedCents" = "raisedCents" + s.cents, "currentAmount" = "currentAmount" + s.amount${confirmedCount}
       FROM s WHERE id IN (SELECT id FROM c) AND s.n > 0
       RETURNING "Campaign".id
     ), o AS (

@@ -8,7 +8,7 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway } from "@/lib/payments/gateway";
 import { requestCharging } from "@/lib/charging/service";
 import { chargeOwnPledgeNow } from "@/lib/charging/recovery";
-import { commitReceivedEmail } from "@/lib/campaigns/emails";
+import { commitReceivedEmail, eventConfirmedEmail } from "@/lib/campaigns/emails";
 import { kickEmailSender, outboxColumns, queueEmail } from "@/lib/email/service";
 import { consume, secondsText } from "@/lib/rate-limit/service";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
@@ -205,7 +205,18 @@ async function commitAlone({ viewer, input, pre }: Entry): Promise<CommitResult>
   return commitLocked(viewer, input, pre);
 }
 
-type Taken = { w: Waiting<Entry, CommitResult>; d: Decision; write: BatchedCommit };
+type Taken = { w: Waiting<Entry, CommitResult>; d: Decision; kind: "common" | "late"; write: BatchedCommit };
+
+/**
+ * Which commits are written in a group: the common one (the one statement's), and a late one to a
+ * confirmed free event without conditions (confirmed on arrival). A group holds one kind; a crossing,
+ * a waitlisted, a conditional or a paid late commit runs alone (commitLocked).
+ */
+function groupKind(d: Decision): Taken["kind"] | null {
+  if (d.crossed || d.waitlisted || d.recount) return null;
+  if (!d.late) return "common";
+  return d.confirmed && !d.crowdfund && d.c.status === "charged" ? "late" : null;
+}
 
 /**
  * Decides the group's commits in arrival order, each on the row as the ones before it leave it
@@ -234,14 +245,22 @@ function decideInOrder(
       refused.push({ w, err });
       continue;
     }
-    if (d.crossed || d.late || d.waitlisted || d.recount) {
+    const kind = groupKind(d);
+    if (kind === null || (taken.length > 0 && kind !== taken[0]!.kind)) {
       end = i;
       break;
     }
     const pledgeId = newId();
-    const email = outboxColumns(
-      commitEmail(viewer, d, pledgeId, { members: d.committedCount, member: d.member }),
-    );
+    const emails = [commitEmail(viewer, d, pledgeId, { members: d.committedCount, member: d.member })];
+    // a late member of a confirmed free event is confirmed on arrival, told so (confirmJoinedIfFree)
+    if (kind === "late")
+      emails.unshift(
+        eventConfirmedEmail(
+          c,
+          { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName },
+          0,
+        ),
+      );
     const {
       campaignId: _c,
       now: _n,
@@ -252,10 +271,11 @@ function decideInOrder(
     taken.push({
       w,
       d,
+      kind,
       write: {
         ...write,
         counts: d.committedCount > running.committedCount,
-        email: { id: newId(), ...email },
+        emails: emails.map((e) => ({ id: newId(), ...outboxColumns(e) })),
       },
     });
     seen.add(viewer.id);
@@ -294,12 +314,13 @@ async function commitGroup(group: Waiting<Entry, CommitResult>[]): Promise<numbe
   if (taken.length < 2) return alone();
   // a failed group statement wrote nothing: its first commit runs alone (and so, in turn, the rest)
   const writes = taken.map((t) => t.write);
-  const written = await commitMany(db, campaignId, row.version, writes, now).catch(() => null);
+  const late = taken[0]!.kind === "late";
+  const written = await commitMany(db, campaignId, row.version, writes, now, late).catch(() => null);
   if (!written?.locked) return alone();
   const inserted = new Set(written.inserted);
   for (const { w, d, write } of taken) {
     // the row was locked: the only way not to insert is the unique live (campaignId, userId) index
-    if (inserted.has(write.pledgeId)) w.resolve(resultOf(d, write.pledgeId, "pending"));
+    if (inserted.has(write.pledgeId)) w.resolve(resultOf(d, write.pledgeId, late ? "charged" : "pending"));
     else w.reject(fail("alreadyCommitted", "CONFLICT"));
   }
   for (const { w, err } of refused) w.reject(err);

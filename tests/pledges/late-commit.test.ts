@@ -63,6 +63,50 @@ describe("commitments after the threshold", () => {
     expect(emails.map((e) => e.subject).some((s) => s.includes("Event Confirmed!"))).toBe(true);
   });
 
+  it("free event: a burst of late commitments (written in groups) is confirmed on arrival, each told so once", async () => {
+    const c = await campaignKeepingOpen({ goal: 2, ticketPriceCents: 0, accept: true });
+    await commitToCampaign(await asViewer(), { campaignId: c.id });
+    await commitToCampaign(await asViewer(), { campaignId: c.id });
+    const viewers = await Promise.all(Array.from({ length: 40 }, () => asViewer()));
+    const results = await Promise.all(viewers.map((v) => commitToCampaign(v, { campaignId: c.id })));
+    for (const r of results)
+      expect(r).toMatchObject({
+        crossed: false,
+        late: true,
+        thresholdMet: true,
+        status: "charged",
+        member: true,
+      });
+    expect(results.map((r) => r.committedCount).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 3),
+    );
+    const pledges = await db.pledge.findMany({ where: { campaignId: c.id } });
+    expect(pledges).toHaveLength(42);
+    for (const p of pledges)
+      expect(p).toMatchObject({
+        charged: true,
+        verified: true,
+        chargeType: "free",
+        chargeStatus: "succeeded",
+      });
+    expect(pledges.every((p) => p.memberSince !== null && p.chargedAt !== null)).toBe(true);
+    // groups happened: the late pledges were written at fewer moments than there are of them
+    expect(new Set(pledges.map((p) => p.createdAt.getTime())).size).toBeLessThan(42);
+    const campaign = await db.campaign.findUniqueOrThrow({ where: { id: c.id } });
+    expect(campaign).toMatchObject({
+      status: "charged",
+      totalCharged: 42,
+      committedCount: 42,
+      pledgeCount: 42,
+    });
+    const emails = await db.emailOutbox.findMany({ where: { toEmail: { in: viewers.map((v) => v.email) } } });
+    for (const v of viewers) {
+      const mine = emails.filter((e) => e.toEmail === v.email).map((e) => e.subject);
+      expect(mine.filter((s) => s.includes("Event Confirmed!"))).toHaveLength(1);
+      expect(mine).toHaveLength(2);
+    }
+  });
+
   it("paid event: a late commitment is charged at once and exactly once", async () => {
     const c = await campaignKeepingOpen({ goal: 1, ticketPriceCents: 1200, accept: true });
     const first = await asViewer();
