@@ -106,6 +106,8 @@ const DOMAIN_FILES = {
   pledges: [
     "decide.ts",
     "commit-slots.ts",
+    "commit-group.ts",
+    "commit-rows.ts",
     "manage-queries.ts",
     "withdraw.ts",
     "mine.ts",

@@ -1,14 +1,12 @@
 import "server-only";
-import { contributorText } from "@/lib/privacy/present";
 import { db } from "@/lib/db";
 import { withEvent } from "@/lib/events/lock";
-import { commit, commitMany, type BatchedCommit, type CommitWrite } from "@/lib/events/commit";
+import { commit } from "@/lib/events/commit";
 import { isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { getGateway } from "@/lib/payments/gateway";
 import { requestCharging } from "@/lib/charging/service";
 import { chargeOwnPledgeNow } from "@/lib/charging/recovery";
-import { commitReceivedEmail, eventConfirmedEmail } from "@/lib/campaigns/emails";
 import { kickEmailSender, outboxColumns, queueEmail } from "@/lib/email/service";
 import { consume, secondsText } from "@/lib/rate-limit/service";
 import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
@@ -18,7 +16,6 @@ import {
   decide,
   fail,
   parseCommitInput,
-  readForBatch,
   readForCommit,
   resultOf,
   type Card,
@@ -27,60 +24,16 @@ import {
   type LockedCampaign,
   type Pre,
 } from "@/lib/pledges/decide";
-import { inGroups, isUniqueViolation, newId, withCommitSlot, type Waiting } from "@/lib/pledges/commit-slots";
+import { inGroups, isUniqueViolation, newId, withCommitSlot } from "@/lib/pledges/commit-slots";
+import { commitEmail, commitWrite } from "@/lib/pledges/commit-rows";
+import { commitGroup, type Entry } from "@/lib/pledges/commit-group";
 import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/pledges/membership";
 import { STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
-import { waitlistJoinedEmail } from "@/lib/pledges/waitlist-emails";
-import { conditionalCommitEmail } from "@/lib/pledges/condition-emails";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
 const commitTooFastText = (wait: string) =>
   `You're committing too quickly. Please wait ${wait} and try again.`;
-
-/** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */
-function commitEmail(
-  viewer: Viewer,
-  d: Decision,
-  pledgeId: string,
-  /** after a recount (issue 21): the members, and whether this commitment is one */
-  counted: { members: number; member: boolean } = { members: d.committedCount, member: true },
-) {
-  const { c } = d;
-  const to = { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName };
-  if (d.waitlisted) return waitlistJoinedEmail(c, to, pledgeId, d.position ?? c.waitlistCount + 1);
-  // the row as this commit leaves it: people and, for a crowdfund, dollars
-  const campaign = { ...c, committedCount: counted.members, raisedCents: d.raisedCents };
-  if (!counted.member && d.minPeople !== null)
-    return conditionalCommitEmail(campaign, to, pledgeId, d.minPeople, d.pledgeCents);
-  return commitReceivedEmail(
-    campaign,
-    { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName },
-    pledgeId,
-    d.pledgeCents,
-  );
-}
-
-/** The commit transition's pledge row and counters (lib/events/commit), as `d` decided them. */
-function commitWrite(viewer: Viewer, d: Decision, pledgeId: string, now: Date, member: boolean): CommitWrite {
-  const { c, card } = d;
-  return {
-    campaignId: c.id,
-    pledgeId,
-    userId: viewer.id,
-    amount: d.amount,
-    amountCents: d.pledgeCents,
-    contributor: contributorText(viewer.name),
-    card,
-    paymentMethod: c.paymentMethod?.trim() || "Not specified",
-    minPeople: d.minPeople,
-    waitlisted: d.waitlisted,
-    member,
-    committedCount: d.committedCount,
-    raisedCents: d.raisedCents,
-    now,
-  };
-}
 
 /**
  * The common commit — one that neither crosses the threshold nor arrives late — in ONE statement,
@@ -159,7 +112,9 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
 
   let result: CommitResult;
   try {
-    result = await inGroups<Entry, CommitResult>(input.campaignId, { viewer, input, pre }, commitGroup);
+    result = await inGroups<Entry, CommitResult>(input.campaignId, { viewer, input, pre }, (group) =>
+      commitGroup(group, commitAlone),
+    );
   } catch (err) {
     // Two submits of one user racing past the checks: the unique (campaignId, userId) index wins.
     if (!isAppError(err) && isUniqueViolation(err)) throw fail("alreadyCommitted", "CONFLICT");
@@ -189,8 +144,6 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
   return result;
 }
 
-type Entry = { viewer: Viewer; input: ReturnType<typeof parseCommitInput>; pre: Pre };
-
 /** One commit on its own, as before group commit: the one statement, else the locked transaction. */
 async function commitAlone({ viewer, input, pre }: Entry): Promise<CommitResult> {
   for (let attempt = 0; attempt < ONE_STATEMENT_ATTEMPTS; attempt++) {
@@ -203,128 +156,6 @@ async function commitAlone({ viewer, input, pre }: Entry): Promise<CommitResult>
     if (done) return done;
   }
   return commitLocked(viewer, input, pre);
-}
-
-type Taken = { w: Waiting<Entry, CommitResult>; d: Decision; kind: "common" | "late"; write: BatchedCommit };
-
-/**
- * Which commits are written in a group: the common one (the one statement's), and a late one to a
- * confirmed free event without conditions (confirmed on arrival). A group holds one kind; a crossing,
- * a waitlisted, a conditional or a paid late commit runs alone (commitLocked).
- */
-function groupKind(d: Decision): Taken["kind"] | null {
-  if (d.crossed || d.waitlisted || d.recount) return null;
-  if (!d.late) return "common";
-  return d.confirmed && !d.crowdfund && d.c.status === "charged" ? "late" : null;
-}
-
-/**
- * Decides the group's commits in arrival order, each on the row as the ones before it leave it
- * (decide() is pure). Stops at the first that tips, is late, waits in line or has a condition: it
- * and those after it are the next group's. Refusals are answered with the group.
- */
-function decideInOrder(
-  group: Waiting<Entry, CommitResult>[],
-  row: NonNullable<Awaited<ReturnType<typeof readForBatch>>>,
-  now: Date,
-) {
-  const { viewers, ...base } = row;
-  let running: LockedCampaign = base;
-  const taken: Taken[] = [];
-  const refused: { w: Waiting<Entry, CommitResult>; err: unknown }[] = [];
-  const seen = new Set<string>();
-  let end = group.length;
-  for (const [i, w] of group.entries()) {
-    const { viewer, input, pre } = w.entry;
-    const [committed, userEmail, userName] = viewers?.[viewer.id] ?? [false, null, null];
-    const c = { ...running, alreadyCommitted: committed || seen.has(viewer.id), userEmail, userName };
-    let d: Decision;
-    try {
-      d = decide(viewer, c, input, pre, now);
-    } catch (err) {
-      refused.push({ w, err });
-      continue;
-    }
-    const kind = groupKind(d);
-    if (kind === null || (taken.length > 0 && kind !== taken[0]!.kind)) {
-      end = i;
-      break;
-    }
-    const pledgeId = newId();
-    const emails = [commitEmail(viewer, d, pledgeId, { members: d.committedCount, member: d.member })];
-    // a late member of a confirmed free event is confirmed on arrival, told so (confirmJoinedIfFree)
-    if (kind === "late")
-      emails.unshift(
-        eventConfirmedEmail(
-          c,
-          { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName },
-          0,
-        ),
-      );
-    const {
-      campaignId: _c,
-      now: _n,
-      committedCount: _k,
-      raisedCents: _r,
-      ...write
-    } = commitWrite(viewer, d, pledgeId, now, d.member);
-    taken.push({
-      w,
-      d,
-      kind,
-      write: {
-        ...write,
-        counts: d.committedCount > running.committedCount,
-        emails: emails.map((e) => ({ id: newId(), ...outboxColumns(e) })),
-      },
-    });
-    seen.add(viewer.id);
-    running = {
-      ...running,
-      committedCount: d.committedCount,
-      raisedCents: d.raisedCents,
-      pledgeCount: running.pledgeCount + 1,
-    };
-  }
-  return { taken, refused, end };
-}
-
-/**
- * Group commit (issue 32, the hot event): the commits that queued for one event while the previous
- * group was written are read once, decided in order (decideInOrder) and written in ONE statement
- * (lib/events/commit commitMany: one row lock, one WAL flush). A group of one, or one whose first
- * commit tips, is late or waits in line, runs that commit alone exactly as before; a row that moved
- * under the group (another instance) runs its first commit alone. Returns how many it answered.
- */
-async function commitGroup(group: Waiting<Entry, CommitResult>[]): Promise<number> {
-  const alone = async () => {
-    await commitAlone(group[0]!.entry).then(group[0]!.resolve, group[0]!.reject);
-    return 1;
-  };
-  if (group.length === 1) return alone();
-  const now = new Date();
-  const { campaignId } = group[0]!.entry.input;
-  const row = await readForBatch(
-    db,
-    campaignId,
-    group.map((w) => w.entry.viewer.id),
-  );
-  if (!row) return alone();
-  const { taken, refused, end } = decideInOrder(group, row, now);
-  if (taken.length < 2) return alone();
-  // a failed group statement wrote nothing: its first commit runs alone (and so, in turn, the rest)
-  const writes = taken.map((t) => t.write);
-  const late = taken[0]!.kind === "late";
-  const written = await commitMany(db, campaignId, row.version, writes, now, late).catch(() => null);
-  if (!written?.locked) return alone();
-  const inserted = new Set(written.inserted);
-  for (const { w, d, write } of taken) {
-    // the row was locked: the only way not to insert is the unique live (campaignId, userId) index
-    if (inserted.has(write.pledgeId)) w.resolve(resultOf(d, write.pledgeId, late ? "charged" : "pending"));
-    else w.reject(fail("alreadyCommitted", "CONFLICT"));
-  }
-  for (const { w, err } of refused) w.reject(err);
-  return end;
 }
 
 /**
