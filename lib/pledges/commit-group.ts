@@ -36,8 +36,9 @@ function groupKind(d: Decision): Taken["kind"] | null {
 
 /**
  * Decides the group's commits in arrival order, each on the row as the ones before it leave it
- * (decide() is pure). Stops at the first that tips, is late, waits in line or has a condition: it
- * and those after it are the next group's. Refusals are answered with the group.
+ * (decide() is pure). Stops at the first that groupKind leaves alone (tips, waits in line, has a
+ * condition, a paid late one) or of another kind than the first: it and those after it are the next
+ * group's. Refusals are answered with the group.
  */
 function decideInOrder(
   group: Waiting<Entry, CommitResult>[],
@@ -109,7 +110,7 @@ function decideInOrder(
  * Group commit (issue 32, the hot event): the commits that queued for one event while the previous
  * group was written are read once, decided in order (decideInOrder) and written in ONE statement
  * (lib/events/commit commitMany: one row lock, one WAL flush). A group of one, or one whose first
- * commit tips, is late or waits in line, runs that commit alone exactly as before; a row that moved
+ * commit tips, waits in line or has a condition, runs that commit alone exactly as before; a row that moved
  * under the group (another instance) runs its first commit alone. Returns how many it answered.
  */
 export async function commitGroup(
