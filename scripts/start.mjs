@@ -13,7 +13,7 @@ import pg from "pg";
 import { buildHash } from "./lib/build-hash.mjs";
 import { DEFAULT_DB, dataDir, ensureDatabase } from "./lib/database-url.mjs";
 import { EmbeddedDbUnreachable, isPortFree, startEmbeddedPostgres } from "./lib/embedded-db.mjs";
-import { createFrontServer, NEXT_KEEP_ALIVE_MS, serverActionIds } from "./lib/front-server.mjs";
+import { createFrontServer, serverActionIds } from "./lib/front-server.mjs";
 import net from "node:net";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -229,8 +229,7 @@ async function main() {
       dev ? "dev" : "start",
       "-p",
       String(nextPort),
-      // Next keeps the front server's idle sockets longer than the front server does (see front-server.mjs)
-      ...(dev ? [] : ["-H", "localhost", "--keepAliveTimeout", String(NEXT_KEEP_ALIVE_MS)]),
+      ...(dev ? [] : ["-H", "localhost"]),
     ],
     {
       stdio: "inherit",

@@ -101,10 +101,11 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "upg
 
 // Keep-alive to Next: the front server must drop an idle upstream socket well before Next closes it,
 // or a request sent on it as Next's close crosses it on the wire fails (Node's keep-alive race; a POST
-// is never resent, so it would be answered 502). scripts/start.mjs starts `next start` with
-// NEXT_KEEP_ALIVE_MS (Node's default is 5 s); the agent closes sockets idle for UPSTREAM_IDLE_MS, and
+// is never resent, so it would be answered 502). The agent closes sockets idle for UPSTREAM_IDLE_MS, and
 // sooner when the upstream announces a shorter `Keep-Alive: timeout=` (Node's agent then keeps them 1 s
-// less than announced; it ignores the announcement when the agent has no timeout of its own).
+// less than announced; it ignores the announcement when the agent has no timeout of its own): Next
+// announces its 5 s, so they go after 4 s. (Starting Next with a 55-s keepAliveTimeout was tried and
+// left thousands of sockets of a hostile-body burst open long enough to exhaust the server's 160 MB heap.)
 export const NEXT_KEEP_ALIVE_MS = 55_000; // under Node's headersTimeout (60 s)
 export const UPSTREAM_IDLE_MS = 30_000;
 
