@@ -1,4 +1,5 @@
 import "server-only";
+import type { outboxColumns } from "@/lib/email/service";
 import { Prisma } from "@/lib/db";
 import { livePledgeSql } from "@/lib/campaigns/sql";
 import { eventIfCurrentSql } from "@/lib/events/lock";
@@ -38,16 +39,7 @@ export type CommitWrite = {
 };
 
 /** An outbox row's columns (lib/email/service outboxColumns), with the row's own id. */
-export type CommitEmail = {
-  id: string;
-  dedupeKey: string;
-  toEmail: string;
-  subject: string;
-  text: string;
-  html: string;
-  attachments: unknown;
-  headers: unknown;
-};
+export type CommitEmail = ReturnType<typeof outboxColumns> & { id: string };
 
 export type CommitOptions = {
   /** the row version the decision was made on; null when the caller holds withEvent */
