@@ -7,7 +7,7 @@ import {
   memberCampaignVersion,
   memberHomeVersion,
 } from "@/lib/cache/visitor-version";
-import { sessionClaims } from "@/lib/auth/session-cookie";
+import { sessionClaims } from "@/lib/access/session-cookie";
 import { HOME_FILTERS } from "@/lib/campaigns/filters";
 import { databaseReachable, unavailablePage } from "@/lib/health-gate";
 import { copyNonce, signVersion } from "@/lib/cache/signed-path";

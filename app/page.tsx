@@ -1,4 +1,4 @@
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { homeQuerySchema } from "@/lib/campaigns/filters";
 import { HomeView } from "@/components/home/home-view";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { livePledgeSql, statusIn } from "@/lib/campaigns/sql";
-import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
+import { livePledgeSql, statusIn } from "@/lib/events/sql";
+import { CONFIRMED_STATUSES } from "@/lib/events/lifecycle";
 import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/campaigns/notifications";
 import {
   dueOrganizerEmails,

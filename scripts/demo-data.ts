@@ -10,7 +10,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db";
 import { env, stripeEnabled } from "@/lib/env";
 import { fromWallClock, toWallClock } from "@/lib/campaigns/event-time";
-import { CALLED_OFF_STATUSES } from "@/lib/campaigns/lifecycle";
+import { CALLED_OFF_STATUSES } from "@/lib/events/lifecycle";
 import sharp from "sharp";
 import { confirmDemoSetup, createDemoSetupSecret, demoGateway } from "@/lib/payments/demo-gateway";
 import { processCover } from "@/lib/images/process";
@@ -18,7 +18,7 @@ import { applyAccountState } from "@/lib/payouts/accounts";
 import { listDuePayouts, runPayout } from "@/lib/payouts/service";
 import { listCampaignsNeedingCharge, runCharging } from "@/lib/charging/service";
 import { runPaymentRecovery } from "@/lib/charging/recovery-pass";
-import { confirmJoinedIfFree, tipIfReached } from "@/lib/pledges/membership";
+import { confirmJoinedIfFree, tipIfReached } from "@/lib/campaigns/membership";
 
 export const DEMO_PASSWORD = "pactnexus-demo";
 const HOUR = 3600_000;

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { deleteTestCampaigns, setApprovalStatus } from "@/lib/campaigns/service";
 import { APPROVAL_ERROR, DELETE_TEST_ERROR, KEPT_TITLES_NAMED } from "@/lib/campaigns/texts";

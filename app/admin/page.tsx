@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import {
   ADMIN_SECTIONS,
   adminSearchSchema,

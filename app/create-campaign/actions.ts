@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { createCampaign } from "@/lib/campaigns/service";
 import { deleteDraft, saveDraft } from "@/lib/drafts/service";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SIGN_IN_TO_CREATE_NOTICE } from "@/lib/access/texts";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { listDrafts } from "@/lib/drafts/queries";
 import { CreateEventForm } from "@/components/create/create-event-form";
 import { toDraftView } from "@/components/create/draft-view";

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { isAppError } from "@/lib/errors";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { setDemoAccountState, startPayoutOnboarding } from "@/lib/payouts/accounts";

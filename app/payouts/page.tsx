@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { signInUrl } from "@/lib/auth/return-path";
 import { PAYOUT_TEXTS, refreshPayoutAccount } from "@/lib/payouts/accounts";
 import { getPayoutsView } from "@/lib/payouts/queries";

@@ -6,7 +6,7 @@ import { clientIp } from "@/lib/auth/client-ip";
 import { AUTH_TEXT } from "@/lib/auth/schema";
 import { signUp } from "@/lib/auth/service";
 import { changePassword } from "@/lib/auth/password-reset";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 
 /** Creates an email/password account; the form then signs it in through NextAuth. */
 export async function signUpAction(input: unknown): Promise<ActionResult<{ email: string }>> {

@@ -6,7 +6,7 @@ import { ProfileDashboard } from "@/components/auth/profile-dashboard";
 import { SignInCard } from "@/components/auth/sign-in-card";
 import { GOOGLE_OTHER_EMAIL_ERROR, GOOGLE_UNVERIFIED_ERROR } from "@/lib/auth/policy";
 import { AUTH_TEXT, RESET_TEXT } from "@/lib/auth/schema";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { listCampaignsByCreator } from "@/lib/campaigns/queries";
 import { listMyCommitments } from "@/lib/pledges/mine";
 import { googleEnabled } from "@/lib/env";

@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { clientIp } from "@/lib/auth/client-ip";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { confirmEmail, resendEmailConfirmation } from "@/lib/auth/email-confirmation";
 
 /**

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
 import type { AdminSection } from "@/lib/campaigns/admin";
-import { isRejectable, PHASE_BADGES, phaseOf } from "@/lib/campaigns/lifecycle";
+import { isRejectable, PHASE_BADGES, phaseOf } from "@/lib/events/lifecycle";
 import { formatCents, formatDate } from "@/lib/format";
 
 /** One section of the admin dashboard: its events with their state and money, a page at a time. */

@@ -1,7 +1,7 @@
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { Badge } from "@/components/ui/badge";
 import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
-import { isRejectable } from "@/lib/campaigns/lifecycle";
+import { isRejectable } from "@/lib/events/lifecycle";
 
 const tone = { pending: "amber", approved: "green", rejected: "red" } as const;
 const label = { pending: "Pending approval", approved: "Approved", rejected: "Rejected" } as const;

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Cover } from "@/components/campaigns/cover";
 import type { CampaignView } from "@/lib/campaigns/queries";
-import { PHASE_BADGES, phaseOf } from "@/lib/campaigns/lifecycle";
+import { PHASE_BADGES, phaseOf } from "@/lib/events/lifecycle";
 import { isApproved } from "@/lib/access/rules";
 
 export function CampaignHeader({ campaign, now }: { campaign: CampaignView; now: number }) {

@@ -4,7 +4,7 @@ import { Countdown } from "@/components/campaigns/countdown";
 import { EventTime } from "@/components/time/event-time";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { formatTimeLeft } from "@/lib/campaigns/countdown";
-import { phaseOf, progress } from "@/lib/campaigns/lifecycle";
+import { phaseOf, progress } from "@/lib/events/lifecycle";
 import { goAheadFrom } from "@/lib/campaigns/thresholds";
 import { formatCents, plural, progressPercent } from "@/lib/format";
 

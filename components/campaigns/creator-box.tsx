@@ -1,4 +1,4 @@
-import { isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isPaidEvent } from "@/lib/events/lifecycle";
 import { Card } from "@/components/ui/card";
 import { ButtonLink } from "@/components/ui/button";
 import type { CampaignView } from "@/lib/campaigns/queries";

@@ -1,6 +1,6 @@
 import "server-only";
 import { cache } from "react";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { getCascade, getCommitPanel, listEventCommitments } from "@/lib/pledges/queries";
 import { getCommentsView } from "@/lib/comments/queries";
 import { getUpdatesView } from "@/lib/updates/queries";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { getCampaignForViewer } from "@/lib/campaigns/queries";
 import { appUrl } from "@/lib/env";
 

@@ -1,11 +1,11 @@
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { CampaignHeader } from "@/components/campaigns/campaign-header";
 import { ApprovalNotice } from "@/components/campaigns/approval-notice";
 import { AdminApprovalPanel } from "@/components/campaigns/admin-approval-panel";
 import { CampaignProgress } from "@/components/campaigns/campaign-progress";
 import { CascadeSection } from "@/components/campaigns/cascade";
-import { phaseOf } from "@/lib/campaigns/lifecycle";
+import { phaseOf } from "@/lib/events/lifecycle";
 import { LogisticalDetails } from "@/components/campaigns/logistical-details";
 import { TicketPriceBox } from "@/components/campaigns/ticket-price-box";
 import { WhenWhere } from "@/components/campaigns/when-where";

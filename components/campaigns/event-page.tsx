@@ -1,7 +1,7 @@
 import "server-only";
 import { redirect } from "next/navigation";
 import { EVENT_NOT_FOUND_NOTICE } from "@/lib/access/texts";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { getCampaignForViewer } from "@/lib/campaigns/queries";
 import { requestTime } from "@/lib/campaigns/countdown";
 import { EventPageView } from "@/components/campaigns/event-page-view";

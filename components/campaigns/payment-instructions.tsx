@@ -1,4 +1,4 @@
-import { isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isPaidEvent } from "@/lib/events/lifecycle";
 import { Card } from "@/components/ui/card";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { PAYMENT_TYPE_LABELS, paymentHandle } from "@/lib/campaigns/display";

@@ -1,7 +1,7 @@
 import { Card } from "@/components/ui/card";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { formatCents } from "@/lib/format";
-import { CROWDFUND_MIN_CENTS, isCrowdfund, phaseOf, type Phase } from "@/lib/campaigns/lifecycle";
+import { CROWDFUND_MIN_CENTS, isCrowdfund, phaseOf, type Phase } from "@/lib/events/lifecycle";
 import { formatDayInZone } from "@/lib/campaigns/event-time";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 

@@ -1,5 +1,5 @@
-import { getViewer } from "@/lib/auth/viewer";
-import { isCancellable } from "@/lib/campaigns/lifecycle";
+import { getViewer } from "@/lib/access/viewer";
+import { isCancellable } from "@/lib/events/lifecycle";
 import { CancelEvent } from "@/components/cancellation/cancel-event";
 import { canOverseeEvent } from "@/lib/access/rules";
 

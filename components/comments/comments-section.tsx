@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { eventComments } from "@/components/campaigns/event-data";
 import { CommentForm } from "@/components/comments/comment-form";
 import { CommentItem } from "@/components/comments/comment-item";

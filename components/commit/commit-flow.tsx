@@ -8,7 +8,7 @@ import { Modal } from "@/components/ui/modal";
 import { Field, Input } from "@/components/ui/field";
 import { SaveCardStep } from "@/components/payments/save-card-step";
 import { crowdfundAmountSchema, personalThresholdSchema } from "@/lib/pledges/schema";
-import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent, WITHDRAW_TEXTS } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent, WITHDRAW_TEXTS } from "@/lib/access/pledge-policy";
 import { formatCents } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import type { CommitResult } from "@/lib/pledges/decide";

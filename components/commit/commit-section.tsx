@@ -4,9 +4,9 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { COMMIT_MESSAGES, WAITLIST_TEXTS } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES, WAITLIST_TEXTS } from "@/lib/access/pledge-policy";
 import type { CommitPanel } from "@/lib/pledges/queries";
-import { CALL_TO_ACTION_LABELS, type CallToAction } from "@/lib/campaigns/lifecycle";
+import { CALL_TO_ACTION_LABELS, type CallToAction } from "@/lib/events/lifecycle";
 import { formatCents } from "@/lib/format";
 
 import { commitReturnPath, signInUrl } from "@/lib/auth/return-path";

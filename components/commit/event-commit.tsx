@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { env } from "@/lib/env";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { eventCommitPanel } from "@/components/campaigns/event-data";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { eventCommitments } from "@/components/campaigns/event-data";
 import { CommitmentsList } from "@/components/commit/commitments-list";
 

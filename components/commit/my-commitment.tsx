@@ -7,7 +7,7 @@ import { useServerActions } from "@/components/actions/server-actions";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
 import { SaveCardStep } from "@/components/payments/save-card-step";
-import { GIVE_UP_TEXTS, WAITLIST_TEXTS, WITHDRAW_TEXTS } from "@/lib/pledges/policy";
+import { GIVE_UP_TEXTS, WAITLIST_TEXTS, WITHDRAW_TEXTS } from "@/lib/access/pledge-policy";
 import { formatCents } from "@/lib/format";
 import type { MyCommitment } from "@/lib/pledges/mine";
 import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";

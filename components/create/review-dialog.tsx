@@ -4,7 +4,7 @@ import { Modal } from "@/components/ui/modal";
 import { Button } from "@/components/ui/button";
 import type { CreateCampaignInput } from "@/lib/campaigns/schema";
 import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
-import { isCrowdfund } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund } from "@/lib/events/lifecycle";
 import { formatCents, plural } from "@/lib/format";
 
 /**

@@ -1,4 +1,4 @@
-import { isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isPaidEvent } from "@/lib/events/lifecycle";
 import { formatInZone } from "@/lib/campaigns/event-time";
 
 type CampaignOutcome = {

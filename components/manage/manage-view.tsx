@@ -11,7 +11,7 @@ import { formatCents, progressPercent } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import type { ManageCommitment, ManageView as View } from "@/lib/pledges/manage-queries";
 
-import { isConfirmed } from "@/lib/campaigns/lifecycle";
+import { isConfirmed } from "@/lib/events/lifecycle";
 import { isApproved } from "@/lib/access/rules";
 
 function statusBanner(c: View["campaign"]): { tone: string; title: string; text: string } {

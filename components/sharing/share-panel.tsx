@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { paceEstimate } from "@/lib/sharing/pace";
 import { shareProgress } from "@/lib/sharing/queries";
 import { eventShareInfo } from "@/components/campaigns/event-data";

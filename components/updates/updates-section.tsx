@@ -1,4 +1,4 @@
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { eventUpdates } from "@/components/campaigns/event-data";
 import { formatDateTime } from "@/lib/format";
 import { UpdateForm } from "@/components/updates/update-form";

@@ -1,4 +1,4 @@
-import { revealAt, thresholdMet, type ThresholdFacts } from "@/lib/campaigns/lifecycle";
+import { revealAt, thresholdMet, type ThresholdFacts } from "@/lib/events/lifecycle";
 
 /**
  * Who may do what (SPEC §4, §6; DESIGN §1): one predicate per access level, pure and

@@ -18,7 +18,7 @@ import { googleVerifiedEmail, secureJoinedAccount, verifyPasswordSignIn } from "
 import { env, googleEnabled, googleTestIssuer } from "@/lib/env";
 import { INVALID_TEXT_MESSAGE, isAppError, isDatabaseUnavailable, isInvalidText } from "@/lib/errors";
 import { logUnexpected } from "@/lib/security/redact";
-import { secureCookies, sessionCookie, tokenSessionVersion } from "@/lib/auth/session-cookie";
+import { secureCookies, sessionCookie, tokenSessionVersion } from "@/lib/access/session-cookie";
 import { endAllSessions } from "@/lib/auth/service";
 import { safeSitePath } from "@/lib/auth/return-path";
 
@@ -188,8 +188,8 @@ const authEvents: NextAuthOptions["events"] = {
 
 /**
  * NextAuth v4 configuration: JWT sessions (the user id is the token subject; pages and actions read
- * it with lib/auth/session-cookie.ts sessionUserId, and roles from the database on every request
- * in lib/auth/viewer.ts), email/password always, Google only when
+ * it with lib/access/session-cookie.ts sessionUserId, and roles from the database on every request
+ * in lib/access/viewer.ts), email/password always, Google only when
  * GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. The adapter stores OAuth users and accounts.
  */
 export function authOptions(request: { sessionToken?: string | null } = {}): NextAuthOptions {

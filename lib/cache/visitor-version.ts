@@ -1,9 +1,9 @@
 import pg from "pg";
 import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
-import type { SessionClaims } from "@/lib/auth/session-cookie";
+import type { SessionClaims } from "@/lib/access/session-cookie";
 import { canSeeEvent, isApproved, memberCopyAudience } from "@/lib/access/rules";
 import { isCampaignId } from "@/lib/ids";
-import { livePledgeWhere, memberPledgeWhere, standingPledgeWhere } from "@/lib/campaigns/lifecycle";
+import { livePledgeWhere, memberPledgeWhere, standingPledgeWhere } from "@/lib/events/lifecycle";
 
 /**
  * Visitors' pages are cached by version (issue 8: fast pages, and "an approval, a commit or a
@@ -46,7 +46,7 @@ const listVersion = (v: Date | null, now: number) =>
 
 /**
  * An event page's version: its row's last change, the time bucket, whether its deadline has passed,
- * and whether it has started ("onStart" identities are revealed then: lib/campaigns/lifecycle revealAt).
+ * and whether it has started ("onStart" identities are revealed then: lib/events/lifecycle revealAt).
  */
 const eventVersion = (row: { updatedAt: Date; deadline: Date; startsAt: Date | null }, now: number) =>
   `${new Date(row.updatedAt).getTime().toString(36)}-${bucket(now)}-${now >= new Date(row.deadline).getTime() ? "e" : "o"}${row.startsAt && now >= new Date(row.startsAt).getTime() ? "s" : ""}`;

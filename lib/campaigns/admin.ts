@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db, Prisma } from "@/lib/db";
 import { pageNumberSchema } from "@/lib/ids";
 import { cardSelect, type CampaignCard } from "@/lib/campaigns/queries";
-import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, isPaidEvent } from "@/lib/events/lifecycle";
 import { formatCents } from "@/lib/format";
 
 /**

@@ -1,6 +1,6 @@
 /** Display helpers shared by server and client components (no server imports). */
 import type { CampaignCard } from "@/lib/campaigns/queries";
-import { isRejectable, PHASE_BADGES, phaseOf } from "@/lib/campaigns/lifecycle";
+import { isRejectable, PHASE_BADGES, phaseOf } from "@/lib/events/lifecycle";
 import { formatDayInZone, formatInZone } from "@/lib/campaigns/event-time";
 
 export const PAYMENT_TYPE_LABELS: Record<string, string> = {

@@ -1,6 +1,6 @@
 import "server-only";
 import { formatCents, plural } from "@/lib/format";
-import { isConfirmed, isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isConfirmed, isCrowdfund, isPaidEvent } from "@/lib/events/lifecycle";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import {

@@ -1,5 +1,5 @@
 import "server-only";
-import { canBePaid } from "@/lib/payouts/accounts";
+import { canBePaid } from "@/lib/access/payable";
 import "@/lib/zod";
 import { z } from "zod";
 import { db, type Prisma } from "@/lib/db";
@@ -30,8 +30,8 @@ import {
   venueField,
   whenWhere,
 } from "@/lib/campaigns/fields";
-import { isCollecting, isConfirmed, isPaidEvent, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
-import { changeWithdrawUntil } from "@/lib/pledges/policy";
+import { isCollecting, isConfirmed, isPaidEvent, STANDING_PLEDGE } from "@/lib/events/lifecycle";
+import { changeWithdrawUntil } from "@/lib/access/pledge-policy";
 import { DEADLINE_EXTENSION_MAX_DAYS, DEADLINE_MAX_MS, deadlineLimits } from "@/lib/campaigns/limits";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 import { formatInZone } from "@/lib/campaigns/event-time";
@@ -39,7 +39,7 @@ import { whenWhereSelect } from "@/lib/campaigns/place";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { deadlineExtendedEmail, eventChangedEmail } from "@/lib/campaigns/edit-emails";
-import { afterPlacesFilled, fillOpenPlaces, type Filled } from "@/lib/pledges/waitlist";
+import { afterPlacesFilled, fillOpenPlaces, type Filled } from "@/lib/campaigns/waitlist";
 
 /**
  * Editing an event (issue 17 item 2). The organizer may change the words, the place and the times

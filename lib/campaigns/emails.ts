@@ -4,7 +4,7 @@ import { formatCents, plural } from "@/lib/format";
 import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeFor, placeLine, type WhenWhereRow } from "@/lib/campaigns/place";
 import { coverUrl } from "@/lib/images/limits";
-import { isCrowdfund, isPaidEvent, progress } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, isPaidEvent, progress } from "@/lib/events/lifecycle";
 import { icsAttachment } from "@/lib/campaigns/ics";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";

@@ -13,7 +13,7 @@ import {
 } from "@/lib/campaigns/limits";
 import { WALL_CLOCK, fromWallClock, isTimeZone } from "@/lib/campaigns/event-time";
 import { formatCents } from "@/lib/format";
-import { isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isPaidEvent } from "@/lib/events/lifecycle";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 
 /*

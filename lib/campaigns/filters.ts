@@ -1,6 +1,6 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
-import { COLLECTING_STATUSES, CONFIRMED_STATUSES, inStatuses, isCollecting } from "@/lib/campaigns/lifecycle";
+import { COLLECTING_STATUSES, CONFIRMED_STATUSES, inStatuses, isCollecting } from "@/lib/events/lifecycle";
 import { ENDING_SOON_MS } from "@/lib/campaigns/limits";
 
 export const HOME_FILTERS = ["all", "active", "funded", "ending"] as const;

@@ -7,22 +7,22 @@ import type { Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { idSchema } from "@/lib/ids";
-import { isCollecting, isCrowdfund, isFreeEvent, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { isCollecting, isCrowdfund, isFreeEvent, MEMBER_PLEDGE } from "@/lib/events/lifecycle";
 import { setConfirmed } from "@/lib/events/counters";
 import { goAhead as goAheadWith } from "@/lib/events/status";
 import { goAheadFrom } from "@/lib/campaigns/thresholds";
-import { confirmFreePledges } from "@/lib/charging/pledge-state";
-import { requestCharging } from "@/lib/charging/queue";
+import { confirmFreePledges } from "@/lib/ledger/pledge-state";
+import { requestCharging } from "@/lib/ledger/queue";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
-import { goAheadEmail } from "@/lib/pledges/condition-emails";
+import { goAheadEmail } from "@/lib/campaigns/condition-emails";
 
 /**
  * The early go-ahead (issue 21, DESIGN §1 "early go-ahead"): an organizer who said at creation that
  * the event may go ahead from 80% of its goal confirms it once, from there and before the deadline,
  * naming the count they saw. The members are then charged as at a tip (the charging job), every
  * member is told why, and the event page says the organizer chose it. It is not "threshold met"
- * for `immediate` revelation (lib/campaigns/lifecycle thresholdMet).
+ * for `immediate` revelation (lib/events/lifecycle thresholdMet).
  */
 
 export const GO_AHEAD_TEXTS = {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Prisma } from "@/lib/db";
-import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { LIVE_PLEDGE } from "@/lib/events/lifecycle";
 import { whenWhereSelect } from "@/lib/campaigns/place";
 import { appUrl } from "@/lib/env";
 import { renderEmail } from "@/lib/email/render";

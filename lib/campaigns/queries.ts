@@ -2,11 +2,11 @@ import "server-only";
 import { isCampaignId } from "@/lib/ids";
 import { cache } from "react";
 import { db } from "@/lib/db";
-import { memberHasCommitted, type Viewer } from "@/lib/auth/viewer";
+import { memberHasCommitted, type Viewer } from "@/lib/access/viewer";
 import { homeFilterWhere } from "@/lib/campaigns/filters";
 import { type HomeFilter } from "@/lib/campaigns/filters";
 import { HOME_PAGE_SIZE } from "@/lib/campaigns/limits";
-import { isCrowdfund, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, STANDING_PLEDGE } from "@/lib/events/lifecycle";
 import { type Actor, canSeeCreatorEmail, canSeeEvent, canSeeExactPlace } from "@/lib/access/rules";
 import { type EventPlace, type WhenWhereRow, placeFor, whenWhereSelect } from "@/lib/campaigns/place";
 

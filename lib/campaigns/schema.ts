@@ -13,7 +13,7 @@ import {
   REJECT_REASON_MAX,
 } from "@/lib/campaigns/limits";
 import { REJECT_TEXT } from "@/lib/campaigns/texts";
-import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, isPaidEvent } from "@/lib/events/lifecycle";
 import {
   addressField,
   areaField,

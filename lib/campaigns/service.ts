@@ -5,13 +5,13 @@ import { db, Prisma } from "@/lib/db";
 import { withEvents } from "@/lib/events/lock";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { approvalInputSchema, createCampaignSchema, type ApprovalInput } from "@/lib/campaigns/schema";
 import { parseInput } from "@/lib/actions";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 import { canModerate } from "@/lib/access/rules";
-import { CONFIRMED_STATUSES, isPaidEvent, isRejectable } from "@/lib/campaigns/lifecycle";
-import { canBePaid, PAYOUT_TEXTS } from "@/lib/payouts/accounts";
+import { CONFIRMED_STATUSES, isPaidEvent, isRejectable } from "@/lib/events/lifecycle";
+import { canBePaid, PAYABLE_TEXTS } from "@/lib/access/payable";
 import { REJECT_TEXT } from "@/lib/campaigns/texts";
 import { eventHasMoneySql, pledgeHasMoneySql } from "@/lib/campaigns/admin";
 
@@ -41,7 +41,7 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
       isPaidEvent(current) &&
       !(await canBePaid(tx, current.creatorId))
     )
-      throw new AppError("CONFLICT", PAYOUT_TEXTS.notReady);
+      throw new AppError("CONFLICT", PAYABLE_TEXTS.notReady);
     const now = new Date();
     // A rejection holds only while the event has not tipped: checked again in the write itself, so
     // a commit that tips it meanwhile wins and the rejection is refused.

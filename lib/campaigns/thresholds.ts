@@ -1,10 +1,10 @@
 /**
  * The campaign core's rules on who counts (issues 21): personal thresholds — the members are the
  * largest set whose conditions all hold — and the early go-ahead. Pure and dependency-free like
- * lib/campaigns/lifecycle.ts, which holds the statuses and the threshold; client components, SQL
+ * lib/events/lifecycle.ts, which holds the statuses and the threshold; client components, SQL
  * builders and services import it.
  */
-import { isCollecting, isCrowdfund } from "@/lib/campaigns/lifecycle";
+import { isCollecting, isCrowdfund } from "@/lib/events/lifecycle";
 
 // ---- the early go-ahead (DESIGN §1 "early go-ahead") ---------------------------------------------
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { isCancellable, isPaidEvent, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { isCancellable, isPaidEvent, STANDING_PLEDGE } from "@/lib/events/lifecycle";
 import { db } from "@/lib/db";
 import { cancel } from "@/lib/events/status";
 import { AppError } from "@/lib/errors";

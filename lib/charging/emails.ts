@@ -1,11 +1,11 @@
 import "server-only";
 import { appUrl } from "@/lib/env";
 import { db, type Prisma } from "@/lib/db";
-import { statusIn } from "@/lib/campaigns/sql";
+import { statusIn } from "@/lib/events/sql";
 import { formatCents, plural } from "@/lib/format";
 import { coverUrl } from "@/lib/images/limits";
-import { CONFIRMED_STATUSES, isCrowdfund, isPaidEvent, LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
-import { OUTCOME_STATES, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
+import { CONFIRMED_STATUSES, isCrowdfund, isPaidEvent, LIVE_PLEDGE } from "@/lib/events/lifecycle";
+import { OUTCOME_STATES, RECOVERABLE_STATES } from "@/lib/ledger/pledge-state";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import { queueEmail } from "@/lib/email/service";

@@ -3,7 +3,7 @@ import type Stripe from "stripe";
 import type { Prisma } from "@/lib/db";
 import { finalizeIfDone } from "@/lib/charging/run";
 import { onChargeFailed } from "@/lib/charging/notify";
-import { recordProviderFailure, recordProviderSuccess } from "@/lib/charging/pledge-state";
+import { recordProviderFailure, recordProviderSuccess } from "@/lib/ledger/pledge-state";
 import { handleStripeEventOnce } from "@/lib/payments/webhook";
 
 /**

@@ -1,10 +1,10 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { statusIn } from "@/lib/campaigns/sql";
-import { CONFIRMED_STATUSES, pledgeChargeCents } from "@/lib/campaigns/lifecycle";
+import { statusIn } from "@/lib/events/sql";
+import { CONFIRMED_STATUSES, pledgeChargeCents } from "@/lib/events/lifecycle";
 import type { ChargeResult, PaymentGateway } from "@/lib/payments/types";
 import { onChargeFailed } from "@/lib/charging/notify";
-import { returnFailedPromotion } from "@/lib/pledges/waitlist";
+import { returnFailedPromotion } from "@/lib/campaigns/waitlist";
 import {
   claimBatch,
   giveBackClaims,
@@ -12,7 +12,7 @@ import {
   recordSuccesses,
   STALE_CLAIM_MS,
   type ClaimedPledge,
-} from "@/lib/charging/pledge-state";
+} from "@/lib/ledger/pledge-state";
 import type { CampaignForCharge, RunCounts, RunOptions } from "@/lib/charging/run";
 
 /**

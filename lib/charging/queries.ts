@@ -1,9 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { livePledgeSql, memberPledgeSql } from "@/lib/campaigns/sql";
-import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
-import { LIVE_PLEDGE, OUTCOME_STATES, pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
-import { pledgeDueBy, softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";
+import { livePledgeSql, memberPledgeSql } from "@/lib/events/sql";
+import { pledgeChargeCents } from "@/lib/events/lifecycle";
+import { LIVE_PLEDGE, OUTCOME_STATES, pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/ledger/pledge-state";
+import { pledgeDueBy, softRetrySql, stillPayableSql } from "@/lib/ledger/payment-window";
 
 /**
  * SPEC §7 response of POST /api/check-and-charge, for one campaign. Its four keys are the same for

@@ -1,25 +1,25 @@
 import "server-only";
 import { db, Prisma } from "@/lib/db";
-import { livePledgeSql, statusIn } from "@/lib/campaigns/sql";
-import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
+import { livePledgeSql, statusIn } from "@/lib/events/sql";
+import { CONFIRMED_STATUSES } from "@/lib/events/lifecycle";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { chargeCampaign } from "@/lib/charging/run";
-import { pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
+import { pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/ledger/pledge-state";
 import {
   AUTO_RETRY_AFTER_MS,
   REMINDER_EVERY_MS,
   softRetrySql,
   stillPayableSql,
-} from "@/lib/charging/payment-window";
+} from "@/lib/ledger/payment-window";
 import { paymentFailedEmail, paymentSelect, type PaymentRow } from "@/lib/charging/notify";
 import type { QueuedEmail } from "@/lib/email/schema";
-import { dropUnpaidPledge } from "@/lib/pledges/withdraw";
+import { dropUnpaidPledge } from "@/lib/charging/drop-unpaid";
 
 /**
  * The recovery pass (DESIGN §1 "failed payments"), run every few minutes by the job and safe to run
  * on any number of instances at once. In this order:
- *  1. windows that closed unpaid are dropped (lib/pledges/withdraw dropUnpaidPledge), so nothing
+ *  1. windows that closed unpaid are dropped (lib/charging/drop-unpaid.ts), so nothing
  *     after the window — a retry or a reminder — ever reaches them;
  *  2. soft declines a day old get their one automatic retry, through the charging pipeline's claim
  *     (lib/charging/run.ts), so it races safely with the backer's own payment, a manual charge and

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getGateway } from "@/lib/payments/gateway";
-import { pledgeChargeCents } from "@/lib/campaigns/lifecycle";
+import { pledgeChargeCents } from "@/lib/events/lifecycle";
 import { canActOnPledge } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { finalizeIfDone } from "@/lib/charging/run";
@@ -12,11 +12,11 @@ import {
   isRecoverable,
   recordChargeResult,
   STALE_CLAIM_MS,
-} from "@/lib/charging/pledge-state";
+} from "@/lib/ledger/pledge-state";
 import { onChargeFailed } from "@/lib/charging/notify";
 import { declineInPlainWords } from "@/lib/payments/declines";
 import { formatInZone } from "@/lib/campaigns/event-time";
-import { paymentDueBy, pledgeDueBy } from "@/lib/charging/payment-window";
+import { paymentDueBy, pledgeDueBy } from "@/lib/ledger/payment-window";
 import type { Standing } from "@/lib/events/standing";
 import { NOTHING_TO_PAY } from "@/lib/events/story";
 

@@ -2,19 +2,19 @@ import "server-only";
 import { db, Prisma } from "@/lib/db";
 import { setConfirmed } from "@/lib/events/counters";
 import { beginCharging, chargedFree, chargedPaid } from "@/lib/events/status";
-import { memberPledgeSql } from "@/lib/campaigns/sql";
+import { memberPledgeSql } from "@/lib/events/sql";
 import { env } from "@/lib/env";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { kickEmailSender } from "@/lib/email/service";
 import type { ChargeSummary } from "@/lib/charging/queries";
-import { CONFIRMED_STATUSES, inStatuses, isFreeEvent } from "@/lib/campaigns/lifecycle";
+import { CONFIRMED_STATUSES, inStatuses, isFreeEvent } from "@/lib/events/lifecycle";
 import {
   confirmFreePledges,
   OPEN_STATES,
   pledgeStatesIn,
   type ClaimedPledge,
-} from "@/lib/charging/pledge-state";
+} from "@/lib/ledger/pledge-state";
 import { chargeLane, claimFeed, giveBack, resultRecorder, type Lane } from "@/lib/charging/pipeline";
 
 /**

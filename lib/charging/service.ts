@@ -2,23 +2,23 @@ import "server-only";
 import { tip } from "@/lib/events/status";
 import { db, Prisma } from "@/lib/db";
 import { withEvent } from "@/lib/events/lock";
-import { memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
-import { requestCharging } from "@/lib/charging/queue";
+import { memberPledgeSql, statusIn } from "@/lib/events/sql";
+import { requestCharging } from "@/lib/ledger/queue";
 import { AppError } from "@/lib/errors";
 import { consume, secondsText } from "@/lib/rate-limit/service";
-import { CONFIRMED_STATUSES, inStatuses, isCollecting, recountMeetsGoal } from "@/lib/campaigns/lifecycle";
+import { CONFIRMED_STATUSES, inStatuses, isCollecting, recountMeetsGoal } from "@/lib/events/lifecycle";
 import { seesAllIdentities, type Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
 import { getChargeSummary } from "@/lib/charging/queries";
-import { STALE_CLAIM_MS } from "@/lib/charging/pledge-state";
+import { STALE_CLAIM_MS } from "@/lib/ledger/pledge-state";
 import { chargeCampaign, type RunOptions, type RunResult } from "@/lib/charging/run";
 
 /**
  * The charging entry points (DESIGN §1 "charging"): the threshold recount, check-and-charge, the
  * manual charge, the queue and the sweeper's list. The pipeline is lib/charging/run.ts; every
- * pledge state write is lib/charging/pledge-state.ts; the backer's own payment is recovery.ts.
+ * pledge state write is lib/ledger/pledge-state.ts; the backer's own payment is recovery.ts.
  */
-export { CHARGE_JOB, requestCharging } from "@/lib/charging/queue";
+export { CHARGE_JOB, requestCharging } from "@/lib/ledger/queue";
 
 /** How long an HTTP request may spend charging before it answers; the job carries on. */
 const HTTP_TIME_BUDGET_MS = 20_000;

@@ -1,7 +1,7 @@
 import "server-only";
 import { defineJob } from "@/lib/jobs/types";
 import { runDeadlines } from "@/lib/deadlines/service";
-import { releaseUnmetConditions } from "@/lib/pledges/membership";
+import { releaseUnmetConditions } from "@/lib/campaigns/membership";
 
 /** Every minute: expire events past their deadline, release their cards, send 48-hour reminders. */
 const deadlinesJob = defineJob<Record<string, never>>({

@@ -6,7 +6,7 @@ import { expire } from "@/lib/events/status";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { deadlineReminderEmail, expiredEmail, type EmailCampaign } from "@/lib/campaigns/emails";
 import { releaseSavedCards } from "@/lib/ledger/cards";
-import { LIVE_PLEDGE, thresholdMet } from "@/lib/campaigns/lifecycle";
+import { LIVE_PLEDGE, thresholdMet } from "@/lib/events/lifecycle";
 import { isApproved } from "@/lib/access/rules";
 
 /**

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DESCRIPTION_MAX, LOGISTICS_MAX, PAYMENT_HANDLE_MAX, TITLE_MAX } from "@/lib/campaigns/limits";
 import { DRAFT_EMPTY } from "@/lib/campaigns/texts";
 import { PACT_TYPES, PAYMENT_TYPES, REVELATION_TYPES } from "@/lib/campaigns/schema";
-import { isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isPaidEvent } from "@/lib/events/lifecycle";
 import {
   addressField,
   areaField,

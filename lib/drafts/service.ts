@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { draftIdSchema, draftSchema } from "@/lib/drafts/schema";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 

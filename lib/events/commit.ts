@@ -1,7 +1,7 @@
 import "server-only";
 import type { outboxColumns } from "@/lib/email/service";
 import { Prisma } from "@/lib/db";
-import { livePledgeSql } from "@/lib/campaigns/sql";
+import { livePledgeSql } from "@/lib/events/sql";
 import { eventIfCurrentSql } from "@/lib/events/lock";
 
 /**
@@ -144,7 +144,7 @@ export async function commitMany(
     })),
   );
   const emails = JSON.stringify(batch.flatMap((w) => w.emails.map((e) => ({ pledgeId: w.pledgeId, ...e }))));
-  // as lib/charging/pledge-state confirmFreePledges confirms a free member, and setConfirmed counts it
+  // as lib/ledger/pledge-state confirmFreePledges confirms a free member, and setConfirmed counts it
   const confirmedColumns = confirmed
     ? Prisma.sql`, verified, charged, "chargedAt", "chargeType", "chargeStatus"`
     : Prisma.empty;

@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/lib/db";
-import { statusIn } from "@/lib/campaigns/sql";
-import { CONFIRMED_STATUSES, SETTLING_STATUSES } from "@/lib/campaigns/lifecycle";
+import { statusIn } from "@/lib/events/sql";
+import { CONFIRMED_STATUSES, SETTLING_STATUSES } from "@/lib/events/lifecycle";
 
 /**
  * An event's status moves (issue 32): `Campaign.status` is written here and nowhere else
@@ -26,7 +26,7 @@ export async function tip(tx: Tx, campaignId: string, now: Date): Promise<void> 
 
 /**
  * tip (free): a collecting free event reached its goal — `charged` at once, `confirmed` being the
- * members confirmed with it (lib/charging/pledge-state confirmFreePledges).
+ * members confirmed with it (lib/ledger/pledge-state confirmFreePledges).
  */
 export async function tipFree(tx: Tx, campaignId: string, now: Date, confirmed: number): Promise<void> {
   await tx.campaign.update({

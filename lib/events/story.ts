@@ -15,7 +15,7 @@ export type CommitmentFacts = {
   paid: boolean;
   /** what the commitment was (or is to be) charged */
   cents: number;
-  /** a failed payment's phase (lib/charging/payment-window recoveryPhase) */
+  /** a failed payment's phase (lib/ledger/payment-window recoveryPhase) */
   recovery: "retrying" | "awaiting_card" | "dropped" | null;
   failureCode: string | null;
   /** took a place that opened on the waitlist */

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { getGateway, paymentsMode } from "@/lib/payments/gateway";
-import { CALLED_OFF_STATUSES, CANCELLABLE_STATUSES, STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { CALLED_OFF_STATUSES, CANCELLABLE_STATUSES, STANDING_PLEDGE } from "@/lib/events/lifecycle";
 
 /**
  * Card release (issue 32: it lives with the ledger; the deadline job, withdrawal, giving up and the

@@ -9,7 +9,7 @@ import type { MoveResult } from "@/lib/payments/types";
  * made in the statement or transaction that writes the pledge's or payout's own columns, so the two
  * never disagree. A row's `idempotencyKey` is the key sent to the provider for that movement.
  *
- * Charges are written by lib/charging/pledge-state.ts through `chargeMovementSql` (one statement with
+ * Charges are written by lib/ledger/pledge-state.ts through `chargeMovementSql` (one statement with
  * the pledge's update, so the charging hot path stays one round trip); refunds by ./refunds.ts;
  * payouts by lib/payouts/service.ts through `claimPayoutMovement` / `settlePayoutMovement`.
  */

@@ -7,13 +7,14 @@ import { getGateway } from "@/lib/payments/gateway";
 import type { PayoutAccountState } from "@/lib/payments/types";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { payoutAccountAttentionEmail } from "@/lib/payouts/emails";
+import { PAYABLE_TEXTS } from "@/lib/access/payable";
 
 /**
  * Organizers' payout accounts (issue 23). With Stripe: a Connect Express account, created once per
  * organizer, completed on Stripe's hosted onboarding (Account Links), its readiness kept current by
  * `account.updated` webhooks and by reading it when the organizer comes back. In demo mode (no
  * Stripe keys, the embedded default) the clearly marked page /payouts/demo stands in with the same
- * states. A paid event is approved only once its organizer's account is ready (lib/campaigns/service).
+ * states. A paid event is approved only once its organizer's account is ready (lib/campaigns/service asks lib/access/payable).
  */
 export type PayoutAccountView = {
   status: "not_started" | "pending" | "ready" | "restricted";
@@ -22,8 +23,7 @@ export type PayoutAccountView = {
 };
 
 export const PAYOUT_TEXTS = {
-  notReady:
-    "The organizer has not set up payouts yet. A paid event is approved once its organizer can be paid (Payouts, on their profile).",
+  notReady: PAYABLE_TEXTS.notReady,
   demoOnly: "This page only exists in demo mode.",
   notYours: "That payout account is not yours.",
   unconfirmed:
@@ -43,16 +43,6 @@ export async function getPayoutAccount(userId: string): Promise<PayoutAccountVie
 /** The organizer's own account row (the demo page checks the link is theirs). */
 export const getPayoutAccountRow = (userId: string) =>
   db.payoutAccount.findUnique({ where: { userId }, select: { accountId: true, status: true } });
-
-/** Whether `userId` can be paid now (the approval gate of a paid event). */
-export async function canBePaid(tx: Prisma.TransactionClient, userId: string): Promise<boolean> {
-  const row = await tx.payoutAccount.findUnique({
-    where: { userId },
-    select: { status: true, provider: true },
-  });
-  // an account of the other provider (a demo account once real keys are set) cannot be paid
-  return row?.status === "ready" && row.provider === getGateway().mode;
-}
 
 /**
  * Payout onboarding needs a confirmed address (issue 31; a Google account's is): whoever signed up an

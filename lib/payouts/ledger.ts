@@ -1,8 +1,8 @@
 import "server-only";
 import { Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
-import { recoveryDays } from "@/lib/charging/payment-window";
-import { pledgeStatesIn, SETTLED_STATES } from "@/lib/charging/pledge-state";
+import { recoveryDays } from "@/lib/ledger/payment-window";
+import { pledgeStatesIn, SETTLED_STATES } from "@/lib/ledger/pledge-state";
 
 /**
  * An event's money, from the organizer's side (issue 23), in one place: what was collected, what

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { getPayoutAccount, type PayoutAccountView } from "@/lib/payouts/accounts";
 import { ledgerOf, payoutAvailableAt, type Ledger } from "@/lib/payouts/ledger";
 import { csvCell } from "@/lib/format";
-import { CONFIRMED_STATUSES } from "@/lib/campaigns/lifecycle";
+import { CONFIRMED_STATUSES } from "@/lib/events/lifecycle";
 
 /**
  * The organizer's payouts page and CSV, and the admins' attention list (issue 23). Every figure is

@@ -1,13 +1,13 @@
 import "server-only";
 import { db, Prisma } from "@/lib/db";
-import { statusIn } from "@/lib/campaigns/sql";
+import { statusIn } from "@/lib/events/sql";
 import { AppError } from "@/lib/errors";
 import { withEvent } from "@/lib/events/lock";
 import { getGateway } from "@/lib/payments/gateway";
 import type { MoveResult, PaymentGateway } from "@/lib/payments/types";
-import { CONFIRMED_STATUSES, inStatuses } from "@/lib/campaigns/lifecycle";
+import { CONFIRMED_STATUSES, inStatuses } from "@/lib/events/lifecycle";
 import { canModerate, type Actor } from "@/lib/access/rules";
-import { pledgeStatesIn, SETTLED_STATES } from "@/lib/charging/pledge-state";
+import { pledgeStatesIn, SETTLED_STATES } from "@/lib/ledger/pledge-state";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { payoutSentEmail } from "@/lib/payouts/emails";
 import { ledgerOf, payoutAvailableAt, payoutHoldDays } from "@/lib/payouts/ledger";

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { commitMany, type BatchedCommit } from "@/lib/events/commit";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { eventConfirmedEmail } from "@/lib/campaigns/emails";
 import { outboxColumns } from "@/lib/email/service";
 import {
@@ -15,7 +15,7 @@ import {
   type parseCommitInput,
   type Pre,
 } from "@/lib/pledges/decide";
-import { newId, type Waiting } from "@/lib/pledges/commit-slots";
+import { newId, type Waiting } from "@/lib/campaigns/commit-slots";
 import { commitEmail, commitWrite } from "@/lib/pledges/commit-rows";
 
 /** Group commit (issue 32, the hot event): the commits queued for one event, decided and written together. */

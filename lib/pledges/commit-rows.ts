@@ -1,11 +1,11 @@
 import "server-only";
 import { contributorText } from "@/lib/privacy/present";
 import type { CommitWrite } from "@/lib/events/commit";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { commitReceivedEmail } from "@/lib/campaigns/emails";
 import type { Decision } from "@/lib/pledges/decide";
-import { waitlistJoinedEmail } from "@/lib/pledges/waitlist-emails";
-import { conditionalCommitEmail } from "@/lib/pledges/condition-emails";
+import { waitlistJoinedEmail } from "@/lib/campaigns/waitlist-emails";
+import { conditionalCommitEmail } from "@/lib/campaigns/condition-emails";
 
 /** What a commit writes, as decided: its confirmation email and its pledge row (lib/pledges/service, commit-group). */
 /** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */

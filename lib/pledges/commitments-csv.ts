@@ -1,5 +1,5 @@
 import "server-only";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { getManageView, listManagedPledges } from "@/lib/pledges/manage-queries";
 import { organizerStatusText } from "@/lib/events/story";
 import { csvCell } from "@/lib/format";

@@ -2,15 +2,15 @@ import "server-only";
 import type { OwnPayment } from "@/lib/charging/recovery";
 import { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import type { CardSummary } from "@/lib/payments/types";
 import { parseInput } from "@/lib/actions";
 import { commitInputSchema, CROWDFUND_MIN_CENTS, PERSONAL_THRESHOLD_TEXTS } from "@/lib/pledges/schema";
-import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/pledges/policy";
-import { countsTowardGoal, isCrowdfund, isFull, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/access/pledge-policy";
+import { countsTowardGoal, isCrowdfund, isFull, isPaidEvent } from "@/lib/events/lifecycle";
 import { maxPersonalThreshold, memberCount } from "@/lib/campaigns/thresholds";
 import { canSeeEvent } from "@/lib/access/rules";
-import { livePledgeSql, standingPledgeSql } from "@/lib/campaigns/sql";
+import { livePledgeSql, standingPledgeSql } from "@/lib/events/sql";
 
 /**
  * The commit decision (SPEC §4 commit flow, DESIGN §1 threshold): reads the campaign row a commit

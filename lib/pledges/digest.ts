@@ -1,7 +1,7 @@
 import "server-only";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { db } from "@/lib/db";
-import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { LIVE_PLEDGE } from "@/lib/events/lifecycle";
 import { queueEmail } from "@/lib/email/service";
 import { organizerCommitDigestEmail } from "@/lib/campaigns/emails";
 

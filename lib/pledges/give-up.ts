@@ -4,17 +4,17 @@ import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import { canSeeEvent, type Actor } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
-import { isConfirmed, LIVE_PLEDGE, waitlistOpen } from "@/lib/campaigns/lifecycle";
+import { isConfirmed, LIVE_PLEDGE, waitlistOpen } from "@/lib/events/lifecycle";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { queueEmail } from "@/lib/email/service";
-import { gaveUpEmail } from "@/lib/pledges/waitlist-emails";
+import { gaveUpEmail } from "@/lib/campaigns/waitlist-emails";
 import { releaseSavedCards } from "@/lib/ledger/cards";
 import { campaignIdSchema } from "@/lib/pledges/schema";
-import { GIVE_UP_TEXTS, WITHDRAW_TEXTS } from "@/lib/pledges/policy";
+import { GIVE_UP_TEXTS, WITHDRAW_TEXTS } from "@/lib/access/pledge-policy";
 
 export { GIVE_UP_TEXTS };
-import { recordHandover, recordWithdrawal, uncount } from "@/lib/pledges/places";
-import { withPlaces } from "@/lib/pledges/waitlist";
+import { recordHandover, recordWithdrawal, uncount } from "@/lib/campaigns/places";
+import { withPlaces } from "@/lib/campaigns/waitlist";
 
 const giveUpInputSchema = z.object({ campaignId: campaignIdSchema }).strict();
 

@@ -2,7 +2,7 @@ import "server-only";
 import { defineJob } from "@/lib/jobs/types";
 import { kickEmailSender } from "@/lib/email/service";
 import { queueOrganizerDigests } from "@/lib/pledges/digest";
-import { runWaitlistPass } from "@/lib/pledges/waitlist";
+import { runWaitlistPass } from "@/lib/campaigns/waitlist";
 
 /**
  * The waitlist pass (issue 20), every minute like the charge sweeper: failed promotions reported by

@@ -1,14 +1,14 @@
 import "server-only";
 import { db } from "@/lib/db";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { campaignIdSchema } from "@/lib/pledges/schema";
 import { paymentCounts } from "@/lib/charging/queries";
-import { recoveryPhase } from "@/lib/charging/payment-window";
+import { recoveryPhase } from "@/lib/ledger/payment-window";
 import { standingWhere, type Standing } from "@/lib/events/standing";
 import { refundState } from "@/lib/ledger/queries";
 import { organizerStory, type OrganizerStory } from "@/lib/events/story";
-import { isCrowdfund, isPaidEvent, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
-import { waitlistPositions } from "@/lib/pledges/waitlist";
+import { isCrowdfund, isPaidEvent, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/events/lifecycle";
+import { waitlistPositions } from "@/lib/campaigns/waitlist";
 import { mayGoAhead } from "@/lib/campaigns/thresholds";
 import { canManageEvent } from "@/lib/access/rules";
 

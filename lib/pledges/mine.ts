@@ -3,9 +3,9 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { parseInput } from "@/lib/actions";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { campaignIdSchema } from "@/lib/pledges/schema";
-import { withdrawRule } from "@/lib/pledges/policy";
+import { withdrawRule } from "@/lib/access/pledge-policy";
 import {
   inStatuses,
   CALLED_OFF_STATUSES,
@@ -19,11 +19,11 @@ import {
   PHASE_BADGES,
   pledgeChargeCents,
   progress,
-} from "@/lib/campaigns/lifecycle";
+} from "@/lib/events/lifecycle";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { formatCents, plural } from "@/lib/format";
-import { waitlistPositions } from "@/lib/pledges/waitlist";
-import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/charging/payment-window";
+import { waitlistPositions } from "@/lib/campaigns/waitlist";
+import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/ledger/payment-window";
 import { STANDING_BADGES, standsNow, type Tone } from "@/lib/events/standing";
 import { refundState } from "@/lib/ledger/queries";
 import { backerStory, type BackerState, type CommitmentFacts, type EventFacts } from "@/lib/events/story";

@@ -1,18 +1,18 @@
 import "server-only";
 import { db } from "@/lib/db";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { anonymousAttendee, numberedAttendee, presentIdentity } from "@/lib/privacy/present";
-import { commitBlock, isLateCommit, type CommitBlock } from "@/lib/pledges/policy";
+import { commitBlock, isLateCommit, type CommitBlock } from "@/lib/access/pledge-policy";
 import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
 import { seeCampaign, standingPledgeOf } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
 import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { firmNeeded, goAheadFrom } from "@/lib/campaigns/thresholds";
-import { callToAction, isCrowdfund, isPaidEvent, type CallToAction } from "@/lib/campaigns/lifecycle";
+import { callToAction, isCrowdfund, isPaidEvent, type CallToAction } from "@/lib/events/lifecycle";
 import { canModerate, isApproved } from "@/lib/access/rules";
-import { livePledgeSql } from "@/lib/charging/pledge-state";
-import { memberPledgeSql } from "@/lib/campaigns/sql";
-import { MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { livePledgeSql } from "@/lib/ledger/pledge-state";
+import { memberPledgeSql } from "@/lib/events/sql";
+import { MEMBER_PLEDGE } from "@/lib/events/lifecycle";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { idSchema, offsetSchema } from "@/lib/ids";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { dollarsToCents } from "@/lib/format";
-import { CROWDFUND_MIN_CENTS } from "@/lib/campaigns/lifecycle";
+import { CROWDFUND_MIN_CENTS } from "@/lib/events/lifecycle";
 
 /**
  * Inputs of the commit flow, shared by the commit modals (client-side messages) and the server

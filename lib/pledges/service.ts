@@ -3,13 +3,13 @@ import { db } from "@/lib/db";
 import { withEvent } from "@/lib/events/lock";
 import { commit } from "@/lib/events/commit";
 import { isAppError } from "@/lib/errors";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { getGateway } from "@/lib/payments/gateway";
 import { requestCharging } from "@/lib/charging/service";
 import { chargeOwnPledgeNow } from "@/lib/charging/recovery";
 import { kickEmailSender, outboxColumns, queueEmail } from "@/lib/email/service";
 import { consume, secondsText } from "@/lib/rate-limit/service";
-import { isCrowdfund, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund, isPaidEvent } from "@/lib/events/lifecycle";
 import { canSeeEvent } from "@/lib/access/rules";
 import {
   commitColumns,
@@ -24,11 +24,11 @@ import {
   type LockedCampaign,
   type Pre,
 } from "@/lib/pledges/decide";
-import { inGroups, isUniqueViolation, newId, withCommitSlot } from "@/lib/pledges/commit-slots";
+import { inGroups, isUniqueViolation, newId, withCommitSlot } from "@/lib/campaigns/commit-slots";
 import { commitEmail, commitWrite } from "@/lib/pledges/commit-rows";
 import { commitGroup, type Entry } from "@/lib/pledges/commit-group";
-import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/pledges/membership";
-import { STANDING_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/campaigns/membership";
+import { STANDING_PLEDGE } from "@/lib/events/lifecycle";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;

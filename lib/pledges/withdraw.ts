@@ -8,24 +8,22 @@ import type { Actor } from "@/lib/access/rules";
 import { canSeeEvent } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { campaignIdSchema } from "@/lib/pledges/schema";
-import { WITHDRAW_TEXTS, withdrawRule } from "@/lib/pledges/policy";
+import { WITHDRAW_TEXTS, withdrawRule } from "@/lib/access/pledge-policy";
 import {
   isPaidEvent,
   LIVE_PLEDGE,
-  pledgeChargeCents,
   progress,
   STANDING_PLEDGE,
   waitlistOpen,
   CALLED_OFF_STATUSES,
   inStatuses,
-} from "@/lib/campaigns/lifecycle";
-import { recordChargeResult, resetWaitingCard } from "@/lib/charging/pledge-state";
-import { recordDrop, recordWithdrawal, uncount } from "@/lib/pledges/places";
-import { afterPlacesFilled, fillOpenPlaces, type Filled } from "@/lib/pledges/waitlist";
-import { droppedEmails, paymentSelect } from "@/lib/charging/notify";
-import { oneAtATime } from "@/lib/pledges/commit-slots";
+} from "@/lib/events/lifecycle";
+import { resetWaitingCard } from "@/lib/ledger/pledge-state";
+import { recordWithdrawal, uncount } from "@/lib/campaigns/places";
+import { afterPlacesFilled, fillOpenPlaces, type Filled } from "@/lib/campaigns/waitlist";
+import { oneAtATime } from "@/lib/campaigns/commit-slots";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
-import { kickEmailSender, queueEmail, queueEmails } from "@/lib/email/service";
+import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { withdrawnEmail } from "@/lib/campaigns/emails";
 import { refundOwedPledges } from "@/lib/ledger/refunds";
 import { detachIfUnused, releaseSavedCards } from "@/lib/ledger/cards";
@@ -45,58 +43,6 @@ export type WithdrawResult = {
   /** a charge given back (a withdrawal after a date or place change), in cents; 0 when none */
   refundCents: number;
 };
-
-/**
- * A failed payment's recovery window closed unpaid (DESIGN §1 "failed payments", run by
- * lib/charging/recovery-pass.ts): the pledge is dropped as a withdrawal the backer did not choose —
- * under the campaign row lock, the counters drop as for a withdrawal, and the backer and the
- * organizer are told in the same transaction. Never while a payment of it is in flight
- * (recordDrop). Its saved card is released after. Returns whether this call dropped it.
- */
-export async function dropUnpaidPledge(
-  pledgeId: string,
-  now: Date,
-  gateway: PaymentGateway = getGateway(),
-): Promise<boolean> {
-  // A payment still waiting for the bank's authentication is cancelled first, so it cannot go
-  // through after the drop; if it went through meanwhile, that success is recorded instead.
-  const open = await db.pledge.findUnique({
-    where: { id: pledgeId },
-    select: {
-      chargeStatus: true,
-      paymentIntentId: true,
-      amountCents: true,
-      campaign: { select: { ticketPriceCents: true, pactType: true } },
-    },
-  });
-  if (open?.chargeStatus === "requires_action" && open.paymentIntentId) {
-    const final = await gateway.cancelIntent(open.paymentIntentId);
-    if (final.status === "succeeded") {
-      await recordChargeResult(pledgeId, pledgeChargeCents(open.campaign, open), final);
-      return false;
-    }
-  }
-  const dropped = await db.$transaction(
-    async (tx): Promise<{ campaignId: string; filled: Filled } | null> => {
-      const pledge = await tx.pledge.findUnique({
-        where: { id: pledgeId },
-        select: { ...paymentSelect, amount: true, paymentMethodId: true, campaignId: true },
-      });
-      if (!pledge) return null;
-      return withEvent(tx, pledge.campaignId, async () => {
-        if (!(await recordDrop(tx, pledgeId, now))) return null;
-        await uncount(tx, pledge.campaignId, pledge.campaign, pledge);
-        await queueEmails(tx, droppedEmails(pledge));
-        // the place it held goes to the first in line (issue 20)
-        return { campaignId: pledge.campaignId, filled: await fillOpenPlaces(tx, pledge.campaignId, now) };
-      });
-    },
-  );
-  if (!dropped) return false;
-  await afterPlacesFilled(dropped.campaignId, dropped.filled);
-  await releaseSavedCards(1, pledgeId).catch(() => 0); // its sweeper finishes otherwise
-  return true;
-}
 
 /** Under the event's lock: the event and the actor's standing commitment, if it may be withdrawn now. */
 async function withdrawable(

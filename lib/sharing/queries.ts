@@ -1,10 +1,10 @@
 import "server-only";
 import { isCampaignId } from "@/lib/ids";
 import { seeCampaign, standingPledgeOf } from "@/lib/campaigns/queries";
-import { waitlistPositions } from "@/lib/pledges/waitlist";
+import { waitlistPositions } from "@/lib/campaigns/waitlist";
 import { type EventPlace, placeFor } from "@/lib/campaigns/place";
 import { appUrl } from "@/lib/env";
-import { isCrowdfund } from "@/lib/campaigns/lifecycle";
+import { isCrowdfund } from "@/lib/events/lifecycle";
 import type { Actor } from "@/lib/access/rules";
 import { canSeeExactPlace, isApproved } from "@/lib/access/rules";
 

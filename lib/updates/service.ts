@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { LIVE_PLEDGE } from "@/lib/campaigns/lifecycle";
+import { LIVE_PLEDGE } from "@/lib/events/lifecycle";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";

@@ -38,7 +38,7 @@ describe("the door to an event (check:structure rule 7)", () => {
       'await db.$executeRaw`UPDATE "Campaign" AS c SET "status" = \'charged\' WHERE c."id" = ${id}`;',
       'await db.$executeRaw`UPDATE "Campaign" SET "coverId" = NULL WHERE "status" = \'pending\'`;',
     ].join("\n");
-    expect(check("lib/pledges/waitlist.ts", sql)).toEqual([
+    expect(check("lib/campaigns/waitlist.ts", sql)).toEqual([
       { line: 2, what: "writes Campaign.committedCount in SQL" },
       { line: 4, what: "writes Campaign.status in SQL" },
     ]);

@@ -3,7 +3,7 @@ import { encode } from "next-auth/jwt";
 import type { Session } from "next-auth";
 import { authOptions } from "@/lib/auth/options";
 import { signUp } from "@/lib/auth/service";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { hashPassword } from "@/lib/auth/password";
 import { confirmationEmailFor } from "@/lib/auth/email-confirmation";
 import { requestPasswordReset, resetPassword } from "@/lib/auth/password-reset";

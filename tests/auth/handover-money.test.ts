@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { encode } from "next-auth/jwt";
 import { authOptions } from "@/lib/auth/options";
 import { signUp } from "@/lib/auth/service";
-import { canBePaid, PAYOUT_TEXTS, startPayoutOnboarding } from "@/lib/payouts/accounts";
+import { PAYOUT_TEXTS, startPayoutOnboarding } from "@/lib/payouts/accounts";
+import { canBePaid } from "@/lib/access/payable";
 import { db } from "@/lib/db";
 import { createCampaign } from "../helpers/factories";
 

@@ -5,7 +5,7 @@ import { encode } from "next-auth/jwt";
 // before anything that imports next/headers: the mock below hands out this module's cookies
 import { actAs, headersMock } from "@/tests/security/harness";
 import { setAdminByEmail } from "@/lib/auth/service";
-import { getViewer, requireAdmin, requireUser } from "@/lib/auth/viewer";
+import { getViewer, requireAdmin, requireUser } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { hashPassword } from "@/lib/auth/password";
 import { createUser } from "../helpers/factories";
@@ -77,7 +77,7 @@ describe("getViewer / requireUser / requireAdmin", () => {
       getAll: () => [{ name: "next-auth.session-token", value }],
       has: () => true,
     });
-    const { sessionUserId } = await import("@/lib/auth/session-cookie");
+    const { sessionUserId } = await import("@/lib/access/session-cookie");
     expect(
       await sessionUserId(
         cookie(await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET! })),

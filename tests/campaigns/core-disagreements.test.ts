@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { commitToCampaign } from "@/lib/pledges/service";
 import { runCharging } from "@/lib/charging/service";
-import { isFreeEvent, isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isFreeEvent, isPaidEvent } from "@/lib/events/lifecycle";
 import { createCampaign, createUser } from "../helpers/factories";
 
 // issue 15: two copies of a rule disagreed; DESIGN settles each, and these pin the settlement.

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
 // Route handlers resolve the viewer from the session; tests choose who is asking.
 let viewer: Viewer | null = null;
-vi.mock("@/lib/auth/viewer", () => ({
+vi.mock("@/lib/access/viewer", () => ({
   getViewer: async () => viewer,
   requireUser: async () => viewer,
 }));

@@ -119,7 +119,7 @@ describe("the commit that tips a paid event charges its own pledge at once", () 
   });
 
   it("an own charge whose process died is re-driven off-session with its key: Stripe refuses the other parameters, the replay in the first mode records the one payment", async () => {
-    const state = await import("@/lib/charging/pledge-state");
+    const state = await import("@/lib/ledger/pledge-state");
     const { getGateway } = await import("@/lib/payments/gateway");
     const service = await import("@/lib/charging/service");
     const { campaign, user, card, pledge } = await pledgeOnTippedEvent();

@@ -16,7 +16,7 @@ let fake: FakeStripe;
 let pass: typeof import("@/lib/charging/recovery-pass");
 let service: typeof import("@/lib/charging/service");
 let recovery: typeof import("@/lib/charging/recovery");
-let state: typeof import("@/lib/charging/pledge-state");
+let state: typeof import("@/lib/ledger/pledge-state");
 let queries: typeof import("@/lib/charging/queries");
 let webhook: (req: Request) => Promise<Response>;
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   pass = await import("@/lib/charging/recovery-pass");
   service = await import("@/lib/charging/service");
   recovery = await import("@/lib/charging/recovery");
-  state = await import("@/lib/charging/pledge-state");
+  state = await import("@/lib/ledger/pledge-state");
   queries = await import("@/lib/charging/queries");
   ({ POST: webhook } = await import("@/app/api/stripe/webhook/route"));
 });

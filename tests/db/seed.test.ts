@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { demoGateway, demoProcessingFee } from "@/lib/payments/demo-gateway";
-import { paymentDueBy, recoveryDays } from "@/lib/charging/payment-window";
+import { paymentDueBy, recoveryDays } from "@/lib/ledger/payment-window";
 import { runCharging } from "@/lib/charging/service";
 import { refundOwedPledges } from "@/lib/ledger/refunds";
 import { giveUpPlace } from "@/lib/pledges/give-up";
@@ -16,7 +16,7 @@ import { referenceStanding } from "../helpers/standing-reference";
 
 // Route handlers resolve the viewer from the session; the test chooses who is asking.
 let viewer: Viewer | null = null;
-vi.mock("@/lib/auth/viewer", () => ({
+vi.mock("@/lib/access/viewer", () => ({
   getViewer: async () => viewer,
   requireUser: async () => viewer,
 }));

@@ -4,7 +4,7 @@ import { commitToCampaign } from "@/lib/pledges/service";
 import { runCharging } from "@/lib/charging/service";
 import { getCommitPanel } from "@/lib/pledges/queries";
 import { getManageView } from "@/lib/pledges/manage-queries";
-import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES } from "@/lib/access/pledge-policy";
 import { formatCents } from "@/lib/format";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 

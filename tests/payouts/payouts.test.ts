@@ -16,6 +16,7 @@ let fake: FakeStripe;
 let charging: typeof import("@/lib/charging/service");
 let payouts: typeof import("@/lib/payouts/service");
 let accounts: typeof import("@/lib/payouts/accounts");
+let payable: typeof import("@/lib/access/payable");
 let ledger: typeof import("@/lib/payouts/ledger");
 let campaigns: typeof import("@/lib/campaigns/service");
 let gatewayOf: typeof import("@/lib/payments/gateway");
@@ -37,6 +38,7 @@ beforeAll(async () => {
   charging = await import("@/lib/charging/service");
   payouts = await import("@/lib/payouts/service");
   accounts = await import("@/lib/payouts/accounts");
+  payable = await import("@/lib/access/payable");
   ledger = await import("@/lib/payouts/ledger");
   campaigns = await import("@/lib/campaigns/service");
   gatewayOf = await import("@/lib/payments/gateway");
@@ -308,7 +310,7 @@ describe("paying organizers", () => {
       data: { email: `demo-then-stripe-${Date.now()}@example.test`, emailVerified: new Date() },
     });
     await createDemoPayoutAccount(organizer.id);
-    expect(await accounts.canBePaid(db, organizer.id)).toBe(false);
+    expect(await payable.canBePaid(db, organizer.id)).toBe(false);
     await accounts.startPayoutOnboarding(organizer);
     const fresh = await db.payoutAccount.findUniqueOrThrow({ where: { userId: organizer.id } });
     expect([fresh.provider, fresh.status, fresh.accountId.startsWith("acct_demo_")]).toEqual([

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { getAdminDashboard } from "@/lib/campaigns/admin";
 import { getCampaignForViewer, listCampaignsByCreator, listHomeCampaigns } from "@/lib/campaigns/queries";
 import { EVENT_COMMITMENTS_LIMIT, getCommitPanel, listEventCommitments } from "@/lib/pledges/queries";

@@ -7,7 +7,7 @@ vi.mock("@/lib/charging/service", () => ({ requestCharging }));
 import { db } from "@/lib/db";
 import { commitToCampaign } from "@/lib/pledges/service";
 import type { CommitResult } from "@/lib/pledges/decide";
-import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES } from "@/lib/access/pledge-policy";
 import { createCampaign, createUser } from "../helpers/factories";
 
 type Viewer = { id: string; email: string; name: string | null; isAdmin: boolean };

@@ -10,7 +10,7 @@ let fake: FakeStripe;
 let pledges: typeof import("@/lib/pledges/service");
 let withdraw: typeof import("@/lib/pledges/withdraw");
 let charging: typeof import("@/lib/charging/service");
-let membership: typeof import("@/lib/pledges/membership");
+let membership: typeof import("@/lib/campaigns/membership");
 let goAhead: typeof import("@/lib/campaigns/go-ahead");
 let queries: typeof import("@/lib/pledges/queries");
 let thresholds: typeof import("@/lib/campaigns/thresholds");
@@ -21,7 +21,7 @@ beforeAll(async () => {
   pledges = await import("@/lib/pledges/service");
   withdraw = await import("@/lib/pledges/withdraw");
   charging = await import("@/lib/charging/service");
-  membership = await import("@/lib/pledges/membership");
+  membership = await import("@/lib/campaigns/membership");
   goAhead = await import("@/lib/campaigns/go-ahead");
   queries = await import("@/lib/pledges/queries");
   thresholds = await import("@/lib/campaigns/thresholds");

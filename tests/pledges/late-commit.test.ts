@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { commitToCampaign } from "@/lib/pledges/service";
 import { runCharging } from "@/lib/charging/service";
-import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES } from "@/lib/access/pledge-policy";
 import { createCampaign, createUser } from "../helpers/factories";
 
 const asViewer = async () => {

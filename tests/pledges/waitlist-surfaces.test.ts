@@ -10,7 +10,7 @@ import { campaignVersion } from "@/lib/cache/visitor-version";
 import { updateCampaign } from "@/lib/campaigns/edit";
 import { getEditView } from "@/lib/campaigns/edit-view";
 import { CAPACITY_TEXTS } from "@/lib/campaigns/fields";
-import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES } from "@/lib/access/pledge-policy";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 
 // issue 20: every surface shows the waitlist from the campaign core's answers (the money paths are

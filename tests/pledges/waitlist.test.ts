@@ -10,8 +10,9 @@ import { createCampaign, createUser } from "@/tests/helpers/factories";
 let fake: FakeStripe;
 let pledges: typeof import("@/lib/pledges/service");
 let withdraw: typeof import("@/lib/pledges/withdraw");
+let dropUnpaid: typeof import("@/lib/charging/drop-unpaid");
 let giveUp: typeof import("@/lib/pledges/give-up");
-let waitlist: typeof import("@/lib/pledges/waitlist");
+let waitlist: typeof import("@/lib/campaigns/waitlist");
 let charging: typeof import("@/lib/charging/service");
 let refunds: typeof import("@/lib/ledger/refunds");
 
@@ -20,8 +21,9 @@ beforeAll(async () => {
   useFakeStripeEnv(fake, { STRIPE_RATE_LIMIT: "100000" });
   pledges = await import("@/lib/pledges/service");
   withdraw = await import("@/lib/pledges/withdraw");
+  dropUnpaid = await import("@/lib/charging/drop-unpaid");
   giveUp = await import("@/lib/pledges/give-up");
-  waitlist = await import("@/lib/pledges/waitlist");
+  waitlist = await import("@/lib/campaigns/waitlist");
   charging = await import("@/lib/charging/service");
   refunds = await import("@/lib/ledger/refunds");
 });
@@ -117,7 +119,7 @@ describe("capacity and the waitlist", () => {
       }
     })();
     const opened = await Promise.allSettled([
-      ...dropIds.map((p) => withdraw.dropUnpaidPledge(p.id, new Date())),
+      ...dropIds.map((p) => dropUnpaid.dropUnpaidPledge(p.id, new Date())),
       ...giverRows.map((p) => giveUp.giveUpPlace(byUser.get(p.userId)!, { campaignId: c.id })),
       ...changeRows.map((p) => withdraw.withdrawCommitment(byUser.get(p.userId)!, { campaignId: c.id })),
     ]);

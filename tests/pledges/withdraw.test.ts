@@ -7,7 +7,7 @@ vi.mock("@/lib/charging/service", () => ({ requestCharging }));
 import { db } from "@/lib/db";
 import { commitToCampaign } from "@/lib/pledges/service";
 import { withdrawCommitment } from "@/lib/pledges/withdraw";
-import { WITHDRAW_TEXTS } from "@/lib/pledges/policy";
+import { WITHDRAW_TEXTS } from "@/lib/access/pledge-policy";
 import { chargeCampaign } from "@/lib/charging/run";
 import { updateCampaign } from "@/lib/campaigns/edit";
 import { getEditView } from "@/lib/campaigns/edit-view";

@@ -6,7 +6,7 @@ import {
   type IdentityFacts,
   seesAllIdentities,
 } from "@/lib/access/rules";
-import { thresholdMet } from "@/lib/campaigns/lifecycle";
+import { thresholdMet } from "@/lib/events/lifecycle";
 import { anonymousAttendee, anonymousCommenter } from "@/lib/privacy/present";
 
 const DEADLINE = new Date("2026-12-01T12:00:00Z");

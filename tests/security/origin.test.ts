@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { CROSS_ORIGIN_MESSAGE, handle, requireSameOrigin } from "@/lib/http";
-import type { Viewer } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/access/viewer";
 import { createUser } from "@/tests/helpers/factories";
 
 let viewer: Viewer | null = null;
-vi.mock("@/lib/auth/viewer", () => ({ getViewer: async () => viewer, requireUser: async () => viewer }));
+vi.mock("@/lib/access/viewer", () => ({ getViewer: async () => viewer, requireUser: async () => viewer }));
 
 const { POST: createSetupIntent } = await import("@/app/api/create-setup-intent/route");
 const { POST: webhook } = await import("@/app/api/stripe/webhook/route");

@@ -379,7 +379,12 @@ export const PAGES: readonly PageEntry[] = [
     path: () => "/no-such-page/here",
     rule: "the 404 page",
   },
-  { file: "app/admin/page.tsx", access: "admin", path: () => "/admin", rule: "lib/auth/viewer requireAdmin" },
+  {
+    file: "app/admin/page.tsx",
+    access: "admin",
+    path: () => "/admin",
+    rule: "lib/access/viewer requireAdmin",
+  },
   {
     file: "app/admin/emails/page.tsx",
     access: "admin",

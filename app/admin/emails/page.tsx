@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { listOutboxForAdmin } from "@/lib/email/queries";
 import { outboxPageSchema } from "@/lib/email/schema";
 import { OutboxList } from "@/components/email/outbox-list";

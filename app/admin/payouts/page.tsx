@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { canModerate } from "@/lib/access/rules";
 import { getPayoutAttention } from "@/lib/payouts/queries";
 import { formatCents } from "@/lib/format";

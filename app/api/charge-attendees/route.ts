@@ -1,4 +1,4 @@
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { chargeOutstanding } from "@/lib/charging/service";
 import { chargeAttendeesSchema } from "@/lib/charging/schema";
 import { handle, parseJson } from "@/lib/http";

@@ -1,4 +1,4 @@
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { clientIp } from "@/lib/auth/client-ip";
 import { checkAndCharge } from "@/lib/charging/service";
 import { checkAndChargeSchema } from "@/lib/charging/schema";

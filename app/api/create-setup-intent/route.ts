@@ -1,4 +1,4 @@
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { AppError } from "@/lib/errors";
 import { handle, parseJson } from "@/lib/http";
 import { createSetupIntentForViewer } from "@/lib/payments/service";

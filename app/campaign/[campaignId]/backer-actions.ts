@@ -1,6 +1,6 @@
 "use server";
 
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { AppError } from "@/lib/errors";
 import { changeCommitmentCard, withdrawCommitment, type WithdrawResult } from "@/lib/pledges/withdraw";

@@ -1,10 +1,10 @@
 "use server";
 
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { commitToCampaign } from "@/lib/pledges/service";
 import type { CommitResult } from "@/lib/pledges/decide";
-import { COMMIT_MESSAGES } from "@/lib/pledges/policy";
+import { COMMIT_MESSAGES } from "@/lib/access/pledge-policy";
 
 /**
  * Commit to an event (SPEC §4 commit flow). Input: { campaignId, paymentMethodId?, amount? }.

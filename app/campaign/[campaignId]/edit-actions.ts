@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { runAction, type ActionResult } from "@/lib/actions";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { updateCampaign } from "@/lib/campaigns/edit";
 
 /** The organizer saves the edit form (issue 17); lib/campaigns/edit decides what may change. */

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { runAction, type ActionResult } from "@/lib/actions";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { goAhead } from "@/lib/campaigns/go-ahead";
 
 /** Issue 21: the organizer goes ahead from 80% of the goal (every check is in lib/campaigns/go-ahead). */

@@ -1,6 +1,6 @@
 "use server";
 
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { runAction, type ActionResult } from "@/lib/actions";
 import { listMoreComments, type PresentedComment } from "@/lib/comments/queries";
 import { listMoreCommitments, type PublicCommitment } from "@/lib/pledges/queries";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { signInUrl } from "@/lib/auth/return-path";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { getPayoutAccountRow } from "@/lib/payouts/accounts";

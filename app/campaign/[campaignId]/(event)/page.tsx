@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { EventPage } from "@/components/campaigns/event-page";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { campaignMetadata } from "@/components/campaigns/event-metadata";
 
 type Props = { params: Promise<{ campaignId: string }> };

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { getEditView } from "@/lib/campaigns/edit-view";
 import { MANAGE_DENIED_NOTICE } from "@/lib/access/texts";
 import { EditEventForm } from "@/components/campaigns/edit-event-form";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import QRCode from "qrcode";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { formatCents, plural } from "@/lib/format";
 import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeLine } from "@/lib/campaigns/place";

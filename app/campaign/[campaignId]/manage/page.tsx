@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { getManageView } from "@/lib/pledges/manage-queries";
 import { MANAGE_DENIED_NOTICE } from "@/lib/access/texts";
 import { ManageView } from "@/components/manage/manage-view";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { runAction, parseInput, type ActionResult } from "@/lib/actions";
-import { requireUser } from "@/lib/auth/viewer";
+import { requireUser } from "@/lib/access/viewer";
 import { confirmPledgePayment, payPledgeOnSession, type PayPledgeResult } from "@/lib/charging/recovery";
 import { confirmPledgePaymentSchema, payPledgeSchema } from "@/lib/charging/schema";
 

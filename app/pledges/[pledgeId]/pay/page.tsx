@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { signInUrl } from "@/lib/auth/return-path";
 import { getPledgeForPayment } from "@/lib/charging/queries";
 import { paymentClosedReason } from "@/lib/charging/recovery";
 import { paymentBadge } from "@/lib/events/story";
 import { refundState } from "@/lib/ledger/queries";
-import { isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isPaidEvent } from "@/lib/events/lifecycle";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { declineInPlainWords } from "@/lib/payments/declines";
 import { env } from "@/lib/env";

@@ -1,4 +1,4 @@
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer } from "@/lib/access/viewer";
 import { AppError } from "@/lib/errors";
 import { handle } from "@/lib/http";
 import { removeCover, setCover } from "@/lib/images/service";

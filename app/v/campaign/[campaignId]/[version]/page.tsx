@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { verifiedVersion } from "@/lib/cache/signed-path";
 import { EventPage } from "@/components/campaigns/event-page";
-import { getViewer, renderAsMember, renderAsVisitor } from "@/lib/auth/viewer";
+import { getViewer, renderAsMember, renderAsVisitor } from "@/lib/access/viewer";
 import { MEMBER_EVENT } from "@/lib/cache/visitor-version";
 import { campaignMetadata } from "@/components/campaigns/event-metadata";
 

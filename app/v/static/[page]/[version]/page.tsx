@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RoadmapView } from "@/components/roadmap/roadmap-view";
 import { verifiedVersion } from "@/lib/cache/signed-path";
-import { renderAsVisitor } from "@/lib/auth/viewer";
+import { renderAsVisitor } from "@/lib/access/viewer";
 
 // Static pages, served by proxy.ts as cached copies (like the visitors' pages) so that each copy
 // carries a CSP nonce of its own instead of 'unsafe-inline' (issue 13 item 8). Only a path the

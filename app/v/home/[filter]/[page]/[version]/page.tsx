@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { renderAsVisitor } from "@/lib/auth/viewer";
+import { renderAsVisitor } from "@/lib/access/viewer";
 import { homeQuerySchema } from "@/lib/campaigns/filters";
 import { HomeView } from "@/components/home/home-view";
 import { MEMBER_HOME } from "@/lib/cache/visitor-version";

@@ -1,8 +1,8 @@
 import "server-only";
 import { appUrl } from "@/lib/env";
 import { formatCents } from "@/lib/format";
-import { waitlistConsent } from "@/lib/pledges/policy";
-import { isConfirmed } from "@/lib/campaigns/lifecycle";
+import { waitlistConsent } from "@/lib/access/pledge-policy";
+import { isConfirmed } from "@/lib/events/lifecycle";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import {

@@ -2,7 +2,7 @@ import "server-only";
 import { closeLine, demote, promote } from "@/lib/events/counters";
 import { withEvent } from "@/lib/events/lock";
 import { db, Prisma } from "@/lib/db";
-import { standingPledgeSql, statusIn } from "@/lib/campaigns/sql";
+import { standingPledgeSql, statusIn } from "@/lib/events/sql";
 import {
   CALLED_OFF_STATUSES,
   inStatuses,
@@ -12,29 +12,29 @@ import {
   placesLeft,
   waitlistClosesAt,
   waitlistOpen,
-} from "@/lib/campaigns/lifecycle";
+} from "@/lib/events/lifecycle";
 import {
   isRecoverable,
   pledgeStatesIn,
   RECOVERABLE_STATES,
   recordChargeResult,
-} from "@/lib/charging/pledge-state";
-import { requestCharging } from "@/lib/charging/queue";
+} from "@/lib/ledger/pledge-state";
+import { requestCharging } from "@/lib/ledger/queue";
 import { emailCampaignSelect, queueToEach } from "@/lib/campaigns/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
-import { promotedEmail, promotionFailedEmail, waitlistClosedEmail } from "@/lib/pledges/waitlist-emails";
+import { promotedEmail, promotionFailedEmail, waitlistClosedEmail } from "@/lib/campaigns/waitlist-emails";
 import { releaseSavedCards } from "@/lib/ledger/cards";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
-import { oneAtATime } from "@/lib/pledges/commit-slots";
-import { confirmJoinedIfFree, recountMembers, tipIfReached } from "@/lib/pledges/membership";
+import { oneAtATime } from "@/lib/campaigns/commit-slots";
+import { confirmJoinedIfFree, recountMembers, tipIfReached } from "@/lib/campaigns/membership";
 import {
   moveHandovers,
   recordDemotion,
   recordPromotions,
   recordWaitlistClosed,
   reinstateGivers,
-} from "@/lib/pledges/places";
+} from "@/lib/campaigns/places";
 
 /**
  * The waitlist (issue 20, DESIGN §1 "capacity and waitlist"). A place opens when a commitment that

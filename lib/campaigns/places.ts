@@ -1,14 +1,14 @@
 import "server-only";
 import { leaveLine, reinstate, uncountPlace } from "@/lib/events/counters";
 import { Prisma } from "@/lib/db";
-import { livePledgeSql } from "@/lib/campaigns/sql";
-import { countsTowardGoal, isPaidEvent } from "@/lib/campaigns/lifecycle";
-import { stillPayableSql } from "@/lib/charging/payment-window";
-import { pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/charging/pledge-state";
+import { livePledgeSql } from "@/lib/events/sql";
+import { countsTowardGoal, isPaidEvent } from "@/lib/events/lifecycle";
+import { stillPayableSql } from "@/lib/ledger/payment-window";
+import { pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/ledger/pledge-state";
 
 /**
  * The only writer of who holds a place (issue 20, beside the charge state that
- * lib/charging/pledge-state.ts writes). A commitment is in (LIVE_PLEDGE), waiting on the waitlist
+ * lib/ledger/pledge-state.ts writes). A commitment is in (LIVE_PLEDGE), waiting on the waitlist
  * (`waitlistedAt`), or withdrawn (`withdrawnAt`: withdrawn, dropped, given up, or left waiting when
  * the event started). Every write runs inside the caller's transaction with the campaign row locked
  * — the lock every commit takes — and checks the row's state in its WHERE, so a place is taken or

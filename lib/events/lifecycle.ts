@@ -85,7 +85,7 @@ export const CROWDFUND_MIN_CENTS = 100;
 
 /**
  * The pledge rules, each built from one list of standings (lib/events/standing.ts, issue 32) as a
- * Prisma filter and as SQL for the pledge table under `alias` (lib/campaigns/sql.ts wraps the SQL for
+ * Prisma filter and as SQL for the pledge table under `alias` (lib/events/sql.ts wraps the SQL for
  * tagged statements).
  *
  * A pledge that holds a place — not withdrawn (DESIGN §1 "withdrawing") and not waiting on the

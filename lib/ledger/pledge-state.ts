@@ -1,8 +1,8 @@
 import "server-only";
 import { db, Prisma } from "@/lib/db";
-import { livePledgeSql, memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
-import { CONFIRMED_STATUSES, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/campaigns/lifecycle";
-import { softRetrySql, stillPayableSql } from "@/lib/charging/payment-window";
+import { livePledgeSql, memberPledgeSql, statusIn } from "@/lib/events/sql";
+import { CONFIRMED_STATUSES, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/events/lifecycle";
+import { softRetrySql, stillPayableSql } from "@/lib/ledger/payment-window";
 import type { CardSummary, ChargeResult } from "@/lib/payments/types";
 import { CHARGE_MOVEMENT_RETURNING, chargeMovementSql } from "@/lib/ledger/movements";
 
@@ -18,7 +18,7 @@ import { CHARGE_MOVEMENT_RETURNING, chargeMovementSql } from "@/lib/ledger/movem
  * row (lib/ledger, issue 32) in the same statement. Card release lives with the ledger too.
  *
  * Who holds a place — withdrawn, dropped, waiting, promoted — is beside the charge state and written
- * by lib/pledges/places.ts; nothing charges a pledge that is withdrawn or waiting (LIVE_PLEDGE).
+ * by lib/campaigns/places.ts; nothing charges a pledge that is withdrawn or waiting (LIVE_PLEDGE).
  */
 
 export { LIVE_PLEDGE, livePledgeSql };

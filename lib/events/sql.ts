@@ -5,7 +5,7 @@ import {
   sqlStatusList,
   standingPledgeWhere,
   type StatusSet,
-} from "@/lib/campaigns/lifecycle";
+} from "@/lib/events/lifecycle";
 
 // The campaign core's rules (lifecycle.ts) as fragments of a tagged SQL statement. They live beside
 // the rules, not in lib/db.ts: the database client imports no domain (issue 32).

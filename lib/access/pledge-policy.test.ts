@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { commitBlock } from "@/lib/pledges/policy";
+import { commitBlock } from "@/lib/access/pledge-policy";
 import { canManageEvent as canManageCampaign } from "@/lib/access/rules";
-import { isPaidEvent } from "@/lib/campaigns/lifecycle";
+import { isPaidEvent } from "@/lib/events/lifecycle";
 
 const now = new Date("2026-11-21T12:00:00Z");
 const open = {

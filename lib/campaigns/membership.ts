@@ -3,25 +3,25 @@ import { tip, tipFree } from "@/lib/events/status";
 import { release, setConfirmed, setMembers } from "@/lib/events/counters";
 import { withEvent } from "@/lib/events/lock";
 import { db, Prisma } from "@/lib/db";
-import { livePledgeSql, memberPledgeSql, statusIn } from "@/lib/campaigns/sql";
+import { livePledgeSql, memberPledgeSql, statusIn } from "@/lib/events/sql";
 import {
   CONFIRMED_STATUSES,
   isConfirmed,
   isFreeEvent,
   isCollecting,
   thresholdMet,
-} from "@/lib/campaigns/lifecycle";
+} from "@/lib/events/lifecycle";
 import { memberCount } from "@/lib/campaigns/thresholds";
-import { confirmFreePledges } from "@/lib/charging/pledge-state";
+import { confirmFreePledges } from "@/lib/ledger/pledge-state";
 import { emailCampaignSelect, queueConfirmedEmails, queueToEach } from "@/lib/campaigns/notifications";
 import { kickEmailSender } from "@/lib/email/service";
-import { conditionUnmetEmail } from "@/lib/pledges/condition-emails";
+import { conditionUnmetEmail } from "@/lib/campaigns/condition-emails";
 import { releaseSavedCards } from "@/lib/ledger/cards";
 
 /**
  * Personal thresholds (issue 21, DESIGN §1 "personal thresholds"): who counts. A commitment may say
  * "only count me if at least N people are in"; the members are the largest set whose conditions all
- * hold (lib/campaigns/lifecycle memberCount). Recounted inside the transaction of whatever changed
+ * hold (lib/events/lifecycle memberCount). Recounted inside the transaction of whatever changed
  * who holds a place — a commit, a withdrawal, a promotion — under the campaign row lock, so two
  * recounts never interleave. Before the tip membership follows the conditions both ways (nothing is
  * charged yet); from the tip on a member stays a member (they are charged, their commitment binding)

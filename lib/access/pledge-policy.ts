@@ -4,7 +4,7 @@ import {
   inStatuses,
   isConfirmed,
   keepsAccepting,
-} from "@/lib/campaigns/lifecycle";
+} from "@/lib/events/lifecycle";
 import { canModerate, isApproved, type Actor } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { formatCents } from "@/lib/format";

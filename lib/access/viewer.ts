@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import { cookies } from "next/headers";
-import { sessionClaims } from "@/lib/auth/session-cookie";
+import { sessionClaims } from "@/lib/access/session-cookie";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 

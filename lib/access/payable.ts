@@ -1,0 +1,23 @@
+import "server-only";
+import type { Prisma } from "@/lib/db";
+import { getGateway } from "@/lib/payments/gateway";
+
+/**
+ * May this organizer be paid now: the approval gate of a paid event (lib/campaigns/service, edit).
+ * A rule about a person, so it sits with the other rules, below the event and payout domains;
+ * lib/payouts/accounts keeps the account itself and its onboarding.
+ */
+export const PAYABLE_TEXTS = {
+  notReady:
+    "The organizer has not set up payouts yet. A paid event is approved once its organizer can be paid (Payouts, on their profile).",
+} as const;
+
+/** Whether `userId` can be paid now (the approval gate of a paid event). */
+export async function canBePaid(tx: Prisma.TransactionClient, userId: string): Promise<boolean> {
+  const row = await tx.payoutAccount.findUnique({
+    where: { userId },
+    select: { status: true, provider: true },
+  });
+  // an account of the other provider (a demo account once real keys are set) cannot be paid
+  return row?.status === "ready" && row.provider === getGateway().mode;
+}
