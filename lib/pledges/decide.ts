@@ -128,20 +128,10 @@ export async function readForCommit(client: Prisma.TransactionClient, campaignId
   return rows[0] ?? null;
 }
 
-/**
- * Whether and how `viewer` commits to `c` (the SPEC's refusals, in the order the user sees them:
- * not found, own pledge, card, amount, then the event's state), and the counters after the commit.
- * Pure: both write paths below call it with the row they write against.
- */
-export function decide(
-  viewer: Viewer,
-  c: LockedCampaign | null,
-  input: ReturnType<typeof parseCommitInput>,
-  pre: Pre,
-  now: Date,
-) {
-  if (!c || !canSeeEvent(viewer, c)) throw fail("notFound", "NOT_FOUND");
-  if (c.alreadyCommitted) throw fail("alreadyCommitted", "CONFLICT");
+type CommitInput = ReturnType<typeof parseCommitInput>;
+
+/** The card the commit carries must match the row: a paid event needs one (SPEC §4 commit flow). */
+function cardFor(c: LockedCampaign, pre: Pre) {
   const paid = isPaidEvent(c);
   const crowdfund = isCrowdfund(c);
   if (pre) {
@@ -150,24 +140,24 @@ export function decide(
   } else if (paid) {
     throw fail("paymentRequired", "BAD_REQUEST");
   }
-  const card = pre?.card ?? null;
-  let amountCents = c.ticketPriceCents;
-  if (crowdfund) {
-    const minimum = CROWDFUND_MIN_CENTS; // DESIGN "pact types": the ticket price is not used for crowdfunds
-    if (input.amount === undefined)
-      throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
-    if (input.amount < minimum) {
-      const text = `Amount must be at least $${(minimum / 100).toFixed(2)}`;
-      throw new AppError("BAD_REQUEST", text, { amount: text });
-    }
-    amountCents = input.amount;
-  }
-  const block = commitBlock(viewer, c, c.alreadyCommitted, now);
-  if (block) throw fail(block, BLOCK_CODES[block]);
+  return { paid, crowdfund, card: pre?.card ?? null };
+}
 
-  const amount = crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1;
-  const pledgeCents = paid || crowdfund ? amountCents : 0;
-  // A personal threshold (issue 21): pactions only, at most the capacity; "at least 1" is no condition.
+/** What the commitment is for, in cents: the ticket price, or a crowdfund's chosen amount. */
+function amountFor(c: LockedCampaign, input: CommitInput, crowdfund: boolean): number {
+  if (!crowdfund) return c.ticketPriceCents;
+  const minimum = CROWDFUND_MIN_CENTS; // DESIGN "pact types": the ticket price is not used for crowdfunds
+  if (input.amount === undefined)
+    throw new AppError("BAD_REQUEST", "Please enter an amount", { amount: "Please enter an amount" });
+  if (input.amount < minimum) {
+    const text = `Amount must be at least $${(minimum / 100).toFixed(2)}`;
+    throw new AppError("BAD_REQUEST", text, { amount: text });
+  }
+  return input.amount;
+}
+
+/** A personal threshold (issue 21): pactions only, at most the capacity; "at least 1" is no condition. */
+function personalThreshold(c: LockedCampaign, input: CommitInput, crowdfund: boolean): number | null {
   if (input.minPeople !== undefined && crowdfund)
     throw new AppError("BAD_REQUEST", PERSONAL_THRESHOLD_TEXTS.crowdfund, {
       minPeople: PERSONAL_THRESHOLD_TEXTS.crowdfund,
@@ -176,19 +166,53 @@ export function decide(
     const text = PERSONAL_THRESHOLD_TEXTS.aboveCapacity(maxPersonalThreshold(c));
     throw new AppError("BAD_REQUEST", text, { minPeople: text });
   }
-  const minPeople = input.minPeople !== undefined && input.minPeople > 1 ? input.minPeople : null;
-  // with a condition anywhere on the event, the commit recounts the members under the lock
-  const recount = minPeople !== null || c.hasConditions;
+  return input.minPeople !== undefined && input.minPeople > 1 ? input.minPeople : null;
+}
+
+/**
+ * What counts toward the goal after this commit, and whether its backer is a member. Threshold
+ * rule (SPEC §4): paid events count pledges with a saved card (every paid pledge carries one,
+ * checked above), free events count all; a crowdfund counts dollars. Personal thresholds while
+ * collecting (issue 21): the members with this commitment, from the thresholds read with the row —
+ * the commit that writes them checks the row is still that version. (After the tip membership is
+ * sticky: the locked path recounts.)
+ */
+function countAfter(c: LockedCampaign, card: Card, minPeople: number | null, collectingRecount: boolean) {
+  const counts = countsTowardGoal(c, Boolean(card)) && minPeople === null;
+  if (!collectingRecount)
+    return { committedCount: c.committedCount + (counts ? 1 : 0), member: minPeople === null };
+  // no condition on the event yet: everyone holding a place is a member without one
+  const hist = new Map<number, number>(
+    c.thresholds ? c.thresholds.map(([n, k]) => [n, k]) : [[1, c.committedCount]],
+  );
+  const mine = minPeople ?? 1;
+  hist.set(mine, (hist.get(mine) ?? 0) + 1);
+  const committedCount = memberCount(hist);
+  return { committedCount, member: mine <= committedCount };
+}
+
+/**
+ * Whether and how `viewer` commits to `c` (the SPEC's refusals, in the order the user sees them:
+ * not found, own pledge, card, amount, then the event's state), and the counters after the commit.
+ * Pure: both write paths below call it with the row they write against.
+ */
+export function decide(viewer: Viewer, c: LockedCampaign | null, input: CommitInput, pre: Pre, now: Date) {
+  if (!c || !canSeeEvent(viewer, c)) throw fail("notFound", "NOT_FOUND");
+  if (c.alreadyCommitted) throw fail("alreadyCommitted", "CONFLICT");
+  const { paid, crowdfund, card } = cardFor(c, pre);
+  const amountCents = amountFor(c, input, crowdfund);
+  const block = commitBlock(viewer, c, c.alreadyCommitted, now);
+  if (block) throw fail(block, BLOCK_CODES[block]);
+
+  const amount = crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1;
+  const pledgeCents = paid || crowdfund ? amountCents : 0;
+  const minPeople = personalThreshold(c, input, crowdfund);
+  const base = { c, paid, crowdfund, card, amount, pledgeCents, minPeople };
   // A full event (issue 20): the commitment joins the waitlist — counted nowhere, charged never
-  // unless a place opens (lib/pledges/waitlist.ts promotes in commit order).
+  // unless a place opens (lib/campaigns/waitlist.ts promotes in commit order).
   if (isFull(c)) {
     return {
-      c,
-      paid,
-      crowdfund,
-      card,
-      amount,
-      pledgeCents,
+      ...base,
       committedCount: c.committedCount,
       raisedCents: c.raisedCents,
       progress: crowdfund ? Math.floor(c.raisedCents / 100) : c.committedCount,
@@ -196,32 +220,16 @@ export function decide(
       crossed: false,
       confirmed: false,
       waitlisted: true,
-      position: c.waitlistCount + 1,
-      minPeople,
+      position: (c.waitlistCount + 1) as number | null,
       recount: false,
       counted: false,
       member: false,
     };
   }
-  // Threshold rule (SPEC §4): paid events count pledges with a saved card (every paid pledge
-  // carries one, checked above), free events count all; a crowdfund counts dollars.
-  const counts = countsTowardGoal(c, Boolean(card)) && minPeople === null;
-  let committedCount = c.committedCount + (counts ? 1 : 0);
-  // Personal thresholds while collecting (issue 21): the members with this commitment, from the
-  // thresholds read with the row — the commit that writes them checks the row is still that version.
-  // (After the tip membership is sticky: the locked path recounts.)
-  let member = minPeople === null;
+  // with a condition anywhere on the event, the commit recounts the members under the lock
+  const recount = minPeople !== null || c.hasConditions;
   const collectingRecount = recount && c.status === "pending" && !crowdfund;
-  if (collectingRecount) {
-    // no condition on the event yet: everyone holding a place is a member without one
-    const hist = new Map<number, number>(
-      c.thresholds ? c.thresholds.map(([n, k]) => [n, k]) : [[1, c.committedCount]],
-    );
-    const mine = minPeople ?? 1;
-    hist.set(mine, (hist.get(mine) ?? 0) + 1);
-    committedCount = memberCount(hist);
-    member = mine <= committedCount;
-  }
+  const { committedCount, member } = countAfter(c, card, minPeople, collectingRecount);
   const raisedCents = c.raisedCents + pledgeCents;
   const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
   // A late commit (the event keeps accepting after its threshold) crosses nothing: the campaign is
@@ -229,12 +237,7 @@ export function decide(
   const late = isLateCommit(c);
   const crossed = !late && (!recount || collectingRecount) && progress >= c.goal;
   return {
-    c,
-    paid,
-    crowdfund,
-    card,
-    amount,
-    pledgeCents,
+    ...base,
     committedCount,
     raisedCents,
     progress,
@@ -243,7 +246,6 @@ export function decide(
     confirmed: late && !paid,
     waitlisted: false,
     position: null as number | null,
-    minPeople,
     recount,
     /** the members were recounted here (collecting): the one-statement commit can write them */
     counted: collectingRecount,
