@@ -2,12 +2,12 @@ import "server-only";
 import { Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { recoveryDays } from "@/lib/ledger/payment-window";
-import { pledgeStatesIn, SETTLED_STATES } from "@/lib/ledger/pledge-state";
 
 /**
  * An event's money, from the organizer's side (issue 23), in one place: what was collected, what
  * went back, the fees, what the organizer is owed, and what has moved already. Every figure is
- * summed in Postgres from the pledges and the Payout rows (bigint cents), so the payout run, the
+ * summed in Postgres from the money rows (lib/ledger: charges and refunds that went through), the
+ * pledges' withdrawals and fees, and the Payout rows (bigint cents), so the payout run, the
  * payout page, the CSV and the admin list cannot disagree.
  *
  *   net      = collected − refunded − owed back (a success on a withdrawn pledge, refunded next)
@@ -47,8 +47,14 @@ export function payoutAvailableAt(fundedAt: Date): Date {
 export async function ledgerOf(tx: Prisma.TransactionClient, campaignId: string): Promise<Ledger> {
   const [row] = await tx.$queryRaw<Record<keyof Omit<Ledger, "netCents" | "dueCents">, number>[]>`
     WITH pl AS (
-      SELECT "amountCents", "chargeStatus"::text AS s, "withdrawnAt", "processingFeeCents", "paymentIntentId"
-      FROM "Pledge" WHERE "campaignId" = ${campaignId} AND "chargeType" = 'paid' AND "chargeStatus" IN (${pledgeStatesIn(SETTLED_STATES)})
+      -- each succeeded charge (the money rows, lib/ledger), whether a refund of it went through,
+      -- and its pledge's withdrawal and the provider's fee
+      SELECT m."amountCents", p."withdrawnAt", p."processingFeeCents", p."paymentIntentId",
+        CASE WHEN EXISTS (SELECT 1 FROM "MoneyMovement" r WHERE r."pledgeId" = m."pledgeId"
+                            AND r."kind" = 'refund' AND r."purpose" = m."purpose" AND r."state" = 'succeeded')
+             THEN 'refunded' ELSE 'succeeded' END AS s
+      FROM "MoneyMovement" m JOIN "Pledge" p ON p."id" = m."pledgeId"
+      WHERE m."campaignId" = ${campaignId} AND m."kind" = 'charge' AND m."purpose" = 'ticket' AND m."state" = 'succeeded'
     ), terms AS (
       SELECT "platformFeeBps", "platformFeeFixedCents" FROM "Campaign" WHERE "id" = ${campaignId}
     ), mv AS (
@@ -56,7 +62,8 @@ export async function ledgerOf(tx: Prisma.TransactionClient, campaignId: string)
     )
     SELECT
       COALESCE((SELECT sum("amountCents") FROM pl), 0)::float8 AS "collectedCents",
-      COALESCE((SELECT sum("amountCents") FROM pl WHERE s = 'refunded'), 0)::float8 AS "refundedCents",
+      COALESCE((SELECT sum("amountCents") FROM "MoneyMovement" WHERE "campaignId" = ${campaignId}
+                AND "kind" = 'refund' AND "purpose" = 'ticket' AND "state" = 'succeeded'), 0)::float8 AS "refundedCents",
       COALESCE((SELECT sum("amountCents") FROM pl WHERE s = 'succeeded' AND "withdrawnAt" IS NOT NULL), 0)::float8 AS "owedBackCents",
       COALESCE((SELECT sum(round("amountCents"::numeric * t."platformFeeBps" / 10000) + t."platformFeeFixedCents")
                 FROM pl, terms t WHERE s = 'succeeded' AND "withdrawnAt" IS NULL), 0)::float8 AS "platformFeeCents",

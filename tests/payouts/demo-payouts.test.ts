@@ -40,7 +40,7 @@ describe("demo payouts", () => {
     });
     for (let i = 0; i < 4; i++) {
       const backer = await createUser();
-      await db.pledge.create({
+      const pledge = await db.pledge.create({
         data: {
           campaignId: campaign.id,
           userId: backer.id,
@@ -51,6 +51,18 @@ describe("demo payouts", () => {
           chargedAt: new Date(),
           chargeType: "paid",
           processingFeeCents: demoProcessingFee(2000),
+        },
+      });
+      // a charge is a money row too (lib/ledger), which the payout ledger sums
+      await db.moneyMovement.create({
+        data: {
+          kind: "charge",
+          purpose: "ticket",
+          state: "succeeded",
+          amountCents: 2000,
+          idempotencyKey: `charge-${pledge.id}`,
+          campaignId: campaign.id,
+          pledgeId: pledge.id,
         },
       });
     }
