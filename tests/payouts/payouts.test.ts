@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scaled } from "@/tests/helpers/scale";
 import { db } from "@/lib/db";
 import { createDemoPayoutAccount } from "@/tests/helpers/factories";
 import { startFakeStripe, type FakeStripe } from "@/tests/fake-stripe/server";
@@ -95,11 +96,14 @@ const transfersTo = (accountId: string) =>
 
 const deliver = (type: string, object: object) => deliverStripeEvent(webhook, type, object);
 
+// the heavy scenario's size (tests/helpers/scale.ts): 1,000 charges at full size
+const PER_EVENT = scaled(200, 40);
+
 describe("paying organizers", () => {
-  it("1,000 charges on 5 organizers' events: each organizer's transfers equal charges − fees − refunds to the cent, once", async () => {
+  it(`${(5 * PER_EVENT).toLocaleString("en-US")} charges on 5 organizers' events: each organizer's transfers equal charges − fees − refunds to the cent, once`, async () => {
     const prices = [2500, 1999, 4200, 1050, 777];
     const events = [];
-    for (const price of prices) events.push(await chargedEvent(200, { priceCents: price }));
+    for (const price of prices) events.push(await chargedEvent(PER_EVENT, { priceCents: price }));
     // three refunds per event before the payout (withdrawals after a change)
     for (const e of events) await refund(e.pledges.slice(0, 3).map((p) => p.id));
 
@@ -113,8 +117,8 @@ describe("paying organizers", () => {
 
     for (const [i, e] of events.entries()) {
       const price = prices[i];
-      const kept = 197;
-      const expected = kept * price - kept * platformFee(price) - 200 * fake.feeOf(price);
+      const kept = PER_EVENT - 3;
+      const expected = kept * price - kept * platformFee(price) - PER_EVENT * fake.feeOf(price);
       const sent = transfersTo(e.accountId);
       expect(sent.map((t) => t.amount)).toEqual([expected]);
       const rows = await db.payout.findMany({ where: { campaignId: e.campaign.id } });
@@ -124,10 +128,10 @@ describe("paying organizers", () => {
       expect(fake.moveCount(rows[0].id)).toBe(1);
       const l = await ledger.ledgerOf(db, e.campaign.id);
       expect(l).toMatchObject({
-        collectedCents: 200 * price,
+        collectedCents: PER_EVENT * price,
         refundedCents: 3 * price,
         platformFeeCents: kept * platformFee(price),
-        processingFeeCents: 200 * fake.feeOf(price),
+        processingFeeCents: PER_EVENT * fake.feeOf(price),
         dueCents: 0,
       });
       // the organizer is told once

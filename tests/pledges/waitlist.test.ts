@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scaled } from "@/tests/helpers/scale";
 import { db } from "@/lib/db";
 import { startFakeStripe, type FakeStripe, type CardBehavior } from "@/tests/fake-stripe/server";
 import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
@@ -42,16 +43,23 @@ const chargeAll = (campaignId: string) => chargeUntilSettled(charging.runChargin
 const inCount = (campaignId: string) =>
   db.pledge.count({ where: { campaignId, withdrawnAt: null, waitlistedAt: null } });
 
+// the heavy scenario's size (tests/helpers/scale.ts): 500 people, 100 places, 30 opened at full size
+const PEOPLE = scaled(500, 150);
+const CAP = scaled(100, 40);
+const OPEN = scaled(30, 12);
+const WAITING = PEOPLE - CAP;
+const THIRD = OPEN / 3;
+
 describe("capacity and the waitlist", () => {
-  it("500 concurrent commits on a capacity-100 paid event (goal 50): exactly 100 in, the rest waitlisted in commit order; then 30 places opened at once — drops, give-ups, withdrawals after a change — promote exactly 30, each charged once, never more than 100 in", async () => {
+  it(`${PEOPLE} concurrent commits on a capacity-${CAP} paid event (goal ${CAP / 2}): exactly ${CAP} in, the rest waitlisted in commit order; then ${OPEN} places opened at once — drops, give-ups, withdrawals after a change — promote exactly ${OPEN}, each charged once, never more than ${CAP} in`, async () => {
     const creator = await createUser();
     const c = await createCampaign({
       creatorId: creator.id,
-      goal: 50,
-      capacity: 100,
+      goal: CAP / 2,
+      capacity: CAP,
       ticketPriceCents: 1500,
     });
-    const people = await backers(500);
+    const people = await backers(PEOPLE);
     const results = await Promise.allSettled(people.map((b) => commit(c, b)));
     const failed = results.filter((r) => r.status === "rejected");
     expect(failed.map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
@@ -60,45 +68,49 @@ describe("capacity and the waitlist", () => {
       where: { campaignId: c.id },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
-    expect(rows).toHaveLength(500);
+    expect(rows).toHaveLength(PEOPLE);
     const inRows = rows.filter((p) => p.waitlistedAt === null);
     const waiting = rows.filter((p) => p.waitlistedAt !== null);
-    expect(inRows).toHaveLength(100);
-    expect(waiting).toHaveLength(400);
+    expect(inRows).toHaveLength(CAP);
+    expect(waiting).toHaveLength(WAITING);
     // commit order: everyone in committed before anyone waiting
-    expect(rows.slice(0, 100).every((p) => p.waitlistedAt === null)).toBe(true);
-    // what each commit was told is its place in line, 1..400 in commit order
+    expect(rows.slice(0, CAP).every((p) => p.waitlistedAt === null)).toBe(true);
+    // what each commit was told is its place in line, 1..WAITING in commit order
     const told = new Set(
       results.map((r) => (r as PromiseFulfilledResult<{ pledgeId: string }>).value.pledgeId),
     ).size;
-    expect(told).toBe(500);
+    expect(told).toBe(PEOPLE);
     const positions = results
       .map((r) => (r as PromiseFulfilledResult<{ pledgeId: string; position: number | null }>).value)
       .filter((v) => v.position !== null);
     const byPledge = new Map(positions.map((v) => [v.pledgeId, v.position]));
-    expect(waiting.map((p) => byPledge.get(p.id))).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(waiting.map((p) => byPledge.get(p.id))).toEqual(Array.from({ length: WAITING }, (_, i) => i + 1));
     const computed = await waitlist.waitlistPositions(
       c.id,
       waiting.map((p) => p.id),
     );
-    expect(waiting.map((p) => computed.get(p.id))).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(waiting.map((p) => computed.get(p.id))).toEqual(Array.from({ length: WAITING }, (_, i) => i + 1));
 
     let campaign = await db.campaign.findUniqueOrThrow({ where: { id: c.id } });
-    expect([campaign.committedCount, campaign.pledgeCount, campaign.waitlistCount]).toEqual([100, 100, 400]);
-    expect(Number(campaign.raisedCents)).toBe(100 * 1500);
+    expect([campaign.committedCount, campaign.pledgeCount, campaign.waitlistCount]).toEqual([
+      CAP,
+      CAP,
+      WAITING,
+    ]);
+    expect(Number(campaign.raisedCents)).toBe(CAP * 1500);
     expect(["funded", "charging", "charged"]).toContain(campaign.status);
     expect(waiting.every((p) => p.chargeStatus === "none" && p.paymentMethodId)).toBe(true);
 
     await chargeAll(c.id);
-    expect(fake.succeededChargesFor(inRows.map((p) => p.id))).toBe(100);
+    expect(fake.succeededChargesFor(inRows.map((p) => p.id))).toBe(CAP);
     expect(waiting.some((p) => fake.chargeCount(p.id) > 0)).toBe(false);
 
-    // 30 places open at once: 10 failed payments dropped, 10 places given up, 10 withdrawals in a
+    // OPEN places open at once: a third failed payments dropped, a third given up, a third withdrawals in a
     // change's window (issue 17).
     const [dropIds, giverRows, changeRows] = [
-      inRows.slice(0, 10),
-      inRows.slice(10, 20),
-      inRows.slice(20, 30),
+      inRows.slice(0, THIRD),
+      inRows.slice(THIRD, 2 * THIRD),
+      inRows.slice(2 * THIRD, OPEN),
     ];
     const longAgo = new Date(Date.now() - 30 * 86_400_000);
     await db.pledge.updateMany({
@@ -127,19 +139,19 @@ describe("capacity and the waitlist", () => {
     await chargeAll(c.id);
     sampling = false;
     await sampler;
-    expect(maxIn).toBeLessThanOrEqual(100);
+    expect(maxIn).toBeLessThanOrEqual(CAP);
 
     const promoted = await db.pledge.findMany({ where: { campaignId: c.id, promotedAt: { not: null } } });
-    expect(promoted).toHaveLength(30);
-    // the first 30 in line, in order
+    expect(promoted).toHaveLength(OPEN);
+    // the first OPEN in line, in order
     expect(promoted.map((p) => p.id).sort()).toEqual(
       waiting
-        .slice(0, 30)
+        .slice(0, OPEN)
         .map((p) => p.id)
         .sort(),
     );
     expect(promoted.every((p) => p.chargeStatus === "succeeded")).toBe(true);
-    expect(fake.succeededChargesFor(promoted.map((p) => p.id))).toBe(30);
+    expect(fake.succeededChargesFor(promoted.map((p) => p.id))).toBe(OPEN);
     expect(
       duplicates(
         fake,
@@ -147,17 +159,22 @@ describe("capacity and the waitlist", () => {
       ),
     ).toEqual([]);
     campaign = await db.campaign.findUniqueOrThrow({ where: { id: c.id } });
-    expect([campaign.committedCount, campaign.waitlistCount, await inCount(c.id)]).toEqual([100, 370, 100]);
+    expect([campaign.committedCount, campaign.waitlistCount, await inCount(c.id)]).toEqual([
+      CAP,
+      WAITING - OPEN,
+      CAP,
+    ]);
     // positions moved up
-    const next = await waitlist.waitlistPositions(c.id, [waiting[30].id, waiting[399].id]);
-    expect([next.get(waiting[30].id), next.get(waiting[399].id)]).toEqual([1, 370]);
+    const last = waiting[WAITING - 1];
+    const next = await waitlist.waitlistPositions(c.id, [waiting[OPEN].id, last.id]);
+    expect([next.get(waiting[OPEN].id), next.get(last.id)]).toEqual([1, WAITING - OPEN]);
 
     // the givers and the changed-mind are refunded now that the promoted have paid
     await refunds.refundOwedPledges(c.id);
     const refunded = await db.pledge.findMany({
       where: { id: { in: [...giverRows, ...changeRows].map((p) => p.id) } },
     });
-    expect(refunded.map((p) => p.chargeStatus)).toEqual(Array(20).fill("refunded"));
+    expect(refunded.map((p) => p.chargeStatus)).toEqual(Array(2 * THIRD).fill("refunded"));
     const givers = await db.pledge.findMany({ where: { id: { in: giverRows.map((p) => p.id) } } });
     expect(givers.every((p) => p.gaveUpAt && p.handedToId)).toBe(true);
     // the promoted were told
@@ -167,7 +184,7 @@ describe("capacity and the waitlist", () => {
         subject: { contains: "A place opened" },
       },
     });
-    expect(mail).toBe(30);
+    expect(mail).toBe(OPEN);
   }, 240_000);
 
   it("a promotion whose card fails goes back in line and the place moves on; a new card puts it next in line again; a given-up place is refunded only once someone has paid for it", async () => {

@@ -4,8 +4,14 @@
  * the fixture) are mixed in so some inputs get past the first checks and reach deeper code.
  */
 import fc from "fast-check";
+import { scaled } from "@/tests/helpers/scale";
 
-export const NUM_RUNS = 1000;
+/**
+ * Hostile inputs per target. `npm test` sends 200 (a fresh random seed each run, so runs add up);
+ * `npm run test:heavy` (part of `npm run test:reliability` and so of CI) sends 1,000, as
+ * TEST_SCALE=full.
+ */
+export const NUM_RUNS = scaled(1000, 200);
 /** 1,000 calls through real handlers and PostgreSQL take seconds alone, far longer on a busy machine. */
 export const FUZZ_TIMEOUT_MS = 240_000;
 
