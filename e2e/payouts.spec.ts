@@ -92,6 +92,12 @@ test("an admin holds a payout with a reason; the organizer sees why", async ({ p
      VALUES ($1, $2, $3, 'x', 5000, true, now(), 'paid', 'succeeded', 175)`,
     [`p${t}`, event.id, backer.id],
   );
+  // a charge is a money row too (lib/ledger), which the payout ledger sums
+  await sql().query(
+    `INSERT INTO "MoneyMovement" (kind, purpose, state, "amountCents", "idempotencyKey", "campaignId", "pledgeId")
+     VALUES ('charge', 'ticket', 'succeeded', 5000, $1, $2, $3)`,
+    [`charge-p${t}`, event.id, `p${t}`],
+  );
   await sql().query(`UPDATE "Campaign" SET "fundedAt" = now() WHERE id = $1`, [event.id]);
 
   await loginAs(page, await createUser({ isAdmin: true, name: "Admin" }));
