@@ -45,27 +45,61 @@ export type Transition =
   | "withdraw"
   | "giveUp"
   | "promote"
+  | "demote"
   | "count"
   | "uncount"
   | "release"
   | "closeWaitlist"
   | "drop"
+  | "reinstate"
+  | "endHandover"
   | "charge"
   | "refund";
 
-/** From which standings each transition is allowed (the services check the row they lock against it). */
-export const TRANSITIONS: Record<Transition, readonly Standing[]> = {
-  withdraw: STANDS,
-  giveUp: ["in"],
-  promote: ["waiting"],
-  count: ["conditional"],
-  uncount: ["in"],
-  release: ["conditional"],
-  closeWaitlist: ["waiting"],
-  drop: ["in"],
-  charge: COUNTED,
-  refund: MAY_CARRY_MONEY,
+type Move = readonly [from: Standing, to: Standing];
+const to = (target: Standing, from: readonly Standing[]): Move[] => from.map((f) => [f, target] as const);
+const stays = (list: readonly Standing[]): Move[] => list.map((f) => [f, f] as const);
+
+/** Where a commit lands: counted, held on a condition, or in line. */
+export const ENTRY: readonly Standing[] = ["in", "conditional", "waiting"];
+
+/**
+ * The one table of what may happen to a commitment: each transition's moves, from → to. A charge
+ * or a refund moves money, not the standing. `tests/events/transitions.property.test.ts` checks
+ * that every change the real services make is one move of this table.
+ */
+export const MOVES: Record<Transition, readonly Move[]> = {
+  withdraw: to("withdrawn", STANDS),
+  giveUp: [["in", "gave_up"]],
+  // a promoted commitment with a condition that does not hold yet waits for it, holding the place
+  promote: [
+    ["waiting", "in"],
+    ["waiting", "conditional"],
+  ],
+  // a promotion whose charge failed goes back in line (issue 20)
+  demote: [["in", "waiting"]],
+  count: [["conditional", "in"]],
+  // before the tip a member whose condition stops holding (someone left) is held again (issue 21)
+  uncount: [["in", "conditional"]],
+  release: [["conditional", "released"]],
+  closeWaitlist: [["waiting", "waitlist_closed"]],
+  drop: [["in", "dropped"]],
+  // the taker of a given-up place could not pay and nobody else waits: the giver is in again
+  reinstate: [["gave_up", "in"]],
+  // a giver who committed again meanwhile: an ordinary withdrawal now, refunded as one
+  endHandover: [["gave_up", "withdrawn"]],
+  charge: stays(COUNTED),
+  refund: stays(MAY_CARRY_MONEY),
 };
+
+/** From which standings each transition is allowed (the services check the row they lock against it). */
+export const TRANSITIONS = {} as Record<Transition, readonly Standing[]>;
+for (const [t, moves] of Object.entries(MOVES) as [Transition, readonly Move[]][])
+  TRANSITIONS[t] = [...new Set(moves.map(([from]) => from))];
+
+/** Whether one transition of the table moves a commitment from `from` to `target`. */
+export const isMove = (from: Standing, target: Standing) =>
+  Object.values(MOVES).some((moves) => moves.some(([f, t]) => f === from && t === target));
 
 export const mayTransition = (from: Standing, t: Transition) => TRANSITIONS[t].includes(from);
 

@@ -22,6 +22,7 @@ import { refundOwedPledges } from "@/lib/ledger/refunds";
 import { goAhead } from "@/lib/campaigns/go-ahead";
 import { payPledgeOnSession } from "@/lib/charging/recovery";
 import { createCampaign } from "@/tests/helpers/factories";
+import { ENTRY, isMove, type Standing as RowStanding } from "@/lib/events/standing";
 
 /**
  * Issue 32, "Done when": random sequences of transitions on one small event, through the real
@@ -35,7 +36,8 @@ import { createCampaign } from "@/tests/helpers/factories";
  * places, money only on a counted place, at most one successful charge per pledge and purpose, the
  * money rows and the pledges equal to what the provider holds — and the model's accept or refuse of
  * the step, every pledge's standing (markers and column) and charge state and the event's status
- * must match.
+ * must match; and every change of a row's standing is one move of lib/events/standing.ts MOVES (a new
+ * pledge starts in ENTRY).
  *
  * Seeded: PROPERTY_SEED=<n> replays a run, PROPERTY_RUNS=<n> runs more sequences. A failure prints
  * the seed, the (shrunk) sequence of steps and a trace of each step.
@@ -520,6 +522,7 @@ async function runSequence(v: Variant, ops: Op[]): Promise<void> {
   const m: Model = { v, status: "pending", now: start, deadline, hasConditions: false, pledges: [] };
   const trace: string[] = [`variant: ${v.name}`];
   let seq = 0;
+  const seen = new Map<string, RowStanding>();
 
   const fail = (step: number, what: string[]) => {
     throw new Error(
@@ -760,11 +763,27 @@ async function runSequence(v: Variant, ops: Op[]): Promise<void> {
 
     const problems = await invariants(campaign.id, afterSweep);
     problems.push(...(await compareWithModel(campaign.id, m)));
+    problems.push(...(await movesOutsideTable(campaign.id, seen)));
     if (problems.length > 0) fail(step, problems);
     for (const p of m.pledges)
       note(`${v.paid ? "paid" : "free"} ${p.standing}${p.promoted ? " promoted" : ""} ${p.charge}`);
     note(`status ${m.status}`);
   }
+}
+
+/** Each change of a row's standing since the last step is one move of MOVES. */
+async function movesOutsideTable(campaignId: string, seen: Map<string, RowStanding>): Promise<string[]> {
+  const bad: string[] = [];
+  const rows = await db.pledge.findMany({ where: { campaignId }, select: { id: true, standing: true } });
+  for (const r of rows) {
+    const before = seen.get(r.id);
+    if (before === undefined && !ENTRY.includes(r.standing))
+      bad.push(`pledge ${r.id} was created ${r.standing}, not one of ${ENTRY.join(", ")}`);
+    if (before !== undefined && before !== r.standing && !isMove(before, r.standing))
+      bad.push(`pledge ${r.id} went ${before} → ${r.standing}, which no transition of MOVES allows`);
+    seen.set(r.id, r.standing);
+  }
+  return bad;
 }
 
 /** Every pledge's standing and charge, and the event's status, as the model has them. */
