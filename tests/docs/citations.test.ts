@@ -25,7 +25,7 @@ const isTopical = (doc: Doc, section: number) => doc === "DESIGN" && section ===
  * The citations in one line: `SPEC §5`, the further sections of a list (`SPEC §5, §9`, `SPEC §4/§6`,
  * `SPEC §2 and §8`), and the quoted topic after a DESIGN §1 citation (also with escaped quotes).
  */
-export function citationsIn(text: string): Omit<Citation, "file" | "line">[] {
+function citationsIn(text: string): Omit<Citation, "file" | "line">[] {
   const out: Omit<Citation, "file" | "line">[] = [];
   const re = /\b(DESIGN|SPEC)(?:\.md)? §(\d+)((?:\s*(?:,|\/|and|&)\s*§\d+)*)(?: \\?"([^"\\]+)\\?")?/g;
   for (const m of text.matchAll(re)) {
@@ -73,7 +73,8 @@ function sectionsOf(doc: Doc): Map<number, string[]> {
 function problem(c: Omit<Citation, "file" | "line">, docs: Record<Doc, Map<number, string[]>>) {
   const subs = docs[c.doc].get(c.section);
   if (!subs) return `${DOCS[c.doc]} has no heading "§${c.section}"`;
-  if (c.topic && !subs.some((h) => h.includes(c.topic!.toLowerCase())))
+  const topic = c.topic?.toLowerCase();
+  if (topic && !subs.some((h) => h.includes(topic)))
     return `${DOCS[c.doc]} §${c.section} has no sub-heading for "${c.topic}"`;
   return null;
 }
