@@ -82,7 +82,7 @@ function problem(c: Omit<Citation, "file" | "line">, docs: Record<Doc, Map<numbe
 describe("finding citations", () => {
   const shown = (line: string) =>
     citationsIn(line).map((c) => `${c.doc} §${c.section}${c.topic ? ` "${c.topic}"` : ""}`);
-  it.each([
+  it.each<[string, string[]]>([
     ["see SPEC §4 commit flow", ["SPEC §4"]],
     ["SPEC §5, §9 and SPEC §4/§6", ["SPEC §5", "SPEC §9", "SPEC §4", "SPEC §6"]],
     ['DESIGN §1 "failed payments": the window', ['DESIGN §1 "failed payments"']],
