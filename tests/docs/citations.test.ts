@@ -32,7 +32,12 @@ function citationsIn(text: string): Omit<Citation, "file" | "line">[] {
     const doc = m[1] as Doc;
     const sections = [Number(m[2]), ...[...(m[3] ?? "").matchAll(/§(\d+)/g)].map((s) => Number(s[1]))];
     sections.forEach((section, i) =>
-      out.push({ doc, section, text: m[0], ...(i === 0 && m[4] && isTopical(doc, section) ? { topic: m[4] } : {}) }),
+      out.push({
+        doc,
+        section,
+        text: m[0],
+        ...(i === 0 && m[4] && isTopical(doc, section) ? { topic: m[4] } : {}),
+      }),
     );
   }
   return out;

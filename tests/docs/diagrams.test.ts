@@ -86,9 +86,10 @@ describe("the domain pages' diagrams", () => {
       ["conditions", "lifecycle", "money-flow", "waitlist"].map((p) => `docs/domain/${p}.md`),
     );
     for (const file of pages)
-      expect(diagrams.some((d) => d.file === file && d.body[0]?.trim() === "stateDiagram-v2"), rel(file)).toBe(
-        true,
-      );
+      expect(
+        diagrams.some((d) => d.file === file && d.body[0]?.trim() === "stateDiagram-v2"),
+        rel(file),
+      ).toBe(true);
   });
 
   it("a diagram drawing a transition the table does not allow fails", () => {
@@ -109,7 +110,9 @@ describe("the domain pages' diagrams", () => {
 
   it("the lifecycle page draws every transition of TRANSITIONS from every standing it allows", () => {
     const lifecycle = diagrams.filter((d) => rel(d.file) === "docs/domain/lifecycle.md");
-    const drawn = new Set(lifecycle.flatMap((d) => d.edges.map((e) => `${e.from} ${e.label.split(/\s/)[0]}`)));
+    const drawn = new Set(
+      lifecycle.flatMap((d) => d.edges.map((e) => `${e.from} ${e.label.split(/\s/)[0]}`)),
+    );
     const missing = Object.entries(TRANSITIONS).flatMap(([t, froms]) =>
       froms.filter((from) => !drawn.has(`${from} ${t}`)).map((from) => `${t} from ${from}`),
     );

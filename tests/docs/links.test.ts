@@ -28,8 +28,7 @@ function linkProblem(from: string, target: string): string | null {
   if (!fs.existsSync(file)) return `no such file: ${rel(file)}`;
   if (anchor === null || anchor === "") return null;
   if (!file.endsWith(".md")) return null; // an anchor into code (#L10) is GitHub's, not a heading
-  if (!anchors(fs.readFileSync(file, "utf8")).has(anchor))
-    return `no heading for #${anchor} in ${rel(file)}`;
+  if (!anchors(fs.readFileSync(file, "utf8")).has(anchor)) return `no heading for #${anchor} in ${rel(file)}`;
   return null;
 }
 
@@ -46,7 +45,11 @@ describe("GitHub's heading anchors", () => {
   });
 
   it("numbers repeated headings as GitHub does, and skips code", () => {
-    expect([...anchors("# A\n## Notes\n## Notes\n```\n# not a heading\n```\n")]).toEqual(["a", "notes", "notes-1"]);
+    expect([...anchors("# A\n## Notes\n## Notes\n```\n# not a heading\n```\n")]).toEqual([
+      "a",
+      "notes",
+      "notes-1",
+    ]);
   });
 });
 
