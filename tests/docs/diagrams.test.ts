@@ -55,6 +55,7 @@ function diagramProblems(edges: Edge[]): string[] {
     }
   } else if (within(states, CAMPAIGN_STATUSES)) {
     for (const e of edges) {
+      if (e.to === "[*]" && e.label === "") continue; // an end state needs no move
       const moves = e.label.split(/\s+or\s+/).map((part) => part.split(/\s/)[0]);
       for (const move of moves)
         if (move !== "created" && !statusMoves.includes(move))
