@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CAMPAIGN_STATUSES } from "@/lib/events/lifecycle";
-import { STANDINGS, TRANSITIONS, type Transition } from "@/lib/events/standing";
+import { MOVES, STANDINGS, type Transition } from "@/lib/events/standing";
 import { fencedBlocks, rel, root, walk } from "./markdown";
 
 /**
  * Issue 33: the state diagrams of docs/domain/ are drawn from the code, and stay so. A standing
- * diagram may only draw transitions TRANSITIONS allows (lib/events/standing.ts), and the lifecycle
+ * diagram may only draw moves of MOVES (lib/events/standing.ts), and the lifecycle
  * page draws every one of them; an event-status diagram names the moves of lib/events/status.ts;
  * every other diagram's states are an enum of prisma/schema.prisma.
  */
@@ -35,7 +35,7 @@ const statusMoves = [
     .matchAll(/export async function (\w+)/g),
 ].map((m) => m[1]);
 
-const isTransition = (word: string): word is Transition => word in TRANSITIONS;
+const isTransition = (word: string): word is Transition => word in MOVES;
 const within = (states: string[], set: readonly string[]) => states.every((s) => set.includes(s));
 
 /** What is wrong with one diagram (its edges), given what its states are. */
@@ -48,9 +48,9 @@ function diagramProblems(edges: Edge[]): string[] {
       if (e.from === "[*]") {
         if (word !== "commit") problems.push(`line ${e.line}: a commitment enters only by a commit`);
       } else if (!isTransition(word)) {
-        problems.push(`line ${e.line}: "${e.label}" is not a transition of TRANSITIONS`);
-      } else if (!(TRANSITIONS[word] as readonly string[]).includes(e.from)) {
-        problems.push(`line ${e.line}: TRANSITIONS does not allow ${word} from ${e.from}`);
+        problems.push(`line ${e.line}: "${e.label}" is not a transition of MOVES`);
+      } else if (!MOVES[word].some(([from, to]) => from === e.from && to === e.to)) {
+        problems.push(`line ${e.line}: MOVES has no ${word} from ${e.from} to ${e.to}`);
       }
     }
   } else if (within(states, CAMPAIGN_STATUSES)) {
@@ -95,10 +95,13 @@ describe("the domain pages' diagrams", () => {
 
   it("a diagram drawing a transition the table does not allow fails", () => {
     expect(diagramProblems([{ from: "waiting", to: "gave_up", label: "giveUp", line: 3 }])).toEqual([
-      "line 3: TRANSITIONS does not allow giveUp from waiting",
+      "line 3: MOVES has no giveUp from waiting to gave_up",
     ]);
-    expect(diagramProblems([{ from: "in", to: "waiting", label: "demote", line: 4 }])).toEqual([
-      'line 4: "demote" is not a transition of TRANSITIONS',
+    expect(diagramProblems([{ from: "in", to: "released", label: "demote", line: 4 }])).toEqual([
+      "line 4: MOVES has no demote from in to released",
+    ]);
+    expect(diagramProblems([{ from: "in", to: "waiting", label: "teleport", line: 5 }])).toEqual([
+      'line 5: "teleport" is not a transition of MOVES',
     ]);
   });
 
@@ -109,13 +112,15 @@ describe("the domain pages' diagrams", () => {
     expect(problems).toEqual([]);
   });
 
-  it("the lifecycle page draws every transition of TRANSITIONS from every standing it allows", () => {
+  it("the lifecycle page draws every move of MOVES", () => {
     const lifecycle = diagrams.filter((d) => rel(d.file) === "docs/domain/lifecycle.md");
     const drawn = new Set(
-      lifecycle.flatMap((d) => d.edges.map((e) => `${e.from} ${e.label.split(/\s/)[0]}`)),
+      lifecycle.flatMap((d) => d.edges.map((e) => `${e.from} ${e.label.split(/\s/)[0]} ${e.to}`)),
     );
-    const missing = Object.entries(TRANSITIONS).flatMap(([t, froms]) =>
-      froms.filter((from) => !drawn.has(`${from} ${t}`)).map((from) => `${t} from ${from}`),
+    const missing = Object.entries(MOVES).flatMap(([t, moves]) =>
+      moves
+        .filter(([from, to]) => !drawn.has(`${from} ${t} ${to}`))
+        .map(([from, to]) => `${t}: ${from} → ${to}`),
     );
     expect(missing).toEqual([]);
   });
