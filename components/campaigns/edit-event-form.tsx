@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { useServerActions } from "@/components/actions/server-actions";
 import { Button } from "@/components/ui/button";
-import { EventField } from "@/components/campaigns/event-field";
+import { EventField, TextFields } from "@/components/campaigns/event-field";
 import { TimePlaceFields, zonedHint } from "@/components/create/time-place-fields";
 import { formIsPaid } from "@/lib/campaigns/fields";
 import {
@@ -96,7 +96,7 @@ export function EditEventForm({ view }: { view: EditView }) {
         <legend className="sr-only">Event details</legend>
         <EventField name="title" {...field} />
         <EventField name="description" {...field} />
-        <EventField name="logisticalDetails" {...field} />
+        <TextFields {...field} />
 
         <div className="grid gap-5 sm:grid-cols-2">
           <EventField

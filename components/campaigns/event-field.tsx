@@ -5,7 +5,12 @@ import { Field, Input, Textarea, inputClass } from "@/components/ui/field";
 import { describePrice } from "@/lib/campaigns/fields";
 import { formatInZone, fromWallClock } from "@/lib/campaigns/event-time";
 import type { FieldUi, InputKind } from "@/lib/campaigns/event-field-kit";
-import { eventField, type CampaignFormValues, type EventFieldName } from "@/lib/campaigns/schema";
+import {
+  TEXT_COLUMNS,
+  eventField,
+  type CampaignFormValues,
+  type EventFieldName,
+} from "@/lib/campaigns/schema";
 
 export type SetField = <K extends keyof CampaignFormValues>(key: K, value: CampaignFormValues[K]) => void;
 export type FieldError = (k: keyof CampaignFormValues) => string | undefined;
@@ -122,6 +127,25 @@ export function EventField({
       )}
     </Field>
   );
+}
+
+/**
+ * The event's optional texts (`column: "text"` in the definition) in its order, on one step of the
+ * create form or all of them on the edit form: a text added to the definition shows here.
+ */
+export function TextFields({
+  step,
+  ...field
+}: {
+  step?: 1 | 2;
+  values: CampaignFormValues;
+  set: SetField;
+  err: FieldError;
+  form?: "create" | "edit";
+}) {
+  return TEXT_COLUMNS.filter((name) => step === undefined || eventField(name).step === step).map((name) => (
+    <EventField key={name} name={name} {...field} />
+  ));
 }
 
 function Toggle({

@@ -4,7 +4,7 @@ import { useServerActions } from "@/components/actions/server-actions";
 import { useState, useSyncExternalStore, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
-import { EventField, type FieldError, type SetField } from "@/components/campaigns/event-field";
+import { EventField, TextFields, type FieldError, type SetField } from "@/components/campaigns/event-field";
 import { DraftsPanel } from "@/components/create/drafts-panel";
 import { TimePlaceFields, zonedHint } from "@/components/create/time-place-fields";
 import { ReviewDialog } from "@/components/create/review-dialog";
@@ -239,7 +239,7 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
                 {...field}
                 hint={`${zonedHint(values.deadline, zone) ?? eventField("deadline").ui.hint} · times in ${zone.replace(/_/g, " ")} (change on step 2)`}
               />
-              <EventField name="logisticalDetails" {...field} />
+              <TextFields step={1} {...field} />
             </fieldset>
           ) : (
             <SettingsStep values={{ ...values, timeZone: zone }} set={set} err={err} />
@@ -307,6 +307,7 @@ function SettingsStep({ values, set, err }: { values: CampaignFormValues; set: S
       <legend className="mb-4 text-xl font-bold text-slate-900">Additional Settings</legend>
 
       <TimePlaceFields values={values} set={set} err={err} />
+      <TextFields step={2} {...field} />
 
       <EventField name="pactType" {...field} />
 
