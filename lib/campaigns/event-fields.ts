@@ -107,6 +107,19 @@ export const EVENT_FIELDS = {
     edit: { parse: () => logistics, ui: { hint: `Up to ${LOGISTICS_MAX} characters` } },
     column: "text",
   },
+  // issue 33: added through this definition alone (and its column), in a commit of its own
+  dressCode: {
+    empty: "",
+    step: 1,
+    ui: {
+      kind: "text",
+      label: "Dress code (optional)",
+      hint: "What to wear, if it matters. Up to 200 characters",
+    },
+    ...same(capped(200, "Dress code")),
+    column: "text",
+    page: "Dress code",
+  },
   goal: {
     empty: "",
     step: 1,
