@@ -56,6 +56,8 @@ const DOMAIN_FILES = {
     "display.ts",
     "edit.ts",
     "edit-view.ts",
+    "event-fields.ts",
+    "event-field-kit.ts",
     "event-time.ts",
     "fields.ts",
     "filters.ts",

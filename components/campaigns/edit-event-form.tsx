@@ -5,18 +5,16 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { useServerActions } from "@/components/actions/server-actions";
 import { Button } from "@/components/ui/button";
-import { Field, Input, Textarea } from "@/components/ui/field";
+import { EventField, TextFields } from "@/components/campaigns/event-field";
 import { TimePlaceFields, zonedHint } from "@/components/create/time-place-fields";
-import { describePrice, formIsPaid } from "@/lib/campaigns/fields";
-import { emptyCampaignForm, type CampaignFormValues } from "@/lib/campaigns/schema";
+import { formIsPaid } from "@/lib/campaigns/fields";
 import {
-  DEADLINE_EXTENSION_MAX_DAYS,
-  DESCRIPTION_MAX,
-  LOGISTICS_MAX,
-  REFUND_BONUS_MAX,
-  REFUND_BONUS_MIN,
-  TITLE_MAX,
-} from "@/lib/campaigns/limits";
+  emptyCampaignForm,
+  eventField,
+  type CampaignFormValues,
+  type EventFieldName,
+} from "@/lib/campaigns/schema";
+import { DEADLINE_EXTENSION_MAX_DAYS } from "@/lib/campaigns/limits";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 import type { EditView } from "@/lib/campaigns/edit-view";
 
@@ -26,6 +24,8 @@ import type { EditView } from "@/lib/campaigns/edit-view";
  * who committed, with their calendar entry moved; so is a later deadline (issue 31), up to the latest
  * one the form shows.
  */
+const FIXED = "Fixed: someone has committed";
+
 export function EditEventForm({ view }: { view: EditView }) {
   const { updateCampaignAction } = useServerActions();
   const router = useRouter();
@@ -44,6 +44,14 @@ export function EditEventForm({ view }: { view: EditView }) {
     });
   };
   const err = (k: keyof CampaignFormValues) => errors[k];
+  const field = { values, set, err, form: "edit" as const };
+  // what a rule of lib/campaigns/edit.ts holds still now (the field's `lockedBy`)
+  const locks = { money: view.moneyLocked, deadline: !view.deadlineOpen };
+  const locked = (name: EventFieldName) => {
+    const rule = eventField(name).edit?.lockedBy;
+    return rule ? locks[rule] : false;
+  };
+  const paid = view.crowdfund || formIsPaid(values);
 
   const save = (e: React.FormEvent) => {
     e.preventDefault();
@@ -86,111 +94,46 @@ export function EditEventForm({ view }: { view: EditView }) {
 
       <fieldset className="space-y-5 rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8">
         <legend className="sr-only">Event details</legend>
-        <Field id="title" label="Title" error={err("title")}>
-          <Input
-            id="title"
-            value={values.title}
-            maxLength={TITLE_MAX + 20}
-            onChange={(e) => set("title", e.target.value)}
-            invalid={!!err("title")}
-          />
-        </Field>
-        <Field
-          id="description"
-          label="Description"
-          error={err("description")}
-          hint={`Up to ${DESCRIPTION_MAX} characters`}
-        >
-          <Textarea
-            id="description"
-            rows={5}
-            value={values.description}
-            onChange={(e) => set("description", e.target.value)}
-            invalid={!!err("description")}
-          />
-        </Field>
-        <Field
-          id="logisticalDetails"
-          label="Logistical Details (optional)"
-          error={err("logisticalDetails")}
-          hint={`Up to ${LOGISTICS_MAX} characters`}
-        >
-          <Textarea
-            id="logisticalDetails"
-            rows={3}
-            value={values.logisticalDetails}
-            onChange={(e) => set("logisticalDetails", e.target.value)}
-            invalid={!!err("logisticalDetails")}
-          />
-        </Field>
+        <EventField name="title" {...field} />
+        <EventField name="description" {...field} />
+        <TextFields {...field} />
 
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field
-            id="goal"
-            label="Goal (minimum attendees)"
-            error={err("goal")}
-            hint={view.moneyLocked ? "Fixed: someone has committed" : undefined}
-          >
-            <Input
-              id="goal"
-              inputMode="numeric"
-              value={values.goal}
-              readOnly={view.moneyLocked}
-              aria-readonly={view.moneyLocked || undefined}
-              onChange={(e) => set("goal", e.target.value)}
-              invalid={!!err("goal")}
-            />
-          </Field>
+          <EventField
+            name="goal"
+            {...field}
+            readOnly={locked("goal")}
+            hint={locked("goal") ? FIXED : undefined}
+          />
           {!view.crowdfund && (
-            <Field
-              id="ticketPrice"
-              label="Ticket Price ($)"
-              error={err("ticketPrice")}
-              hint={
-                view.moneyLocked
-                  ? "Fixed: someone has committed"
-                  : (describePrice(values.ticketPrice) ?? undefined)
-              }
-            >
-              <Input
-                id="ticketPrice"
-                inputMode="decimal"
-                value={values.ticketPrice}
-                readOnly={view.moneyLocked}
-                aria-readonly={view.moneyLocked || undefined}
-                onChange={(e) => set("ticketPrice", e.target.value)}
-                invalid={!!err("ticketPrice")}
-              />
-            </Field>
+            <EventField
+              name="ticketPrice"
+              {...field}
+              readOnly={locked("ticketPrice")}
+              hint={locked("ticketPrice") ? FIXED : undefined}
+            />
           )}
           {!view.crowdfund && (
-            <Field
-              id="capacity"
-              label="Capacity"
-              error={err("capacity")}
+            <EventField
+              name="capacity"
+              {...field}
+              // may only be raised once people committed: read-only when there was no limit
+              readOnly={locked("capacity") && !view.values.capacity}
               hint={
-                view.moneyLocked
+                locked("capacity")
                   ? values.capacity
                     ? "May only be raised; raising it promotes the first on the waitlist"
                     : "No limit (a capacity can only be set before anyone commits)"
                   : "Optional: at least the goal; empty for no limit"
               }
-            >
-              <Input
-                id="capacity"
-                inputMode="numeric"
-                value={values.capacity}
-                readOnly={view.moneyLocked && !view.values.capacity}
-                onChange={(e) => set("capacity", e.target.value)}
-                invalid={!!err("capacity")}
-              />
-            </Field>
+            />
           )}
         </div>
-        <Field
-          id="deadline"
-          label="Deadline"
-          error={err("deadline")}
+        <EventField
+          name="deadline"
+          {...field}
+          max={view.deadlineOpen ? view.latestDeadline.wall : undefined}
+          readOnly={locked("deadline")}
           hint={
             view.deadlineOpen
               ? view.latestDeadline.original
@@ -198,25 +141,25 @@ export function EditEventForm({ view }: { view: EditView }) {
                 : `${zonedHint(values.deadline, values.timeZone) ?? ""} · may only move later, to ${view.latestDeadline.text} at the latest. Once someone has committed, later moves add at most ${DEADLINE_EXTENSION_MAX_DAYS} days in all.`
               : "Fixed: the event is no longer collecting commitments"
           }
-        >
-          <Input
-            id="deadline"
-            type="datetime-local"
-            value={values.deadline}
-            max={view.deadlineOpen ? view.latestDeadline.wall : undefined}
-            readOnly={!view.deadlineOpen}
-            aria-readonly={!view.deadlineOpen || undefined}
-            onChange={(e) => set("deadline", e.target.value)}
-            invalid={!!err("deadline")}
-          />
-        </Field>
-        <RefundBonusFields
-          values={values}
-          set={set}
-          error={err("refundBonusPercentage")}
-          locked={view.moneyLocked}
-          paid={view.crowdfund || formIsPaid(values)}
         />
+        {/* issue 31: the organizer's own promise, said so; paid events only, 1–20%; fixed like the price */}
+        <div className="space-y-3 rounded-lg border border-slate-200 p-4">
+          <EventField
+            name="refundBonusEnabled"
+            {...field}
+            disabled={locked("refundBonusEnabled") || (!paid && !values.refundBonusEnabled)}
+            hint={
+              locked("refundBonusEnabled")
+                ? `${REFUND_BONUS_TEXTS.formDescription} Fixed: someone has committed.`
+                : paid
+                  ? undefined
+                  : REFUND_BONUS_TEXTS.freeHint
+            }
+          />
+          {values.refundBonusEnabled && (
+            <EventField name="refundBonusPercentage" {...field} readOnly={locked("refundBonusPercentage")} />
+          )}
+        </div>
         <p className="text-sm text-slate-600">
           The pact type and whether attendees are anonymous were set when the event was created and stay as
           they are.
@@ -245,70 +188,5 @@ export function EditEventForm({ view }: { view: EditView }) {
         </Button>
       </div>
     </form>
-  );
-}
-
-/**
- * The refund bonus (issue 31): the organizer's own promise, said so; paid events only, 1–20%; fixed
- * like the price once someone has committed.
- */
-function RefundBonusFields({
-  values,
-  set,
-  error,
-  locked,
-  paid,
-}: {
-  values: CampaignFormValues;
-  set: <K extends keyof CampaignFormValues>(key: K, value: CampaignFormValues[K]) => void;
-  error?: string;
-  locked: boolean;
-  /** a crowdfund, or a price above $0 as typed */
-  paid: boolean;
-}) {
-  return (
-    <div className="space-y-3 rounded-lg border border-slate-200 p-4">
-      <div className="flex items-start gap-3">
-        <input
-          id="refundBonusEnabled"
-          type="checkbox"
-          checked={values.refundBonusEnabled}
-          disabled={locked || (!paid && !values.refundBonusEnabled)}
-          onChange={(e) => set("refundBonusEnabled", e.target.checked)}
-          className="mt-1 h-5 w-5 rounded border-slate-300 accent-brand-600"
-        />
-        <label htmlFor="refundBonusEnabled" className="text-sm">
-          <span className="block font-semibold text-slate-800">{REFUND_BONUS_TEXTS.formLabel}</span>
-          <span className="text-slate-600">
-            {locked
-              ? `${REFUND_BONUS_TEXTS.formDescription} Fixed: someone has committed.`
-              : paid
-                ? REFUND_BONUS_TEXTS.formDescription
-                : REFUND_BONUS_TEXTS.freeHint}
-          </span>
-        </label>
-      </div>
-      {values.refundBonusEnabled && (
-        <Field
-          id="refundBonusPercentage"
-          label="Refund bonus (%)"
-          error={error}
-          hint={REFUND_BONUS_TEXTS.formHint}
-        >
-          <Input
-            id="refundBonusPercentage"
-            type="number"
-            min={REFUND_BONUS_MIN}
-            max={REFUND_BONUS_MAX}
-            step={1}
-            value={values.refundBonusPercentage}
-            readOnly={locked}
-            aria-readonly={locked || undefined}
-            onChange={(e) => set("refundBonusPercentage", e.target.value)}
-            invalid={!!error}
-          />
-        </Field>
-      )}
-    </div>
   );
 }

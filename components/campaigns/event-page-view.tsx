@@ -6,7 +6,8 @@ import { AdminApprovalPanel } from "@/components/campaigns/admin-approval-panel"
 import { CampaignProgress } from "@/components/campaigns/campaign-progress";
 import { CascadeSection } from "@/components/campaigns/cascade";
 import { phaseOf } from "@/lib/events/lifecycle";
-import { LogisticalDetails } from "@/components/campaigns/logistical-details";
+import { EventTexts, LogisticalDetails } from "@/components/campaigns/logistical-details";
+import { pageTexts } from "@/lib/campaigns/schema";
 import { TicketPriceBox } from "@/components/campaigns/ticket-price-box";
 import { WhenWhere } from "@/components/campaigns/when-where";
 import { PaymentInstructions } from "@/components/campaigns/payment-instructions";
@@ -65,6 +66,7 @@ export function EventPageView({
 
         <div className="min-w-0 space-y-6 lg:col-span-2">
           <LogisticalDetails details={campaign.logisticalDetails} />
+          <EventTexts texts={pageTexts(campaign)} />
           <UpdatesSection campaign={campaign} viewer={viewer} />
           <EventCommitments
             campaignId={campaign.id}

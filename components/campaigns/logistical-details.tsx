@@ -9,3 +9,20 @@ export function LogisticalDetails({ details }: { details: string | null }) {
     </Card>
   );
 }
+
+/** The event's other optional texts with a page label (lib/campaigns/event-fields.ts), under the logistics. */
+export function EventTexts({ texts }: { texts: readonly (readonly [label: string, text: string])[] }) {
+  if (texts.length === 0) return null;
+  return (
+    <Card>
+      <dl className="space-y-3">
+        {texts.map(([label, text]) => (
+          <div key={label}>
+            <dt className="font-semibold text-slate-900">{label}</dt>
+            <dd className="mt-1 whitespace-pre-line wrap-anywhere text-slate-700">{text}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useServerActions } from "@/components/actions/server-actions";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { SaveCardStep } from "@/components/payments/save-card-step";
 import { GIVE_UP_TEXTS, WAITLIST_TEXTS, WITHDRAW_TEXTS } from "@/lib/access/pledge-policy";
 import { formatCents } from "@/lib/format";
@@ -175,61 +176,42 @@ export function MyCommitmentCard({
       </div>
 
       {dialog === "giveUp" && (
-        <Modal title="Give up your place?" onClose={() => setDialog(null)} dismissible={!busy} size="sm">
-          <div className="space-y-4 text-slate-700">
-            <p>{GIVE_UP_TEXTS.explain}</p>
-            <p className="text-sm">
-              You can&apos;t take this back: the place goes to the next person at once.
-            </p>
-            {error && (
-              <p role="alert" className="text-sm text-red-600">
-                {error}
-              </p>
-            )}
-            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={() => setDialog(null)} disabled={busy}>
-                Keep my place
-              </Button>
-              <Button variant="danger" onClick={() => void giveUp()} disabled={busy}>
-                {busy ? "Giving up..." : "Give up my place"}
-              </Button>
-            </div>
-          </div>
-        </Modal>
+        <ConfirmDialog
+          title="Give up your place?"
+          error={error}
+          busy={busy}
+          cancelLabel="Keep my place"
+          confirmLabel="Give up my place"
+          busyLabel="Giving up..."
+          onCancel={() => setDialog(null)}
+          onConfirm={() => void giveUp()}
+        >
+          <p>{GIVE_UP_TEXTS.explain}</p>
+          <p className="text-sm">You can&apos;t take this back: the place goes to the next person at once.</p>
+        </ConfirmDialog>
       )}
 
       {dialog === "withdraw" && mine.withdraw && (
-        <Modal
+        <ConfirmDialog
           title={waiting ? "Leave the waitlist?" : "Withdraw your commitment?"}
-          onClose={() => setDialog(null)}
-          dismissible={!busy}
-          size="sm"
+          error={error}
+          busy={busy}
+          cancelLabel={waiting ? "Stay in line" : "Keep my commitment"}
+          confirmLabel={waiting ? "Leave the waitlist" : "Withdraw"}
+          busyLabel="Leaving..."
+          onCancel={() => setDialog(null)}
+          onConfirm={() => void withdraw()}
         >
-          <div className="space-y-4 text-slate-700">
-            <p>
-              {waiting
-                ? `You will leave the waitlist for "${title}" and lose your place in line. Nothing is charged.`
-                : mine.withdraw.kind === "afterChange"
-                  ? mine.state === "charged"
-                    ? `You will no longer be committed to "${title}", and your payment of ${formatCents(mine.amountCents)} is refunded in full.`
-                    : `You will no longer be committed to "${title}", and your card will not be charged for it.`
-                  : `You will no longer be committed to "${title}". Nothing is charged, and your card will not be used for it. You can commit again while it is open.`}
-            </p>
-            {error && (
-              <p role="alert" className="text-sm text-red-600">
-                {error}
-              </p>
-            )}
-            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={() => setDialog(null)} disabled={busy}>
-                {waiting ? "Stay in line" : "Keep my commitment"}
-              </Button>
-              <Button variant="danger" onClick={() => void withdraw()} disabled={busy}>
-                {busy ? "Leaving..." : waiting ? "Leave the waitlist" : "Withdraw"}
-              </Button>
-            </div>
-          </div>
-        </Modal>
+          <p>
+            {waiting
+              ? `You will leave the waitlist for "${title}" and lose your place in line. Nothing is charged.`
+              : mine.withdraw.kind === "afterChange"
+                ? mine.state === "charged"
+                  ? `You will no longer be committed to "${title}", and your payment of ${formatCents(mine.amountCents)} is refunded in full.`
+                  : `You will no longer be committed to "${title}", and your card will not be charged for it.`
+                : `You will no longer be committed to "${title}". Nothing is charged, and your card will not be used for it. You can commit again while it is open.`}
+          </p>
+        </ConfirmDialog>
       )}
 
       {dialog === "card" && (

@@ -4,30 +4,23 @@ import { useServerActions } from "@/components/actions/server-actions";
 import { useState, useSyncExternalStore, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
-import { Field, Input, Textarea, inputClass } from "@/components/ui/field";
+import { EventField, TextFields, type FieldError, type SetField } from "@/components/campaigns/event-field";
 import { DraftsPanel } from "@/components/create/drafts-panel";
 import { TimePlaceFields, zonedHint } from "@/components/create/time-place-fields";
 import { ReviewDialog } from "@/components/create/review-dialog";
 import { isTimeZone, localTimeZone, toWallClock } from "@/lib/campaigns/event-time";
-import { describePrice, formIsPaid } from "@/lib/campaigns/fields";
+import { formIsPaid } from "@/lib/campaigns/fields";
 import type { DraftView } from "@/components/create/draft-view";
 import {
   STEP1_FIELDS,
   createCampaignSchema,
   emptyCampaignForm,
+  eventField,
   fieldErrorsOf,
   type CampaignFormValues,
   type CreateCampaignInput,
 } from "@/lib/campaigns/schema";
 import { draftSchema } from "@/lib/drafts/schema";
-import {
-  DESCRIPTION_MAX,
-  GOAL_MAX,
-  LOGISTICS_MAX,
-  REFUND_BONUS_MAX,
-  REFUND_BONUS_MIN,
-  TITLE_MAX,
-} from "@/lib/campaigns/limits";
 import {
   CREATE_ERROR,
   DRAFT_DELETE_CONFIRM,
@@ -207,6 +200,7 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
   };
 
   const err = (k: keyof CampaignFormValues) => errors[k];
+  const field = { values, set, err };
 
   return (
     <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_20rem]">
@@ -234,101 +228,18 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
           {step === 0 ? (
             <fieldset className="space-y-5">
               <legend className="mb-4 text-xl font-bold text-slate-900">Event Details</legend>
-              <Field id="title" label="Title" error={err("title")} hint={`5 to ${TITLE_MAX} characters`}>
-                <Input
-                  id="title"
-                  value={values.title}
-                  onChange={(e) => set("title", e.target.value)}
-                  invalid={!!err("title")}
-                  maxLength={TITLE_MAX + 20}
-                  placeholder="Board game night at the library"
-                />
-              </Field>
-              <Field
-                id="description"
-                label="Description"
-                error={err("description")}
-                hint={`20 to ${DESCRIPTION_MAX} characters`}
-              >
-                <Textarea
-                  id="description"
-                  rows={5}
-                  value={values.description}
-                  onChange={(e) => set("description", e.target.value)}
-                  invalid={!!err("description")}
-                  placeholder="What is it, who is it for, and why does it need a minimum number of people?"
-                />
-              </Field>
+              <EventField name="title" {...field} />
+              <EventField name="description" {...field} />
               <div className="grid gap-5 sm:grid-cols-2">
-                <Field
-                  id="goal"
-                  label="Goal (minimum attendees)"
-                  error={err("goal")}
-                  hint={`1 to ${GOAL_MAX.toLocaleString("en-US")} people`}
-                >
-                  <Input
-                    id="goal"
-                    type="number"
-                    inputMode="numeric"
-                    min={1}
-                    max={GOAL_MAX}
-                    step={1}
-                    value={values.goal}
-                    onChange={(e) => set("goal", e.target.value)}
-                    invalid={!!err("goal")}
-                  />
-                </Field>
-                <Field
-                  id="ticketPrice"
-                  label="Ticket Price ($)"
-                  error={err("ticketPrice")}
-                  hint={describePrice(values.ticketPrice) ?? "0 or empty for a free event"}
-                >
-                  <Input
-                    id="ticketPrice"
-                    type="text"
-                    inputMode="decimal"
-                    autoComplete="off"
-                    value={values.ticketPrice}
-                    onChange={(e) => set("ticketPrice", e.target.value)}
-                    invalid={!!err("ticketPrice")}
-                    placeholder="0.00"
-                  />
-                </Field>
+                <EventField name="goal" {...field} />
+                <EventField name="ticketPrice" {...field} />
               </div>
-              <Field
-                id="deadline"
-                label="Deadline"
-                error={err("deadline")}
-                hint={
-                  <>
-                    {zonedHint(values.deadline, zone) ?? "Between 24 hours and 1 year from now"}
-                    {" · "}times in {zone.replace(/_/g, " ")} (change on step 2)
-                  </>
-                }
-              >
-                <Input
-                  id="deadline"
-                  type="datetime-local"
-                  value={values.deadline}
-                  onChange={(e) => set("deadline", e.target.value)}
-                  invalid={!!err("deadline")}
-                />
-              </Field>
-              <Field
-                id="logisticalDetails"
-                label="Logistical Details (optional)"
-                error={err("logisticalDetails")}
-                hint={`Where, when, what to bring. Up to ${LOGISTICS_MAX} characters`}
-              >
-                <Textarea
-                  id="logisticalDetails"
-                  rows={3}
-                  value={values.logisticalDetails}
-                  onChange={(e) => set("logisticalDetails", e.target.value)}
-                  invalid={!!err("logisticalDetails")}
-                />
-              </Field>
+              <EventField
+                name="deadline"
+                {...field}
+                hint={`${zonedHint(values.deadline, zone) ?? eventField("deadline").ui.hint} · times in ${zone.replace(/_/g, " ")} (change on step 2)`}
+              />
+              <TextFields step={1} {...field} />
             </fieldset>
           ) : (
             <SettingsStep values={{ ...values, timeZone: zone }} set={set} err={err} />
@@ -389,143 +300,32 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
   );
 }
 
-function Toggle({
-  id,
-  label,
-  description,
-  checked,
-  onChange,
-  disabled,
-}: {
-  id: string;
-  label: string;
-  description?: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
-  disabled?: boolean;
-}) {
-  return (
-    <div className="flex items-start gap-3">
-      <input
-        id={id}
-        type="checkbox"
-        checked={checked}
-        disabled={disabled}
-        onChange={(e) => onChange(e.target.checked)}
-        className="mt-1 h-5 w-5 rounded border-slate-300 accent-brand-600"
-      />
-      <label htmlFor={id} className="text-sm">
-        <span className="block font-semibold text-slate-800">{label}</span>
-        {description && <span className="text-slate-600">{description}</span>}
-      </label>
-    </div>
-  );
-}
-
-function SettingsStep({
-  values,
-  set,
-  err,
-}: {
-  values: CampaignFormValues;
-  set: <K extends keyof CampaignFormValues>(key: K, value: CampaignFormValues[K]) => void;
-  err: (k: keyof CampaignFormValues) => string | undefined;
-}) {
+function SettingsStep({ values, set, err }: { values: CampaignFormValues; set: SetField; err: FieldError }) {
+  const field = { values, set, err };
   return (
     <fieldset className="space-y-6">
       <legend className="mb-4 text-xl font-bold text-slate-900">Additional Settings</legend>
 
       <TimePlaceFields values={values} set={set} err={err} />
+      <TextFields step={2} {...field} />
 
-      <div role="radiogroup" aria-labelledby="pactType-label" className="space-y-2">
-        <p id="pactType-label" className="text-sm font-semibold text-slate-800">
-          Pact type
-        </p>
-        <div className="grid gap-3 sm:grid-cols-2">
-          {(
-            [
-              ["paction", "Paction", "Counts participants: the event happens when enough people commit."],
-              [
-                "crowdfund",
-                "Crowdfund",
-                "Counts dollars raised; backers pay you through your payment handle.",
-              ],
-            ] as const
-          ).map(([value, label, text]) => (
-            <label
-              key={value}
-              className={`cursor-pointer rounded-lg border p-3 ${values.pactType === value ? "border-brand-600 bg-brand-50" : "border-slate-300"}`}
-            >
-              <input
-                type="radio"
-                name="pactType"
-                value={value}
-                checked={values.pactType === value}
-                onChange={() => set("pactType", value)}
-                className="mr-2 accent-brand-600"
-              />
-              <span className="font-semibold">{label}</span>
-              <span className="mt-1 block text-xs text-slate-600">{text}</span>
-            </label>
-          ))}
-        </div>
-      </div>
+      <EventField name="pactType" {...field} />
 
       {values.pactType === "crowdfund" && (
         <div className="grid gap-5 rounded-lg bg-slate-50 p-4 sm:grid-cols-2">
-          <Field id="paymentType" label="Payment type" error={err("paymentType")}>
-            <select
-              id="paymentType"
-              className={inputClass}
-              value={values.paymentType}
-              onChange={(e) => set("paymentType", e.target.value as CampaignFormValues["paymentType"])}
-              aria-invalid={!!err("paymentType") || undefined}
-            >
-              <option value="">Choose…</option>
-              <option value="venmo">Venmo</option>
-              <option value="paypal">PayPal</option>
-              <option value="other">Other</option>
-            </select>
-          </Field>
-          <Field
-            id="paymentMethod"
-            label="Payment handle"
-            error={err("paymentMethod")}
-            hint={values.paymentType === "venmo" ? "Your Venmo username" : "Where backers send money"}
-          >
-            <Input
-              id="paymentMethod"
-              value={values.paymentMethod}
-              onChange={(e) => set("paymentMethod", e.target.value)}
-              invalid={!!err("paymentMethod")}
-            />
-          </Field>
+          <EventField name="paymentType" {...field} />
+          <EventField
+            name="paymentMethod"
+            {...field}
+            hint={values.paymentType === "venmo" ? "Your Venmo username" : undefined}
+          />
         </div>
       )}
 
       <div className="space-y-3 rounded-lg border border-slate-200 p-4">
-        <Toggle
-          id="attendeesAnonymous"
-          label="Anonymous attendees"
-          description="Attendees appear as Anonymous Attendee #n to other visitors. This cannot be changed after the event is created."
-          checked={values.attendeesAnonymous}
-          onChange={(v) => set("attendeesAnonymous", v)}
-        />
+        <EventField name="attendeesAnonymous" {...field} />
         {values.attendeesAnonymous ? (
-          <Field id="identityRevelationType" label="Reveal identities">
-            <select
-              id="identityRevelationType"
-              className={inputClass}
-              value={values.identityRevelationType}
-              onChange={(e) =>
-                set("identityRevelationType", e.target.value as CampaignFormValues["identityRevelationType"])
-              }
-            >
-              <option value="never">Never</option>
-              <option value="onStart">When the event starts (at the deadline when no start is set)</option>
-              <option value="immediate">As soon as the threshold is met</option>
-            </select>
-          </Field>
+          <EventField name="identityRevelationType" {...field} />
         ) : (
           <p className="text-sm text-slate-600">Attendee names are shown once the threshold is met.</p>
         )}
@@ -533,89 +333,34 @@ function SettingsStep({
 
       {/* issue 31: the organizer's own promise (no money moves for it), on paid events only, 1–20% */}
       <div className="space-y-3 rounded-lg border border-slate-200 p-4">
-        <Toggle
-          id="refundBonusEnabled"
-          label={REFUND_BONUS_TEXTS.formLabel}
-          description={formIsPaid(values) ? REFUND_BONUS_TEXTS.formDescription : REFUND_BONUS_TEXTS.freeHint}
-          checked={values.refundBonusEnabled}
+        <EventField
+          name="refundBonusEnabled"
+          {...field}
+          hint={formIsPaid(values) ? undefined : REFUND_BONUS_TEXTS.freeHint}
           // a free event offers none; one ticked before the price was cleared can still be unticked
           disabled={!formIsPaid(values) && !values.refundBonusEnabled}
-          onChange={(v) => set("refundBonusEnabled", v)}
         />
-        {values.refundBonusEnabled && (
-          <Field
-            id="refundBonusPercentage"
-            label="Refund bonus (%)"
-            error={err("refundBonusPercentage")}
-            hint={REFUND_BONUS_TEXTS.formHint}
-          >
-            <Input
-              id="refundBonusPercentage"
-              type="number"
-              min={REFUND_BONUS_MIN}
-              max={REFUND_BONUS_MAX}
-              step={1}
-              value={values.refundBonusPercentage}
-              onChange={(e) => set("refundBonusPercentage", e.target.value)}
-              invalid={!!err("refundBonusPercentage")}
-            />
-          </Field>
-        )}
+        {values.refundBonusEnabled && <EventField name="refundBonusPercentage" {...field} />}
       </div>
 
       <div className="rounded-lg border border-slate-200 p-4">
-        <Toggle
-          id="acceptAfterThreshold"
-          label="Keep accepting commitments after the threshold"
-          description="Off: commitments close once the goal is reached. On: people can still join afterwards and are charged right away."
-          checked={values.acceptAfterThreshold}
-          onChange={(v) => set("acceptAfterThreshold", v)}
-        />
+        <EventField name="acceptAfterThreshold" {...field} />
       </div>
 
       {values.pactType !== "crowdfund" && (
         <div className="rounded-lg border border-slate-200 p-4">
-          <Toggle
-            id="earlyGoAhead"
-            label="May go ahead from 80% of the goal"
-            description="Near misses happen. If you opt in, backers are told before they commit, and once 80% of the goal is reached you may confirm the event yourself; everyone in is then charged as if the goal were met."
-            checked={values.earlyGoAhead}
-            onChange={(v) => set("earlyGoAhead", v)}
-          />
+          <EventField name="earlyGoAhead" {...field} />
         </div>
       )}
 
       {values.pactType !== "crowdfund" && (
         <div className="rounded-lg border border-slate-200 p-4">
-          <Field
-            id="capacity"
-            label="Capacity (optional)"
-            error={err("capacity")}
-            hint="The most people who can attend, at least the goal. Once it is reached, new people join a waitlist in order; when a place opens, the first in line gets it and is charged automatically. Empty: no limit."
-          >
-            <Input
-              id="capacity"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={GOAL_MAX}
-              step={1}
-              value={values.capacity}
-              onChange={(e) => set("capacity", e.target.value)}
-              invalid={!!err("capacity")}
-            />
-          </Field>
+          <EventField name="capacity" {...field} />
         </div>
       )}
 
       <div className="rounded-lg border border-slate-200 p-4">
-        <Toggle
-          id="isTest"
-          label="Test event"
-          description="Marked TEST and removable by admins from the dashboard."
-          checked={values.isTest}
-          onChange={(v) => set("isTest", v)}
-        />
+        <EventField name="isTest" {...field} />
       </div>
     </fieldset>
   );

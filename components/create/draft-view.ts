@@ -1,5 +1,5 @@
 import type { DraftSummary } from "@/lib/drafts/queries";
-import { emptyCampaignForm, type CampaignFormValues } from "@/lib/campaigns/schema";
+import { emptyCampaignForm, textFormValues, type CampaignFormValues } from "@/lib/campaigns/schema";
 
 /** A draft as the client needs it: the form values plus what the list shows. */
 export type DraftView = {
@@ -31,7 +31,7 @@ export function toDraftView(d: DraftSummary): DraftView {
       ...emptyCampaignForm,
       title: d.title ?? "",
       description: d.description ?? "",
-      logisticalDetails: d.logisticalDetails ?? "",
+      ...textFormValues(d),
       goal: d.goal === null ? "" : String(d.goal),
       deadline: iso(d.deadline),
       startsAt: iso(d.startsAt),

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useServerActions } from "@/components/actions/server-actions";
 import { Button } from "@/components/ui/button";
-import { Modal } from "@/components/ui/modal";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
 /**
  * The early go-ahead (issue 21): offered to an organizer who opted in at creation, from 80% of the
@@ -50,32 +50,25 @@ export function GoAheadButton({
         Go ahead with {members} people
       </Button>
       {open && (
-        <Modal title="Go ahead with the event?" onClose={() => setOpen(false)} dismissible={!busy} size="sm">
-          <div className="space-y-4 text-slate-700">
-            <p>
-              The event is confirmed with {members} people instead of {goal}.{" "}
-              {priceText
-                ? `Each of them is charged ${priceText} now, as if the goal were met, and told that you chose to go ahead.`
-                : "It is free: everyone counted is told it is happening and that you chose to go ahead."}
-            </p>
-            <p className="text-sm">
-              This can&apos;t be undone, except by cancelling the event (with refunds).
-            </p>
-            {error && (
-              <p role="alert" className="text-sm text-red-600">
-                {error}
-              </p>
-            )}
-            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={() => setOpen(false)} disabled={busy}>
-                Not yet
-              </Button>
-              <Button variant="positive" onClick={() => void confirm()} disabled={busy}>
-                {busy ? "Confirming..." : `Go ahead with ${members}`}
-              </Button>
-            </div>
-          </div>
-        </Modal>
+        <ConfirmDialog
+          title="Go ahead with the event?"
+          error={error}
+          busy={busy}
+          cancelLabel="Not yet"
+          confirmLabel={`Go ahead with ${members}`}
+          busyLabel="Confirming..."
+          tone="positive"
+          onCancel={() => setOpen(false)}
+          onConfirm={() => void confirm()}
+        >
+          <p>
+            The event is confirmed with {members} people instead of {goal}.{" "}
+            {priceText
+              ? `Each of them is charged ${priceText} now, as if the goal were met, and told that you chose to go ahead.`
+              : "It is free: everyone counted is told it is happening and that you chose to go ahead."}
+          </p>
+          <p className="text-sm">This can&apos;t be undone, except by cancelling the event (with refunds).</p>
+        </ConfirmDialog>
       )}
     </div>
   );

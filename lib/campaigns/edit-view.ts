@@ -3,7 +3,12 @@ import { db } from "@/lib/db";
 import type { Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
 import { isCampaignId } from "@/lib/ids";
-import type { CampaignFormValues } from "@/lib/campaigns/schema";
+import {
+  textColumnSelect,
+  textFormValues,
+  type CampaignFormValues,
+  type TextColumn,
+} from "@/lib/campaigns/schema";
 import { formatInZone, toWallClock } from "@/lib/campaigns/event-time";
 import { editRules, editSelect } from "@/lib/campaigns/edit";
 import { deadlineLimits } from "@/lib/campaigns/limits";
@@ -18,7 +23,7 @@ export type EditView = {
     CampaignFormValues,
     | "title"
     | "description"
-    | "logisticalDetails"
+    | TextColumn
     | "goal"
     | "ticketPrice"
     | "deadline"
@@ -50,7 +55,7 @@ export async function getEditView(
 ): Promise<EditView | null> {
   if (!actor || !isCampaignId(campaignId)) return null;
   const c = await loadCampaignFor(actor, campaignId, "manage", {
-    select: { ...editSelect, description: true, logisticalDetails: true },
+    select: { ...editSelect, description: true, ...textColumnSelect },
   }).catch(() => null);
   if (!c) return null;
   const pledgeCount = await db.pledge.count({ where: { campaignId } });
@@ -63,7 +68,7 @@ export async function getEditView(
     values: {
       title: c.title,
       description: c.description,
-      logisticalDetails: c.logisticalDetails ?? "",
+      ...textFormValues(c),
       goal: String(c.goal),
       ticketPrice: cents === 0 ? "" : cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2),
       deadline: wall(c.deadline),

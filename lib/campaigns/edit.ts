@@ -9,25 +9,12 @@ import { loadCampaignFor } from "@/lib/access/policy";
 import { isCampaignId } from "@/lib/ids";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { parseInput } from "@/lib/actions";
-import { description, logisticalDetails, title } from "@/lib/campaigns/schema";
+import { editShape, textColumns } from "@/lib/campaigns/schema";
 import {
-  addressField,
-  areaField,
-  bool,
-  gapMessage,
-  onlineUrlField,
-  optionalText,
-  optionalTime,
-  parseDate,
-  parseGoal,
-  parseCapacity,
   CAPACITY_TEXTS,
-  parseTicketPrice,
   readRefundBonus,
   readTimesInZone,
   timeOrderProblem,
-  timeZoneField,
-  venueField,
   whenWhere,
 } from "@/lib/campaigns/fields";
 import { isCollecting, isConfirmed, isPaidEvent, STANDING_PLEDGE } from "@/lib/events/lifecycle";
@@ -64,43 +51,7 @@ export const EDIT_TEXTS = {
   saved: "Your changes are saved.",
 } as const;
 
-const editSchema = (now: () => number) =>
-  z.preprocess(
-    readTimesInZone,
-    z.object({
-      title,
-      description,
-      logisticalDetails,
-      deadline: optionalText.transform((raw, ctx) => {
-        if (raw === "") return null;
-        const gap = gapMessage(raw, "This deadline");
-        if (gap) {
-          ctx.issues.push({ code: "custom", message: gap, input: raw });
-          return z.NEVER;
-        }
-        const d = parseDate(raw);
-        if (!d) {
-          ctx.issues.push({ code: "custom", message: "Deadline must be a valid date", input: raw });
-          return z.NEVER;
-        }
-        return d;
-      }),
-      startsAt: optionalTime("The start", now),
-      endsAt: optionalTime("The end", now),
-      timeZone: timeZoneField,
-      venue: venueField,
-      address: addressField,
-      onlineUrl: onlineUrlField,
-      area: areaField,
-      addressPrivate: bool(false),
-      goal: optionalText.transform((raw, ctx) => (raw === "" ? null : parseGoal(raw, ctx))),
-      ticketPrice: optionalText.transform((raw, ctx) => (raw === "" ? 0 : parseTicketPrice(raw, ctx))),
-      capacity: optionalText.transform(parseCapacity),
-      // issue 31: absent (an older form) keeps the stored bonus
-      refundBonusEnabled: z.boolean().optional(),
-      refundBonusPercentage: optionalText,
-    }),
-  );
+const editSchema = (now: () => number) => z.preprocess(readTimesInZone, z.object(editShape(now)));
 
 export const editSelect = {
   title: true,
@@ -302,7 +253,7 @@ export async function updateCampaign(
       data: {
         title: v.title,
         description: v.description,
-        logisticalDetails: v.logisticalDetails || null,
+        ...textColumns(v),
         deadline,
         // nobody has committed yet: nobody agreed to a date, so this deadline is the one the cap counts from
         ...(rules.moneyLocked ? {} : { originalDeadline: deadline }),

@@ -8,6 +8,7 @@ import { type HomeFilter } from "@/lib/campaigns/filters";
 import { HOME_PAGE_SIZE } from "@/lib/campaigns/limits";
 import { isCrowdfund, STANDING_PLEDGE } from "@/lib/events/lifecycle";
 import { type Actor, canSeeCreatorEmail, canSeeEvent, canSeeExactPlace } from "@/lib/access/rules";
+import { textColumnSelect, type TextColumn } from "@/lib/campaigns/schema";
 import { type EventPlace, type WhenWhereRow, placeFor, whenWhereSelect } from "@/lib/campaigns/place";
 
 /* ------------------------------------------------------------------------------------------------
@@ -100,7 +101,7 @@ export async function listHomeCampaigns({
 
 const detailSelect = {
   ...cardSelect,
-  logisticalDetails: true,
+  ...textColumnSelect,
   creatorId: true,
   creatorEmail: true,
   pactType: true,
@@ -121,26 +122,26 @@ const detailSelect = {
   ...whenWhereSelect,
 } as const;
 
-export type CampaignDetail = CampaignCard & {
-  logisticalDetails: string | null;
-  creatorId: string;
-  creatorEmail: string;
-  pactType: "paction" | "crowdfund" | null;
-  refundBonusPercentage: number;
-  paymentType: "venmo" | "paypal" | "other" | null;
-  paymentMethod: string | null;
-  attendeesAnonymous: boolean;
-  identityRevelationType: "never" | "onStart" | "immediate";
-  pledgeCount: number;
-  raisedCents: number;
-  chargedAt: Date | null;
-  acceptAfterThreshold: boolean;
-  capacity: number | null;
-  waitlistCount: number;
-  earlyGoAhead: boolean;
-  goAheadAt: Date | null;
-  goAheadCount: number | null;
-} & WhenWhereRow;
+export type CampaignDetail = CampaignCard &
+  Record<TextColumn, string | null> & {
+    creatorId: string;
+    creatorEmail: string;
+    pactType: "paction" | "crowdfund" | null;
+    refundBonusPercentage: number;
+    paymentType: "venmo" | "paypal" | "other" | null;
+    paymentMethod: string | null;
+    attendeesAnonymous: boolean;
+    identityRevelationType: "never" | "onStart" | "immediate";
+    pledgeCount: number;
+    raisedCents: number;
+    chargedAt: Date | null;
+    acceptAfterThreshold: boolean;
+    capacity: number | null;
+    waitlistCount: number;
+    earlyGoAhead: boolean;
+    goAheadAt: Date | null;
+    goAheadCount: number | null;
+  } & WhenWhereRow;
 
 /** What the event page renders: the campaign with the creator email only when the viewer may see it. */
 export type CampaignView = Omit<CampaignDetail, "creatorEmail" | "address" | "onlineUrl"> & {

@@ -1,199 +1,84 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
-import {
-  TITLE_MIN,
-  TITLE_MAX,
-  DESCRIPTION_MIN,
-  DESCRIPTION_MAX,
-  LOGISTICS_MAX,
-  DEADLINE_MIN_MS,
-  DEADLINE_MAX_MS,
-  PAYMENT_HANDLE_MAX,
-  REFUND_BONUS_DEFAULT,
-  REJECT_REASON_MAX,
-} from "@/lib/campaigns/limits";
+import { REJECT_REASON_MAX } from "@/lib/campaigns/limits";
+import { EVENT_FIELDS } from "@/lib/campaigns/event-fields";
+import { PAYMENT_TYPES, type FieldDef, type Now } from "@/lib/campaigns/event-field-kit";
 import { REJECT_TEXT } from "@/lib/campaigns/texts";
 import { isCrowdfund, isPaidEvent } from "@/lib/events/lifecycle";
 import {
-  addressField,
-  areaField,
-  bool,
-  fail,
-  gapMessage,
   timesInOrder,
   whenWhere,
-  onlineUrlField,
-  optionalText,
-  optionalTime,
-  parseDate,
-  parseGoal,
-  parseCapacity,
   CAPACITY_TEXTS,
-  parseTicketPrice,
   readRefundBonus,
   readTimesInZone,
-  text,
-  timeZoneField,
-  venueField,
 } from "@/lib/campaigns/fields";
 
+export { PACT_TYPES, PAYMENT_TYPES, REVELATION_TYPES } from "@/lib/campaigns/event-field-kit";
+
 /* ------------------------------------------------------------------------------------------------
- * Limits (SPEC §5, §9). The database CHECK constraints repeat the same numbers.
+ * Built from the event's fields (lib/campaigns/event-fields.ts, issue 33). Limits: SPEC §5, §9; the
+ * database CHECK constraints repeat the same numbers.
  * ---------------------------------------------------------------------------------------------- */
 
-export const PACT_TYPES = ["paction", "crowdfund"] as const;
-export const REVELATION_TYPES = ["never", "onStart", "immediate"] as const;
-export const PAYMENT_TYPES = ["venmo", "paypal", "other"] as const;
-
-/** Fields on step 1 ("Event Details"); the rest are on step 2 ("Additional Settings"). */
-export const STEP1_FIELDS = [
-  "title",
-  "description",
-  "goal",
-  "deadline",
-  "ticketPrice",
-  "logisticalDetails",
-] as const;
+type Defs = typeof EVENT_FIELDS;
+export type EventFieldName = keyof Defs;
+export const EVENT_FIELD_NAMES = Object.keys(EVENT_FIELDS) as EventFieldName[];
+export const eventField = (name: EventFieldName): FieldDef => EVENT_FIELDS[name];
 
 /**
  * The form's values as the client holds them (text inputs are strings). Times are wall-clock
  * datetime-local values in `timeZone` ("2026-12-01T19:00"), or ISO instants from other callers.
  */
-export type CampaignFormValues = {
-  title: string;
-  description: string;
-  logisticalDetails: string;
-  goal: string;
-  deadline: string;
-  startsAt: string;
-  endsAt: string;
-  timeZone: string;
-  venue: string;
-  address: string;
-  onlineUrl: string;
-  area: string;
-  addressPrivate: boolean;
-  ticketPrice: string;
-  pactType: (typeof PACT_TYPES)[number];
-  attendeesAnonymous: boolean;
-  identityRevelationType: (typeof REVELATION_TYPES)[number];
-  refundBonusEnabled: boolean;
-  refundBonusPercentage: string;
-  isTest: boolean;
-  acceptAfterThreshold: boolean;
-  /** issue 20: the most people who may be in; "" for no limit */
-  capacity: string;
-  /** issue 21: may go ahead from 80% of the goal */
-  earlyGoAhead: boolean;
-  paymentType: "" | (typeof PAYMENT_TYPES)[number];
-  paymentMethod: string;
-};
+export type CampaignFormValues = { [K in EventFieldName]: Defs[K]["empty"] };
+type Editable = { [K in EventFieldName]: Defs[K] extends { edit: object } ? K : never }[EventFieldName];
+export type TextColumn = {
+  [K in EventFieldName]: Defs[K] extends { column: "text" } ? K : never;
+}[EventFieldName];
 
-export const emptyCampaignForm: CampaignFormValues = {
-  title: "",
-  description: "",
-  logisticalDetails: "",
-  goal: "",
-  deadline: "",
-  startsAt: "",
-  endsAt: "",
-  timeZone: "", // the form fills in the browser's zone; the schema reads "" as UTC
-  venue: "",
-  address: "",
-  onlineUrl: "",
-  area: "",
-  addressPrivate: false,
-  ticketPrice: "",
-  pactType: "paction",
-  attendeesAnonymous: true,
-  identityRevelationType: "never",
-  refundBonusEnabled: false,
-  refundBonusPercentage: String(REFUND_BONUS_DEFAULT),
-  isTest: false,
-  acceptAfterThreshold: false,
-  capacity: "",
-  earlyGoAhead: false,
-  paymentType: "",
-  paymentMethod: "",
-};
+function collect<T>(read: (def: FieldDef, name: EventFieldName) => T | undefined): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const name of EVENT_FIELD_NAMES) {
+    const v = read(eventField(name), name);
+    if (v !== undefined) out[name] = v;
+  }
+  return out;
+}
 
-export const title = text.pipe(
-  z
-    .string()
-    .min(1, { error: "Campaign title is required" })
-    .min(TITLE_MIN, { error: `Title must be at least ${TITLE_MIN} characters` })
-    .max(TITLE_MAX, { error: `Title must be less than ${TITLE_MAX} characters` }),
-);
+export const emptyCampaignForm = collect((d) => d.empty) as CampaignFormValues;
+/** Fields on step 1 ("Event Details"); the rest are on step 2 ("Additional Settings"). */
+export const STEP1_FIELDS = EVENT_FIELD_NAMES.filter((n) => eventField(n).step === 1);
+/** The create schema's fields, each parsed on its own. */
+export const createShape = (now: Now) =>
+  collect((d) => d.create(now)) as { [K in EventFieldName]: ReturnType<Defs[K]["create"]> };
+/** The draft schema's fields: all optional, but well-formed. */
+export const draftShape = () => collect((d) => d.draft) as { [K in EventFieldName]: Defs[K]["draft"] };
+/** The fields editing may change. */
+export const editShape = (now: Now) =>
+  collect((d) => d.edit?.parse(now)) as {
+    [K in Editable]: Defs[K] extends { edit: { parse: (now: Now) => infer P } } ? P : never;
+  };
 
-export const description = text.pipe(
-  z
-    .string()
-    .min(1, { error: "Campaign description is required" })
-    .min(DESCRIPTION_MIN, { error: `Description must be at least ${DESCRIPTION_MIN} characters` })
-    .max(DESCRIPTION_MAX, { error: `Description must be less than ${DESCRIPTION_MAX} characters` }),
-);
-
-export const logisticalDetails = optionalText.pipe(
-  z
-    .string()
-    .max(LOGISTICS_MAX, { error: `Logistical details must be less than ${LOGISTICS_MAX} characters` }),
-);
-
-const goal = text.transform(parseGoal);
-const ticketPrice = text.transform(parseTicketPrice);
-
-const deadline = (now: () => number) =>
-  text.transform((raw, ctx) => {
-    if (raw === "") return fail(ctx, "Deadline is required");
-    const gap = gapMessage(raw, "This deadline");
-    if (gap) return fail(ctx, gap);
-    const d = parseDate(raw);
-    if (!d) return fail(ctx, "Deadline is required");
-    const t = now();
-    if (d.getTime() < t + DEADLINE_MIN_MS) return fail(ctx, "Deadline must be at least 24 hours from now");
-    if (d.getTime() > t + DEADLINE_MAX_MS) return fail(ctx, "Deadline cannot be more than 1 year from now");
-    return d;
+/** Optional text stored as is, null when empty. */
+export const TEXT_COLUMNS = EVENT_FIELD_NAMES.filter((n) => eventField(n).column === "text") as TextColumn[];
+export const textColumns = (v: Record<TextColumn, string>) =>
+  Object.fromEntries(TEXT_COLUMNS.map((k) => [k, v[k] || null])) as Record<TextColumn, string | null>;
+export const textColumnSelect = Object.fromEntries(TEXT_COLUMNS.map((k) => [k, true])) as Record<
+  TextColumn,
+  true
+>;
+/** A stored row's text columns as form values. */
+export const textFormValues = (row: Record<TextColumn, string | null>) =>
+  Object.fromEntries(TEXT_COLUMNS.map((k) => [k, row[k] ?? ""])) as Record<TextColumn, string>;
+/** What the event page shows of them, in order: [label, text]; logistics has its own card. */
+export const pageTexts = (row: Record<TextColumn, string | null>) =>
+  TEXT_COLUMNS.flatMap((k) => {
+    const label = eventField(k).page;
+    const value = row[k];
+    return label && value ? [[label, value] as const] : [];
   });
 
 /** The create form's fields, each parsed and checked on its own. */
-const createFields = (now: () => number) =>
-  z.object({
-    title,
-    description,
-    logisticalDetails,
-    goal,
-    deadline: deadline(now),
-    startsAt: optionalTime("The start", now),
-    endsAt: optionalTime("The end", now),
-    timeZone: timeZoneField,
-    venue: venueField,
-    address: addressField,
-    onlineUrl: onlineUrlField,
-    area: areaField,
-    addressPrivate: bool(false),
-    ticketPrice,
-    pactType: z
-      .enum(PACT_TYPES)
-      .optional()
-      .transform((v) => v ?? "paction"),
-    attendeesAnonymous: bool(true),
-    identityRevelationType: z
-      .enum(REVELATION_TYPES)
-      .optional()
-      .transform((v) => v ?? "never"),
-    refundBonusEnabled: bool(false),
-    refundBonusPercentage: optionalText,
-    isTest: bool(false),
-    acceptAfterThreshold: bool(false),
-    capacity: optionalText.transform(parseCapacity),
-    earlyGoAhead: bool(false),
-    paymentType: z.union([z.enum(PAYMENT_TYPES), z.literal(""), z.null()]).optional(),
-    paymentMethod: optionalText.pipe(
-      z.string().max(PAYMENT_HANDLE_MAX, {
-        error: `Payment handle must be less than ${PAYMENT_HANDLE_MAX} characters`,
-      }),
-    ),
-  });
+const createFields = (now: Now) => z.object(createShape(now));
 
 type CreateFields = z.output<ReturnType<typeof createFields>>;
 
@@ -247,7 +132,7 @@ function eventColumns(v: CreateFields, ctx: z.RefinementCtx) {
   return {
     title: v.title,
     description: v.description,
-    logisticalDetails: v.logisticalDetails || null,
+    ...textColumns(v),
     goal: v.goal,
     deadline: v.deadline,
     ...whenWhere(v),

@@ -1,11 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { textColumnSelect, type TextColumn } from "@/lib/campaigns/schema";
 
 export type DraftSummary = {
   id: string;
   title: string | null;
   description: string | null;
-  logisticalDetails: string | null;
   goal: number | null;
   deadline: Date | null;
   ticketPriceCents: number | null;
@@ -30,7 +30,7 @@ export type DraftSummary = {
   addressPrivate: boolean;
   createdAt: Date;
   updatedAt: Date;
-};
+} & Record<TextColumn, string | null>;
 
 const DRAFT_LIST_LIMIT = 100;
 
@@ -44,7 +44,7 @@ export async function listDrafts(userId: string): Promise<DraftSummary[]> {
       id: true,
       title: true,
       description: true,
-      logisticalDetails: true,
+      ...textColumnSelect,
       goal: true,
       deadline: true,
       ticketPriceCents: true,
