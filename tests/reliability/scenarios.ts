@@ -859,7 +859,7 @@ export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
       },
     });
     ids.push(c.id);
-    await db.pledge.createMany({
+    const pledges = await db.pledge.createManyAndReturn({
       data: [0, 1].map((k) => ({
         campaignId: c.id,
         userId: k === 0 ? backer.id : o.id,
@@ -870,6 +870,19 @@ export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
         chargeType: "paid" as const,
         chargeStatus: "succeeded" as const,
         processingFeeCents: fee,
+      })),
+      select: { id: true },
+    });
+    // a charge is a money row too (lib/ledger), which the payout ledger sums
+    await db.moneyMovement.createMany({
+      data: pledges.map((p) => ({
+        kind: "charge" as const,
+        purpose: "ticket" as const,
+        state: "succeeded" as const,
+        amountCents: price,
+        idempotencyKey: `charge-${p.id}`,
+        campaignId: c.id,
+        pledgeId: p.id,
       })),
     });
   }
