@@ -7,7 +7,15 @@
  * Status moves (DESIGN §1): pending → funded (threshold met) → charging → charged; pending →
  * expired (deadline passed below the threshold); pending | funded | charging | charged → cancelled.
  */
-import { COUNTED, HOLDS_PLACE, STANDS, standingSql, standingWhere } from "@/lib/events/standing";
+import {
+  COUNTED,
+  HOLDS_PLACE,
+  STANDS,
+  standingSql,
+  standingWhere,
+  type Badge,
+  type Tone,
+} from "@/lib/events/standing";
 
 export const CAMPAIGN_STATUSES = [
   "pending",
@@ -209,7 +217,7 @@ export const STATUS_LABELS: Record<CampaignStatus, string> = {
 export const statusLabel = (status: string) => STATUS_LABELS[status as CampaignStatus] ?? "Active";
 
 /** The badge a phase shows, and its colour (cards, the event page, the organizer's profile). */
-export const PHASE_BADGES: Record<Phase, { label: string; tone: "brand" | "green" | "slate" | "red" }> = {
+export const PHASE_BADGES: Record<Phase, Badge & { tone: Exclude<Tone, "amber"> }> = {
   collecting: { label: "Active", tone: "brand" },
   ended: { label: "Ended", tone: "slate" },
   confirmed: { label: "Confirmed", tone: "green" },

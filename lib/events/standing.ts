@@ -104,9 +104,11 @@ export const isMove = (from: Standing, target: Standing) =>
 export const mayTransition = (from: Standing, t: Transition) => TRANSITIONS[t].includes(from);
 
 export type Tone = "brand" | "green" | "slate" | "red" | "amber";
+/** A badge: its words and colour (a standing's here, an event phase's in lifecycle.ts). */
+export type Badge = { label: string; tone: Tone };
 
 /** The badge each standing shows where a commitment no longer stands (My commitments, the manage page). */
-export const STANDING_BADGES: Record<Standing, { label: string; tone: Tone }> = {
+export const STANDING_BADGES: Record<Standing, Badge> = {
   in: { label: "In", tone: "green" },
   conditional: { label: "Not counted yet", tone: "amber" },
   waiting: { label: "Waitlisted", tone: "amber" },
