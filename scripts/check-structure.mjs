@@ -74,6 +74,7 @@ const DOMAIN_FILES = {
     "commit-slots.ts",
     "waitlist-emails.ts",
     "condition-emails.ts",
+    "search.ts",
   ],
   cancellation: [],
   charging: [
@@ -97,6 +98,7 @@ const DOMAIN_FILES = {
     "status.ts",
     "standing.ts",
     "story.ts",
+    "actions.ts",
   ],
   images: ["process.ts", "storage.ts"],
   ledger: ["movements.ts", "refunds.ts", "cards.ts", "pledge-state.ts", "payment-window.ts", "queue.ts"],

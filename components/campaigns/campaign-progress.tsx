@@ -1,9 +1,9 @@
 import { Card } from "@/components/ui/card";
 import { ProgressBar } from "@/components/ui/progress-bar";
-import { Countdown } from "@/components/campaigns/countdown";
+import { Countdown, TimeLeft } from "@/components/campaigns/countdown";
 import { EventTime } from "@/components/time/event-time";
 import type { CampaignView } from "@/lib/campaigns/queries";
-import { formatTimeLeft } from "@/lib/campaigns/countdown";
+import { happeningLine, placesLeftText } from "@/lib/campaigns/display";
 import { phaseOf, progress } from "@/lib/events/lifecycle";
 import { goAheadFrom } from "@/lib/campaigns/thresholds";
 import { formatCents, plural, progressPercent } from "@/lib/format";
@@ -11,7 +11,9 @@ import { formatCents, plural, progressPercent } from "@/lib/format";
 /**
  * Confirmed banner, stats (attendees, time until deadline), progress bar and the live countdown
  * (SPEC §2). The phase decides what shows: the countdown says "Campaign ended" after the deadline
- * and is gone on a cancelled event; the count is said once, in the stats (issue 16).
+ * and is gone on a cancelled event; the count is said once, in the stats (issue 16). A confirmed
+ * event's banner leads with what happens next: "Happening · 10 going · <start>" (issue 34). The
+ * stats' time left and the countdown read one clock (components/campaigns/countdown.tsx).
  */
 export function CampaignProgress({ campaign, now }: { campaign: CampaignView; now: number }) {
   const crowdfund = campaign.pactType === "crowdfund";
@@ -20,8 +22,25 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
   const pct = progressPercent(value, goal);
   const left = Math.max(0, goal - value);
   const goAhead = campaign.goAheadAt !== null && campaign.goAheadCount !== null;
+  const happening = happeningLine(campaign, new Date(now));
+  const places = placesLeftText(campaign, new Date(now));
   return (
     <Card className="space-y-5">
+      {happening && (
+        <p
+          role="status"
+          className="rounded-lg border-2 border-emerald-300 bg-white px-4 py-3 text-lg font-semibold text-emerald-800"
+          data-testid="happening"
+        >
+          {happening}
+          {campaign.startsAt && (
+            <>
+              {" · "}
+              <EventTime at={campaign.startsAt} zone={campaign.timeZone} />
+            </>
+          )}
+        </p>
+      )}
       {goAhead && (
         <div
           role="status"
@@ -68,7 +87,11 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
         <div>
           <dt className="text-sm text-slate-500">Time until deadline</dt>
           <dd className="text-lg font-semibold text-slate-900">
-            {phase === "cancelled" ? "Cancelled" : formatTimeLeft(campaign.deadline, now)}
+            {phase === "cancelled" ? (
+              "Cancelled"
+            ) : (
+              <TimeLeft deadline={campaign.deadline.toISOString()} serverNow={now} />
+            )}
           </dd>
         </div>
       </dl>
@@ -86,6 +109,11 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
           </span>
           <span className="font-semibold">{pct}%</span>
         </div>
+        {places && (
+          <p className="text-sm font-semibold text-brand-700" data-testid="places-left">
+            {places}
+          </p>
+        )}
         {campaign.earlyGoAhead && phase === "collecting" && !crowdfund && (
           <p className="text-sm text-slate-600">
             The organizer may go ahead from {goAheadFrom(campaign)} people (80% of the goal). If they do,

@@ -1,24 +1,54 @@
 "use client";
 
-import { useEffect, useState } from "react";
-import { COUNTDOWN_TICK_MS, countdownParts } from "@/lib/campaigns/countdown";
+import { useSyncExternalStore } from "react";
+import { COUNTDOWN_TICK_MS, countdownParts, formatTimeLeft } from "@/lib/campaigns/countdown";
+
+/**
+ * One clock for the whole page (issue 34: the two countdowns agree): every component below reads the
+ * same `now`, set by one interval, so the stats' "time until deadline" and the countdown boxes never
+ * show two values. The first render (and hydration) uses the server's clock; the browser's takes
+ * over at once — a cached copy's render time may be minutes old.
+ */
+let current = Date.now();
+const listeners = new Set<() => void>();
+let timer: ReturnType<typeof setInterval> | undefined;
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  if (!timer) {
+    current = Date.now();
+    timer = setInterval(() => {
+      current = Date.now();
+      for (const l of listeners) l();
+    }, COUNTDOWN_TICK_MS);
+  }
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+}
+
+const usePageNow = (serverNow: number) =>
+  useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => serverNow,
+  );
+
+/** The stats' "time until deadline": the same clock as the countdown below it. */
+export function TimeLeft({ deadline, serverNow }: { deadline: string; serverNow: number }) {
+  return <>{formatTimeLeft(deadline, usePageNow(serverNow))}</>;
+}
 
 /**
  * Days, hours and minutes until the deadline, refreshed every second (SPEC §9); "Campaign ended" after
- * it. The first render uses the server's clock so hydration matches; the interval takes over after.
+ * it.
  */
 export function Countdown({ deadline, serverNow }: { deadline: string; serverNow: number }) {
-  const [now, setNow] = useState(serverNow);
-  useEffect(() => {
-    const tick = () => setNow(Date.now());
-    const first = setTimeout(tick, 0);
-    const timer = setInterval(tick, COUNTDOWN_TICK_MS);
-    return () => {
-      clearTimeout(first);
-      clearInterval(timer);
-    };
-  }, []);
-  const parts = countdownParts(deadline, now);
+  const parts = countdownParts(deadline, usePageNow(serverNow));
   if (parts.ended) {
     return (
       <p className="rounded-lg bg-slate-100 px-4 py-3 text-center font-semibold text-slate-700" role="timer">

@@ -5,7 +5,7 @@ import type { CampaignView } from "@/lib/campaigns/queries";
 import { PAYMENT_TYPE_LABELS, paymentHandle } from "@/lib/campaigns/display";
 import { formatDate } from "@/lib/format";
 
-export function CreatorBox({ campaign }: { campaign: CampaignView }) {
+export function CreatorBox({ campaign, canEdit }: { campaign: CampaignView; canEdit: boolean }) {
   const handle = paymentHandle(campaign.paymentType, campaign.paymentMethod);
   return (
     <Card>
@@ -34,9 +34,11 @@ export function CreatorBox({ campaign }: { campaign: CampaignView }) {
           <ButtonLink href={`/campaign/${campaign.id}/manage`} variant="secondary" className="w-full">
             Manage Campaign
           </ButtonLink>
-          <ButtonLink href={`/campaign/${campaign.id}/edit`} variant="ghost" className="w-full">
-            Edit event
-          </ButtonLink>
+          {canEdit && (
+            <ButtonLink href={`/campaign/${campaign.id}/edit`} variant="ghost" className="w-full">
+              Edit event
+            </ButtonLink>
+          )}
         </div>
       )}
     </Card>

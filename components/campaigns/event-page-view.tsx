@@ -6,6 +6,7 @@ import { AdminApprovalPanel } from "@/components/campaigns/admin-approval-panel"
 import { CampaignProgress } from "@/components/campaigns/campaign-progress";
 import { CascadeSection } from "@/components/campaigns/cascade";
 import { phaseOf } from "@/lib/events/lifecycle";
+import { EVENT_ACTIONS, actionState } from "@/lib/events/actions";
 import { EventTexts, LogisticalDetails } from "@/components/campaigns/logistical-details";
 import { pageTexts } from "@/lib/campaigns/schema";
 import { TicketPriceBox } from "@/components/campaigns/ticket-price-box";
@@ -34,6 +35,8 @@ export function EventPageView({
   viewer: Viewer | null;
   now: number;
 }) {
+  // what this state offers: one table (lib/events/actions.ts), read here for every section below
+  const actions = EVENT_ACTIONS[actionState(campaign, new Date(now))];
   return (
     // pb-24 on small screens: room for the sticky commit bar (components/commit/commit-section.tsx)
     <div className="mx-auto max-w-6xl space-y-6 px-4 pt-6 pb-24 sm:pt-10 lg:pb-10">
@@ -59,15 +62,15 @@ export function EventPageView({
           <TicketPriceBox campaign={campaign} now={now} />
           <EventCommit campaignId={campaign.id} viewer={viewer} />
           <PaymentInstructions campaign={campaign} />
-          <CreatorBox campaign={campaign} />
-          <SharePanel campaign={campaign} viewer={viewer} now={now} />
+          <CreatorBox campaign={campaign} canEdit={actions.edit} />
+          <SharePanel campaign={campaign} viewer={viewer} now={now} actions={actions} />
           <CancelEventPanel campaign={campaign} />
         </aside>
 
         <div className="min-w-0 space-y-6 lg:col-span-2">
           <LogisticalDetails details={campaign.logisticalDetails} />
           <EventTexts texts={pageTexts(campaign)} />
-          <UpdatesSection campaign={campaign} viewer={viewer} />
+          <UpdatesSection campaign={campaign} viewer={viewer} canPostNow={actions.postUpdate} />
           <EventCommitments
             campaignId={campaign.id}
             viewer={viewer}

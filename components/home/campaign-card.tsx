@@ -52,6 +52,9 @@ export function CampaignCard({ campaign, isAdmin }: { campaign: HomeCard; isAdmi
               max={campaign.goal}
               label={`${campaign.title} progress`}
             />
+            {campaign.placesLeft && (
+              <p className="text-xs font-semibold text-brand-700">{campaign.placesLeft}</p>
+            )}
             <p className="text-xs text-slate-600">
               {campaign.when}
               {campaign.where && <span className="block truncate">{campaign.where}</span>}

@@ -7,11 +7,15 @@ import { UpdateForm } from "@/components/updates/update-form";
 export async function UpdatesSection({
   campaign,
   viewer,
+  canPostNow = true,
 }: {
   campaign: { id: string };
   viewer: Viewer | null;
+  /** the event's state offers Post update (lib/events/actions.ts); who may post is view.canPost */
+  canPostNow?: boolean;
 }) {
-  const view = await eventUpdates(campaign.id, viewer);
+  const found = await eventUpdates(campaign.id, viewer);
+  const view = found && { ...found, canPost: found.canPost && canPostNow };
   if (!view || (view.updates.length === 0 && !view.canPost)) return null;
   return (
     <section

@@ -1,6 +1,7 @@
 /** Display helpers shared by server and client components (no server imports). */
 import type { CampaignCard } from "@/lib/campaigns/queries";
-import { isRejectable, PHASE_BADGES, phaseOf } from "@/lib/events/lifecycle";
+import { isJoinable, isRejectable, PHASE_BADGES, phaseOf, placesLeft, type JoinFacts } from "@/lib/events/lifecycle";
+import { plural } from "@/lib/format";
 import { formatDayInZone, formatInZone } from "@/lib/campaigns/event-time";
 
 export const PAYMENT_TYPE_LABELS: Record<string, string> = {
@@ -38,7 +39,36 @@ export type HomeCard = Pick<
   coverId: string | null;
   /** whether an admin may still reject it (not once it tipped) */
   rejectable: boolean;
+  /** "3 places left" while a newcomer can still join an event with a capacity, else null */
+  placesLeft: string | null;
 };
+
+/**
+ * "3 places left", "1 place left", "Full: the waitlist is open" — on events with a capacity while a
+ * newcomer can still join (lib/events/lifecycle isJoinable); null otherwise.
+ */
+export function placesLeftText(
+  c: JoinFacts & { capacity: number | null; pledgeCount: number },
+  now: Date,
+): string | null {
+  if (c.capacity === null || !isJoinable(c, now)) return null;
+  const left = placesLeft(c);
+  return left === 0 ? "Full: the waitlist is open" : `${plural(left, "place", "places")} left`;
+}
+
+/**
+ * What happens next on a confirmed event (issue 34): "Happening · 10 going", or once it started
+ * "Happened · 10 went"; the page adds the start in the event's zone. Null before it is confirmed.
+ */
+export function happeningLine(
+  c: { status: string; deadline: Date; committedCount: number; startsAt: Date | null },
+  now: Date,
+): string | null {
+  const phase = phaseOf(c, now);
+  if (phase !== "confirmed" && phase !== "charged") return null;
+  const over = c.startsAt !== null && c.startsAt.getTime() <= now.getTime();
+  return over ? `Happened · ${c.committedCount} went` : `Happening · ${c.committedCount} going`;
+}
 
 /** The longest description start a card can show in its three lines (the page sends no more). */
 const CARD_DESCRIPTION_MAX = 320;
@@ -51,6 +81,7 @@ export const homeCard = (c: CampaignCard, now: Date): HomeCard => ({
   where: c.venue ?? c.area,
   coverId: c.coverId,
   rejectable: isRejectable(c.status),
+  placesLeft: placesLeftText(c, now),
   id: c.id,
   title: c.title,
   description:

@@ -18,6 +18,7 @@ import {
   whenWhere,
 } from "@/lib/campaigns/fields";
 import { isCollecting, isConfirmed, isPaidEvent, STANDING_PLEDGE } from "@/lib/events/lifecycle";
+import { ACTION_REFUSED, offers } from "@/lib/events/actions";
 import { changeWithdrawUntil } from "@/lib/access/pledge-policy";
 import { DEADLINE_EXTENSION_MAX_DAYS, DEADLINE_MAX_MS, deadlineLimits } from "@/lib/campaigns/limits";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
@@ -56,6 +57,7 @@ const editSchema = (now: () => number) => z.preprocess(readTimesInZone, z.object
 export const editSelect = {
   title: true,
   status: true,
+  approvalStatus: true,
   deadline: true,
   originalDeadline: true,
   refundBonusPercentage: true,
@@ -221,6 +223,7 @@ export async function updateCampaign(
   let filled: Filled | null = null;
   const emailed = await db.$transaction(async (tx) => {
     const c = await loadEditable(actor, campaignId, tx);
+    if (!offers(c, "edit", now)) throw new AppError("CONFLICT", ACTION_REFUSED.edit);
     const rules = editRules({ ...c, pledgeCount: await tx.pledge.count({ where: { campaignId } }) }, now);
 
     const { goal, price, bonus, capacity } = await moneyEdits(tx, c, v, rules);

@@ -32,6 +32,9 @@ export const cardSelect = {
   venue: true,
   area: true,
   coverId: true,
+  capacity: true,
+  pledgeCount: true,
+  acceptAfterThreshold: true,
 } as const;
 
 export type CampaignCard = {
@@ -53,6 +56,10 @@ export type CampaignCard = {
   area: string | null;
   /** the uploaded cover (issue 17); null: a generated one is drawn */
   coverId: string | null;
+  /** "x places left" (issue 34) and joinable */
+  capacity: number | null;
+  pledgeCount: number;
+  acceptAfterThreshold: boolean;
 };
 
 /** Home lists pactions and events with no type (SPEC §1). */

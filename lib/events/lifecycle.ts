@@ -271,6 +271,35 @@ export function callToAction(
 }
 
 /**
+ * Joinable (issue 34, said once, here): a newcomer may commit or join the waitlist now — the event
+ * collects before its deadline, or it is confirmed and keeps accepting late commitments before it.
+ * The commit panel (callToAction "commit" or "waitlist"), the home's Active and ending filters and
+ * their SQL all ask this.
+ */
+export type JoinFacts = {
+  status: string;
+  deadline: Date;
+  acceptAfterThreshold?: boolean;
+  capacity?: number | null;
+};
+export const isJoinableCta = (cta: CallToAction) => cta === "commit" || cta === "waitlist";
+export function isJoinable(c: JoinFacts, now: Date): boolean {
+  if (c.deadline.getTime() <= now.getTime()) return false;
+  return isCollecting(c, now) || (isConfirmed(c.status) && keepsAccepting(c));
+}
+/** The same rule as a Prisma `where` fragment (plain data: this module imports no Prisma). */
+export const joinableWhere = (now: Date) => ({
+  deadline: { gt: now },
+  OR: [
+    { status: { in: [...COLLECTING_STATUSES] } },
+    {
+      status: { in: [...CONFIRMED_STATUSES] },
+      OR: [{ acceptAfterThreshold: true }, { capacity: { not: null } }],
+    },
+  ],
+});
+
+/**
  * When identities revealed "onStart" become public (DESIGN §1): the event's start, or its deadline
  * when it has none. The cached copies' version moves at the same moment.
  */

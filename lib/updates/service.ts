@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { LIVE_PLEDGE } from "@/lib/events/lifecycle";
+import { ACTION_REFUSED, offers } from "@/lib/events/actions";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
@@ -25,8 +26,9 @@ export async function postUpdate(
     const campaign = await loadCampaignFor(viewer, campaignId, "update", {
       tx,
       lock: true,
-      select: { title: true, status: true },
+      select: { title: true, status: true, deadline: true, approvalStatus: true },
     });
+    if (!offers(campaign, "postUpdate", now)) throw new AppError("CONFLICT", ACTION_REFUSED.postUpdate);
     const recent = await tx.campaignUpdate.count({
       where: { campaignId, createdAt: { gt: new Date(now.getTime() - 24 * 3600_000) } },
     });
