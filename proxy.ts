@@ -36,7 +36,11 @@ function isHttps(request: NextRequest): boolean {
 const hasSession = (request: NextRequest) =>
   request.cookies.getAll().some((c) => /^(__Secure-)?next-auth\.session-token(\.\d+)?$/.test(c.name));
 
-/** The home list's query, when it is one the cached copies serve ("/?filter=&page=" only). */
+/**
+ * The home list's query, when it is one the cached copies serve ("/?filter=&page=" only). A search
+ * (?q=) or a sort (?sort=) is rendered per request: endless distinct searches would otherwise each
+ * make a cached copy and churn the cache (issue 34).
+ */
 function homeQuery(url: URL): { filter: string; page: string } | null {
   const params = url.searchParams;
   if ([...params.keys()].some((k) => k !== "filter" && k !== "page")) return null;

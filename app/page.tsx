@@ -7,14 +7,13 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 // Signed-in viewers (and requests proxy.ts does not send to the visitor cache) are rendered here.
 export default async function HomePage({ searchParams }: Props) {
   const query = await searchParams;
-  const { filter, page } = homeQuerySchema.parse(query);
+  const home = homeQuerySchema.parse(query);
   const viewer = await getViewer();
   return (
     <HomeView
       signedIn={Boolean(viewer)}
       isAdmin={Boolean(viewer?.isAdmin)}
-      filter={filter}
-      page={page}
+      query={home}
       notice={query.notice}
     />
   );

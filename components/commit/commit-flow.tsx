@@ -127,8 +127,12 @@ export default function CommitFlow({
       }
       setResult(done);
       setStep("result");
+      // issue 34: the page behind the result shows the same count as the result, at once — not only
+      // after the dialog closes (the refreshed page is a new version of the cached copy: lib/cache).
+      router.refresh();
     },
     [
+      router,
       panel.campaignId,
       panel.crowdfund,
       amount,
@@ -187,11 +191,9 @@ export default function CommitFlow({
   }
 
   const close = () => onExit();
-  const closeResult = () => {
-    onExit();
-    // The page shows the new count, the pledge in the list and the disabled button.
-    router.refresh();
-  };
+  // The page already shows the new count, the pledge in the list and the disabled button (refreshed
+  // when the result came).
+  const closeResult = () => onExit();
 
   return (
     <>

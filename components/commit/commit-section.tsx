@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { COMMIT_MESSAGES, WAITLIST_TEXTS } from "@/lib/access/pledge-policy";
 import type { CommitPanel } from "@/lib/pledges/queries";
-import { CALL_TO_ACTION_LABELS, type CallToAction } from "@/lib/events/lifecycle";
+import { CALL_TO_ACTION_LABELS, isJoinableCta, type CallToAction } from "@/lib/events/lifecycle";
 import { formatCents } from "@/lib/format";
 
 import { commitReturnPath, signInUrl } from "@/lib/auth/return-path";
@@ -119,7 +119,7 @@ export function CommitSection({
   }, [paymentsMode, publishableKey]);
 
   // Back from signing in to commit (issue 18: ?commit=1): the commit dialog opens again, once.
-  const joinable = panel.cta === "commit" || panel.cta === "waitlist";
+  const joinable = isJoinableCta(panel.cta);
   const canOpen = panel.signedIn && joinable && (panel.block === null || panel.block === "signedOut");
   useEffect(() => {
     const url = new URL(window.location.href);

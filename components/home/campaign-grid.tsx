@@ -4,18 +4,26 @@ import { homeCard } from "@/lib/campaigns/display";
 import { Pagination } from "@/components/home/pagination";
 import { ScrollKeeper } from "@/components/home/scroll-keeper";
 import type { HomePage } from "@/lib/campaigns/queries";
-import type { HomeFilter } from "@/lib/campaigns/filters";
+import type { HomeQuery } from "@/lib/campaigns/filters";
 
 export function CampaignGrid({
   result,
-  filter,
+  query,
   isAdmin,
 }: {
   result: HomePage;
-  filter: HomeFilter;
+  query: HomeQuery;
   isAdmin: boolean;
 }) {
   const now = new Date();
+  if (result.campaigns.length === 0 && query.q) {
+    return (
+      <div className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white p-10 text-center">
+        <p className="text-lg font-semibold text-slate-900">No events found</p>
+        <p className="mt-1 text-slate-600">Nothing matches “{query.q}”. Try other words.</p>
+      </div>
+    );
+  }
   if (result.campaigns.length === 0) {
     return (
       <div className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white p-10 text-center">
@@ -37,7 +45,7 @@ export function CampaignGrid({
           </li>
         ))}
       </ul>
-      <Pagination filter={filter} page={result.page} pageCount={result.pageCount} />
+      <Pagination query={query} page={result.page} pageCount={result.pageCount} />
     </>
   );
 }

@@ -1,9 +1,9 @@
 import { Suspense } from "react";
 import { listHomeCampaigns } from "@/lib/campaigns/queries";
-import type { HomeFilter } from "@/lib/campaigns/filters";
+import type { HomeQuery } from "@/lib/campaigns/filters";
 import { Hero } from "@/components/home/hero";
 import { InfoSteps } from "@/components/home/info-steps";
-import { FilterBar } from "@/components/home/filter-bar";
+import { FilterBar, SearchBox } from "@/components/home/filter-bar";
 import { CampaignGrid, CampaignGridFallback } from "@/components/home/campaign-grid";
 import { HomeNotice } from "@/components/manage/home-notice";
 
@@ -14,16 +14,15 @@ import { HomeNotice } from "@/components/manage/home-notice";
 export function HomeView({
   signedIn,
   isAdmin,
-  filter,
-  page,
+  query,
   notice,
 }: {
   signedIn: boolean;
   isAdmin: boolean;
-  filter: HomeFilter;
-  page: number;
+  query: HomeQuery;
   notice?: string | string[];
 }) {
+  const { page, ...current } = query;
   return (
     <>
       <HomeNotice notice={notice} />
@@ -34,19 +33,20 @@ export function HomeView({
           <h2 id="active-events" className="text-2xl font-bold text-slate-900">
             Active Events
           </h2>
-          <FilterBar current={filter} />
+          <FilterBar current={current} />
         </div>
+        <SearchBox current={current} />
         {/* No key: a filter or page change keeps the current grid until the next is ready, so the
             page keeps its height and the scroll position stays where it was (issue 17). */}
         <Suspense fallback={<CampaignGridFallback />}>
-          <Grid filter={filter} page={page} isAdmin={isAdmin} />
+          <Grid query={{ ...current, page }} isAdmin={isAdmin} />
         </Suspense>
       </section>
     </>
   );
 }
 
-async function Grid({ filter, page, isAdmin }: { filter: HomeFilter; page: number; isAdmin: boolean }) {
-  const result = await listHomeCampaigns({ filter, page, isAdmin });
-  return <CampaignGrid result={result} filter={filter} isAdmin={isAdmin} />;
+async function Grid({ query, isAdmin }: { query: HomeQuery; isAdmin: boolean }) {
+  const result = await listHomeCampaigns({ ...query, isAdmin });
+  return <CampaignGrid result={result} query={query} isAdmin={isAdmin} />;
 }

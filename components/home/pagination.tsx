@@ -1,20 +1,12 @@
 import Link from "next/link";
-import type { HomeFilter } from "@/lib/campaigns/filters";
-
-const href = (filter: HomeFilter, page: number) => {
-  const q = new URLSearchParams();
-  if (filter !== "all") q.set("filter", filter);
-  if (page > 1) q.set("page", String(page));
-  const s = q.toString();
-  return s ? `/?${s}` : "/";
-};
+import { homeHref, type HomeQuery } from "@/lib/campaigns/filters";
 
 export function Pagination({
-  filter,
+  query,
   page,
   pageCount,
 }: {
-  filter: HomeFilter;
+  query: HomeQuery;
   page: number;
   pageCount: number;
 }) {
@@ -26,7 +18,7 @@ export function Pagination({
   return (
     <nav aria-label="Pagination" className="mt-8 flex items-center justify-center gap-3">
       {page > 1 ? (
-        <Link href={href(filter, page - 1)} className={cls} rel="prev">
+        <Link href={homeHref({ ...query, page: page - 1 })} className={cls} rel="prev">
           ← Previous
         </Link>
       ) : (
@@ -38,7 +30,7 @@ export function Pagination({
         Page {page} of {pageCount}
       </span>
       {page < pageCount ? (
-        <Link href={href(filter, page + 1)} className={cls} rel="next">
+        <Link href={homeHref({ ...query, page: page + 1 })} className={cls} rel="next">
           Next →
         </Link>
       ) : (

@@ -4,7 +4,8 @@ import { cache } from "react";
 import { db } from "@/lib/db";
 import { memberHasCommitted, type Viewer } from "@/lib/access/viewer";
 import { homeFilterWhere } from "@/lib/campaigns/filters";
-import { type HomeFilter } from "@/lib/campaigns/filters";
+import { type HomeFilter, type HomeSort } from "@/lib/campaigns/filters";
+import { searchHomeIds } from "@/lib/campaigns/search";
 import { HOME_PAGE_SIZE } from "@/lib/campaigns/limits";
 import { isCrowdfund, STANDING_PLEDGE } from "@/lib/events/lifecycle";
 import { type Actor, canSeeCreatorEmail, canSeeEvent, canSeeExactPlace } from "@/lib/access/rules";
@@ -70,6 +71,7 @@ export type HomePage = { campaigns: CampaignCard[]; total: number; page: number;
 /**
  * Home grid: newest first, 24 a page. Non-admins see approved events only; admins see every event
  * (with badges). Offset pagination over the (approvalStatus, createdAt) index stays fast at 10,000 rows.
+ * A search or another sort (issue 34) is answered in SQL (lib/campaigns/search.ts) under the same rules.
  */
 export async function listHomeCampaigns({
   filter = "all",
@@ -77,17 +79,34 @@ export async function listHomeCampaigns({
   isAdmin = false,
   now = new Date(),
   pageSize = HOME_PAGE_SIZE,
+  sort = "newest",
+  q = "",
 }: {
   filter?: HomeFilter;
   page?: number;
   isAdmin?: boolean;
   now?: Date;
   pageSize?: number;
+  sort?: HomeSort;
+  q?: string;
 } = {}): Promise<HomePage> {
+  if (sort !== "newest" || q) {
+    const found = await searchHomeIds({ filter, sort, q, isAdmin, now }, { page, pageSize });
+    const rows = await db.campaign.findMany({ where: { id: { in: found.ids } }, select: cardSelect });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return {
+      campaigns: found.ids.flatMap((id) => byId.get(id) ?? []),
+      total: found.total,
+      page: found.page,
+      pageCount: Math.max(1, Math.ceil(found.total / pageSize)),
+    };
+  }
   const where = {
-    ...(isAdmin ? {} : { approvalStatus: "approved" as const }),
-    ...homeTypeWhere,
-    ...homeFilterWhere(filter, now),
+    AND: [
+      isAdmin ? {} : { approvalStatus: "approved" as const },
+      homeTypeWhere,
+      homeFilterWhere(filter, now),
+    ],
   };
   const total = await db.campaign.count({ where });
   const pageCount = Math.max(1, Math.ceil(total / pageSize));

@@ -1,5 +1,7 @@
 import { Prisma } from "@/lib/db";
 import {
+  COLLECTING_STATUSES,
+  CONFIRMED_STATUSES,
   livePledgeWhere,
   memberPledgeWhere,
   sqlStatusList,
@@ -19,3 +21,12 @@ export const livePledgeSql = (alias?: string) => Prisma.raw(livePledgeWhere(alia
 export const memberPledgeSql = (alias?: string) => Prisma.raw(memberPledgeWhere(alias));
 /** In or waiting (not withdrawn): `AND ${standingPledgeSql("p")}`. */
 export const standingPledgeSql = (alias?: string) => Prisma.raw(standingPledgeWhere(alias));
+
+/**
+ * Joinable (lib/events/lifecycle isJoinable, issue 34) for the campaign under `alias` in a tagged
+ * statement: collecting before the deadline, or confirmed, keeping accepting and before it.
+ */
+export const joinableSql = (alias: string, now: Date) => {
+  const a = Prisma.raw(alias);
+  return Prisma.sql`(${a}."deadline" > ${now} AND (${a}."status" IN (${statusIn(COLLECTING_STATUSES)}) OR (${a}."status" IN (${statusIn(CONFIRMED_STATUSES)}) AND (${a}."acceptAfterThreshold" OR ${a}."capacity" IS NOT NULL))))`;
+};

@@ -30,8 +30,7 @@ export default async function VisitorHomePage({ params }: Props) {
     <HomeView
       signedIn={version.startsWith(MEMBER_HOME)}
       isAdmin={false}
-      filter={parsed.data.filter}
-      page={parsed.data.page}
+      query={parsed.data}
     />
   );
 }
