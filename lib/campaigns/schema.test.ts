@@ -257,12 +257,22 @@ describe("draft schema", () => {
 
 describe("home query", () => {
   it("falls back to all / page 1 for anything unknown", () => {
-    expect(homeQuerySchema.parse({})).toEqual({ filter: "all", page: 1 });
-    expect(homeQuerySchema.parse({ filter: "ending", page: "3" })).toEqual({ filter: "ending", page: 3 });
-    expect(homeQuerySchema.parse({ filter: "nope", page: "-2" })).toEqual({ filter: "all", page: 1 });
+    const plain = { sort: "newest", q: "" };
+    expect(homeQuerySchema.parse({})).toEqual({ filter: "all", page: 1, ...plain });
+    expect(homeQuerySchema.parse({ filter: "ending", page: "3" })).toEqual({ filter: "ending", page: 3, ...plain });
+    expect(homeQuerySchema.parse({ filter: "nope", page: "-2" })).toEqual({ filter: "all", page: 1, ...plain });
     expect(homeQuerySchema.parse({ filter: ["active", "x"], page: "abc" })).toEqual({
       filter: "all",
       page: 1,
+      ...plain,
     });
+  });
+  it("reads a sort and a search (issue 34); an unknown sort or a repeated q falls back", () => {
+    expect(homeQuerySchema.parse({ sort: "nearly", q: "  jazz night " })).toMatchObject({
+      sort: "nearly",
+      q: "jazz night",
+    });
+    expect(homeQuerySchema.parse({ sort: "random", q: ["a", "b"] })).toMatchObject({ sort: "newest", q: "" });
+    expect(homeQuerySchema.parse({ q: "x".repeat(500) }).q).toHaveLength(100);
   });
 });
