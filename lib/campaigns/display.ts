@@ -1,6 +1,13 @@
 /** Display helpers shared by server and client components (no server imports). */
 import type { CampaignCard } from "@/lib/campaigns/queries";
-import { isJoinable, isRejectable, PHASE_BADGES, phaseOf, placesLeft, type JoinFacts } from "@/lib/events/lifecycle";
+import {
+  isJoinable,
+  isRejectable,
+  PHASE_BADGES,
+  phaseOf,
+  placesLeft,
+  type JoinFacts,
+} from "@/lib/events/lifecycle";
 import { plural } from "@/lib/format";
 import { formatDayInZone, formatInZone } from "@/lib/campaigns/event-time";
 

@@ -1,6 +1,12 @@
 import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
-import { CONFIRMED_STATUSES, inStatuses, isJoinable, joinableWhere, type JoinFacts } from "@/lib/events/lifecycle";
+import {
+  CONFIRMED_STATUSES,
+  inStatuses,
+  isJoinable,
+  joinableWhere,
+  type JoinFacts,
+} from "@/lib/events/lifecycle";
 import { ENDING_SOON_MS } from "@/lib/campaigns/limits";
 
 export const HOME_FILTERS = ["all", "active", "funded", "ending"] as const;

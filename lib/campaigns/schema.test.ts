@@ -259,8 +259,16 @@ describe("home query", () => {
   it("falls back to all / page 1 for anything unknown", () => {
     const plain = { sort: "newest", q: "" };
     expect(homeQuerySchema.parse({})).toEqual({ filter: "all", page: 1, ...plain });
-    expect(homeQuerySchema.parse({ filter: "ending", page: "3" })).toEqual({ filter: "ending", page: 3, ...plain });
-    expect(homeQuerySchema.parse({ filter: "nope", page: "-2" })).toEqual({ filter: "all", page: 1, ...plain });
+    expect(homeQuerySchema.parse({ filter: "ending", page: "3" })).toEqual({
+      filter: "ending",
+      page: 3,
+      ...plain,
+    });
+    expect(homeQuerySchema.parse({ filter: "nope", page: "-2" })).toEqual({
+      filter: "all",
+      page: 1,
+      ...plain,
+    });
     expect(homeQuerySchema.parse({ filter: ["active", "x"], page: "abc" })).toEqual({
       filter: "all",
       page: 1,

@@ -47,7 +47,8 @@ describe("the event actions table (lib/events/actions.ts)", () => {
   });
 
   it("every state has a full row", () => {
-    for (const row of Object.values(EVENT_ACTIONS)) expect(Object.keys(row).sort()).toEqual([...ACTIONS].sort());
+    for (const row of Object.values(EVENT_ACTIONS))
+      expect(Object.keys(row).sort()).toEqual([...ACTIONS].sort());
   });
 });
 
@@ -69,7 +70,9 @@ describe("joinable (lib/events/lifecycle.ts)", () => {
 
   it("called off is never joinable", () => {
     for (const status of ["expired", "cancelled"])
-      expect(isJoinable({ status, deadline: days(2), acceptAfterThreshold: true, capacity: 5 }, now)).toBe(false);
+      expect(isJoinable({ status, deadline: days(2), acceptAfterThreshold: true, capacity: 5 }, now)).toBe(
+        false,
+      );
   });
 
   it("agrees with the commit panel: joinable exactly when a newcomer's call to action is commit or waitlist", () => {

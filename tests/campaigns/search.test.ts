@@ -18,7 +18,11 @@ describe("home search (issue 34)", () => {
       description: "We will bring sandwiches and a thermos of marmalade tea for everyone.",
     });
     const byVenue = await createCampaign({ venue: "Zanzibar Hall" });
-    const byArea = await createCampaign({ area: "Kittelsen Quarter", address: "1 Hidden Way", addressPrivate: true });
+    const byArea = await createCampaign({
+      area: "Kittelsen Quarter",
+      address: "1 Hidden Way",
+      addressPrivate: true,
+    });
     const byAddress = await createCampaign({ address: "12 Quokka Street", addressPrivate: false });
     await createCampaign({ title: "Something else entirely" });
 
@@ -35,7 +39,11 @@ describe("home search (issue 34)", () => {
 
   it("never finds an attendee-only address, nor an event a visitor may not see", async () => {
     await db.campaign.deleteMany({});
-    const hidden = await createCampaign({ venue: "Public Hall", address: "99 Secretive Lane", addressPrivate: true });
+    const hidden = await createCampaign({
+      venue: "Public Hall",
+      address: "99 Secretive Lane",
+      addressPrivate: true,
+    });
     const pending = await createCampaign({ title: "Wombat picnic pending", approvalStatus: "pending" });
     const rejected = await createCampaign({ title: "Wombat picnic rejected", approvalStatus: "rejected" });
     const crowdfund = await createCampaign({ title: "Wombat picnic crowdfund", pactType: "crowdfund" });
@@ -53,7 +61,10 @@ describe("home search (issue 34)", () => {
   it("keeps the filters: active and ending list joinable events only", async () => {
     await db.campaign.deleteMany({});
     const now = new Date();
-    const open = await createCampaign({ title: "Otter choir open", deadline: new Date(now.getTime() + 2 * day) });
+    const open = await createCampaign({
+      title: "Otter choir open",
+      deadline: new Date(now.getTime() + 2 * day),
+    });
     await createCampaign({ title: "Otter choir cancelled", status: "cancelled" });
     await createCampaign({ title: "Otter choir over", deadline: new Date(now.getTime() - day) });
     const funded = await createCampaign({ title: "Otter choir funded", status: "funded" });

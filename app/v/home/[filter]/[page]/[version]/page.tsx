@@ -26,11 +26,5 @@ export default async function VisitorHomePage({ params }: Props) {
   const parsed = homeQuerySchema.safeParse({ filter: raw.filter, page: raw.page });
   if (!parsed.success || String(parsed.data.page) !== raw.page || parsed.data.filter !== raw.filter)
     notFound();
-  return (
-    <HomeView
-      signedIn={version.startsWith(MEMBER_HOME)}
-      isAdmin={false}
-      query={parsed.data}
-    />
-  );
+  return <HomeView signedIn={version.startsWith(MEMBER_HOME)} isAdmin={false} query={parsed.data} />;
 }
