@@ -152,6 +152,12 @@ for (const vp of VIEWPORTS) {
       await expect(page.getByRole("article")).toHaveCount(1);
       await expect(page.getByText(other.title)).toHaveCount(0);
 
+      // a search is rendered per request, never a cached copy (proxy.ts): the plain list is one
+      const plain = await page.request.get("/");
+      expect(plain.headers()["cache-control"]).toContain("public");
+      const searched = await page.request.get(`/?q=${word}`);
+      expect(searched.headers()["cache-control"] ?? "").not.toContain("public");
+
       await page.goto(`/?q=hidden${t}`);
       await expect(page.getByText("No events found")).toBeVisible();
       await expect(page.getByRole("article")).toHaveCount(0);

@@ -32,4 +32,15 @@ describe("home filters", () => {
       expect(matchesHomeFilter({ status, deadline: days(2) }, "active", now)).toBe(false);
     }
   });
+  it("active and ending list joinable events: a confirmed event still taking commitments is one (issue 34)", () => {
+    const late = { status: "funded", deadline: days(2), acceptAfterThreshold: true };
+    const capped = { status: "charged", deadline: days(2), capacity: 30 };
+    for (const c of [late, capped]) {
+      expect(matchesHomeFilter(c, "active", now)).toBe(true);
+      expect(matchesHomeFilter(c, "ending", now)).toBe(true);
+      expect(matchesHomeFilter(c, "funded", now)).toBe(true);
+    }
+    expect(matchesHomeFilter({ ...late, deadline: days(-1) }, "active", now)).toBe(false);
+    expect(matchesHomeFilter({ ...late, deadline: days(10) }, "ending", now)).toBe(false);
+  });
 });
