@@ -27,11 +27,7 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
   return (
     <Card className="space-y-5">
       {happening && (
-        <p
-          role="status"
-          className="rounded-lg border-2 border-emerald-300 bg-white px-4 py-3 text-lg font-semibold text-emerald-800"
-          data-testid="happening"
-        >
+        <p className="text-xl font-bold text-emerald-800" data-testid="happening">
           {happening}
           {campaign.startsAt && (
             <>
