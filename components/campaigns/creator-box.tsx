@@ -10,9 +10,17 @@ export function CreatorBox({ campaign }: { campaign: CampaignView }) {
   return (
     <Card>
       <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Organizer</h2>
-      <p className="mt-1 font-semibold break-all text-slate-900">
-        {campaign.creatorEmail ?? "Event organizer"}
-      </p>
+      {/* the display name and email only to those DESIGN §1 allows (lib/campaigns/queries); others see SPEC's words */}
+      {campaign.creatorName && campaign.creatorEmail ? (
+        <>
+          <p className="mt-1 font-semibold wrap-anywhere text-slate-900">{campaign.creatorName}</p>
+          <p className="text-sm break-all text-slate-600">{campaign.creatorEmail}</p>
+        </>
+      ) : (
+        <p className="mt-1 font-semibold break-all text-slate-900">
+          {campaign.creatorEmail ?? "Event organizer"}
+        </p>
+      )}
       <dl className="mt-3 space-y-1 text-sm text-slate-600">
         <div className="flex justify-between gap-3">
           <dt>Created</dt>

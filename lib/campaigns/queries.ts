@@ -104,6 +104,7 @@ const detailSelect = {
   ...textColumnSelect,
   creatorId: true,
   creatorEmail: true,
+  creator: { select: { name: true } },
   pactType: true,
   refundBonusPercentage: true,
   paymentType: true,
@@ -126,6 +127,8 @@ export type CampaignDetail = CampaignCard &
   Record<TextColumn, string | null> & {
     creatorId: string;
     creatorEmail: string;
+    /** the organizer's display name (null when they set none); shown only with the email */
+    creatorName: string | null;
     pactType: "paction" | "crowdfund" | null;
     refundBonusPercentage: number;
     paymentType: "venmo" | "paypal" | "other" | null;
@@ -144,9 +147,11 @@ export type CampaignDetail = CampaignCard &
   } & WhenWhereRow;
 
 /** What the event page renders: the campaign with the creator email only when the viewer may see it. */
-export type CampaignView = Omit<CampaignDetail, "creatorEmail" | "address" | "onlineUrl"> & {
+export type CampaignView = Omit<CampaignDetail, "creatorEmail" | "creatorName" | "address" | "onlineUrl"> & {
   /** null when the viewer may not see it (the page shows "Event organizer"). */
   creatorEmail: string | null;
+  /** the organizer's display name, under the same rule as the email (DESIGN §1 "creator email") */
+  creatorName: string | null;
   /** The place as this viewer may see it: an attendee-only address is left out for others. */
   place: EventPlace;
   viewer: { id: string; isAdmin: boolean; isCreator: boolean; committed: boolean } | null;
@@ -158,9 +163,11 @@ export type CampaignView = Omit<CampaignDetail, "creatorEmail" | "address" | "on
  */
 export const getCampaignDetail = cache(async (id: string): Promise<CampaignDetail | null> => {
   if (!isCampaignId(id)) return null;
-  const c = await db.campaign.findUnique({ where: { id }, select: detailSelect });
+  const row = await db.campaign.findUnique({ where: { id }, select: detailSelect });
+  if (!row) return null;
+  const { creator, ...c } = row;
   // money sums are bigint in the database (10,000 × $10,000 > 2^31 cents) and numbers from here on (< 2^53)
-  return c && { ...c, raisedCents: Number(c.raisedCents) };
+  return { ...c, creatorName: creator.name, raisedCents: Number(c.raisedCents) };
 });
 
 /**
@@ -206,10 +213,13 @@ export async function getCampaignForViewer(id: string, viewer: Viewer | null): P
   if (!campaign) return null;
   const committed = viewer ? await hasCommitted(campaign.id, viewer.id) : false;
   // address and onlineUrl leave the row here: only `place` (what this viewer may see) goes on.
-  const { creatorEmail, address: _address, onlineUrl: _onlineUrl, ...rest } = campaign;
+  const { creatorEmail, creatorName, address: _address, onlineUrl: _onlineUrl, ...rest } = campaign;
+  // DESIGN §1: the organizer's email, with their display name, to the creator, admins and committed users
+  const seesOrganizer = canSeeCreatorEmail(viewer, campaign, committed);
   return {
     ...rest,
-    creatorEmail: canSeeCreatorEmail(viewer, campaign, committed) ? creatorEmail : null,
+    creatorEmail: seesOrganizer ? creatorEmail : null,
+    creatorName: seesOrganizer ? creatorName : null,
     place: placeFor(campaign, canSeeExactPlace(viewer, campaign, committed)),
     viewer: viewer
       ? { id: viewer.id, isAdmin: viewer.isAdmin, isCreator: viewer.id === campaign.creatorId, committed }
