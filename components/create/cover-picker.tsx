@@ -44,8 +44,8 @@ export function CoverPicker({
           Cover image (optional)
         </h2>
         <p className="text-sm text-slate-600">
-          JPEG, PNG or WebP, up to 5 MB. It is uploaded when you create the event (drafts do not keep
-          it); location and camera details are removed from the copy we keep.
+          JPEG, PNG or WebP, up to 5 MB. It is uploaded when you create the event (drafts do not keep it);
+          location and camera details are removed from the copy we keep.
         </p>
       </div>
       {preview && (

@@ -57,7 +57,10 @@ export function ReviewDialog({
     ...(crowdfund
       ? []
       : ([
-          ["Capacity", event.capacity ? `${plural(event.capacity, "place", "places")}, then a waitlist` : "No limit"],
+          [
+            "Capacity",
+            event.capacity ? `${plural(event.capacity, "place", "places")}, then a waitlist` : "No limit",
+          ],
           [
             "Conditions",
             "Backers may say “only count me if at least N people are in”; they count once N are in, and only those counted pay.",

@@ -122,7 +122,10 @@ export function icsAttachment(e: IcsEvent) {
 }
 
 /** What a calendar link needs: the same fields as the .ics file (built from the same place). */
-type CalendarLinkEvent = Pick<IcsEvent, "title" | "description" | "url" | "start" | "end" | "timeZone" | "location">;
+type CalendarLinkEvent = Pick<
+  IcsEvent,
+  "title" | "description" | "url" | "start" | "end" | "timeZone" | "location"
+>;
 
 /**
  * "Add to Google Calendar" and "Add to Outlook" links beside the .ics (issue 34 item 7). They carry

@@ -4,6 +4,7 @@ import type { Viewer } from "@/lib/access/viewer";
 import { CONFIRMED_STATUSES } from "@/lib/events/lifecycle";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { paymentDueBy } from "@/lib/ledger/payment-window";
+import { RECOVERABLE_STATES } from "@/lib/ledger/pledge-state";
 
 /**
  * What needs the signed-in backer's attention on every page (issue 34 item 2): a payment that
@@ -41,7 +42,7 @@ export async function paymentAttention(viewer: Viewer | null, now = new Date()):
     where: {
       userId: viewer.id,
       standing: "in",
-      chargeStatus: { in: ["failed", "requires_action"] },
+      chargeStatus: { in: [...RECOVERABLE_STATES] },
       campaign: { status: { in: [...CONFIRMED_STATUSES] } },
     },
     select: {

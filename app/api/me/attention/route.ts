@@ -11,8 +11,5 @@ export const dynamic = "force-dynamic";
  */
 export const GET = handle(async () => {
   const payments = await paymentAttention(await getViewer());
-  return Response.json(
-    { payments },
-    { headers: { "cache-control": "private, no-store", vary: "Cookie" } },
-  );
+  return Response.json({ payments }, { headers: { "cache-control": "private, no-store", vary: "Cookie" } });
 });
