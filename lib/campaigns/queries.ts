@@ -104,7 +104,6 @@ const detailSelect = {
   ...textColumnSelect,
   creatorId: true,
   creatorEmail: true,
-  creator: { select: { name: true } },
   pactType: true,
   refundBonusPercentage: true,
   paymentType: true,
@@ -127,8 +126,6 @@ export type CampaignDetail = CampaignCard &
   Record<TextColumn, string | null> & {
     creatorId: string;
     creatorEmail: string;
-    /** the organizer's display name (null when they set none); shown only with the email */
-    creatorName: string | null;
     pactType: "paction" | "crowdfund" | null;
     refundBonusPercentage: number;
     paymentType: "venmo" | "paypal" | "other" | null;
@@ -147,11 +144,9 @@ export type CampaignDetail = CampaignCard &
   } & WhenWhereRow;
 
 /** What the event page renders: the campaign with the creator email only when the viewer may see it. */
-export type CampaignView = Omit<CampaignDetail, "creatorEmail" | "creatorName" | "address" | "onlineUrl"> & {
+export type CampaignView = Omit<CampaignDetail, "creatorEmail" | "address" | "onlineUrl"> & {
   /** null when the viewer may not see it (the page shows "Event organizer"). */
   creatorEmail: string | null;
-  /** the organizer's display name, under the same rule as the email (DESIGN §1 "creator email") */
-  creatorName: string | null;
   /** The place as this viewer may see it: an attendee-only address is left out for others. */
   place: EventPlace;
   viewer: { id: string; isAdmin: boolean; isCreator: boolean; committed: boolean } | null;
@@ -163,11 +158,9 @@ export type CampaignView = Omit<CampaignDetail, "creatorEmail" | "creatorName" |
  */
 export const getCampaignDetail = cache(async (id: string): Promise<CampaignDetail | null> => {
   if (!isCampaignId(id)) return null;
-  const row = await db.campaign.findUnique({ where: { id }, select: detailSelect });
-  if (!row) return null;
-  const { creator, ...c } = row;
+  const c = await db.campaign.findUnique({ where: { id }, select: detailSelect });
   // money sums are bigint in the database (10,000 × $10,000 > 2^31 cents) and numbers from here on (< 2^53)
-  return { ...c, creatorName: creator.name, raisedCents: Number(c.raisedCents) };
+  return c && { ...c, raisedCents: Number(c.raisedCents) };
 });
 
 /**
@@ -213,18 +206,27 @@ export async function getCampaignForViewer(id: string, viewer: Viewer | null): P
   if (!campaign) return null;
   const committed = viewer ? await hasCommitted(campaign.id, viewer.id) : false;
   // address and onlineUrl leave the row here: only `place` (what this viewer may see) goes on.
-  const { creatorEmail, creatorName, address: _address, onlineUrl: _onlineUrl, ...rest } = campaign;
-  // DESIGN §1: the organizer's email, with their display name, to the creator, admins and committed users
-  const seesOrganizer = canSeeCreatorEmail(viewer, campaign, committed);
+  const { creatorEmail, address: _address, onlineUrl: _onlineUrl, ...rest } = campaign;
   return {
     ...rest,
-    creatorEmail: seesOrganizer ? creatorEmail : null,
-    creatorName: seesOrganizer ? creatorName : null,
+    creatorEmail: canSeeCreatorEmail(viewer, campaign, committed) ? creatorEmail : null,
     place: placeFor(campaign, canSeeExactPlace(viewer, campaign, committed)),
     viewer: viewer
       ? { id: viewer.id, isAdmin: viewer.isAdmin, isCreator: viewer.id === campaign.creatorId, committed }
       : null,
   };
+}
+
+/**
+ * The organizer's display name for the event page's organizer box (issue 34 item 6), under the same
+ * rule as their email (DESIGN §1 "creator email": the creator, admins and users who committed):
+ * only when `view` (getCampaignForViewer's answer) carries the email; null otherwise or when they set
+ * none. Read only for those viewers, so visitors' (cached) renders cost nothing more.
+ */
+export async function organizerNameFor(view: Pick<CampaignView, "creatorId" | "creatorEmail">) {
+  if (view.creatorEmail === null) return null;
+  const user = await db.user.findUnique({ where: { id: view.creatorId }, select: { name: true } });
+  return user?.name?.trim() || null;
 }
 
 /** A campaign on its creator's profile ("Your Active Pacts"). */
