@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { usePathname } from "next/navigation";
 import { LogoutButton } from "@/components/auth/logout-button";
 import { useSessionUser, type SessionUser } from "@/components/auth/session-client";
+import { YourTime } from "@/components/time/your-time";
 
 const barLink = "rounded-full px-2.5 py-1 font-medium text-slate-100 hover:bg-white/10";
 const menuLink = "block rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100";
@@ -111,7 +112,7 @@ function MenuAccount({ user }: { user: SessionUser }) {
   );
 }
 
-type Attention = { pledgeId: string; text: string; payUrl: string };
+type Attention = { pledgeId: string; text: string; payUrl: string; dueAt: string; zone: string };
 
 /**
  * The signed-in viewer's failed payments (app/api/me/attention), each with the way to pay. Read
@@ -144,7 +145,12 @@ function PaymentBanner() {
       <ul className="mx-auto max-w-6xl space-y-1 px-4 py-2 text-sm text-red-900">
         {items.map((a) => (
           <li key={a.pledgeId} className="flex flex-wrap items-center gap-x-3 gap-y-1">
-            <span className="font-semibold">{a.text}</span>
+            {/* [&>span]: the viewer's time in the banner's red (slate on red-50 is below AA contrast) */}
+            <span className="[&>span]:text-red-900">
+              <span className="font-semibold">{a.text}</span>
+              {/* the pay-by in the event's zone, and the viewer's own where it differs */}
+              <YourTime iso={a.dueAt} zone={a.zone} />
+            </span>
             <Link href={a.payUrl} className="font-semibold text-red-800 underline hover:text-red-950">
               Update card and pay
             </Link>
