@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dollarsToCents, formatCents, plural, progressPercent } from "@/lib/format";
+import { dollarsToCents, formatCents, plural, pluralWord, progressPercent } from "@/lib/format";
 
 describe("money", () => {
   it("formats integer cents as dollars", () => {
@@ -30,5 +30,15 @@ describe("progress", () => {
   it("pluralises", () => {
     expect(plural(1, "person", "people")).toBe("1 person");
     expect(plural(2, "person", "people")).toBe("2 people");
+  });
+});
+
+describe("sentences built from numbers (issue 34 item 7)", () => {
+  it("pluralWord gives the word that agrees with the number", () => {
+    expect(pluralWord(1, "is", "are")).toBe("is");
+    expect(pluralWord(0, "is", "are")).toBe("are");
+    expect(pluralWord(3, "person is", "people are")).toBe("people are");
+    expect(plural(1, "attendee", "attendees")).toBe("1 attendee");
+    expect(plural(0, "attendee", "attendees")).toBe("0 attendees");
   });
 });

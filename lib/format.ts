@@ -37,7 +37,14 @@ export function formatDateTime(date: Date | string, timeZone?: string): string {
   return dateFormatter("dateTime", timeZone).format(new Date(date));
 }
 
-export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/**
+ * Sentences built from numbers (issue 34 item 7): the word that agrees with `n` — "is" or "are",
+ * "person" or "people" — without the number. SPEC's own strings ("Goal: N attendees") keep SPEC's words.
+ */
+export const pluralWord = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
+/** A count and its noun: "1 attendee", "3 attendees". */
+export const plural = (n: number, one: string, many: string) => `${n} ${pluralWord(n, one, many)}`;
 
 export function progressPercent(count: number, goal: number): number {
   if (goal <= 0) return 0;

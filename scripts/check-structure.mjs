@@ -114,6 +114,7 @@ const DOMAIN_FILES = {
     "declines.ts",
     "rate-limiter.ts",
     "webhook.ts",
+    "fees.ts",
   ],
   payouts: ["ledger.ts", "accounts.ts", "on-transfer.ts"],
   pledges: [
@@ -126,6 +127,7 @@ const DOMAIN_FILES = {
     "give-up.ts",
     "commitments-csv.ts",
     "digest.ts",
+    "attention.ts",
   ],
   privacy: ["present.ts"],
   "rate-limit": [],

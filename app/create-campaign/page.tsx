@@ -5,6 +5,7 @@ import { getViewer } from "@/lib/access/viewer";
 import { listDrafts } from "@/lib/drafts/queries";
 import { CreateEventForm } from "@/components/create/create-event-form";
 import { toDraftView } from "@/components/create/draft-view";
+import { env } from "@/lib/env";
 
 export const metadata: Metadata = {
   title: "Create Event",
@@ -21,7 +22,10 @@ export default async function CreateCampaignPage() {
       <p className="mt-1 text-slate-600">
         Set a minimum number of attendees and a deadline. Nobody pays unless the minimum is met.
       </p>
-      <CreateEventForm drafts={drafts} />
+      <CreateEventForm
+        drafts={drafts}
+        fees={{ bps: env().PLATFORM_FEE_BPS, fixedCents: env().PLATFORM_FEE_FIXED_CENTS }}
+      />
     </div>
   );
 }

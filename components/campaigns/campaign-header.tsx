@@ -16,15 +16,19 @@ export function CampaignHeader({ campaign, now }: { campaign: CampaignView; now:
       >
         <span aria-hidden>←</span> Back to events
       </Link>
-      <Cover
-        id={campaign.id}
-        title={campaign.title}
-        coverId={campaign.coverId}
-        sizes="(min-width: 1152px) 1152px, 100vw"
-        aspect="aspect-[16/9] sm:aspect-[5/2] lg:aspect-[3/1]"
-        className="rounded-2xl shadow-sm"
-        eager
-      />
+      {/* issue 34 item 7: the generated placeholder (a gradient and a letter) pushed the title, date and
+          Commit below the fold at 1440×900; the page shows an uploaded cover only (cards keep theirs) */}
+      {campaign.coverId && (
+        <Cover
+          id={campaign.id}
+          title={campaign.title}
+          coverId={campaign.coverId}
+          sizes="(min-width: 1152px) 1152px, 100vw"
+          aspect="aspect-[16/9] sm:aspect-[5/2] lg:aspect-[4/1]"
+          className="rounded-2xl shadow-sm"
+          eager
+        />
+      )}
       <div className="flex flex-wrap items-center gap-2">
         {/* one state badge: an event not yet approved shows its approval, not a phase (issue 16) */}
         {(isApproved(campaign) || privileged) && <Badge tone={badge.tone}>{badge.label}</Badge>}

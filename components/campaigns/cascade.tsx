@@ -1,7 +1,7 @@
 import "server-only";
 import { Card } from "@/components/ui/card";
 import { eventCascade } from "@/components/campaigns/event-data";
-import { plural } from "@/lib/format";
+import { plural, pluralWord } from "@/lib/format";
 import type { CascadeView } from "@/lib/pledges/queries";
 
 /**
@@ -35,11 +35,12 @@ export async function CascadeSection({
 }
 
 export function cascadeSentence(c: CascadeView): string {
-  const inNow = `${c.members} ${c.members === 1 ? "is" : "are"} in.`;
+  const inNow = `${c.members} ${pluralWord(c.members, "is", "are")} in.`;
   if (c.firmNeeded === 0) return `${inNow} That reaches the goal.`;
   const tip = `${plural(c.firmNeeded, "more firm commitment", "more firm commitments")} would tip it.`;
   if (!c.next) return `${inNow} ${tip.charAt(0).toUpperCase()}${tip.slice(1)}`;
-  return `${inNow} ${c.next.count} more ${c.next.count === 1 ? "is" : "are"} in once ${c.next.at} are — ${tip}`;
+  // "3 more join once 4 people are in" (not "3 more are in once 1 are")
+  return `${inNow} ${c.next.count} more ${pluralWord(c.next.count, "joins", "join")} once ${plural(c.next.at, "person is", "people are")} in — ${tip}`;
 }
 
 /** A small bar: members, the conditional who would join on the way, the firm commitments still needed. */

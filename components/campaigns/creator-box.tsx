@@ -1,18 +1,27 @@
 import { isPaidEvent } from "@/lib/events/lifecycle";
 import { Card } from "@/components/ui/card";
 import { ButtonLink } from "@/components/ui/button";
-import type { CampaignView } from "@/lib/campaigns/queries";
+import { organizerNameFor, type CampaignView } from "@/lib/campaigns/queries";
 import { PAYMENT_TYPE_LABELS, paymentHandle } from "@/lib/campaigns/display";
 import { formatDate } from "@/lib/format";
 
-export function CreatorBox({ campaign, canEdit }: { campaign: CampaignView; canEdit: boolean }) {
+export async function CreatorBox({ campaign, canEdit }: { campaign: CampaignView; canEdit: boolean }) {
+  const name = await organizerNameFor(campaign);
   const handle = paymentHandle(campaign.paymentType, campaign.paymentMethod);
   return (
     <Card>
       <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Organizer</h2>
-      <p className="mt-1 font-semibold break-all text-slate-900">
-        {campaign.creatorEmail ?? "Event organizer"}
-      </p>
+      {/* the display name and email only to those DESIGN §1 allows (lib/campaigns/queries); others see SPEC's words */}
+      {name && campaign.creatorEmail ? (
+        <>
+          <p className="mt-1 font-semibold wrap-anywhere text-slate-900">{name}</p>
+          <p className="text-sm break-all text-slate-600">{campaign.creatorEmail}</p>
+        </>
+      ) : (
+        <p className="mt-1 font-semibold break-all text-slate-900">
+          {campaign.creatorEmail ?? "Event organizer"}
+        </p>
+      )}
       <dl className="mt-3 space-y-1 text-sm text-slate-600">
         <div className="flex justify-between gap-3">
           <dt>Created</dt>

@@ -6,8 +6,10 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { EventField, TextFields, type FieldError, type SetField } from "@/components/campaigns/event-field";
 import { DraftsPanel } from "@/components/create/drafts-panel";
-import { TimePlaceFields, zonedHint } from "@/components/create/time-place-fields";
+import { TimePlaceFields, TimeZoneField, zonedHint } from "@/components/create/time-place-fields";
 import { ReviewDialog } from "@/components/create/review-dialog";
+import { CoverPicker } from "@/components/create/cover-picker";
+import type { PlatformFeeTerms } from "@/lib/payments/fees";
 import { isTimeZone, localTimeZone, toWallClock } from "@/lib/campaigns/event-time";
 import { formIsPaid } from "@/lib/campaigns/fields";
 import type { DraftView } from "@/components/create/draft-view";
@@ -43,7 +45,14 @@ function toFormTime(value: string, zone: string): string {
   return Number.isNaN(d.getTime()) ? "" : toWallClock(d.getTime(), zone);
 }
 
-export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[] }) {
+export function CreateEventForm({
+  drafts: initialDrafts,
+  fees,
+}: {
+  drafts: DraftView[];
+  /** the platform's fee terms a new event gets (the review's "after fees") */
+  fees: PlatformFeeTerms;
+}) {
   const { createCampaignAction, deleteDraftAction, saveDraftAction } = useServerActions();
   const router = useRouter();
   const [values, setValues] = useState<CampaignFormValues>(emptyCampaignForm);
@@ -54,6 +63,8 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
   const [draftId, setDraftId] = useState<string | null>(null);
   const [drafts, setDrafts] = useState(initialDrafts);
   const [busy, startTransition] = useTransition();
+  const [cover, setCover] = useState<File | null>(null);
+  const [coverError, setCoverError] = useState<string | null>(null);
   // A draft remembers its pact type only once the creator has seen step 2, so loading it reopens there.
   const [reachedSettings, setReachedSettings] = useState(false);
 
@@ -113,7 +124,11 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
       try {
         const result = await createCampaignAction(payload(), draftId);
         if (result.ok) {
-          router.push(`/campaign/${result.data.id}`);
+          const id = result.data.id;
+          // the cover goes to the event's cover route once the event exists; if it does not take,
+          // the manage page (where the cover control is) says why and offers it again
+          const coverTaken = cover ? await uploadCover(id, cover) : true;
+          router.push(coverTaken ? `/campaign/${id}` : `/campaign/${id}/manage`);
           return;
         }
         setReview(null);
@@ -234,15 +249,24 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
                 <EventField name="goal" {...field} />
                 <EventField name="ticketPrice" {...field} />
               </div>
+              {/* issue 34 item 6: the zone first, since the deadline (checked on this step) is read in it */}
+              <TimeZoneField values={{ ...values, timeZone: zone }} set={set} err={err} />
               <EventField
                 name="deadline"
                 {...field}
-                hint={`${zonedHint(values.deadline, zone) ?? eventField("deadline").ui.hint} · times in ${zone.replace(/_/g, " ")} (change on step 2)`}
+                hint={`${zonedHint(values.deadline, zone) ?? eventField("deadline").ui.hint} · times in ${zone.replace(/_/g, " ")}`}
               />
               <TextFields step={1} {...field} />
             </fieldset>
           ) : (
-            <SettingsStep values={{ ...values, timeZone: zone }} set={set} err={err} />
+            <SettingsStep
+              values={{ ...values, timeZone: zone }}
+              set={set}
+              err={err}
+              cover={
+                <CoverPicker file={cover} onChange={setCover} error={coverError} onError={setCoverError} />
+              }
+            />
           )}
 
           {notice && (
@@ -285,7 +309,14 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
         </form>
       </div>
       {review && (
-        <ReviewDialog event={review} busy={busy} onConfirm={publish} onClose={() => setReview(null)} />
+        <ReviewDialog
+          event={review}
+          fees={fees}
+          cover={cover?.name ?? null}
+          busy={busy}
+          onConfirm={publish}
+          onClose={() => setReview(null)}
+        />
       )}
       <div className="order-1 lg:order-2">
         <DraftsPanel
@@ -300,13 +331,36 @@ export function CreateEventForm({ drafts: initialDrafts }: { drafts: DraftView[]
   );
 }
 
-function SettingsStep({ values, set, err }: { values: CampaignFormValues; set: SetField; err: FieldError }) {
+/** Sends the chosen cover to the event's cover route (the manage page's, lib/images); whether it took. */
+async function uploadCover(campaignId: string, file: File): Promise<boolean> {
+  try {
+    const form = new FormData();
+    form.set("file", file);
+    const res = await fetch(`/api/campaigns/${campaignId}/cover`, { method: "POST", body: form });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+function SettingsStep({
+  values,
+  set,
+  err,
+  cover,
+}: {
+  values: CampaignFormValues;
+  set: SetField;
+  err: FieldError;
+  cover: React.ReactNode;
+}) {
   const field = { values, set, err };
   return (
     <fieldset className="space-y-6">
       <legend className="mb-4 text-xl font-bold text-slate-900">Additional Settings</legend>
 
-      <TimePlaceFields values={values} set={set} err={err} />
+      <TimePlaceFields values={values} set={set} err={err} withZone={false} />
+      {cover}
       <TextFields step={2} {...field} />
 
       <EventField name="pactType" {...field} />

@@ -5,19 +5,28 @@ import { Button } from "@/components/ui/button";
 import type { CreateCampaignInput } from "@/lib/campaigns/schema";
 import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { isCrowdfund } from "@/lib/events/lifecycle";
+import { goAheadFrom } from "@/lib/campaigns/thresholds";
 import { formatCents, plural } from "@/lib/format";
+import { PROCESSING_FEE, ticketsAfterFees, type PlatformFeeTerms } from "@/lib/payments/fees";
 
 /**
  * "Review before publishing" (issue 16 item 5): the event as it will be published — title, date and
- * place, goal, price and what the organizer collects at the goal. "Create Event" here publishes.
+ * place, goal, price, capacity, conditions, the go-ahead, the cover, and what the organizer
+ * collects at the goal after fees (issue 34 item 6). "Create Event" here publishes.
  */
 export function ReviewDialog({
   event,
+  fees,
+  cover,
   busy,
   onConfirm,
   onClose,
 }: {
   event: CreateCampaignInput;
+  /** the platform's fee terms the event will be created with (the server's settings) */
+  fees: PlatformFeeTerms;
+  /** the chosen cover's file name, uploaded once the event exists; null for none */
+  cover: string | null;
   busy: boolean;
   onConfirm: () => void;
   onClose: () => void;
@@ -45,7 +54,26 @@ export function ReviewDialog({
           ? "Free"
           : `${formatCents(event.ticketPriceCents)} per person`,
     ],
-    ["At the goal you collect", collected(event)],
+    ...(crowdfund
+      ? []
+      : ([
+          [
+            "Capacity",
+            event.capacity ? `${plural(event.capacity, "place", "places")}, then a waitlist` : "No limit",
+          ],
+          [
+            "Conditions",
+            "Backers may say “only count me if at least N people are in”; they count once N are in, and only those counted pay.",
+          ],
+          [
+            "Go-ahead",
+            event.earlyGoAhead
+              ? `Only at the goal, or earlier if you choose: from ${plural(goAheadFrom(event), "person", "people")} (80% of the goal)`
+              : "Only when the goal is reached",
+          ],
+        ] as [string, string][])),
+    ["Cover", cover ?? "None (a colored placeholder; you can add one later)"],
+    ["At the goal you collect", collected(event, fees)],
   ];
   return (
     <Modal title="Review your event" onClose={onClose} dismissible={!busy}>
@@ -81,8 +109,16 @@ function placeSummary(e: CreateCampaignInput): string {
   return `${where} (the address${e.onlineUrl ? " and link" : ""} only for attendees${e.area ? `; others see ${e.area}` : ""})`;
 }
 
-function collected(e: CreateCampaignInput): string {
+const dollars = (cents: number) => `$${Math.floor(cents / 100).toLocaleString("en-US")}`;
+
+/** "About $376 of $400 after fees (40 attendees × $10.00; …)" — the product's fee model (lib/payments/fees). */
+function collected(e: CreateCampaignInput, terms: PlatformFeeTerms): string {
   if (isCrowdfund(e)) return `At least ${formatCents(e.goal * 100)}, paid to your payment handle`;
   if (e.ticketPriceCents === 0) return "Nothing: the event is free";
-  return `${formatCents(e.goal * e.ticketPriceCents)} (${plural(e.goal, "attendee", "attendees")} × ${formatCents(e.ticketPriceCents)})`;
+  const { grossCents, netCents } = ticketsAfterFees(e.goal, e.ticketPriceCents, terms);
+  const platform =
+    terms.bps || terms.fixedCents
+      ? ` and the platform's ${terms.bps / 100}%${terms.fixedCents ? ` + ${terms.fixedCents}¢` : ""}`
+      : "";
+  return `About ${dollars(netCents)} of ${formatCents(grossCents)} after fees (${plural(e.goal, "attendee", "attendees")} × ${formatCents(e.ticketPriceCents)}; card processing ${PROCESSING_FEE.bps / 100}% + ${PROCESSING_FEE.fixedCents}¢ per ticket${platform}).`;
 }

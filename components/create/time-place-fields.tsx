@@ -7,12 +7,8 @@ import { timeZoneNames } from "@/lib/campaigns/event-time";
 
 export { zonedHint } from "@/components/campaigns/event-field";
 
-/**
- * Step 2's "When and where" (issue 16, DESIGN §1 "event time and place"): all optional, so a form
- * filled with SPEC §5's fields alone still creates an event. Times are wall-clock times in the
- * event's zone (the browser's by default).
- */
-export function TimePlaceFields({
+/** The event's time zone (a select of every IANA zone; the chosen one listed even if unknown here). */
+export function TimeZoneField({
   values,
   set,
   err,
@@ -27,6 +23,27 @@ export function TimePlaceFields({
       (z) => [z, z.replace(/_/g, " ")] as const,
     );
   }, [values.timeZone]);
+  return <EventField name="timeZone" values={values} set={set} err={err} options={zones} />;
+}
+
+/**
+ * Step 2's "When and where" (issue 16, DESIGN §1 "event time and place"): all optional, so a form
+ * filled with SPEC §5's fields alone still creates an event. Times are wall-clock times in the
+ * event's zone (the browser's by default). The create wizard asks for the zone on step 1, before
+ * the deadline (issue 34 item 6: SPEC validates the deadline there), so it passes `withZone={false}`;
+ * the edit form has one page and shows it here.
+ */
+export function TimePlaceFields({
+  values,
+  set,
+  err,
+  withZone = true,
+}: {
+  values: CampaignFormValues;
+  set: SetField;
+  err: FieldError;
+  withZone?: boolean;
+}) {
   const field = { values, set, err };
 
   return (
@@ -39,7 +56,13 @@ export function TimePlaceFields({
           Without a start time the event page says &ldquo;Date to be announced&rdquo;.
         </p>
       </div>
-      <EventField name="timeZone" {...field} options={zones} />
+      {withZone ? (
+        <TimeZoneField {...field} />
+      ) : (
+        <p className="text-sm text-slate-600">
+          Times are in {values.timeZone.replace(/_/g, " ")} (the time zone chosen on step 1).
+        </p>
+      )}
       <div className="grid gap-4 sm:grid-cols-2">
         <EventField name="startsAt" {...field} />
         <EventField name="endsAt" {...field} />

@@ -1,13 +1,18 @@
 import Link from "next/link";
 import type { Viewer } from "@/lib/access/viewer";
 import { paceEstimate } from "@/lib/sharing/pace";
-import { shareProgress } from "@/lib/sharing/queries";
+import { calendarEventOf, shareProgress } from "@/lib/sharing/queries";
+import { calendarLinks } from "@/lib/campaigns/ics";
 import { eventShareInfo } from "@/components/campaigns/event-data";
 import { Card } from "@/components/ui/card";
 import { ShareButton } from "@/components/sharing/share-button";
 import type { EventAction } from "@/lib/events/actions";
 
-/** Event page: pace estimate, share, add to calendar, printable flyer. */
+const panelLink =
+  "rounded-lg px-3 py-2 text-center font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50";
+const webLink = "font-medium text-brand-700 underline-offset-2 hover:underline";
+
+/** Event page: pace estimate, share, add to calendar (.ics, Google Calendar, Outlook), printable flyer. */
 export async function SharePanel({
   campaign,
   viewer,
@@ -35,6 +40,8 @@ export async function SharePanel({
     },
     now === undefined ? new Date() : new Date(now),
   );
+  const entry = calendarEventOf(info);
+  const links = entry && calendarLinks(entry);
   return (
     <Card>
       <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Spread the word</h2>
@@ -48,27 +55,31 @@ export async function SharePanel({
       )}
       {actions.share && <ShareButton url={info.url} title={info.title} className="mt-3" />}
       <div
-        className={`mt-3 grid gap-2 text-sm ${info.startsAt && actions.calendar && actions.flyer ? "grid-cols-2" : "grid-cols-1"}`}
+        className={`mt-3 grid gap-2 text-sm ${entry && actions.calendar && actions.flyer ? "grid-cols-2" : "grid-cols-1"}`}
       >
         {/* no calendar entry until there is a date (issue 16) */}
-        {info.startsAt && actions.calendar && (
-          <a
-            href={`/campaign/${info.id}/calendar.ics`}
-            download
-            className="rounded-lg px-3 py-2 text-center font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50"
-          >
+        {entry && actions.calendar && (
+          <a href={`/campaign/${info.id}/calendar.ics`} download className={panelLink}>
             Add to calendar
           </a>
         )}
         {actions.flyer && (
-          <Link
-            href={`/campaign/${info.id}/flyer`}
-            className="rounded-lg px-3 py-2 text-center font-semibold text-brand-700 ring-1 ring-inset ring-brand-100 hover:bg-brand-50"
-          >
+          <Link href={`/campaign/${info.id}/flyer`} className={panelLink}>
             Printable flyer
           </Link>
         )}
       </div>
+      {links && actions.calendar && (
+        // issue 34 item 7: the same entry as the .ics (calendarEventOf), for people whose calendar is on the web
+        <p className="mt-2 flex flex-wrap justify-center gap-x-4 gap-y-1 text-sm">
+          <a href={links.google} target="_blank" rel="noopener noreferrer" className={webLink}>
+            Google Calendar
+          </a>
+          <a href={links.outlook} target="_blank" rel="noopener noreferrer" className={webLink}>
+            Outlook
+          </a>
+        </p>
+      )}
     </Card>
   );
 }

@@ -160,7 +160,8 @@ export const EVENT_FIELDS = {
   // the form fills in the browser's zone; the schema reads "" as UTC
   timeZone: {
     empty: "",
-    step: 2,
+    // step 1, before the deadline that is read in it (issue 34 item 6)
+    step: 1,
     ui: { kind: "select", label: "Time zone", hint: "Every time on this form is in this zone" },
     ...same(timeZoneField),
   },

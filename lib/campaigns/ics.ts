@@ -120,3 +120,39 @@ export function icsAttachment(e: IcsEvent) {
     content: buildIcs(e),
   };
 }
+
+/** What a calendar link needs: the same fields as the .ics file (built from the same place). */
+type CalendarLinkEvent = Pick<
+  IcsEvent,
+  "title" | "description" | "url" | "start" | "end" | "timeZone" | "location"
+>;
+
+/**
+ * "Add to Google Calendar" and "Add to Outlook" links beside the .ics (issue 34 item 7). They carry
+ * the same title, times and place line as the file — the place as this viewer may see it
+ * (lib/campaigns/place placeFor), so an attendee-only address never reaches a visitor's link.
+ */
+export function calendarLinks(e: CalendarLinkEvent): { google: string; outlook: string } {
+  const end = e.end ?? new Date(e.start.getTime() + 120 * 60_000);
+  const google = new URLSearchParams({
+    action: "TEMPLATE",
+    text: e.title,
+    dates: `${utc(e.start)}/${utc(end)}`,
+    details: e.description,
+    ...(e.location ? { location: e.location } : {}),
+    ...(e.timeZone ? { ctz: e.timeZone } : {}),
+  });
+  const outlook = new URLSearchParams({
+    path: "/calendar/action/compose",
+    rru: "addevent",
+    subject: e.title,
+    startdt: e.start.toISOString(),
+    enddt: end.toISOString(),
+    body: e.description,
+    ...(e.location ? { location: e.location } : {}),
+  });
+  return {
+    google: `https://calendar.google.com/calendar/render?${google}`,
+    outlook: `https://outlook.live.com/calendar/0/deeplink/compose?${outlook}`,
+  };
+}

@@ -243,6 +243,18 @@ export async function getCampaignForViewer(id: string, viewer: Viewer | null): P
   };
 }
 
+/**
+ * The organizer's display name for the event page's organizer box (issue 34 item 6), under the same
+ * rule as their email (DESIGN §1 "creator email": the creator, admins and users who committed):
+ * only when `view` (getCampaignForViewer's answer) carries the email; null otherwise or when they set
+ * none. Read only for those viewers, so visitors' (cached) renders cost nothing more.
+ */
+export async function organizerNameFor(view: Pick<CampaignView, "creatorId" | "creatorEmail">) {
+  if (view.creatorEmail === null) return null;
+  const user = await db.user.findUnique({ where: { id: view.creatorId }, select: { name: true } });
+  return user?.name?.trim() || null;
+}
+
 /** A campaign on its creator's profile ("Your Active Pacts"). */
 export type CreatorPact = {
   id: string;

@@ -17,6 +17,7 @@ import {
   DEMO_DECLINED_ON_SAVE,
   type ConfirmDemoSetupInput,
 } from "@/lib/payments/schema";
+import { processingFeeCents } from "@/lib/payments/fees";
 
 /**
  * Demo payments (DESIGN §1): behaves like Stripe's test cards without a provider. Only what a real
@@ -294,5 +295,5 @@ export function demoGateway(): PaymentGateway {
   return { mode: "demo", ...demoPayments, ...demoPayouts };
 }
 
-/** The demo's processing fee: Stripe's standard US card price (2.9% + 30¢), so the demo's numbers look real. */
-export const demoProcessingFee = (amountCents: number) => Math.round(amountCents * 0.029) + 30;
+/** The demo's processing fee: Stripe's standard US card price (2.9% + 30¢, lib/payments/fees), so the demo's numbers look real. */
+export const demoProcessingFee = processingFeeCents;

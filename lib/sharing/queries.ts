@@ -2,7 +2,7 @@ import "server-only";
 import { isCampaignId } from "@/lib/ids";
 import { seeCampaign, standingPledgeOf } from "@/lib/campaigns/queries";
 import { waitlistPositions } from "@/lib/campaigns/waitlist";
-import { type EventPlace, placeFor } from "@/lib/campaigns/place";
+import { type EventPlace, placeFor, placeLine } from "@/lib/campaigns/place";
 import { appUrl } from "@/lib/env";
 import { isCrowdfund } from "@/lib/events/lifecycle";
 import type { Actor } from "@/lib/access/rules";
@@ -77,3 +77,25 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
 /** Progress in the goal's unit: people, or whole dollars for a crowdfund. */
 export const shareProgress = (s: Pick<ShareInfo, "crowdfund" | "committedCount" | "raisedCents">) =>
   s.crowdfund ? Math.floor(s.raisedCents / 100) : s.committedCount;
+
+/**
+ * The calendar entry of an event as this viewer may have it: the .ics file (calendar.ics) and the
+ * Google Calendar and Outlook links (components/sharing) are all built from this, so they say the
+ * same thing and leave out the same things (an attendee-only address: `place` is placeFor's). Null
+ * before the event has a date. Someone on the waitlist gets an entry that says where they stand.
+ */
+export function calendarEventOf(info: ShareInfo) {
+  if (!info.startsAt) return null;
+  const waiting = info.waitlistPosition;
+  return {
+    campaignId: info.id,
+    title: waiting ? `Waitlist #${waiting}: ${info.title}` : info.title,
+    description: `${waiting ? `You're #${waiting} on the waitlist. This entry becomes yours only if a place opens for you before the event starts.\n\n` : ""}${info.description}\n\n${info.url}`,
+    url: info.url,
+    start: info.startsAt,
+    end: info.endsAt,
+    timeZone: info.timeZone,
+    location: placeLine(info.place),
+    sequence: info.calendarSequence,
+  };
+}

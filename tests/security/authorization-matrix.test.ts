@@ -34,6 +34,7 @@ const routes = {
   createSetupIntent: (await import("@/app/api/create-setup-intent/route")).POST,
   confirmSetup: (await import("@/app/api/demo-payments/confirm-setup/route")).POST,
   health: (await import("@/app/api/health/route")).GET,
+  attention: (await import("@/app/api/me/attention/route")).GET,
   unsubscribe: await import("@/app/api/unsubscribe/route"),
   webhook: (await import("@/app/api/stripe/webhook/route")).POST,
   calendar: (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET,
@@ -264,6 +265,11 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   "app/api/health/route.ts#GET": {
     setup: async (p) => ({ people: p }),
     call: (f, role) => route(f.people, role, () => routes.health()),
+  },
+  "app/api/me/attention/route.ts#GET": {
+    // each role asks about itself: a visitor gets an empty list
+    setup: async (p) => ({ people: p }),
+    call: (f, role) => route(f.people, role, () => routes.attention()),
   },
   "app/api/unsubscribe/route.ts#POST": {
     // the token is the authority, whoever holds it (a mail provider posts without a session)

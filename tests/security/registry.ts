@@ -105,6 +105,13 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "route",
+    file: "app/api/me/attention/route.ts",
+    name: "GET",
+    access: "public",
+    rule: "changes nothing; answers about the session's own user only (a visitor: an empty list), private no-store: lib/pledges/attention paymentAttention",
+  },
+  {
+    kind: "route",
     file: "app/api/health/route.ts",
     name: "GET",
     access: "public",
