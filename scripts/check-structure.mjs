@@ -97,6 +97,7 @@ const DOMAIN_FILES = {
     "status.ts",
     "standing.ts",
     "story.ts",
+    "money-sentences.ts",
   ],
   images: ["process.ts", "storage.ts"],
   ledger: ["movements.ts", "refunds.ts", "cards.ts", "pledge-state.ts", "payment-window.ts", "queue.ts"],
