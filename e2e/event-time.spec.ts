@@ -164,7 +164,12 @@ test("a cancelled, a confirmed-and-charged and an expired event show their phase
   const expectations = [
     { c: cancelled, badge: "Cancelled", cta: "Cancelled", copy: "This event was cancelled. Nobody pays" },
     { c: charged, badge: "Confirmed", cta: "Confirmed", copy: /Charged \$11\.00 per attendee on / },
-    { c: expired, badge: "Expired", cta: "Ended", copy: "The goal was not met by the deadline. Nobody was charged." },
+    {
+      c: expired,
+      badge: "Expired",
+      cta: "Ended",
+      copy: "The goal was not met by the deadline. Nobody was charged.",
+    },
   ];
   for (const e of expectations) {
     await page.goto(`/campaign/${e.c.id}`);

@@ -481,10 +481,7 @@ function ResultBody({
   };
   return (
     <div className="space-y-3 text-slate-700">
-      <p>
-        Your commitment has been recorded.{" "}
-        {result.free ? "" : whenCharged}
-      </p>
+      <p>Your commitment has been recorded. {result.free ? "" : whenCharged}</p>
       <p className="text-lg font-semibold text-slate-900">
         {result.unit === "dollars"
           ? `${formatCents(result.remaining * 100)} more needed`

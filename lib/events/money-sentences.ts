@@ -1,11 +1,5 @@
 import { formatCents, plural } from "@/lib/format";
-import {
-  isCrowdfund,
-  isFreeEvent,
-  keepsAccepting,
-  phaseOf,
-  type PactKind,
-} from "@/lib/events/lifecycle";
+import { isCrowdfund, isFreeEvent, keepsAccepting, phaseOf, type PactKind } from "@/lib/events/lifecycle";
 
 /**
  * Money said once (issue 34, DESIGN §1 "money sentence"): one sentence per event state — when a card
@@ -49,14 +43,7 @@ export type MoneyFacts = GoAheadFacts & {
  * charged (settled, either way), expired, cancelled.
  */
 export type MoneyStage =
-  | "collecting"
-  | "collectingGoAhead"
-  | "ended"
-  | "tipped"
-  | "goneAhead"
-  | "charged"
-  | "expired"
-  | "cancelled";
+  "collecting" | "collectingGoAhead" | "ended" | "tipped" | "goneAhead" | "charged" | "expired" | "cancelled";
 
 /** Whether the early go-ahead is on offer: opted in, and a paction (a crowdfund cannot go ahead). */
 export const offersGoAhead = (c: GoAheadFacts) => Boolean(c.earlyGoAhead) && !isCrowdfund(c);
@@ -129,7 +116,9 @@ export function happeningText(c: GoAheadFacts & { title: string }): string {
 export type MoneyWhen = { deadline?: string; chargedOn?: string };
 
 const goalText = (c: GoAheadFacts) =>
-  isCrowdfund(c) ? `the ${formatCents(c.goal * 100)} goal` : `the goal of ${plural(c.goal, "person", "people")}`;
+  isCrowdfund(c)
+    ? `the ${formatCents(c.goal * 100)} goal`
+    : `the goal of ${plural(c.goal, "person", "people")}`;
 
 /** What one backer is charged: the ticket price, or their pledge. */
 const whatText = (c: GoAheadFacts) => (isCrowdfund(c) ? "your pledge" : formatCents(c.ticketPriceCents));
