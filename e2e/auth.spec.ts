@@ -114,7 +114,7 @@ test("the dashboard lists the user's pacts newest first; admins get the Admin li
   const cards = main(page).getByRole("listitem");
   await expect(cards).toHaveCount(2);
   await expect(cards.nth(0)).toContainText("Newer pending workshop");
-  await expect(cards.nth(0)).toContainText("Awaiting approval");
+  await expect(cards.nth(0)).toContainText("PENDING");
   const concert = cards.nth(1);
   await expect(concert).toContainText("Older rooftop concert");
   await expect(concert).toContainText("Active");

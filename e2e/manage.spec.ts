@@ -103,7 +103,7 @@ test("creator: manual charge names the attendees and the price, then reports the
     )
     .toBe(2);
   await page.reload();
-  await expect(page.getByText("Charged", { exact: true })).toHaveCount(2);
+  await expect(page.getByText("Paid", { exact: true })).toHaveCount(2);
 });
 
 test("another user, an admin and a visitor are sent home with the notice; the CSV is refused", async ({

@@ -153,7 +153,7 @@ export default async function PayoutsPage({
                   {e.held ? (
                     <Badge tone="red">Payout held</Badge>
                   ) : e.pendingCents > 0 ? (
-                    <Badge tone="amber">Pending</Badge>
+                    <Badge tone="amber">Payout pending</Badge>
                   ) : e.paidOutCents > 0 ? (
                     <Badge tone="green">Paid out</Badge>
                   ) : (

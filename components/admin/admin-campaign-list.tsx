@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
 import type { AdminSection } from "@/lib/campaigns/admin";
-import { isRejectable, PHASE_BADGES, phaseOf } from "@/lib/events/lifecycle";
+import { eventBadge, isRejectable } from "@/lib/events/lifecycle";
 import { formatCents, formatDate } from "@/lib/format";
 
 /** One section of the admin dashboard: its events with their state and money, a page at a time. */
@@ -33,7 +33,7 @@ export function AdminCampaignList({
       ) : (
         <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
           {rows.map((c) => {
-            const badge = PHASE_BADGES[phaseOf(c, now)];
+            const badge = eventBadge(c, now);
             return (
               <li
                 key={c.id}

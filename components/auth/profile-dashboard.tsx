@@ -8,8 +8,7 @@ import type { Viewer } from "@/lib/access/viewer";
 import type { CreatorPact } from "@/lib/campaigns/queries";
 import type { MyCommitment } from "@/lib/pledges/mine";
 import { MyCommitments } from "@/components/auth/my-commitments";
-import { PHASE_BADGES, isCurrentEvent, phaseOf } from "@/lib/events/lifecycle";
-import { isApproved } from "@/lib/access/rules";
+import { eventBadge, isCurrentEvent } from "@/lib/events/lifecycle";
 import { formatDayInZone } from "@/lib/campaigns/event-time";
 import { formatCents, formatDate, plural } from "@/lib/format";
 
@@ -112,7 +111,7 @@ function PactList({ pacts, now }: { pacts: CreatorPact[]; now: Date }) {
 }
 
 function PactCard({ pact, now }: { pact: CreatorPact; now: Date }) {
-  const badge = PHASE_BADGES[phaseOf(pact, now)];
+  const badge = eventBadge(pact, now);
   const crowdfund = pact.pactType === "crowdfund";
   const free = !crowdfund && pact.ticketPriceCents === 0;
   const progress = crowdfund
@@ -127,9 +126,7 @@ function PactCard({ pact, now }: { pact: CreatorPact; now: Date }) {
         <h3 className="min-w-0 wrap-anywhere font-semibold text-slate-900">{pact.title}</h3>
         <div className="flex shrink-0 flex-wrap gap-1 sm:justify-end">
           {/* one state badge: the approval until approved, then the phase (issue 16) */}
-          {isApproved(pact) && <Badge tone={badge.tone}>{badge.label}</Badge>}
-          {pact.approvalStatus === "pending" && <Badge tone="amber">Awaiting approval</Badge>}
-          {pact.approvalStatus === "rejected" && <Badge tone="red">Rejected</Badge>}
+          <Badge tone={badge.tone}>{badge.label}</Badge>
         </div>
       </div>
       <p className="mt-2 line-clamp-2 text-sm text-slate-600">{pact.description}</p>

@@ -4,7 +4,7 @@ import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
 import { isRejectable } from "@/lib/events/lifecycle";
 
 const tone = { pending: "amber", approved: "green", rejected: "red" } as const;
-const label = { pending: "Pending approval", approved: "Approved", rejected: "Rejected" } as const;
+const label = { pending: "PENDING", approved: "Approved", rejected: "REJECTED" } as const;
 
 /** Moderation panel shown to admins on the event page. */
 export function AdminApprovalPanel({ campaign }: { campaign: CampaignView }) {

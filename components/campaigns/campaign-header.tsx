@@ -2,11 +2,11 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Cover } from "@/components/campaigns/cover";
 import type { CampaignView } from "@/lib/campaigns/queries";
-import { PHASE_BADGES, phaseOf } from "@/lib/events/lifecycle";
+import { eventBadge } from "@/lib/events/lifecycle";
 import { isApproved } from "@/lib/access/rules";
 
 export function CampaignHeader({ campaign, now }: { campaign: CampaignView; now: number }) {
-  const badge = PHASE_BADGES[phaseOf(campaign, new Date(now))];
+  const badge = eventBadge(campaign, new Date(now));
   const privileged = Boolean(campaign.viewer && (campaign.viewer.isAdmin || campaign.viewer.isCreator));
   return (
     <header className="space-y-3">
@@ -27,11 +27,9 @@ export function CampaignHeader({ campaign, now }: { campaign: CampaignView; now:
       />
       <div className="flex flex-wrap items-center gap-2">
         {/* one state badge: an event not yet approved shows its approval, not a phase (issue 16) */}
-        {isApproved(campaign) && <Badge tone={badge.tone}>{badge.label}</Badge>}
+        {(isApproved(campaign) || privileged) && <Badge tone={badge.tone}>{badge.label}</Badge>}
         {campaign.pactType === "crowdfund" && <Badge tone="purple">Crowdfund</Badge>}
         {campaign.isTest && <Badge tone="amber">TEST</Badge>}
-        {privileged && campaign.approvalStatus === "pending" && <Badge tone="amber">PENDING</Badge>}
-        {privileged && campaign.approvalStatus === "rejected" && <Badge tone="red">REJECTED</Badge>}
       </div>
       <h1 className="text-3xl font-bold wrap-anywhere text-slate-900 sm:text-4xl">{campaign.title}</h1>
       <p className="whitespace-pre-line wrap-anywhere text-lg text-slate-700">{campaign.description}</p>

@@ -28,12 +28,10 @@ export function CampaignCard({ campaign, isAdmin }: { campaign: HomeCard; isAdmi
         <div className="flex flex-1 flex-col p-5">
           <div className="mb-2 flex min-h-5 flex-wrap gap-1.5">
             {campaign.isTest && <Badge tone="amber">TEST</Badge>}
-            {/* one state badge: the approval until approved, then the phase (issue 16) */}
-            {campaign.approvalStatus === "approved" && (
+            {/* one state badge: the approval until approved (admins only, SPEC §2), then the phase */}
+            {(campaign.approvalStatus === "approved" || isAdmin) && (
               <Badge tone={campaign.badge.tone}>{campaign.badge.label}</Badge>
             )}
-            {isAdmin && campaign.approvalStatus === "pending" && <Badge tone="purple">PENDING</Badge>}
-            {isAdmin && campaign.approvalStatus === "rejected" && <Badge tone="red">REJECTED</Badge>}
             <Badge tone={campaign.ticketPriceCents === 0 ? "green" : "slate"}>
               {campaign.ticketPriceCents === 0 ? "Free" : formatCents(campaign.ticketPriceCents)}
             </Badge>

@@ -3,22 +3,22 @@ import { ButtonLink } from "@/components/ui/button";
 const stages = [
   {
     name: "Coordinated events",
-    status: "Live in beta",
+    status: "Live",
     text: "Events that only happen when enough people commit. Organizers set a threshold and a deadline; attendees save a card, and everyone is charged only if the threshold is met.",
   },
   {
     name: "Better crowdfunding with a refund bonus",
-    status: "Next",
-    text: "Dominant assurance contracts: if a project misses its goal, backers get their money back plus a bonus paid by the organizer, so pledging is the winning move either way.",
+    status: "Live",
+    text: "Dominant assurance contracts: if a project misses its goal, backers get their money back plus a bonus paid by the organizer, so pledging is the winning move either way. Today the bonus is the organizer\u2019s own promise, shown on the event; PactNexus does not hold it.",
   },
   {
     name: "Variable thresholds",
-    status: "Planned",
+    status: "Live",
     text: "Each person sets their own condition (\u201cI\u2019m in if 50 others are\u201d) and commitments activate in order as personal thresholds are crossed.",
   },
   {
     name: "Escrow and accountability",
-    status: "Planned",
+    status: "Next",
     text: "Funds held in escrow until the organizer delivers, with milestones and a way for backers to confirm the promise was kept.",
   },
   {
@@ -67,7 +67,7 @@ export function RoadmapView() {
                   Stage {i + 1}: {s.name}
                 </h2>
                 <span
-                  className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${i === 0 ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-600"}`}
+                  className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${s.status === "Live" ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-600"}`}
                 >
                   {s.status}
                 </span>

@@ -1,6 +1,7 @@
 /** Display helpers shared by server and client components (no server imports). */
 import type { CampaignCard } from "@/lib/campaigns/queries";
-import { isRejectable, PHASE_BADGES, phaseOf } from "@/lib/events/lifecycle";
+import { eventBadge, isRejectable } from "@/lib/events/lifecycle";
+import type { Badge } from "@/lib/events/standing";
 import { formatDayInZone, formatInZone } from "@/lib/campaigns/event-time";
 
 export const PAYMENT_TYPE_LABELS: Record<string, string> = {
@@ -29,8 +30,8 @@ export type HomeCard = Pick<
   | "isTest"
   | "ticketPriceCents"
 > & {
-  /** the phase's badge, decided on the server at render (issue 16: cards show their status) */
-  badge: (typeof PHASE_BADGES)[keyof typeof PHASE_BADGES];
+  /** the event's one state badge, decided on the server at render (issue 16: cards show their status) */
+  badge: Badge;
   /** "Sat, Dec 5, 2026, 7:30 PM EST" or "Commit by Dec 1, 2026", in the event's zone */
   when: string;
   /** the venue or the public area; never an attendee-only address */
@@ -44,7 +45,7 @@ export type HomeCard = Pick<
 const CARD_DESCRIPTION_MAX = 320;
 
 export const homeCard = (c: CampaignCard, now: Date): HomeCard => ({
-  badge: PHASE_BADGES[phaseOf(c, now)],
+  badge: eventBadge(c, now),
   when: c.startsAt
     ? formatInZone(c.startsAt, c.timeZone)
     : `Date to be announced · commit by ${formatDayInZone(c.deadline, c.timeZone)}`,

@@ -57,6 +57,6 @@ export function homeFilterWhere(filter: HomeFilter, now: Date) {
 export const HOME_FILTER_LABELS: Record<HomeFilter, string> = {
   all: "All",
   active: "Active",
-  funded: "Funded",
+  funded: "Confirmed",
   ending: "Ending soon",
 };

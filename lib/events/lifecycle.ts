@@ -205,17 +205,6 @@ export function phaseOf(c: { status: string; deadline: Date }, now: Date): Phase
   }
 }
 
-export const STATUS_LABELS: Record<CampaignStatus, string> = {
-  pending: "Active",
-  funded: "Funded",
-  charging: "Charging",
-  charged: "Confirmed",
-  expired: "Expired",
-  cancelled: "Cancelled",
-};
-
-export const statusLabel = (status: string) => STATUS_LABELS[status as CampaignStatus] ?? "Active";
-
 /** The badge a phase shows, and its colour (cards, the event page, the organizer's profile). */
 export const PHASE_BADGES: Record<Phase, Badge & { tone: Exclude<Tone, "amber"> }> = {
   collecting: { label: "Active", tone: "brand" },
@@ -225,6 +214,25 @@ export const PHASE_BADGES: Record<Phase, Badge & { tone: Exclude<Tone, "amber"> 
   expired: { label: "Expired", tone: "slate" },
   cancelled: { label: "Cancelled", tone: "red" },
 };
+
+/** An event's approval until an admin approves it: SPEC's badges PENDING and REJECTED (issue 34.5). */
+export const APPROVAL_BADGES = {
+  pending: { label: "PENDING", tone: "amber" },
+  rejected: { label: "REJECTED", tone: "red" },
+} as const satisfies Record<string, Badge>;
+
+/**
+ * The one state badge of an event: its approval until approved (a missing approval counts as
+ * approved, SPEC §3), then its phase. A rejected event is never "Active".
+ */
+export function eventBadge(
+  c: { status: string; deadline: Date; approvalStatus?: string | null },
+  now: Date,
+): Badge {
+  if (c.approvalStatus === "pending" || c.approvalStatus === "rejected")
+    return APPROVAL_BADGES[c.approvalStatus];
+  return PHASE_BADGES[phaseOf(c, now)];
+}
 
 /**
  * The event page's call to action, the same for every viewer of a phase (the cached copies are

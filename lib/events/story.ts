@@ -65,7 +65,7 @@ export function organizerStory(f: CommitmentFacts): OrganizerStory {
       };
     }
     case "conditional":
-      return { label: `Counts once ${f.minPeople} are in`, tone, note: "not counted yet" };
+      return { label: `Counts when ${f.minPeople} are in`, tone, note: "not counted yet" };
     case "released":
       return { label: "Condition not met, released", tone, note: "not charged" };
     case "waitlist_closed":
@@ -89,21 +89,37 @@ export function organizerStory(f: CommitmentFacts): OrganizerStory {
   }
 }
 
+/** One word for where a commitment's money is, on every surface (issue 34.5; the glossary's table). */
+export const MONEY_WORDS = {
+  refunded: "Refunded",
+  owed: "Refund pending",
+  charged: "Paid",
+  requires_action: "Authentication needed",
+  failed: "Payment failed",
+  processing: "Charging",
+  none: "Not charged",
+} as const;
+
 function chargeStory(f: CommitmentFacts, money: MoneyState): OrganizerStory {
-  if (money === "refunded") return { label: "Refunded", tone: "slate", note: null };
-  if (money === "owed") return { label: "Charged, refund pending", tone: "slate", note: null };
+  if (money === "refunded") return { label: MONEY_WORDS.refunded, tone: "slate", note: null };
+  if (money === "owed") return { label: MONEY_WORDS.owed, tone: "slate", note: null };
   if (f.charged)
-    return { label: f.promoted ? "Charged, from waitlist" : "Charged", tone: "green", note: null };
-  if (f.chargeStatus === "processing") return { label: "Charging", tone: "brand", note: null };
+    return {
+      label: f.promoted ? `${MONEY_WORDS.charged}, from waitlist` : MONEY_WORDS.charged,
+      tone: "green",
+      note: null,
+    };
+  if (f.chargeStatus === "processing") return { label: MONEY_WORDS.processing, tone: "brand", note: null };
   if (f.chargeStatus === "requires_action")
-    return { label: "Needs authentication", tone: "red", note: "authentication_required" };
+    return { label: MONEY_WORDS.requires_action, tone: "red", note: "authentication_required" };
   if (f.chargeStatus === "failed")
     return f.recovery === "retrying"
-      ? { label: "Failed, will retry", tone: "amber", note: f.failureCode }
-      : { label: "Failed", tone: "red", note: f.failureCode };
+      ? { label: `${MONEY_WORDS.failed}, will retry`, tone: "amber", note: f.failureCode }
+      : { label: MONEY_WORDS.failed, tone: "red", note: f.failureCode };
+  // SPEC §2's words for a commitment not charged: VERIFIED (confirmed) or PENDING
   return f.verified
-    ? { label: "Verified", tone: "green", note: null }
-    : { label: "Pending", tone: "amber", note: null };
+    ? { label: "VERIFIED", tone: "green", note: null }
+    : { label: "PENDING", tone: "amber", note: null };
 }
 
 /** The CSV's status cell: the manage page's badge and its note. */
@@ -262,11 +278,9 @@ export function paymentBadge(
   tone: Tone;
 } {
   const money = moneyOf(f);
-  if (money === "refunded") return { label: "Refunded", tone: "slate" };
-  if (money === "owed") return { label: "Refund pending", tone: "slate" };
-  if (money === "charged") return { label: "Paid", tone: "green" };
-  if (f.chargeStatus === "requires_action") return { label: "Authentication needed", tone: "amber" };
-  if (f.chargeStatus === "failed") return { label: "Payment failed", tone: "red" };
-  if (f.chargeStatus === "processing") return { label: "Processing", tone: "brand" };
-  return { label: "Not charged", tone: "slate" };
+  if (money !== "none") return { label: MONEY_WORDS[money], tone: money === "charged" ? "green" : "slate" };
+  if (f.chargeStatus === "requires_action") return { label: MONEY_WORDS.requires_action, tone: "amber" };
+  if (f.chargeStatus === "failed") return { label: MONEY_WORDS.failed, tone: "red" };
+  if (f.chargeStatus === "processing") return { label: MONEY_WORDS.processing, tone: "brand" };
+  return { label: MONEY_WORDS.none, tone: "slate" };
 }

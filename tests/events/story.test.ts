@@ -65,7 +65,7 @@ describe("the one story of a commitment", () => {
     expect(backerStory({ ...cancelled, ...dates }, { ...confirmed, phase: "cancelled" }).text).toBe(
       "$35.00 is being refunded — the event was cancelled",
     );
-    expect(organizerStory(cancelled).label).toBe("Charged, refund pending");
+    expect(organizerStory(cancelled).label).toBe("Refund pending");
     const uncharged = { ...base, eventCancelled: true };
     expect(backerStory({ ...uncharged, ...dates }, { ...confirmed, phase: "cancelled" }).text).toBe(
       "Not charged — the event was cancelled",
@@ -77,7 +77,7 @@ describe("the one story of a commitment", () => {
     const story = backerStory({ ...conditional, ...dates }, { ...confirmed, phase: "collecting" });
     expect(story.text).toBe("You count once 8 people are in — 12 are now");
     expect(organizerStory(conditional)).toEqual({
-      label: "Counts once 8 are in",
+      label: "Counts when 8 are in",
       tone: "amber",
       note: "not counted yet",
     });

@@ -71,7 +71,7 @@ describe("manage page permissions", () => {
     expect(view.commitments[1]).toMatchObject({
       chargeStatus: "failed",
       chargeFailureCode: "card_declined",
-      status: { label: "Failed, will retry", tone: "amber", note: "card_declined" },
+      status: { label: "Payment failed, will retry", tone: "amber", note: "card_declined" },
     });
     expect(view.timeline.map((t) => t.total)).toEqual([1, 2]);
     expect(view.chargeableCount).toBe(2);
@@ -80,7 +80,11 @@ describe("manage page permissions", () => {
     // retried once already, or a hard decline: only the backer's new card can settle it
     await db.pledge.update({ where: { id: a.id }, data: { chargeAttempts: 2 } });
     const later = (await getManageView(campaign.id, v(creator)))!;
-    expect(later.commitments[1].status).toEqual({ label: "Failed", tone: "red", note: "card_declined" });
+    expect(later.commitments[1].status).toEqual({
+      label: "Payment failed",
+      tone: "red",
+      note: "card_declined",
+    });
     expect([later.chargeableCount, later.failedCount, later.retryingCount]).toEqual([1, 1, 0]);
   });
 
