@@ -106,8 +106,6 @@ export function withdrawRule(c: WithdrawCampaign, pledge: { createdAt: Date }, n
 }
 
 export const WITHDRAW_TEXTS = {
-  /** in the commit confirmation, before anyone commits */
-  promise: "You can withdraw until the goal is reached. Once it is, your commitment is binding.",
   binding: "This event reached its goal, so your commitment is binding and can no longer be withdrawn.",
   over: "This event is over: there is nothing to withdraw.",
   notCommitted: "You have no commitment to this event.",
