@@ -13,7 +13,7 @@ test("commit, see it under My commitments with the card, change the card, withdr
   await page.goto(`/campaign/${event.id}`);
   await page.getByRole("button", { name: "Commit", exact: true }).click();
   const confirm = page.getByRole("dialog", { name: "Confirm Your Commitment" });
-  await expect(confirm).toContainText("You can withdraw until the goal is reached");
+  await expect(confirm).toContainText("You can withdraw until the goal is met");
   await confirm.getByRole("button", { name: "Yes, I'm In!" }).click();
   await fillCard(page, "4242 4242 4242 4242");
   const result = page.getByRole("dialog", { name: "You're Committed!" });

@@ -42,7 +42,7 @@ test("the event page shows details, countdown, price box and hides the organizer
     "100",
   );
   await expect(page.getByRole("timer")).toContainText("Days");
-  await expect(page.getByText(/only be charged \$15\.00 if the minimum/)).toBeVisible();
+  await expect(page.getByText(/You're charged \$15\.00 only if the goal of/)).toBeVisible();
   const aside = page.getByRole("complementary", { name: "Tickets and organizer" });
   await expect(aside.getByText("Event organizer")).toBeVisible();
   await expect(page.getByText(organizer.email)).toHaveCount(0);

@@ -99,6 +99,7 @@ const DOMAIN_FILES = {
     "standing.ts",
     "story.ts",
     "actions.ts",
+    "money-sentences.ts",
   ],
   images: ["process.ts", "storage.ts"],
   ledger: ["movements.ts", "refunds.ts", "cards.ts", "pledge-state.ts", "payment-window.ts", "queue.ts"],

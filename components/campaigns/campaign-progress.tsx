@@ -5,7 +5,7 @@ import { EventTime } from "@/components/time/event-time";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { happeningLine, placesLeftText } from "@/lib/campaigns/display";
 import { phaseOf, progress } from "@/lib/events/lifecycle";
-import { goAheadFrom } from "@/lib/campaigns/thresholds";
+import { GOING_AHEAD_TITLE, goalMetSentence, wentAheadSentence } from "@/lib/events/money-sentences";
 import { formatCents, plural, progressPercent } from "@/lib/format";
 
 /**
@@ -42,13 +42,8 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
           role="status"
           className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-emerald-900"
         >
-          <p className="font-semibold">Going ahead: the organizer chose it</p>
-          <p className="text-sm">
-            {`The event reached ${campaign.goAheadCount} of the ${campaign.goal} people it aimed for, and the organizer went ahead, as they said they might from 80% of the goal.`}
-            {campaign.ticketPriceCents > 0
-              ? ` Everyone counted is charged ${formatCents(campaign.ticketPriceCents)}.`
-              : " It is happening."}
-          </p>
+          <p className="font-semibold">{GOING_AHEAD_TITLE}</p>
+          <p className="text-sm">{wentAheadSentence(campaign)}</p>
         </div>
       )}
       {campaign.status === "charged" && !goAhead && (
@@ -60,11 +55,7 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
           <p className="text-sm">
             {/* Said the same to every viewer (shared cached copies): true even while a backer's
                 failed payment is being recovered — that backer sees it on their own commitment card. */}
-            {crowdfund
-              ? `The goal was reached with ${formatCents(campaign.raisedCents)} pledged, so this event is happening. Backers are charged their pledges.`
-              : campaign.ticketPriceCents > 0
-                ? `The threshold was reached, so this event is happening. Attendees are charged ${formatCents(campaign.ticketPriceCents)} each.`
-                : "The threshold was reached. This event is happening."}
+            {goalMetSentence(campaign)}
           </p>
         </div>
       )}
@@ -108,12 +99,6 @@ export function CampaignProgress({ campaign, now }: { campaign: CampaignView; no
         {places && (
           <p className="text-sm font-semibold text-brand-700" data-testid="places-left">
             {places}
-          </p>
-        )}
-        {campaign.earlyGoAhead && phase === "collecting" && !crowdfund && (
-          <p className="text-sm text-slate-600">
-            The organizer may go ahead from {goAheadFrom(campaign)} people (80% of the goal). If they do,
-            everyone counted is charged as if the goal were met.
           </p>
         )}
       </div>

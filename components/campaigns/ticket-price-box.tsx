@@ -1,14 +1,16 @@
 import { Card } from "@/components/ui/card";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { formatCents } from "@/lib/format";
-import { CROWDFUND_MIN_CENTS, isCrowdfund, phaseOf, type Phase } from "@/lib/events/lifecycle";
-import { formatDayInZone } from "@/lib/campaigns/event-time";
+import { CROWDFUND_MIN_CENTS, isCrowdfund, phaseOf } from "@/lib/events/lifecycle";
+import { moneySentence } from "@/lib/events/money-sentences";
+import { formatDayInZone, formatInZone } from "@/lib/campaigns/event-time";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 
 /**
  * The ticket price box (SPEC §2: FREE when 0, otherwise a note that payment happens only if the
- * minimum is met). The note follows the phase (issue 16): "You'll only be charged … if" while the
- * event collects, what happened once it is decided.
+ * minimum is met). The note is the event's money sentence (issue 34, lib/events/money-sentences):
+ * charged only if the goal is met, at the moment it is (and the go-ahead when offered) while the
+ * event collects; what happened once it is decided.
  */
 export function TicketPriceBox({ campaign, now }: { campaign: CampaignView; now: number }) {
   const phase = phaseOf(campaign, new Date(now));
@@ -26,7 +28,7 @@ export function TicketPriceBox({ campaign, now }: { campaign: CampaignView; now:
             ? "FREE"
             : formatCents(campaign.ticketPriceCents)}
       </p>
-      <p className="mt-2 text-sm text-slate-600">{priceNote(campaign, phase, crowdfund, free)}</p>
+      <p className="mt-2 text-sm text-slate-600">{priceNote(campaign, now)}</p>
       {/* issue 31: no money moves for the bonus: it is said to be the organizer's own promise */}
       {campaign.refundBonusPercentage > 0 && (phase === "collecting" || phase === "ended") && (
         <p className="mt-2 text-sm text-slate-600">
@@ -37,33 +39,9 @@ export function TicketPriceBox({ campaign, now }: { campaign: CampaignView; now:
   );
 }
 
-function priceNote(c: CampaignView, phase: Phase, crowdfund: boolean, free: boolean): string {
-  const price = formatCents(c.ticketPriceCents);
-  const on = c.chargedAt ? ` on ${formatDayInZone(c.chargedAt, c.timeZone)}` : "";
-  switch (phase) {
-    case "collecting":
-      if (crowdfund)
-        return `Pledge any amount with a saved card. You'll only be charged your pledge if the ${formatCents(c.goal * 100)} goal is met by the deadline. Otherwise nobody pays.`;
-      return free
-        ? "This event is free. Commit to show you'll be there if enough people join."
-        : `You'll only be charged ${price} if the minimum of ${c.goal} attendees is met by the deadline. Otherwise nobody pays.`;
-    case "ended":
-      return "The deadline has passed; the result is being recorded.";
-    case "confirmed":
-      if (free) return "Free: nobody pays.";
-      if (c.acceptAfterThreshold)
-        return crowdfund
-          ? "The goal was met. Pledges made now are charged at once."
-          : `The minimum was met. Commit now and you're charged ${price} at once.`;
-      return crowdfund
-        ? "The goal was met: backers are being charged their pledges."
-        : `The minimum was met: attendees are being charged ${price}.`;
-    case "charged":
-      if (free) return "Free: nobody pays.";
-      return crowdfund ? `Backers were charged their pledges${on}.` : `Charged ${price} per attendee${on}.`;
-    case "expired":
-      return "The minimum was not met by the deadline. Nobody was charged.";
-    case "cancelled":
-      return "This event was cancelled. Nobody pays; anyone already charged is refunded.";
-  }
+function priceNote(c: CampaignView, now: number): string {
+  return moneySentence(c, new Date(now), {
+    deadline: formatInZone(c.deadline, c.timeZone),
+    chargedOn: c.chargedAt ? formatDayInZone(c.chargedAt, c.timeZone) : undefined,
+  });
 }

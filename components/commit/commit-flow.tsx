@@ -8,7 +8,7 @@ import { Modal } from "@/components/ui/modal";
 import { Field, Input } from "@/components/ui/field";
 import { SaveCardStep } from "@/components/payments/save-card-step";
 import { crowdfundAmountSchema, personalThresholdSchema } from "@/lib/pledges/schema";
-import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent, WITHDRAW_TEXTS } from "@/lib/access/pledge-policy";
+import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent } from "@/lib/access/pledge-policy";
 import { formatCents } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import type { CommitResult } from "@/lib/pledges/decide";
@@ -212,41 +212,29 @@ export default function CommitFlow({
                 </p>
                 <p>{waitlistConsent(panel)}</p>
               </>
-            ) : panel.lateCommit ? (
-              <p className="rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 ring-1 ring-emerald-200">
-                This event has already reached its threshold and is confirmed. The organizer keeps accepting
-                commitments.
-              </p>
             ) : (
-              <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-                This event only happens if at least {panel.goal}{" "}
-                {panel.crowdfund ? "dollars are pledged" : "people commit"} by the deadline.
+              /* issue 34: the event's one money sentence (lib/events/money-sentences): SPEC §8's
+                 warning that it only happens at the threshold and the charge only if met, the moment
+                 of the charge, the go-ahead when offered, the free-event wording */
+              <p
+                className={`rounded-lg px-3 py-2 text-sm ring-1 ${panel.lateCommit ? "bg-emerald-50 text-emerald-900 ring-emerald-200" : "bg-amber-50 text-amber-900 ring-amber-200"}`}
+              >
+                {panel.money.sentence}
               </p>
             )}
-            {!joiningWaitlist && (
-              <p>
-                {panel.lateCommit
-                  ? panel.paid
-                    ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} right away.`
-                    : "This is a free event: nothing is charged. You're committing to attend."
-                  : panel.paid
-                    ? `You'll be charged ${panel.crowdfund ? "your pledge" : priceText} only if the threshold is met. If it isn't, nobody pays.`
-                    : "This is a free event: nothing is charged. You're committing to attend if the threshold is met."}
-              </p>
+            {!panel.lateCommit && !joiningWaitlist && (
+              <ul className="list-disc space-y-1 pl-5 text-sm">
+                {panel.money.refunds.map((r) => (
+                  <li key={r}>{r}</li>
+                ))}
+              </ul>
             )}
-            {!panel.lateCommit && !joiningWaitlist && <p className="text-sm">{WITHDRAW_TEXTS.promise}</p>}
             {!joiningWaitlist && (
               <p className="text-sm">
                 <span className="font-semibold text-slate-900">
                   {current} / {panel.goal}
                 </span>{" "}
                 {unit} committed so far
-              </p>
-            )}
-            {panel.goAheadFrom !== null && !joiningWaitlist && (
-              <p className="text-sm">
-                The organizer may go ahead from {panel.goAheadFrom} people (80% of the goal). If they do, you
-                are charged as if the goal were met.
               </p>
             )}
             {!panel.crowdfund && (
@@ -333,7 +321,7 @@ export default function CommitFlow({
                   ? "Your card is saved now and charged only if a place opens for you before the event starts."
                   : panel.lateCommit
                     ? "Your card is saved now and charged right away: the event is confirmed."
-                    : "Your card is saved now and charged only if the event reaches its goal."}
+                    : `Your card is saved now. ${panel.money.whenCharged}`}
               </p>
             </div>
             <SaveCardStep
@@ -353,7 +341,7 @@ export default function CommitFlow({
 
       {step === "result" && result && (
         <Modal title={resultTitle(result)} onClose={closeResult}>
-          <ResultBody result={result} priceText={priceText} />
+          <ResultBody result={result} priceText={priceText} whenCharged={panel.money.whenCharged} />
           <div className="mt-6 flex justify-end">
             <Button onClick={closeResult}>Close</Button>
           </div>
@@ -388,7 +376,15 @@ const resultTitle = (r: CommitResult) =>
           ? "Commitment Recorded!"
           : "Event Confirmed!";
 
-function ResultBody({ result, priceText }: { result: CommitResult; priceText: string }) {
+function ResultBody({
+  result,
+  priceText,
+  whenCharged,
+}: {
+  result: CommitResult;
+  priceText: string;
+  whenCharged: string;
+}) {
   const [copied, setCopied] = useState(false);
   const own = result.ownPayment;
   if (!result.member && result.minPeople !== null && !result.waitlisted) {
@@ -487,10 +483,7 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
   };
   return (
     <div className="space-y-3 text-slate-700">
-      <p>
-        Your commitment has been recorded.{" "}
-        {result.free ? "" : "Your card will be charged only if the event reaches its goal."}
-      </p>
+      <p>Your commitment has been recorded. {result.free ? "" : whenCharged}</p>
       <p className="text-lg font-semibold text-slate-900">
         {result.unit === "dollars"
           ? `${formatCents(result.remaining * 100)} more needed`

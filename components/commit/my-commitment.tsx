@@ -221,7 +221,7 @@ export function MyCommitmentCard({
               The new card replaces {mine.card ? cardLabel(mine.card) : "your saved card"} for this event.{" "}
               {waiting
                 ? "It is charged only if a place opens for you before the event starts."
-                : "It is charged only if the event reaches its goal."}
+                : mine.whenCharged}
             </p>
             {error && (
               <p role="alert" className="rounded-lg bg-red-500/15 px-3 py-2 text-sm text-red-300">

@@ -64,7 +64,7 @@ export function GoAheadButton({
           <p>
             The event is confirmed with {members} people instead of {goal}.{" "}
             {priceText
-              ? `Each of them is charged ${priceText} now, as if the goal were met, and told that you chose to go ahead.`
+              ? `Each of them is charged ${priceText} now, as when a goal is met, and told that you chose to go ahead.`
               : "It is free: everyone counted is told it is happening and that you chose to go ahead."}
           </p>
           <p className="text-sm">This can&apos;t be undone, except by cancelling the event (with refunds).</p>

@@ -12,9 +12,31 @@ import { formatInZone } from "@/lib/campaigns/event-time";
 import type { ManageCommitment, ManageView as View } from "@/lib/pledges/manage-queries";
 
 import { isConfirmed } from "@/lib/events/lifecycle";
+import {
+  GOING_AHEAD_TITLE,
+  goalMetSentence,
+  wentAhead,
+  wentAheadSentence,
+  wentAheadText,
+} from "@/lib/events/money-sentences";
 import { isApproved } from "@/lib/access/rules";
 
 function statusBanner(c: View["campaign"]): { tone: string; title: string; text: string } {
+  const banner = statusBannerOf(c);
+  // issue 34: going ahead is the organizer's choice, not "threshold reached" (lib/events/money-sentences)
+  if (!wentAhead(c) || !isConfirmed(c.status)) return banner;
+  const facts = { ...c, pactType: c.crowdfund ? "crowdfund" : "paction" };
+  return {
+    tone: banner.tone,
+    title: GOING_AHEAD_TITLE,
+    text:
+      c.status === "charged" && c.paid
+        ? `${wentAheadText(facts)} ${banner.text}`
+        : wentAheadSentence(facts) + (c.status === "charged" ? "" : ` ${banner.text}`),
+  };
+}
+
+function statusBannerOf(c: View["campaign"]): { tone: string; title: string; text: string } {
   const remaining = Math.max(0, c.goal - c.committedCount);
   const unitLeft = c.crowdfund
     ? `${formatCents(remaining * 100)} more needed`
@@ -43,7 +65,7 @@ function statusBanner(c: View["campaign"]): { tone: string; title: string; text:
                 ? `${formatCents(c.totalChargedCents)}; ${formatCents(c.refundedCents)} refunded, ${formatCents(Math.max(0, c.totalChargedCents - c.refundedCents))} collected.`
                 : `${formatCents(c.totalChargedCents)} collected.`
             }`
-          : "The threshold was reached and this free event is confirmed.",
+          : goalMetSentence({ ...c, pactType: c.crowdfund ? "crowdfund" : "paction" }),
       };
     case "expired":
       return {

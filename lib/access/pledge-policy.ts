@@ -8,6 +8,7 @@ import {
 import { canModerate, isApproved, type Actor } from "@/lib/access/rules";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { formatCents } from "@/lib/format";
+import { CHANGE_WITHDRAW_DAYS } from "@/lib/events/money-sentences";
 
 /**
  * Who may commit and who may manage (SPEC §4, §6; DESIGN §1). Pure functions: the commit
@@ -66,8 +67,8 @@ export function commitBlock(
 
 // ---- withdrawing (DESIGN §1 "withdrawing"; issue 17: after a date or place change) ----------------
 
-/** After a date or place change on a confirmed event, backers may withdraw with a refund this long. */
-export const CHANGE_WITHDRAW_DAYS = 7;
+/** After a date or place change on a confirmed event, backers may withdraw with a refund this long (the refund rules say it). */
+export { CHANGE_WITHDRAW_DAYS };
 
 /** When the window a change after the tip opens closes: 7 days, or the (new) start if sooner. */
 export function changeWithdrawUntil(now: Date, startsAt: Date | null): Date {
@@ -105,8 +106,6 @@ export function withdrawRule(c: WithdrawCampaign, pledge: { createdAt: Date }, n
 }
 
 export const WITHDRAW_TEXTS = {
-  /** in the commit confirmation, before anyone commits */
-  promise: "You can withdraw until the goal is reached. Once it is, your commitment is binding.",
   binding: "This event reached its goal, so your commitment is binding and can no longer be withdrawn.",
   over: "This event is over: there is nothing to withdraw.",
   notCommitted: "You have no commitment to this event.",

@@ -1,5 +1,6 @@
 import "server-only";
 import { formatCents, plural } from "@/lib/format";
+import { wentAheadText } from "@/lib/events/money-sentences";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import {
@@ -77,17 +78,19 @@ export function goAheadEmail(
   chargeCents: number,
 ): QueuedEmail {
   return {
-    dedupeKey: `go-ahead:${c.id}:${to.userId}`,
+    // issue 34: the member's one email about the event happening — the same key as "Event
+    // Confirmed!", which their charge would otherwise queue too (lib/derived-emails.ts)
+    dedupeKey: `confirmed:${c.id}:${to.userId}`,
     to: to.email,
     subject: `"${c.title}" is going ahead`,
     ...renderEmail({
       imageUrl: coverImage(c),
       heading: "The organizer is going ahead",
       paragraphs: [
-        `"${c.title}" reached ${members} of the ${c.goal} people it aimed for. The organizer said from the start that it might go ahead from 80% of the goal, and chose to.`,
+        wentAheadText({ ...c, goAheadCount: members }, `"${c.title}"`),
         chargeCents > 0
-          ? `Your card is being charged ${formatCents(chargeCents)} now, as for any confirmed event. We'll email you when the payment goes through.`
-          : "The event is free: it is happening, and you're in.",
+          ? `Your card is being charged ${formatCents(chargeCents)} now, as when a goal is met. If the payment fails, we'll email you how to pay with another card.`
+          : "The event is free: it is happening, and you're in. Nothing is charged.",
         startsLine(c),
       ],
       action: { label: "View the event", url: campaignUrl(c) },

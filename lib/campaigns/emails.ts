@@ -5,6 +5,7 @@ import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeFor, placeLine, type WhenWhereRow } from "@/lib/campaigns/place";
 import { coverUrl } from "@/lib/images/limits";
 import { isCrowdfund, isPaidEvent, progress } from "@/lib/events/lifecycle";
+import { collectingSentence, happeningText, wentAhead } from "@/lib/events/money-sentences";
 import { icsAttachment } from "@/lib/campaigns/ics";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
@@ -30,6 +31,10 @@ export type EmailCampaign = {
   /** a crowdfund counts dollars (raisedCents) against its goal, not people */
   pactType?: string | null;
   raisedCents?: bigint | number;
+  /** issue 34: the early go-ahead, offered (said in the commit email) or taken (said instead of "reached its goal") */
+  earlyGoAhead?: boolean;
+  goAheadAt?: Date | null;
+  goAheadCount?: number | null;
   // time and place (issue 16): every recipient is a committer or the organizer, who may see the exact place
 } & WhenWhereRow;
 
@@ -96,16 +101,17 @@ export function commitReceivedEmail(
   pledgeCents = 0,
 ): QueuedEmail {
   const amount = isCrowdfund(c) ? pledgeCents : c.ticketPriceCents;
-  const reached = needed(c) === 0; // this commitment reached the goal, or came after it
+  // this commitment reached the goal, or came after it or after the organizer went ahead
+  const reached = needed(c) === 0 || wentAhead(c);
+  const why = wentAhead(c) ? "The organizer went ahead with the event" : "The goal is reached";
   const charge = reached
     ? isPaidEvent(c)
-      ? `The goal is reached, so your card is being charged ${formatCents(amount)} now. We'll email you when the payment goes through.`
-      : "This event is free, and it reached its goal: it is happening."
-    : isCrowdfund(c)
-      ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met by ${when(c.deadline, c)}. Otherwise nobody pays.`
-      : c.ticketPriceCents > 0
-        ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline, c)}. Otherwise nobody pays.`
-        : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} by ${when(c.deadline, c)}.`;
+      ? `${why}, so your card is being charged ${formatCents(amount)} now. We'll email you when the payment goes through.`
+      : wentAhead(c)
+        ? "This event is free, and the organizer went ahead with it: it is happening."
+        : "This event is free, and it reached its goal: it is happening."
+    : // issue 34: the event's money sentence, the go-ahead said when it is offered
+      collectingSentence(c, { deadline: when(c.deadline, c) });
   return {
     dedupeKey: `commit:${pledgeId}:${to.userId}`,
     to: to.email,
@@ -138,12 +144,13 @@ export function eventConfirmedEmail(
   return {
     dedupeKey: `confirmed:${c.id}:${to.userId}`,
     to: to.email,
-    subject: `Event Confirmed! "${c.title}" is happening`,
+    // issue 34: an event the organizer took ahead below its goal did not "reach its goal"
+    subject: wentAhead(c) ? `"${c.title}" is going ahead` : `Event Confirmed! "${c.title}" is happening`,
     ...renderEmail({
       imageUrl: coverImage(c),
-      heading: "Event Confirmed!",
+      heading: wentAhead(c) ? "The organizer is going ahead" : "Event Confirmed!",
       paragraphs: [
-        `"${c.title}" reached its goal of ${plural(c.goal, "attendee", "attendees")}, so it is happening.`,
+        happeningText(c),
         amountChargedCents > 0
           ? `You were charged ${formatCents(amountChargedCents)}.`
           : "This event is free: nothing was charged.",

@@ -308,7 +308,7 @@ export const EVENT_FIELDS = {
   earlyGoAhead: toggle(
     false,
     "May go ahead from 80% of the goal",
-    "Near misses happen. If you opt in, backers are told before they commit, and once 80% of the goal is reached you may confirm the event yourself; everyone in is then charged as if the goal were met.",
+    "Near misses happen. If you opt in, backers are told before they commit, and once 80% of the goal is reached you may confirm the event yourself; everyone in is then charged as when a goal is met (a free event charges nothing).",
   ),
   paymentType: {
     empty: "" as "" | (typeof PAYMENT_TYPES)[number],

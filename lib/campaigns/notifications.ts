@@ -31,6 +31,9 @@ export const emailCampaignSelect = {
   ticketPriceCents: true,
   pactType: true,
   raisedCents: true,
+  earlyGoAhead: true,
+  goAheadAt: true,
+  goAheadCount: true,
   ...whenWhereSelect,
   coverId: true,
 } as const;

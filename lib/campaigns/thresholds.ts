@@ -5,11 +5,12 @@
  * builders and services import it.
  */
 import { isCollecting, isCrowdfund } from "@/lib/events/lifecycle";
+import { goAheadFrom } from "@/lib/events/money-sentences";
 
 // ---- the early go-ahead (DESIGN §1 "early go-ahead") ---------------------------------------------
 
-/** An organizer who opted in may go ahead from this many members: 80% of the goal, rounded up. */
-export const goAheadFrom = (c: { goal: number }) => Math.ceil(c.goal * 0.8);
+/** An organizer who opted in may go ahead from this many members: 80% of the goal, rounded up (said once, in the money sentences). */
+export { goAheadFrom };
 
 /** Whether the organizer may go ahead now: opted in, a paction still collecting, from 80% of the goal. */
 export const mayGoAhead = (

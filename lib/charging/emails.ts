@@ -5,6 +5,7 @@ import { statusIn } from "@/lib/events/sql";
 import { formatCents, plural } from "@/lib/format";
 import { coverUrl } from "@/lib/images/limits";
 import { CONFIRMED_STATUSES, isCrowdfund, isPaidEvent, LIVE_PLEDGE } from "@/lib/events/lifecycle";
+import { wentAhead } from "@/lib/events/money-sentences";
 import { OUTCOME_STATES, RECOVERABLE_STATES } from "@/lib/ledger/pledge-state";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
@@ -27,6 +28,9 @@ type OrganizerCampaign = {
   ticketPriceCents: number;
   pactType: string | null;
   raisedCents: bigint | number;
+  /** issue 21: the organizer went ahead below the goal, with this many */
+  goAheadAt?: Date | null;
+  goAheadCount?: number | null;
   coverId: string | null;
   creatorId: string;
   creator: { email: string };
@@ -40,6 +44,8 @@ const organizerSelect = {
   ticketPriceCents: true,
   pactType: true,
   raisedCents: true,
+  goAheadAt: true,
+  goAheadCount: true,
   coverId: true,
   creatorId: true,
   creator: { select: { email: true } },
@@ -57,15 +63,19 @@ const reached = (c: OrganizerCampaign) =>
 
 export function organizerTippedEmail(c: OrganizerCampaign): QueuedEmail {
   const paid = isPaidEvent(c);
+  // issue 34: an early go-ahead is the organizer's choice, not "reached its goal"
+  const ahead = wentAhead(c);
   return {
     dedupeKey: `tipped:${c.id}:${c.creatorId}`,
     to: c.creator.email,
-    subject: `"${c.title}" reached its goal`,
+    subject: ahead ? `"${c.title}" is going ahead` : `"${c.title}" reached its goal`,
     ...renderEmail({
       imageUrl: cover(c),
-      heading: "Your event reached its goal!",
+      heading: ahead ? "You went ahead with your event" : "Your event reached its goal!",
       paragraphs: [
-        `"${c.title}" is happening: ${reached(c)}.`,
+        ahead
+          ? `"${c.title}" is happening: you went ahead with ${c.goAheadCount ?? "fewer than"} of the ${c.goal} people it aimed for. Everyone counted was told that you chose to go ahead.`
+          : `"${c.title}" is happening: ${reached(c)}.`,
         paid
           ? "Every saved card is being charged now. We'll email you when charging is done, with what was collected and any payment that failed."
           : "It is free, so there is nothing to charge: everyone who committed has been told it is confirmed.",

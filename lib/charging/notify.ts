@@ -4,6 +4,7 @@ import { appUrl } from "@/lib/env";
 import { cardInWords, formatCents } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { pledgeChargeCents } from "@/lib/events/lifecycle";
+import { wentAhead } from "@/lib/events/money-sentences";
 import { isRecoverable } from "@/lib/ledger/pledge-state";
 import { paymentDueBy } from "@/lib/ledger/payment-window";
 import { renderEmail } from "@/lib/email/render";
@@ -37,6 +38,7 @@ export const paymentSelect = {
       title: true,
       ticketPriceCents: true,
       pactType: true,
+      goAheadAt: true,
       startsAt: true,
       timeZone: true,
       creatorId: true,
@@ -79,7 +81,7 @@ export function paymentFailedEmail(p: PaymentRow, reminder = 0): QueuedEmail {
       heading: reminder === 0 ? "Your payment didn't go through" : "Your payment is still due",
       paragraphs: [
         reminder === 0
-          ? `"${f.title}" reached its goal, so everyone who committed is being charged. We tried to charge ${f.card} ${f.amount}, and it didn't work: ${f.reason}`
+          ? `"${f.title}" ${wentAhead(p.campaign) ? "is going ahead by the organizer's choice" : "reached its goal"}, so everyone who committed is being charged. We tried to charge ${f.card} ${f.amount}, and it didn't work: ${f.reason}`
           : `Your ${f.amount} payment for "${f.title}" has not gone through yet: ${f.reason}`,
         `${fix} Please pay by ${f.due}.`,
         `If it isn't paid by then, your place is released and you won't be charged.`,

@@ -77,6 +77,7 @@ export type ManageView = {
     /** issue 21: the organizer may go ahead now (opted in, from 80% of the goal), or went ahead */
     mayGoAhead: boolean;
     goAheadAt: string | null;
+    goAheadCount: number | null;
   };
   /** newest first, at most MANAGE_COMMITMENTS_LIMIT (the CSV has all) */
   commitments: ManageCommitment[];
@@ -124,6 +125,7 @@ const MANAGED_EVENT = {
   waitlistCount: true,
   earlyGoAhead: true,
   goAheadAt: true,
+  goAheadCount: true,
 } as const;
 
 type ManagedEvent = NonNullable<Awaited<ReturnType<typeof readManagedEvent>>>;
@@ -202,6 +204,7 @@ function campaignSummary(c: ManagedEvent, refunds: { count: number; cents: numbe
     waitlistCount: c.waitlistCount,
     mayGoAhead: mayGoAhead(c, new Date()),
     goAheadAt: c.goAheadAt?.toISOString() ?? null,
+    goAheadCount: c.goAheadCount,
   };
 }
 

@@ -27,6 +27,7 @@ import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/ledger/p
 import { STANDING_BADGES, standsNow, type Tone } from "@/lib/events/standing";
 import { refundState } from "@/lib/ledger/queries";
 import { backerStory, type BackerState, type CommitmentFacts, type EventFacts } from "@/lib/events/story";
+import { whenChargedText } from "@/lib/events/money-sentences";
 
 /**
  * The backer's own commitments (issue 18): what they committed to, their state in words, their
@@ -69,6 +70,8 @@ export type MyCommitment = {
   /** the event has a date: the calendar entry */
   calendarUrl: string | null;
   paymentIntentId: string | null;
+  /** issue 34: when a saved card is charged, in the event's money sentence (lib/events/money-sentences) */
+  whenCharged: string;
 };
 
 const select = {
@@ -109,6 +112,7 @@ const select = {
       changeWithdrawUntil: true,
       capacity: true,
       waitlistCount: true,
+      earlyGoAhead: true,
     },
   },
 } as const;
@@ -237,6 +241,7 @@ function present(
     promotedAt: p.promotedAt?.toISOString() ?? null,
     calendarUrl: c.startsAt && stands ? `/campaign/${c.id}/calendar.ics` : null,
     paymentIntentId: p.chargeStatus === "succeeded" ? p.paymentIntentId : null,
+    whenCharged: whenChargedText(c, "It"),
   };
 }
 

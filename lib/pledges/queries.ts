@@ -13,6 +13,8 @@ import { canModerate, isApproved } from "@/lib/access/rules";
 import { livePledgeSql } from "@/lib/ledger/pledge-state";
 import { memberPledgeSql } from "@/lib/events/sql";
 import { MEMBER_PLEDGE } from "@/lib/events/lifecycle";
+import { moneySentence, refundRules, whenChargedText } from "@/lib/events/money-sentences";
+import { formatInZone } from "@/lib/campaigns/event-time";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {
@@ -40,6 +42,11 @@ export type CommitPanel = {
   waitlistCount: number;
   /** issue 21: the organizer may go ahead from `goAheadFrom` people (stated before anyone commits) */
   goAheadFrom: number | null;
+  /**
+   * issue 34: the money said once (lib/events/money-sentences): the event's money sentence, when a
+   * saved card is charged, and the refund rules a backer agrees to.
+   */
+  money: { sentence: string; whenCharged: string; refunds: string[] };
 };
 
 export async function getCommitPanel(
@@ -82,6 +89,11 @@ export async function getCommitPanel(
     capacity: c.capacity,
     waitlistCount: c.waitlistCount,
     goAheadFrom: c.earlyGoAhead && !isCrowdfund(c) ? goAheadFrom(c) : null,
+    money: {
+      sentence: moneySentence(c, now, { deadline: formatInZone(c.deadline, c.timeZone) }),
+      whenCharged: whenChargedText(c),
+      refunds: refundRules(c),
+    },
   };
 }
 

@@ -19,7 +19,9 @@ describe("cause hooks", () => {
     const [email, ...rest] = await byKey(`commit:${pledge.id}:`);
     expect(rest).toEqual([]);
     expect(email.toEmail).toBe(backer.email);
-    expect(email.text).toContain("charged $12.50 only if 4 people commit");
+    // issue 34: the event's money sentence — charged only if the goal is met, at the moment it is
+    expect(email.text).toContain("You're charged $12.50 only if the goal of 4 people is met by ");
+    expect(email.text).toContain("and at once, the moment it is. Otherwise nobody pays.");
     const [ics] = email.attachments as Array<{ filename: string; content: string }>;
     expect(ics.content).toContain("STATUS:TENTATIVE");
     expect(ics.content).toContain(`UID:campaign-${campaign.id}@pactnexus`);
@@ -159,7 +161,7 @@ describe("copy that fits the moment (issue 19)", () => {
     await db.$transaction((tx) => queueCommitEmail(tx, second.id));
 
     const [before] = await byKey(`commit:${first.id}:`);
-    expect(before.text).toContain("Your card will be charged $9.00 only if 2 people commit");
+    expect(before.text).toContain("You're charged $9.00 only if the goal of 2 people is met by ");
     expect(before.text).toContain("It needs 1 more person.");
     const [crossing] = await byKey(`commit:${second.id}:`);
     expect(crossing.text).toContain("The goal is reached, so your card is being charged $9.00 now.");

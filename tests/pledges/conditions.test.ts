@@ -151,6 +151,28 @@ describe("personal thresholds: the cascade", () => {
   });
 });
 
+/** Issue 34: after a go-ahead, one email per member (never "reached its goal"); the organizer's says going ahead. */
+async function expectOneGoAheadEmailEach(
+  c: { id: string; title: string },
+  people: { email: string }[],
+  organizerEmail: string,
+) {
+  for (const b of people) {
+    const mine = await db.emailOutbox.findMany({
+      where: { toEmail: b.email, NOT: { dedupeKey: { startsWith: "commit:" } } },
+    });
+    expect(mine.map((m) => m.subject)).toEqual([`"${c.title}" is going ahead`]);
+    expect(mine[0].dedupeKey.startsWith(`confirmed:${c.id}:`)).toBe(true);
+    expect(mine[0].text).not.toMatch(/reached its goal|Event Confirmed|as if the goal were met|threshold/);
+  }
+  const org = await db.emailOutbox.findMany({
+    where: { toEmail: organizerEmail, dedupeKey: { startsWith: "tipped:" } },
+  });
+  expect(org.map((m) => m.subject)).toEqual([`"${c.title}" is going ahead`]);
+  expect(org[0].text).toContain("you went ahead with 4 of the 5 people it aimed for");
+  expect(org[0].text).not.toMatch(/reached its goal/);
+}
+
 describe("the early go-ahead", () => {
   it("from 80% of the goal the organizer goes ahead once, naming the count: members are charged and told why; identities revealed 'immediately' stay hidden", async () => {
     const organizer = await createUser();
@@ -192,6 +214,11 @@ describe("the early go-ahead", () => {
     const mail = await db.emailOutbox.findMany({ where: { subject: `"${c.title}" is going ahead` } });
     expect(mail).toHaveLength(4);
     expect(mail[0].text).toContain("reached 4 of the 5 people");
+    // issue 34: once the email job has derived what charging and the tip would send, each backer still
+    // has ONE email about the event happening, none says "reached its goal"; nor does the organizer's
+    const { queueDerivedEmails } = await import("@/lib/derived-emails");
+    await queueDerivedEmails();
+    await expectOneGoAheadEmailEach(c, people, organizer.email);
     // not "threshold met": identities revealed immediately once the goal is met stay hidden
     const { identitiesPublic } = await import("@/lib/access/rules");
     expect(identitiesPublic({ ...campaign, attendeesAnonymous: true }, new Date())).toBe(false);
@@ -202,5 +229,29 @@ describe("the early go-ahead", () => {
     await expect(goAhead.goAhead(me, { campaignId: other.id, members: 1 })).rejects.toThrow(
       goAhead.GO_AHEAD_TEXTS.notOffered,
     );
+  });
+});
+
+describe("the early go-ahead of a free event (issue 34)", () => {
+  it("members are confirmed with one email each that says the organizer chose it, and nothing is charged", async () => {
+    const organizer = await createUser();
+    const c = await createCampaign({ creatorId: organizer.id, goal: 5, ticketPriceCents: 0 });
+    await db.campaign.update({ where: { id: c.id }, data: { earlyGoAhead: true } });
+    const people = await Promise.all([0, 1, 2, 3].map(() => createUser()));
+    for (const p of people)
+      await pledges.commitToCampaign(
+        { id: p.id, email: p.email, name: p.name, isAdmin: false },
+        { campaignId: c.id },
+      );
+    const me = { id: organizer.id, email: organizer.email, isAdmin: false };
+    expect(await goAhead.goAhead(me, { campaignId: c.id, members: 4 })).toEqual({ members: 4 });
+    const { queueDerivedEmails } = await import("@/lib/derived-emails");
+    await queueDerivedEmails();
+    await expectOneGoAheadEmailEach(c, people, organizer.email);
+    const one = await db.emailOutbox.findFirstOrThrow({
+      where: { toEmail: people[0].email, subject: { contains: "is going ahead" } },
+    });
+    expect(one.text).toContain("The event is free: it is happening, and you're in. Nothing is charged.");
+    expect(one.text).not.toMatch(/charged \$/);
   });
 });
