@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { db, Prisma } from "@/lib/db";
 
 /**
@@ -54,4 +55,27 @@ export async function heldCents(campaignId: string): Promise<number> {
     SELECT COALESCE(sum(CASE WHEN "kind" = 'charge' THEN "amountCents" ELSE -"amountCents" END), 0)::float8 AS "held"
     FROM "MoneyMovement" WHERE "campaignId" = ${campaignId} AND "state" = 'succeeded' AND "kind" IN ('charge', 'refund')`;
   return row.held;
+}
+
+/** Crockford's base 32: no I, L, O or U, so a reference read aloud or typed is not mistaken. */
+const REFERENCE_DIGITS = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * A payment's receipt reference as people read it (issue 34: "Receipt PN-7F3K-2QXM", not the
+ * provider's `pi_…`): 40 bits of a hash of the pledge id, so it is the same on every surface and
+ * every day, and says nothing about the pledge, its backer or the provider's ids.
+ */
+export function receiptReference(pledgeId: string): string {
+  const digest = createHash("sha256").update(`receipt:${pledgeId}`).digest();
+  let bits = 0;
+  let out = "";
+  for (let i = 0, have = 0; out.length < 8; ) {
+    if (have < 5) {
+      bits = ((bits << 8) | digest[i++]) & 0xffff;
+      have += 8;
+    }
+    have -= 5;
+    out += REFERENCE_DIGITS[(bits >> have) & 31];
+  }
+  return `PN-${out.slice(0, 4)}-${out.slice(4)}`;
 }

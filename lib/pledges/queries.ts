@@ -13,6 +13,7 @@ import { canModerate, isApproved } from "@/lib/access/rules";
 import { livePledgeSql } from "@/lib/ledger/pledge-state";
 import { memberPledgeSql } from "@/lib/events/sql";
 import { MEMBER_PLEDGE } from "@/lib/events/lifecycle";
+import { conditionText } from "@/lib/events/story";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {
@@ -40,6 +41,12 @@ export type CommitPanel = {
   waitlistCount: number;
   /** issue 21: the organizer may go ahead from `goAheadFrom` people (stated before anyone commits) */
   goAheadFrom: number | null;
+  /**
+   * issue 34: the viewer holds a place on a condition that does not hold yet: not "You're in" but
+   * "Counts when 8 are in · 6 are in now" (lib/events/story conditionText). Only on a page rendered
+   * for this viewer (lib/cache/visitor-version sends them to the per-request page).
+   */
+  condition: { minPeople: number; text: string } | null;
 };
 
 export async function getCommitPanel(
@@ -82,6 +89,10 @@ export async function getCommitPanel(
     capacity: c.capacity,
     waitlistCount: c.waitlistCount,
     goAheadFrom: c.earlyGoAhead && !isCrowdfund(c) ? goAheadFrom(c) : null,
+    condition:
+      standing && standing.condition !== null
+        ? { minPeople: standing.condition, text: conditionText(standing.condition, c.committedCount) }
+        : null,
   };
 }
 
