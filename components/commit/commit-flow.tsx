@@ -412,8 +412,8 @@ function ResultBody({ result, priceText }: { result: CommitResult; priceText: st
         <p>
           You hold a place meanwhile;{" "}
           {result.free ? "" : "your card is charged only once you count and the event goes ahead. "}If your
-          number isn&apos;t reached by the deadline, you&apos;re released and never charged. We&apos;ll
-          email you once the event goes ahead with you counted.
+          number isn&apos;t reached by the deadline, you&apos;re released and never charged. We&apos;ll email
+          you once the event goes ahead with you counted.
         </p>
       </div>
     );

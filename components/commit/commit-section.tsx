@@ -224,7 +224,9 @@ export function CommitSection({
         onFocus={prefetch}
       >
         {/* a place held on a condition is not "You're in" (issue 34): the condition and the count now */}
-        {panel.condition && panel.cta === "committed" ? panel.condition.text : CALL_TO_ACTION_LABELS[panel.cta]}
+        {panel.condition && panel.cta === "committed"
+          ? panel.condition.text
+          : CALL_TO_ACTION_LABELS[panel.cta]}
       </Button>
       {panel.cta === "committed" || panel.cta === "waiting" ? (
         <>

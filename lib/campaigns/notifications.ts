@@ -5,12 +5,7 @@ import { whenWhereSelect } from "@/lib/campaigns/place";
 import { appUrl } from "@/lib/env";
 import { renderEmail } from "@/lib/email/render";
 import { queueEmail, queueEmails } from "@/lib/email/service";
-import {
-  commitReceivedEmail,
-  eventConfirmedEmail,
-  type EmailCampaign,
-  type Recipient,
-} from "@/lib/campaigns/emails";
+import { commitReceivedEmail, eventConfirmedEmail, type Recipient } from "@/lib/campaigns/emails";
 import type { QueuedEmail } from "@/lib/email/schema";
 import { toldAtPromotion } from "@/lib/campaigns/waitlist-emails";
 
@@ -90,13 +85,15 @@ export async function queueConfirmedEmails(
   return queueEmails(
     tx,
     // a promotion into the confirmed event said it all in its own email (issue 34)
-    pledges.filter((p) => !toldAtPromotion(p, c)).map((p) =>
-      eventConfirmedEmail(
-        c,
-        { userId: p.userId, email: p.user.email, name: p.user.name },
-        p.chargeType === "paid" ? p.amountCents : 0,
+    pledges
+      .filter((p) => !toldAtPromotion(p, c))
+      .map((p) =>
+        eventConfirmedEmail(
+          c,
+          { userId: p.userId, email: p.user.email, name: p.user.name },
+          p.chargeType === "paid" ? p.amountCents : 0,
+        ),
       ),
-    ),
   );
 }
 

@@ -220,11 +220,7 @@ function storyOf(f: BackerFacts, e: EventFacts, never: boolean): Omit<BackerStor
   }
 }
 
-function placeStory(
-  f: BackerFacts,
-  e: EventFacts,
-  money: MoneyState,
-): Omit<BackerStory, "refund"> {
+function placeStory(f: BackerFacts, e: EventFacts, money: MoneyState): Omit<BackerStory, "refund"> {
   if (e.phase === "cancelled")
     return money === "none"
       ? { state: "cancelled", text: "Not charged — the event was cancelled", tone: "slate" }

@@ -67,15 +67,10 @@ const REFERENCE_DIGITS = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
  */
 export function receiptReference(pledgeId: string): string {
   const digest = createHash("sha256").update(`receipt:${pledgeId}`).digest();
-  let bits = 0;
+  // the first 40 bits, five at a time
+  let bits = 0n;
+  for (let i = 0; i < 5; i++) bits = (bits << 8n) | BigInt(digest[i]);
   let out = "";
-  for (let i = 0, have = 0; out.length < 8; ) {
-    if (have < 5) {
-      bits = ((bits << 8) | digest[i++]) & 0xffff;
-      have += 8;
-    }
-    have -= 5;
-    out += REFERENCE_DIGITS[(bits >> have) & 31];
-  }
+  for (let shift = 35n; shift >= 0n; shift -= 5n) out += REFERENCE_DIGITS[Number((bits >> shift) & 31n)];
   return `PN-${out.slice(0, 4)}-${out.slice(4)}`;
 }

@@ -147,12 +147,7 @@ const findRows = (where: object, take: number) =>
   db.pledge.findMany({ where, select, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take });
 
 /** The backer's facts for the one story of a commitment (lib/events/story.ts). */
-function factsOf(
-  p: Row,
-  position: number | null,
-  refund: CommitmentFacts["refund"],
-  now: Date,
-): BackerFacts {
+function factsOf(p: Row, position: number | null, refund: CommitmentFacts["refund"], now: Date): BackerFacts {
   const waiting = p.standing === "waiting";
   return {
     card: p.cardLast4 ? cardShort(p.cardBrand, p.cardLast4) : null,

@@ -75,7 +75,10 @@ describe("the one story of a commitment", () => {
     expect(story.refund?.text).toBe("Refund of $35.00 to your card: on its way");
     // never charged: the sentence says so, and there is no refund line
     const never = backerStory({ ...base, standing: "withdrawn", ...dates }, confirmed);
-    expect([never.text, never.refund]).toEqual(["Withdrawn on Nov 20, 2026, 10:00 AM EST — never charged", null]);
+    expect([never.text, never.refund]).toEqual([
+      "Withdrawn on Nov 20, 2026, 10:00 AM EST — never charged",
+      null,
+    ]);
   });
 
   it("a charged backer of a cancelled event is told the refund is coming, not 'not charged'", () => {

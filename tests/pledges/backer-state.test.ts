@@ -88,7 +88,10 @@ describe("a given-up paid place stays in My commitments with its refund", () => 
       phase: { label: "Gave up place" },
       standingBadge: null,
       place: "The Loft, Le Marais",
-      refund: { text: "Refund of $35.00 to Visa ·4242: waiting for your place to be taken", refundedAt: null },
+      refund: {
+        text: "Refund of $35.00 to Visa ·4242: waiting for your place to be taken",
+        refundedAt: null,
+      },
       receipt: receiptReference(pledgeA.id),
     });
     expect(gaveUp.stateText).toMatch(/^Gave up your place on .+$/);
@@ -101,7 +104,10 @@ describe("a given-up paid place stays in My commitments with its refund", () => 
     expect(await refundOwedPledges(c.id)).toBe(1);
     const done = await listed();
     const refundedAt = (await db.pledge.findUniqueOrThrow({ where: { id: pledgeA.id } })).refundedAt!;
-    expect(done.refund).toEqual({ text: "Refunded $35.00 to Visa ·4242", refundedAt: refundedAt.toISOString() });
+    expect(done.refund).toEqual({
+      text: "Refunded $35.00 to Visa ·4242",
+      refundedAt: refundedAt.toISOString(),
+    });
     expect(done.receipt).toBe(receiptReference(pledgeA.id));
 
     // the refund's email: queued once, by the transaction that recorded the refund — not again by a
@@ -112,9 +118,7 @@ describe("a given-up paid place stays in My commitments with its refund", () => 
     const mail = await db.emailOutbox.findMany({ where: { dedupeKey: `refunded:${pledgeA.id}` } });
     expect(mail).toHaveLength(1);
     expect(mail[0]).toMatchObject({ toEmail: a.email, subject: `Refunded: $35.00 for "${c.title}"` });
-    expect(mail[0].text).toContain(
-      "We refunded $35.00 to your Visa ·4242 because you gave up your place at",
-    );
+    expect(mail[0].text).toContain("We refunded $35.00 to your Visa ·4242 because you gave up your place at");
 
     // the promotion sent one accurate email, no stale "Event Confirmed!" after the charge
     await queueDerivedEmails();
@@ -244,7 +248,9 @@ describe("a condition is offered only where it means something", () => {
     expect(conditionRefusal(7, collecting)).toBeNull();
     expect(conditionRefusal(1, collecting)).toBeNull(); // "at least 1" is no condition
     expect(conditionRefusal(8, { ...collecting, status: "funded" })).toBe(PERSONAL_THRESHOLD_TEXTS.confirmed);
-    expect(conditionRefusal(12, { ...collecting, capacity: 10 })).toBe(PERSONAL_THRESHOLD_TEXTS.aboveCapacity(10));
+    expect(conditionRefusal(12, { ...collecting, capacity: 10 })).toBe(
+      PERSONAL_THRESHOLD_TEXTS.aboveCapacity(10),
+    );
     expect(conditionOffered({ status: "pending", crowdfund: false })).toBe(true);
     expect(conditionOffered({ status: "charged", crowdfund: false })).toBe(false);
     expect(conditionOffered({ status: "pending", crowdfund: true })).toBe(false);
@@ -256,6 +262,8 @@ describe("a condition is offered only where it means something", () => {
   it("a receipt reference is readable, the same every time, and one per pledge", () => {
     expect(receiptReference("pl_one")).toBe(receiptReference("pl_one"));
     expect(receiptReference("pl_one")).not.toBe(receiptReference("pl_two"));
-    expect(receiptReference("pl_one")).toMatch(/^PN-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{4}-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{4}$/);
+    expect(receiptReference("pl_one")).toMatch(
+      /^PN-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{4}-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{4}$/,
+    );
   });
 });
