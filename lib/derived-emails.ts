@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
+import { toldAtPromotionSql } from "@/lib/campaigns/waitlist-emails";
 import { livePledgeSql, statusIn } from "@/lib/events/sql";
 import { CONFIRMED_STATUSES } from "@/lib/events/lifecycle";
 import { queueCommitEmail, queueConfirmedEmails, queueModerationEmail } from "@/lib/campaigns/notifications";
@@ -35,6 +36,7 @@ export async function queueDerivedEmails(
   const confirmed = await db.$queryRaw<{ id: string; campaignId: string }[]>`
     SELECT p.id, p."campaignId" FROM "Pledge" p JOIN "Campaign" c ON c.id = p."campaignId"
     WHERE p.charged = true AND p."chargedAt" > ${since} AND ${livePledgeSql("p")} AND c.status IN (${statusIn(CONFIRMED_STATUSES)})
+      AND NOT ${Prisma.raw(toldAtPromotionSql("p", "c"))}
       AND NOT EXISTS (SELECT 1 FROM "EmailOutbox" o WHERE o."dedupeKey" = 'confirmed:' || p."campaignId" || ':' || p."userId")
     ORDER BY p."chargedAt" ASC LIMIT ${take}`;
   for (const p of confirmed)

@@ -57,6 +57,10 @@ export function cardInWords(brand: string | null, last4: string | null, fallback
   return `${brand ? brand[0].toUpperCase() + brand.slice(1) : "Card"} ending in ${last4}`;
 }
 
+/** A card in short: "Visa ·4242" (DESIGN §1 "card on file"). */
+export const cardShort = (brand: string | null, last4: string) =>
+  `${brand ? brand[0].toUpperCase() + brand.slice(1) : "Card"} ·${last4}`;
+
 /** One CSV cell: quoted, and a leading formula character neutralised (spreadsheet injection). */
 export function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;

@@ -4,7 +4,9 @@ import { buttonClass } from "@/components/ui/button";
 import type { MyCommitment } from "@/lib/pledges/mine";
 import { RecoveryBanner } from "@/components/commit/recovery-banner";
 import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";
-import { formatDate } from "@/lib/format";
+import { YourTime } from "@/components/time/your-time";
+import { ViewerTime } from "@/components/time/viewer-time";
+import { formatCents, formatDate } from "@/lib/format";
 
 /**
  * The backer's commitments on their profile (issue 18), beside SPEC's "Your Active Pacts": every
@@ -47,8 +49,9 @@ function CommitmentCard({ m }: { m: MyCommitment }) {
             {m.title}
           </Link>
         </h3>
-        <span className="self-start">
+        <span className="flex shrink-0 flex-wrap gap-1 self-start sm:justify-end">
           <Badge tone={m.phase.tone}>{m.phase.label}</Badge>
+          {m.standingBadge && <Badge tone={m.standingBadge.tone}>{m.standingBadge.label}</Badge>}
         </span>
       </div>
       {m.recovery && (
@@ -57,7 +60,31 @@ function CommitmentCard({ m }: { m: MyCommitment }) {
         </div>
       )}
       {!m.recovery && <p className={`mt-2 text-sm font-medium ${STATE_TONE_CLASS[m.tone]}`}>{m.stateText}</p>}
+      {m.refund && (
+        <p className="mt-1 text-sm text-slate-700">
+          {m.refund.text}
+          {m.refund.refundedAt && (
+            <>
+              {" on "}
+              <ViewerTime iso={m.refund.refundedAt} zone={m.date.zone} />
+            </>
+          )}
+        </p>
+      )}
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-slate-600">
+        <dt>{m.date.label}</dt>
+        <dd className="min-w-0">
+          <time dateTime={m.date.at}>{m.date.text}</time>
+          <YourTime iso={m.date.at} zone={m.date.zone} />
+        </dd>
+        {m.place && (
+          <>
+            <dt>Place</dt>
+            <dd className="min-w-0 wrap-anywhere">{m.place}</dd>
+          </>
+        )}
+        <dt>Amount</dt>
+        <dd>{m.amountCents > 0 ? formatCents(m.amountCents) : "Free"}</dd>
         <dt>Committed</dt>
         <dd>{formatDate(m.committedAt)}</dd>
         {m.card && (
@@ -66,10 +93,10 @@ function CommitmentCard({ m }: { m: MyCommitment }) {
             <dd>{cardLabel(m.card)}</dd>
           </>
         )}
-        {m.paymentIntentId && (
+        {m.receipt && (
           <>
             <dt>Receipt</dt>
-            <dd className="wrap-anywhere font-mono text-xs leading-5">{m.paymentIntentId}</dd>
+            <dd className="font-mono">{m.receipt}</dd>
           </>
         )}
       </dl>

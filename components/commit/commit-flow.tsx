@@ -7,9 +7,15 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
 import { Field, Input } from "@/components/ui/field";
 import { SaveCardStep } from "@/components/payments/save-card-step";
-import { crowdfundAmountSchema, personalThresholdSchema } from "@/lib/pledges/schema";
+import {
+  conditionOffered,
+  conditionRefusal,
+  crowdfundAmountSchema,
+  personalThresholdSchema,
+} from "@/lib/pledges/schema";
+import { conditionText } from "@/lib/events/story";
 import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent } from "@/lib/access/pledge-policy";
-import { formatCents } from "@/lib/format";
+import { formatCents, plural } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import type { CommitResult } from "@/lib/pledges/decide";
 
@@ -175,6 +181,12 @@ export default function CommitFlow({
         );
         return;
       }
+      // issue 34: at or below the members now it would hold at once (the server asks the same)
+      const refused = conditionRefusal(parsed.data, panel);
+      if (refused) {
+        setMinPeopleError(refused);
+        return;
+      }
       setMinPeopleError(null);
       rememberCondition(panel.campaignId, parsed.data);
     }
@@ -237,7 +249,7 @@ export default function CommitFlow({
                 {unit} committed so far
               </p>
             )}
-            {!panel.crowdfund && (
+            {conditionOffered(panel) && (
               <div className="rounded-lg border border-slate-200 px-3 py-3">
                 <label className="flex items-start gap-2 text-sm font-medium text-slate-800">
                   <input
@@ -270,6 +282,8 @@ export default function CommitFlow({
                       />
                     </Field>
                     <p className="text-xs text-slate-600">
+                      {panel.committedCount > 0 &&
+                        `${plural(panel.committedCount, "person is", "people are")} in now, so choose more than ${panel.committedCount}. `}
                       You hold a place now but count — and pay — only once that many are in. If it isn&apos;t
                       reached by the deadline, you&apos;re released and never charged.
                     </p>
@@ -391,13 +405,13 @@ function ResultBody({
     return (
       <div className="space-y-3 text-slate-700">
         <p className="text-lg font-semibold text-slate-900">
-          You count once {result.minPeople} people are in
+          {conditionText(result.minPeople, result.committedCount)}
         </p>
         <p>
-          {result.committedCount} {result.committedCount === 1 ? "is" : "are"} in now. You hold a place
-          meanwhile;{" "}
+          You hold a place meanwhile;{" "}
           {result.free ? "" : "your card is charged only once you count and the event goes ahead. "}If your
-          number isn&apos;t reached by the deadline, you&apos;re released and never charged.
+          number isn&apos;t reached by the deadline, you&apos;re released and never charged. We&apos;ll email
+          you once the event goes ahead with you counted.
         </p>
       </div>
     );

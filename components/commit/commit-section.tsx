@@ -210,14 +210,23 @@ export function CommitSection({
         size="lg"
         className="w-full"
         variant={
-          joinable ? "primary" : panel.cta === "committed" || panel.cta === "confirmed" ? "positive" : "quiet"
+          joinable
+            ? "primary"
+            : panel.condition
+              ? "pending"
+              : panel.cta === "committed" || panel.cta === "confirmed"
+                ? "positive"
+                : "quiet"
         }
         disabled={blocked}
         onClick={onCommitClick}
         onPointerEnter={prefetch}
         onFocus={prefetch}
       >
-        {CALL_TO_ACTION_LABELS[panel.cta]}
+        {/* a place held on a condition is not "You're in" (issue 34): the condition and the count now */}
+        {panel.condition && panel.cta === "committed"
+          ? panel.condition.text
+          : CALL_TO_ACTION_LABELS[panel.cta]}
       </Button>
       {panel.cta === "committed" || panel.cta === "waiting" ? (
         <>

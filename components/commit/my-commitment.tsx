@@ -111,13 +111,15 @@ export function MyCommitmentCard({
     );
   if (mine === null) return null;
   const waiting = mine.waitlist !== null;
+  // waiting in line, or holding a place not counted yet (issue 34): amber, not the green of "in"
+  const amber = waiting || mine.standing === "conditional";
 
   return (
     <div
-      className={`mt-3 rounded-lg px-4 py-3 ring-1 ${waiting ? "bg-amber-50 ring-amber-200" : "bg-emerald-50 ring-emerald-200"}`}
+      className={`mt-3 rounded-lg px-4 py-3 ring-1 ${amber ? "bg-amber-50 ring-amber-200" : "bg-emerald-50 ring-emerald-200"}`}
       aria-label="Your commitment"
     >
-      <p className={`font-semibold ${waiting ? "text-amber-900" : "text-emerald-900"}`}>
+      <p className={`font-semibold ${amber ? "text-amber-900" : "text-emerald-900"}`}>
         {waiting ? "Your place in line" : "Your commitment"}
       </p>
       {mine.waitlist && !mine.waitlist.paused && (

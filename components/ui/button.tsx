@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ComponentProps } from "react";
 
-type Variant = "primary" | "secondary" | "danger" | "ghost" | "success" | "positive" | "quiet";
+type Variant = "primary" | "secondary" | "danger" | "ghost" | "success" | "positive" | "pending" | "quiet";
 type Size = "sm" | "md" | "lg";
 
 const variants: Record<Variant, string> = {
@@ -12,6 +12,8 @@ const variants: Record<Variant, string> = {
   ghost: "text-slate-700 hover:bg-slate-100 disabled:text-slate-400",
   // states shown as a (disabled) button: a good one ("You're in", "Confirmed") and a closed one
   positive: "bg-emerald-50 text-emerald-800 ring-1 ring-inset ring-emerald-200 disabled:cursor-default",
+  // a place held but not counted yet ("Counts when 8 are in", issue 34)
+  pending: "bg-amber-50 text-amber-900 ring-1 ring-inset ring-amber-200 disabled:cursor-default",
   quiet: "bg-slate-100 text-slate-700 ring-1 ring-inset ring-slate-200 disabled:cursor-default",
 };
 const sizes: Record<Size, string> = {

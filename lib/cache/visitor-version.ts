@@ -4,6 +4,7 @@ import type { SessionClaims } from "@/lib/access/session-cookie";
 import { canSeeEvent, isApproved, memberCopyAudience } from "@/lib/access/rules";
 import { isCampaignId } from "@/lib/ids";
 import { livePledgeWhere, memberPledgeWhere, standingPledgeWhere } from "@/lib/events/lifecycle";
+import { standingSql } from "@/lib/events/standing";
 
 /**
  * Visitors' pages are cached by version (issue 8: fast pages, and "an approval, a commit or a
@@ -140,11 +141,13 @@ export async function memberCampaignVersion(
     committed: boolean;
     listed: boolean;
     waiting: boolean;
+    conditional: boolean;
   }>({
-    name: "pn_member_campaign_version_6",
+    name: "pn_member_campaign_version_7",
     text: `SELECT c."updatedAt", c.deadline, c."startsAt", c."creatorId", c."approvalStatus", u."isAdmin" AS admin,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${livePledgeWhere()}) AS committed,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${standingPledgeWhere()} AND "waitlistedAt" IS NOT NULL) AS waiting,
+            EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${standingSql(["conditional"])}) AS conditional,
             EXISTS (SELECT 1 FROM (SELECT "userId" FROM "Pledge" WHERE "campaignId" = c.id AND ${memberPledgeWhere()} ORDER BY "createdAt" DESC, id DESC LIMIT $3) f WHERE f."userId" = u.id)
               OR EXISTS (SELECT 1 FROM (SELECT "authorId" FROM "Comment" WHERE "campaignId" = c.id ORDER BY "createdAt" DESC, id DESC LIMIT $4) f WHERE f."authorId" = u.id) AS listed
      FROM "Campaign" c, "User" u WHERE c.id = $1 AND u.id = $2 AND u."sessionVersion" = $5`,
@@ -152,8 +155,9 @@ export async function memberCampaignVersion(
   });
   const row = rows[0];
   // someone waiting on the waitlist sees their own place in line: their page is theirs alone
+  // so does someone whose place waits for their condition (issue 34: "Counts when 8 are in", not "You're in")
   // a pending or rejected event is its organizer's and admins' alone: never a shared copy
-  if (!row || row.waiting || !isApproved(row)) return null;
+  if (!row || row.waiting || row.conditional || !isApproved(row)) return null;
   // The audience is the access rule's (lib/access/rules.ts), not restated here: the query only reads the facts.
   const audience = memberCopyAudience({
     actor: { id: session.userId, isAdmin: row.admin },

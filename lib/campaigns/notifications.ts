@@ -5,13 +5,9 @@ import { whenWhereSelect } from "@/lib/campaigns/place";
 import { appUrl } from "@/lib/env";
 import { renderEmail } from "@/lib/email/render";
 import { queueEmail, queueEmails } from "@/lib/email/service";
-import {
-  commitReceivedEmail,
-  eventConfirmedEmail,
-  type EmailCampaign,
-  type Recipient,
-} from "@/lib/campaigns/emails";
+import { commitReceivedEmail, eventConfirmedEmail, type Recipient } from "@/lib/campaigns/emails";
 import type { QueuedEmail } from "@/lib/email/schema";
+import { toldAtPromotion } from "@/lib/campaigns/waitlist-emails";
 
 /**
  * One-line hooks for the services that own each cause: call them INSIDE the transaction that
@@ -73,9 +69,9 @@ export async function queueConfirmedEmails(
   campaignId: string,
   onlyPledgeId?: string,
 ): Promise<number> {
-  const c: EmailCampaign | null = await tx.campaign.findUnique({
+  const c = await tx.campaign.findUnique({
     where: { id: campaignId },
-    select: emailCampaignSelect,
+    select: { ...emailCampaignSelect, fundedAt: true },
   });
   if (!c) return 0;
   const pledges = await tx.pledge.findMany({
@@ -84,18 +80,23 @@ export async function queueConfirmedEmails(
       userId: true,
       amountCents: true,
       chargeType: true,
+      promotedAt: true,
+      memberSince: true,
       user: { select: { email: true, name: true } },
     },
   });
   return queueEmails(
     tx,
-    pledges.map((p) =>
-      eventConfirmedEmail(
-        c,
-        { userId: p.userId, email: p.user.email, name: p.user.name },
-        p.chargeType === "paid" ? p.amountCents : 0,
+    // a promotion into the confirmed event said it all in its own email (issue 34)
+    pledges
+      .filter((p) => !toldAtPromotion(p, c))
+      .map((p) =>
+        eventConfirmedEmail(
+          c,
+          { userId: p.userId, email: p.user.email, name: p.user.name },
+          p.chargeType === "paid" ? p.amountCents : 0,
+        ),
       ),
-    ),
   );
 }
 

@@ -195,14 +195,25 @@ export const getCampaignDetail = cache(async (id: string): Promise<CampaignDetai
  * for someone waiting (lib/cache/visitor-version), so its stand-in viewer is in or not, never waiting.
  */
 export const standingPledgeOf = cache(
-  async (campaignId: string, userId: string): Promise<{ id: string; waiting: boolean } | null> => {
+  async (
+    campaignId: string,
+    userId: string,
+  ): Promise<{ id: string; waiting: boolean; condition: number | null } | null> => {
     const member = memberHasCommitted(userId); // the stand-in viewer of a cached member copy
-    if (member !== null) return member ? { id: "", waiting: false } : null;
+    // (a member copy's committed audience holds counted places only: lib/cache/visitor-version)
+    if (member !== null) return member ? { id: "", waiting: false, condition: null } : null;
     const pledge = await db.pledge.findFirst({
       where: { campaignId, userId, ...STANDING_PLEDGE },
-      select: { id: true, waitlistedAt: true },
+      select: { id: true, waitlistedAt: true, standing: true, minPeople: true },
     });
-    return pledge && { id: pledge.id, waiting: pledge.waitlistedAt !== null };
+    return (
+      pledge && {
+        id: pledge.id,
+        waiting: pledge.waitlistedAt !== null,
+        // issue 34: a place held on a condition that does not hold yet ("Counts when N are in")
+        condition: pledge.standing === "conditional" ? pledge.minPeople : null,
+      }
+    );
   },
 );
 

@@ -45,17 +45,41 @@ export function waitlistJoinedEmail(
   };
 }
 
+/**
+ * Issue 34: a promotion sends ONE email. Someone promoted into an event already going ahead (at or
+ * after its tip or go-ahead), and counted on arrival, was told everything by the promotion's email
+ * ("A place opened: you're in", with the charge): the "Event Confirmed!" that follows the tip
+ * (lib/campaigns/notifications queueConfirmedEmails, lib/derived-emails) is not theirs. One promoted
+ * before the tip hears of the tip like everyone; one whose condition held only later hears when it did.
+ */
+export const toldAtPromotion = (
+  p: { promotedAt: Date | null; memberSince: Date | null },
+  c: { fundedAt: Date | null },
+): boolean =>
+  p.promotedAt !== null &&
+  c.fundedAt !== null &&
+  p.memberSince !== null &&
+  p.promotedAt.getTime() >= c.fundedAt.getTime() &&
+  p.memberSince.getTime() <= p.promotedAt.getTime();
+
+/** toldAtPromotion in SQL, for the pledge under `p` and its campaign under `c`. */
+export const toldAtPromotionSql = (p: string, c: string) =>
+  `(${p}."promotedAt" IS NOT NULL AND ${c}."fundedAt" IS NOT NULL AND ${p}."memberSince" IS NOT NULL` +
+  ` AND ${p}."promotedAt" >= ${c}."fundedAt" AND ${p}."memberSince" <= ${p}."promotedAt")`;
+
 export function promotedEmail(
   c: EmailCampaign & { status: string },
   to: Recipient,
   pledgeId: string,
   /** issue 21: false for a commitment whose personal threshold does not hold yet */
   counted = true,
+  /** the promotion's moment: a commitment demoted and promoted again is told again */
+  promotedAt: Date = new Date(0),
 ): QueuedEmail {
   const paid = c.ticketPriceCents > 0;
   const confirmed = isConfirmed(c.status) && counted;
   return {
-    dedupeKey: `waitlist-promoted:${pledgeId}`,
+    dedupeKey: `waitlist-promoted:${pledgeId}:${promotedAt.getTime()}`,
     to: to.email,
     subject: `A place opened: you're in for "${c.title}"`,
     ...renderEmail({
@@ -66,7 +90,7 @@ export function promotedEmail(
         !counted
           ? "You hold it now. As you asked, you count — and are charged — only once your number of people is in; if it isn't by the deadline, you're released and never charged."
           : paid && confirmed
-            ? `As agreed when you joined the waitlist, your card is being charged ${formatCents(c.ticketPriceCents)} now. We'll email you when the payment goes through.`
+            ? `The event is going ahead, and as agreed when you joined the waitlist your card is being charged ${formatCents(c.ticketPriceCents)} now. If the payment is declined we'll email you; otherwise there is nothing more to do, and your receipt will be under My commitments.`
             : paid
               ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if the event reaches its goal.`
               : "The event is free: your place is confirmed.",

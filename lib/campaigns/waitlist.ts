@@ -88,7 +88,8 @@ export async function fillOpenPlaces(tx: Tx, campaignId: string, now: Date): Pro
   if (isConfirmed(c.status) && isFreeEvent(c))
     await confirmJoinedIfFree(tx, campaignId, [...new Set([...counted, ...joined])], now);
   const after = { ...c, status: tipped ?? c.status, committedCount: c.committedCount + people };
-  await queueToEach(tx, rows, (r, to) => promotedEmail(after, to, r.id, counted.has(r.id)));
+  // the one email of a promotion (issue 34): queueConfirmedEmails leaves those it tells alone (toldAtPromotion)
+  await queueToEach(tx, rows, (r, to) => promotedEmail(after, to, r.id, counted.has(r.id), now));
   return { promoted: rows.map((r) => r.id), charge: confirmed && paid };
 }
 

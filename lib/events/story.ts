@@ -1,4 +1,4 @@
-import { formatCents } from "@/lib/format";
+import { formatCents, plural } from "@/lib/format";
 import { STANDING_BADGES, type Standing, type Tone } from "@/lib/events/standing";
 
 /**
@@ -137,7 +137,44 @@ export type BackerState =
   | "dropped"
   | "waitlisted";
 
-export type BackerStory = { state: BackerState; text: string; tone: Tone };
+/**
+ * The money owed back or given back, in the backer's words (issue 34): "Refund of $35.00 to Visa ·4242:
+ * waiting for your place to be taken", then "Refunded $35.00 to Visa ·4242" with `refundedAt` (the
+ * surface shows it "on <date>" in the viewer's zone). Null when no money is owed or was given back.
+ */
+export type RefundLine = { text: string; refundedAt: string | null };
+
+export type BackerStory = { state: BackerState; text: string; tone: Tone; refund: RefundLine | null };
+
+/** What the backer's story needs beyond the commitment's facts: dates in words, the card, the refund. */
+export type BackerFacts = CommitmentFacts & {
+  leftOn: string;
+  chargedOn: string;
+  /** the card the charge was made on ("Visa ·4242"); null: not known */
+  card?: string | null;
+  /** when the refund went through (the pledge's own column, written with its money row) */
+  refundedAt?: Date | null;
+  /** a given-up place: whoever took it has paid (the giver's refund is due now) */
+  placeTakenAndPaid?: boolean;
+};
+
+/** "Counts when 8 are in · 6 are in now": a conditional commitment's place, said once (issue 34). */
+export const conditionText = (minPeople: number, members: number) =>
+  `Counts when ${minPeople} are in · ${plural(members, "is in now", "are in now")}`;
+
+/** The refund of a commitment in the backer's words, from the money (moneyOf) and the handover. */
+export function refundLine(f: BackerFacts): RefundLine | null {
+  const money = moneyOf(f);
+  const to = `${formatCents(f.cents)} to ${f.card ?? "your card"}`;
+  if (money === "refunded")
+    return { text: `Refunded ${to}`, refundedAt: f.refundedAt ? f.refundedAt.toISOString() : null };
+  if (money !== "owed") return null;
+  const waitingForTaker = f.standing === "gave_up" && f.refund === "none" && !f.placeTakenAndPaid;
+  return {
+    text: `Refund of ${to}: ${waitingForTaker ? "waiting for your place to be taken" : "on its way"}`,
+    refundedAt: null,
+  };
+}
 
 /** The event as the backer's story needs it (lib/pledges/mine.ts asks the campaign core for it). */
 export type EventFacts = {
@@ -148,19 +185,16 @@ export type EventFacts = {
 };
 
 /** The commitment in the backer's words (My commitments, the event page's own card). */
-export function backerStory(
-  f: CommitmentFacts & { leftOn: string; chargedOn: string },
-  e: EventFacts,
-): BackerStory {
-  const money = moneyOf(f);
-  const cents = formatCents(f.cents);
+export function backerStory(f: BackerFacts, e: EventFacts): BackerStory {
+  const refund = refundLine(f);
+  return { ...storyOf(f, e, refund === null), refund };
+}
+
+/** The story's sentence; `never`: no money was taken, so the sentence says "never charged". */
+function storyOf(f: BackerFacts, e: EventFacts, never: boolean): Omit<BackerStory, "refund"> {
   const on = f.leftOn;
-  const after =
-    money === "refunded"
-      ? `${cents} refunded`
-      : money === "owed"
-        ? `${cents} is being refunded`
-        : "never charged";
+  // the money, when there is any, is the refund line's (refundLine): the sentence says only what happened
+  const neverCharged = never ? " — never charged" : "";
   switch (f.standing) {
     case "waiting":
       return f.waitlist?.paused
@@ -187,50 +221,34 @@ export function backerStory(
         tone: "slate",
       };
     case "gave_up":
-      return {
-        state: "withdrawn",
-        text: `Gave up your place on ${on} — ${money === "owed" ? `${cents} is refunded once the person who took it has paid` : after}`,
-        tone: "slate",
-      };
+      return { state: "withdrawn", text: `Gave up your place on ${on}${neverCharged}`, tone: "slate" };
     case "dropped":
       return {
         state: "dropped",
-        text: `Dropped on ${on} — the payment wasn't completed in time; ${after}`,
+        text: `Dropped on ${on} — the payment wasn't completed in time${never ? "; never charged" : ""}`,
         tone: "slate",
       };
     case "withdrawn":
-      return { state: "withdrawn", text: `Withdrawn on ${on} — ${after}`, tone: "slate" };
+      return { state: "withdrawn", text: `Withdrawn on ${on}${neverCharged}`, tone: "slate" };
     case "conditional":
     case "in":
-      return placeStory(f, e, money);
+      return placeStory(f, e, moneyOf(f));
   }
 }
 
-function placeStory(
-  f: CommitmentFacts & { chargedOn: string },
-  e: EventFacts,
-  money: MoneyState,
-): BackerStory {
-  if (money === "refunded")
-    return {
-      state: "refunded",
-      text: `Refunded ${formatCents(f.cents)} — the event was cancelled`,
-      tone: "slate",
-    };
+function placeStory(f: BackerFacts, e: EventFacts, money: MoneyState): Omit<BackerStory, "refund"> {
   if (e.phase === "cancelled")
-    return money === "owed"
-      ? {
-          state: "cancelled",
-          text: `${formatCents(f.cents)} is being refunded — the event was cancelled`,
-          tone: "slate",
-        }
-      : { state: "cancelled", text: "Not charged — the event was cancelled", tone: "slate" };
+    return money === "none"
+      ? { state: "cancelled", text: "Not charged — the event was cancelled", tone: "slate" }
+      : { state: "cancelled", text: "The event was cancelled", tone: "slate" };
+  if (money === "refunded") return { state: "refunded", text: "Your payment was refunded", tone: "slate" };
+  if (money === "owed") return { state: "refunded", text: "Your payment is being refunded", tone: "slate" };
   if (e.phase === "expired")
     return { state: "expired", text: "Not charged — the goal was not reached", tone: "slate" };
   if (f.standing === "conditional")
     return {
       state: "waiting",
-      text: `You count once ${f.minPeople} people are in — ${e.committedCount} are now`,
+      text: conditionText(f.minPeople ?? 1, e.committedCount),
       tone: "amber",
     };
   if (e.phase === "collecting")

@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { db, Prisma } from "@/lib/db";
 
 /**
@@ -54,4 +55,22 @@ export async function heldCents(campaignId: string): Promise<number> {
     SELECT COALESCE(sum(CASE WHEN "kind" = 'charge' THEN "amountCents" ELSE -"amountCents" END), 0)::float8 AS "held"
     FROM "MoneyMovement" WHERE "campaignId" = ${campaignId} AND "state" = 'succeeded' AND "kind" IN ('charge', 'refund')`;
   return row.held;
+}
+
+/** Crockford's base 32: no I, L, O or U, so a reference read aloud or typed is not mistaken. */
+const REFERENCE_DIGITS = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * A payment's receipt reference as people read it (issue 34: "Receipt PN-7F3K-2QXM", not the
+ * provider's `pi_…`): 40 bits of a hash of the pledge id, so it is the same on every surface and
+ * every day, and says nothing about the pledge, its backer or the provider's ids.
+ */
+export function receiptReference(pledgeId: string): string {
+  const digest = createHash("sha256").update(`receipt:${pledgeId}`).digest();
+  // the first 40 bits, five at a time
+  let bits = 0n;
+  for (let i = 0; i < 5; i++) bits = (bits << 8n) | BigInt(digest[i]);
+  let out = "";
+  for (let shift = 35n; shift >= 0n; shift -= 5n) out += REFERENCE_DIGITS[Number((bits >> shift) & 31n)];
+  return `PN-${out.slice(0, 4)}-${out.slice(4)}`;
 }

@@ -2,14 +2,17 @@ import "server-only";
 import { db } from "@/lib/db";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
+import { kickEmailSender, queueEmail } from "@/lib/email/service";
+import { refundIssuedEmail } from "@/lib/ledger/emails";
 
 /**
  * Refunds (issue 32: they live with the ledger; cancellation, withdrawal and giving up call here).
  * Exactly once: the refund's money row is CLAIMED (`processing`) under its idempotency key before
  * the provider is asked with that same key, so a retry — the sweeper, another instance — replays the
  * provider's first answer. The answer is recorded on the row and on the pledge's own columns
- * (`refundId`, `refundedAt`, `chargeStatus` refunded) in one transaction. An unknown outcome leaves
- * the row claimed and the pledge unrefunded: the sweeper asks again with the same key.
+ * (`refundId`, `refundedAt`, `chargeStatus` refunded) in one transaction, with the backer's email
+ * (issue 34): the transaction that records the refund is the only one that queues it. An unknown
+ * outcome leaves the row claimed and the pledge unrefunded: the sweeper asks again with the same key.
  */
 
 /** The provider's idempotency key of a pledge's refund (the key refunds were always sent under). */
@@ -52,6 +55,7 @@ export async function refundOwedPledges(
       );
     }
   }
+  if (refunded > 0) void kickEmailSender();
   return refunded;
 }
 
@@ -74,7 +78,10 @@ export async function refundPledge(
   return recordRefund(p.id, key, refundId);
 }
 
-/** A refund went through: recorded once per pledge, on its money row and its own columns together. */
+/**
+ * A refund went through: recorded once per pledge, on its money row and its own columns together,
+ * and the backer told in the same transaction (only by the call that recorded it).
+ */
 async function recordRefund(pledgeId: string, key: string, refundId: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const { count } = await tx.pledge.updateMany({
@@ -85,6 +92,20 @@ async function recordRefund(pledgeId: string, key: string, refundId: string): Pr
       where: { idempotencyKey: key, state: { not: "succeeded" } },
       data: { state: "succeeded", providerId: refundId, failureCode: null },
     });
-    return count > 0;
+    if (count === 0) return false;
+    const pledge = await tx.pledge.findUniqueOrThrow({
+      where: { id: pledgeId },
+      select: {
+        id: true,
+        amountCents: true,
+        cardBrand: true,
+        cardLast4: true,
+        standing: true,
+        user: { select: { email: true } },
+        campaign: { select: { id: true, title: true, status: true } },
+      },
+    });
+    await queueEmail(tx, refundIssuedEmail(pledge));
+    return true;
   });
 }

@@ -5,10 +5,10 @@ import { AppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/access/viewer";
 import type { CardSummary } from "@/lib/payments/types";
 import { parseInput } from "@/lib/actions";
-import { commitInputSchema, CROWDFUND_MIN_CENTS, PERSONAL_THRESHOLD_TEXTS } from "@/lib/pledges/schema";
+import { commitInputSchema, conditionRefusal, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/access/pledge-policy";
 import { countsTowardGoal, isCrowdfund, isFull, isPaidEvent } from "@/lib/events/lifecycle";
-import { maxPersonalThreshold, memberCount } from "@/lib/campaigns/thresholds";
+import { memberCount } from "@/lib/campaigns/thresholds";
 import { canSeeEvent } from "@/lib/access/rules";
 import { livePledgeSql, standingPledgeSql } from "@/lib/events/sql";
 
@@ -156,17 +156,16 @@ function amountFor(c: LockedCampaign, input: CommitInput, crowdfund: boolean): n
   return input.amount;
 }
 
-/** A personal threshold (issue 21): pactions only, at most the capacity; "at least 1" is no condition. */
+/**
+ * A personal threshold (issue 21): pactions only, at most the capacity; "at least 1" is no condition.
+ * Issue 34: none on an event already going ahead, none at or below the members now (it would hold at
+ * once) — decided on the row this commit writes against (conditionRefusal, as the dialog asks it).
+ */
 function personalThreshold(c: LockedCampaign, input: CommitInput, crowdfund: boolean): number | null {
-  if (input.minPeople !== undefined && crowdfund)
-    throw new AppError("BAD_REQUEST", PERSONAL_THRESHOLD_TEXTS.crowdfund, {
-      minPeople: PERSONAL_THRESHOLD_TEXTS.crowdfund,
-    });
-  if (input.minPeople !== undefined && input.minPeople > maxPersonalThreshold(c)) {
-    const text = PERSONAL_THRESHOLD_TEXTS.aboveCapacity(maxPersonalThreshold(c));
-    throw new AppError("BAD_REQUEST", text, { minPeople: text });
-  }
-  return input.minPeople !== undefined && input.minPeople > 1 ? input.minPeople : null;
+  if (input.minPeople === undefined) return null;
+  const refused = conditionRefusal(input.minPeople, { ...c, crowdfund });
+  if (refused) throw new AppError("BAD_REQUEST", refused, { minPeople: refused });
+  return input.minPeople > 1 ? input.minPeople : null;
 }
 
 /**

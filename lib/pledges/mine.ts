@@ -24,9 +24,26 @@ import { formatInZone } from "@/lib/campaigns/event-time";
 import { formatCents, plural } from "@/lib/format";
 import { waitlistPositions } from "@/lib/campaigns/waitlist";
 import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/ledger/payment-window";
-import { STANDING_BADGES, standsNow, type Tone } from "@/lib/events/standing";
-import { refundState } from "@/lib/ledger/queries";
-import { backerStory, type BackerState, type CommitmentFacts, type EventFacts } from "@/lib/events/story";
+import {
+  HOLDS_PLACE,
+  STANDING_BADGES,
+  standsNow,
+  type Badge,
+  type Standing,
+  type Tone,
+} from "@/lib/events/standing";
+import { receiptReference, refundState } from "@/lib/ledger/queries";
+import {
+  backerStory,
+  type BackerFacts,
+  type BackerState,
+  type CommitmentFacts,
+  type EventFacts,
+  type RefundLine,
+} from "@/lib/events/story";
+import { placeFor, placeLine, whenWhereSelect } from "@/lib/campaigns/place";
+import { canSeeExactPlace } from "@/lib/access/rules";
+import { cardShort } from "@/lib/format";
 import { whenChargedText } from "@/lib/events/money-sentences";
 
 /**
@@ -41,12 +58,21 @@ export type MyCommitment = {
   campaignId: string;
   title: string;
   committedAt: string;
-  /** the event's phase badge (the campaign core's words) */
-  phase: { label: string; tone: Tone };
+  /** the event's phase badge (the campaign core's words); a commitment that no longer stands shows its standing's */
+  phase: Badge;
+  /** where the commitment stands ("In", "Not counted yet", "Waitlisted"), beside the phase while it stands */
+  standing: Standing;
+  standingBadge: Badge | null;
+  /** the event's start (or, without one, its deadline) in the event's zone with its abbreviation */
+  date: { label: "Starts" | "Deadline"; at: string; zone: string; text: string };
+  /** the place as this backer may see it (an attendee-only address only while they hold a place) */
+  place: string | null;
   state: BackerState;
   /** the state in words: "Waiting — 3 more needed", "Charged $12.00 on Dec 1, 2026 …" */
   stateText: string;
   tone: Tone;
+  /** the money owed back or given back (lib/events/story refundLine) */
+  refund: RefundLine | null;
   amountCents: number;
   card: { brand: string; last4: string } | null;
   /** withdrawing is possible now: before the tip, or until `until` after a change after the tip */
@@ -69,9 +95,10 @@ export type MyCommitment = {
   promotedAt: string | null;
   /** the event has a date: the calendar entry */
   calendarUrl: string | null;
-  paymentIntentId: string | null;
   /** issue 34: when a saved card is charged, in the event's money sentence (lib/events/money-sentences) */
   whenCharged: string;
+  /** a payment was taken: its readable reference ("PN-7F3K-2QXM", lib/ledger receiptReference) */
+  receipt: string | null;
 };
 
 const select = {
@@ -95,9 +122,13 @@ const select = {
   paymentIntentId: true,
   promotedAt: true,
   minPeople: true,
+  // a given-up place: whoever took it has paid, so the giver's refund is due
+  handedTo: { select: { charged: true } },
   campaign: {
     select: {
+      ...whenWhereSelect,
       id: true,
+      creatorId: true,
       title: true,
       status: true,
       deadline: true,
@@ -106,8 +137,6 @@ const select = {
       raisedCents: true,
       ticketPriceCents: true,
       pactType: true,
-      startsAt: true,
-      timeZone: true,
       changedAfterTipAt: true,
       changeWithdrawUntil: true,
       capacity: true,
@@ -122,14 +151,12 @@ const findRows = (where: object, take: number) =>
   db.pledge.findMany({ where, select, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take });
 
 /** The backer's facts for the one story of a commitment (lib/events/story.ts). */
-function factsOf(
-  p: Row,
-  position: number | null,
-  refund: CommitmentFacts["refund"],
-  now: Date,
-): CommitmentFacts & { leftOn: string; chargedOn: string } {
+function factsOf(p: Row, position: number | null, refund: CommitmentFacts["refund"], now: Date): BackerFacts {
   const waiting = p.standing === "waiting";
   return {
+    card: p.cardLast4 ? cardShort(p.cardBrand, p.cardLast4) : null,
+    refundedAt: p.refundedAt,
+    placeTakenAndPaid: p.handedTo?.charged === true,
     standing: p.standing,
     chargeStatus: p.chargeStatus,
     charged: p.charged,
@@ -211,11 +238,25 @@ function actionsOf(p: Row, now: Date) {
   };
 }
 
+/** The event's date as My commitments shows it: its start, or its deadline when it has none. */
+function dateOf(c: Row["campaign"]): MyCommitment["date"] {
+  const at = c.startsAt ?? c.deadline;
+  return {
+    label: c.startsAt ? "Starts" : "Deadline",
+    at: at.toISOString(),
+    zone: c.timeZone,
+    text: formatInZone(at, c.timeZone),
+  };
+}
+
 function present(
   p: Row,
+  viewer: Viewer,
   now: Date,
   position: number | null,
   refund: CommitmentFacts["refund"],
+  /** the viewer holds a place at this event (by this commitment or another one) */
+  holdsPlace: boolean,
 ): MyCommitment {
   const c = p.campaign;
   const facts = factsOf(p, position, refund, now);
@@ -228,9 +269,14 @@ function present(
     committedAt: p.createdAt.toISOString(),
     // a commitment that no longer stands shows its own badge, not the event's ("Withdrawn", not "Active")
     phase: stands ? PHASE_BADGES[phaseOf(c, now)] : STANDING_BADGES[p.standing],
+    standing: p.standing,
+    standingBadge: stands ? STANDING_BADGES[p.standing] : null,
+    date: dateOf(c),
+    place: placeLine(placeFor(c, canSeeExactPlace(viewer, c, holdsPlace))),
     state: story.state,
     stateText: story.text,
     tone: story.tone,
+    refund: story.refund,
     amountCents: facts.paid ? pledgeChargeCents(c, p) : 0,
     card: p.cardLast4 && stands ? { brand: p.cardBrand ?? "card", last4: p.cardLast4 } : null,
     ...actionsOf(p, now),
@@ -240,8 +286,12 @@ function present(
     waitlist: facts.waitlist ? { position: position ?? 0, paused: facts.waitlist.paused } : null,
     promotedAt: p.promotedAt?.toISOString() ?? null,
     calendarUrl: c.startsAt && stands ? `/campaign/${c.id}/calendar.ics` : null,
-    paymentIntentId: p.chargeStatus === "succeeded" ? p.paymentIntentId : null,
     whenCharged: whenChargedText(c, "It"),
+    // a payment was taken (and may since have been refunded): its receipt
+    receipt:
+      p.paymentIntentId && (p.chargeStatus === "succeeded" || p.chargeStatus === "refunded")
+        ? receiptReference(p.id)
+        : null,
   };
 }
 
@@ -268,7 +318,8 @@ export async function getMyCommitment(
   const [row] = await findRows({ campaignId, userId: viewer.id, ...STANDING_PLEDGE }, 1);
   if (!row) return null;
   const [positions, money] = await Promise.all([positionsOf([row]), refundState([row.id])]);
-  return present(row, now, positions.get(row.id) ?? null, money.get(row.id)?.refund ?? "none");
+  const holds = (HOLDS_PLACE as readonly Standing[]).includes(row.standing);
+  return present(row, viewer, now, positions.get(row.id) ?? null, money.get(row.id)?.refund ?? "none", holds);
 }
 
 /** Every commitment of the viewer, newest first (withdrawn ones too, marked so), at most `take`. */
@@ -279,5 +330,18 @@ export async function listMyCommitments(
 ): Promise<MyCommitment[]> {
   const rows = await findRows({ userId: viewer.id }, take);
   const [positions, money] = await Promise.all([positionsOf(rows), refundState(rows.map((r) => r.id))]);
-  return rows.map((r) => present(r, now, positions.get(r.id) ?? null, money.get(r.id)?.refund ?? "none"));
+  // the events where the viewer holds a place now: there (and only there) an attendee-only address shows
+  const holding = new Set(
+    rows.filter((r) => (HOLDS_PLACE as readonly Standing[]).includes(r.standing)).map((r) => r.campaignId),
+  );
+  return rows.map((r) =>
+    present(
+      r,
+      viewer,
+      now,
+      positions.get(r.id) ?? null,
+      money.get(r.id)?.refund ?? "none",
+      holding.has(r.campaignId),
+    ),
+  );
 }

@@ -15,6 +15,7 @@ import { memberPledgeSql } from "@/lib/events/sql";
 import { MEMBER_PLEDGE } from "@/lib/events/lifecycle";
 import { moneySentence, refundRules, whenChargedText } from "@/lib/events/money-sentences";
 import { formatInZone } from "@/lib/campaigns/event-time";
+import { conditionText } from "@/lib/events/story";
 
 /** Safe data for the Commit button and its modals: no identities, nothing the viewer may not know. */
 export type CommitPanel = {
@@ -47,6 +48,12 @@ export type CommitPanel = {
    * saved card is charged, and the refund rules a backer agrees to.
    */
   money: { sentence: string; whenCharged: string; refunds: string[] };
+  /**
+   * issue 34: the viewer holds a place on a condition that does not hold yet: not "You're in" but
+   * "Counts when 8 are in · 6 are in now" (lib/events/story conditionText). Only on a page rendered
+   * for this viewer (lib/cache/visitor-version sends them to the per-request page).
+   */
+  condition: { minPeople: number; text: string } | null;
 };
 
 export async function getCommitPanel(
@@ -94,6 +101,10 @@ export async function getCommitPanel(
       whenCharged: whenChargedText(c),
       refunds: refundRules(c),
     },
+    condition:
+      standing && standing.condition !== null
+        ? { minPeople: standing.condition, text: conditionText(standing.condition, c.committedCount) }
+        : null,
   };
 }
 

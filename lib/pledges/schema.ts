@@ -2,8 +2,9 @@ import "@/lib/zod"; // no eval probe in the browser (CSP)
 import { z } from "zod";
 import { idSchema, offsetSchema } from "@/lib/ids";
 import { ACCESS_TEXTS } from "@/lib/access/texts";
-import { dollarsToCents } from "@/lib/format";
-import { CROWDFUND_MIN_CENTS } from "@/lib/events/lifecycle";
+import { dollarsToCents, plural } from "@/lib/format";
+import { CROWDFUND_MIN_CENTS, isConfirmed } from "@/lib/events/lifecycle";
+import { maxPersonalThreshold } from "@/lib/campaigns/thresholds";
 
 /**
  * Inputs of the commit flow, shared by the commit modals (client-side messages) and the server
@@ -41,7 +42,32 @@ export const PERSONAL_THRESHOLD_TEXTS = {
   aboveCapacity: (capacity: number) =>
     `This event has ${capacity.toLocaleString("en-US")} places, so your number can be at most ${capacity.toLocaleString("en-US")}.`,
   crowdfund: "A crowdfund counts dollars, so it takes no condition on people.",
+  confirmed: "This event is already going ahead, so it takes no condition: you count as soon as you commit.",
+  atOrBelowMembers: (members: number) =>
+    `${plural(members, "person is", "people are")} in already, so a condition of ${members.toLocaleString("en-US")} or fewer would hold at once. Choose more than ${members.toLocaleString("en-US")}, or commit without a condition.`,
 } as const;
+
+/**
+ * Why a condition of `n` people is refused on this event now, or null (issue 21; issue 34: not on an
+ * event already going ahead, and not at or below the members now, where it would hold at once).
+ * The commit dialog asks it before sending; lib/pledges/decide asks it on the row it commits against.
+ * `n` of 1 is no condition.
+ */
+export function conditionRefusal(
+  n: number,
+  c: { status: string; committedCount: number; capacity: number | null; crowdfund: boolean },
+): string | null {
+  if (c.crowdfund) return PERSONAL_THRESHOLD_TEXTS.crowdfund;
+  if (n > maxPersonalThreshold(c)) return PERSONAL_THRESHOLD_TEXTS.aboveCapacity(maxPersonalThreshold(c));
+  if (n <= 1) return null;
+  if (isConfirmed(c.status)) return PERSONAL_THRESHOLD_TEXTS.confirmed;
+  if (n <= c.committedCount) return PERSONAL_THRESHOLD_TEXTS.atOrBelowMembers(c.committedCount);
+  return null;
+}
+
+/** Whether the commit dialog offers a condition at all: pactions still collecting (issue 34). */
+export const conditionOffered = (c: { status: string; crowdfund: boolean }) =>
+  !c.crowdfund && !isConfirmed(c.status);
 
 /** A personal threshold as typed or sent: a whole number of people, 1 to 10,000 ("" or null: none). */
 export const personalThresholdSchema = z.preprocess(

@@ -78,13 +78,14 @@ async function expectGiverStory(
   campaignId: string,
   giver: Viewer,
   organizer: Viewer,
-  want: { csv: string; mine: RegExp; refunded: string; pending: string },
+  want: { csv: string; mine: RegExp; refund: RegExp; refunded: string; pending: string },
 ) {
   const csv = (await getCommitmentsCsv(campaignId, organizer))!.csv;
   const giverLine = csv.split("\r\n").find((l) => l.includes(`"${giver.email}"`))!;
   expect(giverLine).toContain(`"${want.csv}"`);
   const mine = (await listMyCommitments(giver)).find((m) => m.campaignId === campaignId)!;
   expect(mine.stateText).toMatch(want.mine);
+  expect(mine.refund?.text).toMatch(want.refund);
   expect(mine.phase.label).toBe("Gave up place");
   const payouts = (await getPayoutsCsv(organizer)).split("\r\n").map((l) => l.split(","));
   const header = payouts[0].map((h) => h.replace(/"/g, ""));
@@ -305,7 +306,8 @@ describe("the demo data's money is the app's own", () => {
     // issue 32: every surface tells the same story of the given-up place — its refund is pending
     await expectGiverStory(pasta.id, giver, organizer, {
       csv: "Gave up place, refund pending (refund once the place is paid for)",
-      mine: /^Gave up your place on .* — \$35\.00 is refunded once the person who took it has paid$/,
+      mine: /^Gave up your place on [^—]+$/,
+      refund: /^Refund of \$35\.00 to Visa ·\d{4}: waiting for your place to be taken$/,
       refunded: "0.00",
       pending: "35.00",
     });
@@ -326,7 +328,8 @@ describe("the demo data's money is the app's own", () => {
     // /payouts counts it refunded now that it is, and check-and-charge still matches the page
     await expectGiverStory(pasta.id, giver, organizer, {
       csv: "Gave up place, refunded",
-      mine: /^Gave up your place on .* — \$35\.00 refunded$/,
+      mine: /^Gave up your place on [^—]+$/,
+      refund: /^Refunded \$35\.00 to Visa ·\d{4}$/,
       refunded: "35.00",
       pending: "0.00",
     });

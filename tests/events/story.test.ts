@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { STANDINGS } from "@/lib/events/standing";
 import {
   backerStory,
+  conditionText,
   moneyOf,
+  refundLine,
   organizerStatusText,
   organizerStory,
   paymentBadge,
@@ -40,13 +42,26 @@ describe("the one story of a commitment", () => {
     expect(organizerStatusText(organizerStory(gaveUp))).toBe(
       "Gave up place, refund pending (refund once the place is paid for)",
     );
-    expect(backerStory({ ...gaveUp, ...dates }, confirmed).text).toBe(
-      "Gave up your place on Nov 20, 2026, 10:00 AM EST — $35.00 is refunded once the person who took it has paid",
+    // issue 34: the sentence says what happened; the refund line says where the money is
+    const told = backerStory({ ...gaveUp, ...dates, card: "Visa ·4242" }, confirmed);
+    expect(told.text).toBe("Gave up your place on Nov 20, 2026, 10:00 AM EST");
+    expect(told.refund).toEqual({
+      text: "Refund of $35.00 to Visa ·4242: waiting for your place to be taken",
+      refundedAt: null,
+    });
+    // whoever took it has paid: the refund is on its way (the sweeper makes it)
+    expect(refundLine({ ...gaveUp, ...dates, card: "Visa ·4242", placeTakenAndPaid: true })?.text).toBe(
+      "Refund of $35.00 to Visa ·4242: on its way",
     );
     expect(paymentBadge(gaveUp).label).toBe("Refund pending");
     // the refund's money row succeeded: refunded, whatever the pledge's charge column still says
     const done = { ...gaveUp, refund: "refunded" as const };
     expect(moneyOf(done)).toBe("refunded");
+    const at = new Date("2026-11-25T18:30:00Z");
+    expect(backerStory({ ...done, ...dates, card: "Visa ·4242", refundedAt: at }, confirmed).refund).toEqual({
+      text: "Refunded $35.00 to Visa ·4242",
+      refundedAt: at.toISOString(),
+    });
     expect(organizerStory(done).label).toBe("Gave up place, refunded");
     expect(paymentBadge(done).label).toBe("Refunded");
   });
@@ -55,16 +70,24 @@ describe("the one story of a commitment", () => {
     const asked = { ...charged, standing: "withdrawn" as const, refund: "pending" as const };
     expect(moneyOf(asked)).toBe("owed");
     expect(organizerStory(asked).label).toBe("Withdrawn, refund pending");
-    expect(backerStory({ ...asked, ...dates }, confirmed).text).toBe(
-      "Withdrawn on Nov 20, 2026, 10:00 AM EST — $35.00 is being refunded",
-    );
+    const story = backerStory({ ...asked, ...dates }, confirmed);
+    expect(story.text).toBe("Withdrawn on Nov 20, 2026, 10:00 AM EST");
+    expect(story.refund?.text).toBe("Refund of $35.00 to your card: on its way");
+    // never charged: the sentence says so, and there is no refund line
+    const never = backerStory({ ...base, standing: "withdrawn", ...dates }, confirmed);
+    expect([never.text, never.refund]).toEqual([
+      "Withdrawn on Nov 20, 2026, 10:00 AM EST — never charged",
+      null,
+    ]);
   });
 
   it("a charged backer of a cancelled event is told the refund is coming, not 'not charged'", () => {
     const cancelled = { ...charged, eventCancelled: true };
-    expect(backerStory({ ...cancelled, ...dates }, { ...confirmed, phase: "cancelled" }).text).toBe(
-      "$35.00 is being refunded — the event was cancelled",
-    );
+    const told = backerStory({ ...cancelled, ...dates }, { ...confirmed, phase: "cancelled" });
+    expect([told.text, told.refund?.text]).toEqual([
+      "The event was cancelled",
+      "Refund of $35.00 to your card: on its way",
+    ]);
     expect(organizerStory(cancelled).label).toBe("Refund pending");
     const uncharged = { ...base, eventCancelled: true };
     expect(backerStory({ ...uncharged, ...dates }, { ...confirmed, phase: "cancelled" }).text).toBe(
@@ -75,7 +98,10 @@ describe("the one story of a commitment", () => {
   it("a conditional backer is not told they are in, and a free event's 'charge' is never money", () => {
     const conditional = { ...base, standing: "conditional" as const, minPeople: 8 };
     const story = backerStory({ ...conditional, ...dates }, { ...confirmed, phase: "collecting" });
-    expect(story.text).toBe("You count once 8 people are in — 12 are now");
+    // issue 34: "Counts when N are in" with the count now, never "You're in"
+    expect(story.text).toBe("Counts when 8 are in · 12 are in now");
+    expect(story.tone).toBe("amber");
+    expect(conditionText(3, 1)).toBe("Counts when 3 are in · 1 is in now");
     expect(organizerStory(conditional)).toEqual({
       label: "Counts when 8 are in",
       tone: "amber",

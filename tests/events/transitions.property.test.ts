@@ -550,7 +550,9 @@ async function runSequence(v: Variant, ops: Op[]): Promise<void> {
             !standingOf(m, op.u) &&
             !closed &&
             m.now < m.deadline &&
-            (op.min === null || op.min <= (m.v.capacity ?? 10_000));
+            // issue 34: a condition is refused on an event going ahead, and at or below the members now
+            (op.min === null ||
+              (op.min <= (m.v.capacity ?? 10_000) && m.status !== "confirmed" && op.min > members(m)));
           const paymentMethodId = v.paid ? await demoCard(viewer.id, `${tag}_${step}`, op.card) : undefined;
           const r = await commitToCampaign(viewer, {
             campaignId: campaign.id,

@@ -87,8 +87,10 @@ describe("personal thresholds: the cascade", () => {
   });
 
   it("200 concurrent conditional and firm commits with withdrawals: exactly one tip, members charged once, non-members never", async () => {
-    // it keeps accepting after the tip: late conditions join — and are charged — as they come to hold
-    const c = await createCampaign({ goal: 120, ticketPriceCents: 900, acceptAfterThreshold: true });
+    // it keeps accepting after the tip: late firm commits are charged at once; a condition after the
+    // tip, or at or below the members of the moment, is refused (issue 34). The firm ones alone reach
+    // the goal (at least 60 - 30 + 70), so the event tips whatever the interleaving.
+    const c = await createCampaign({ goal: 100, ticketPriceCents: 900, acceptAfterThreshold: true });
     const people = await backers(200);
     // the first 60 commit firm first, so that 30 of them can withdraw while the rest arrive
     for (const b of people.slice(0, 60)) await commit(c, b);
@@ -98,14 +100,17 @@ describe("personal thresholds: the cascade", () => {
       ...people.slice(0, 30).map((b) => withdraw.withdrawCommitment(b, { campaignId: c.id })),
     ]);
     const commits = results.slice(0, 140);
-    expect(
-      commits.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason)),
-    ).toEqual([]);
+    // only conditions are refused, and only for issue 34's two reasons
+    commits.forEach((r, i) => {
+      if (r.status === "fulfilled") return;
+      expect(condition(i), String(r.reason)).toBeDefined();
+      expect(String(r.reason)).toMatch(/already going ahead|would hold at once/);
+    });
     // withdrawals before the tip go through; after it they are refused as binding
     for (const r of results.slice(140))
       if (r.status === "rejected") expect(String(r.reason)).toMatch(/binding/);
     const crossings = commits.filter(
-      (r) => (r as PromiseFulfilledResult<{ crossed: boolean }>).value.crossed,
+      (r) => r.status === "fulfilled" && (r as PromiseFulfilledResult<{ crossed: boolean }>).value.crossed,
     );
     expect(crossings).toHaveLength(1);
     await chargeAll(c.id);
@@ -134,7 +139,7 @@ describe("personal thresholds: the cascade", () => {
       members.length,
       members.length,
     ]);
-    expect(members.length).toBeGreaterThanOrEqual(120);
+    expect(members.length).toBeGreaterThanOrEqual(100);
   }, 120_000);
 
   it("a condition above the capacity, or on a crowdfund, is refused with a clear message", async () => {

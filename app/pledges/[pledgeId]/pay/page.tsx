@@ -6,7 +6,7 @@ import { signInUrl } from "@/lib/auth/return-path";
 import { getPledgeForPayment } from "@/lib/charging/queries";
 import { paymentClosedReason } from "@/lib/charging/recovery";
 import { paymentBadge } from "@/lib/events/story";
-import { refundState } from "@/lib/ledger/queries";
+import { receiptReference, refundState } from "@/lib/ledger/queries";
 import { isPaidEvent } from "@/lib/events/lifecycle";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { declineInPlainWords } from "@/lib/payments/declines";
@@ -116,9 +116,7 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
                 {pledge.paymentIntentId && (
                   <>
                     <dt className="text-slate-500">Reference</dt>
-                    <dd className="break-all font-mono text-xs leading-5 text-slate-900">
-                      {pledge.paymentIntentId}
-                    </dd>
+                    <dd className="font-mono text-slate-900">{receiptReference(pledge.id)}</dd>
                   </>
                 )}
               </dl>
