@@ -7,6 +7,7 @@ import { ChargeButton } from "@/components/manage/charge-button";
 import { GoAheadButton } from "@/components/manage/go-ahead-button";
 import { CommitmentsChart } from "@/components/manage/commitments-chart";
 import { CoverUpload } from "@/components/manage/cover-upload";
+import { MoneyFigures } from "@/components/manage/money-figures";
 import { formatCents, progressPercent } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import type { ManageCommitment, ManageView as View } from "@/lib/pledges/manage-queries";
@@ -219,6 +220,7 @@ export function ManageView({ view, now }: { view: View; now: string }) {
                 </p>
               )}
               <PaymentProblems view={view} />
+              <MoneyFigures money={view.money} />
             </div>
           ) : (
             <p className="mt-4 border-t border-slate-100 pt-4 text-sm text-slate-600">
