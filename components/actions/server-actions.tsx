@@ -40,6 +40,7 @@ export type ServerActions = {
   }) => Promise<ActionResult<{ emailed: number }>>;
   cancelCampaignAction: (input: {
     campaignId: string;
+    reason?: string;
   }) => Promise<ActionResult<{ refunded: number; emailed: number }>>;
   setApprovalStatusAction: (
     campaignId: string,
