@@ -74,6 +74,7 @@ const DOMAIN_FILES = {
     "commit-slots.ts",
     "waitlist-emails.ts",
     "condition-emails.ts",
+    "resubmit.ts",
   ],
   cancellation: [],
   charging: [

@@ -54,6 +54,7 @@ export type ServerActions = {
   updateCampaignAction: (
     campaignId: unknown,
     input: unknown,
+    opts?: { resubmit?: boolean },
   ) => Promise<ActionResult<{ id: string; emailed: number }>>;
 };
 

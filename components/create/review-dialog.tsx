@@ -6,6 +6,8 @@ import type { CreateCampaignInput } from "@/lib/campaigns/schema";
 import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { isCrowdfund } from "@/lib/events/lifecycle";
 import { formatCents, plural } from "@/lib/format";
+import { isPaidEvent } from "@/lib/events/lifecycle";
+import { PayoutsSetupNotice } from "@/components/payouts/payouts-setup-notice";
 
 /**
  * "Review before publishing" (issue 16 item 5): the event as it will be published — title, date and
@@ -61,6 +63,7 @@ export function ReviewDialog({
           </div>
         ))}
       </dl>
+      {isPaidEvent(event) && <PayoutsSetupNotice className="mt-4" />}
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={onClose} disabled={busy}>
           Keep editing

@@ -8,6 +8,7 @@ import { GoAheadButton } from "@/components/manage/go-ahead-button";
 import { CommitmentsChart } from "@/components/manage/commitments-chart";
 import { CoverUpload } from "@/components/manage/cover-upload";
 import { MoneyFigures } from "@/components/manage/money-figures";
+import { PayoutsSetupNotice } from "@/components/payouts/payouts-setup-notice";
 import { formatCents, progressPercent } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import type { ManageCommitment, ManageView as View } from "@/lib/pledges/manage-queries";
@@ -147,6 +148,8 @@ export function ManageView({ view, now }: { view: View; now: string }) {
           </p>
         )}
       </div>
+
+      {view.payoutsSetupNeeded && <PayoutsSetupNotice />}
 
       <div role="status" className={`rounded-xl border px-5 py-4 ${banner.tone}`}>
         <p className="font-bold">{banner.title}</p>

@@ -11,6 +11,7 @@ import { isCrowdfund, isPaidEvent, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/even
 import { waitlistPositions } from "@/lib/campaigns/waitlist";
 import { mayGoAhead } from "@/lib/campaigns/thresholds";
 import { canManageEvent } from "@/lib/access/rules";
+import { needsPayoutSetup } from "@/lib/access/payable";
 import { ledgerOf, type Ledger } from "@/lib/payouts/ledger";
 
 /** The organizer's view of their event: every commitment with its charge state, the chart, the CSV (SPEC §6). */
@@ -102,6 +103,8 @@ export type ManageView = {
    * ledger (lib/payouts/ledger.ts), the one source of every collected, refunded and net figure.
    */
   money: Ledger;
+  /** issue 34: a paid event waiting for its organizer's payouts before it can be approved */
+  payoutsSetupNeeded: boolean;
   /** cumulative progress after each pledge, oldest first, for the chart */
   timeline: Array<{ at: string; total: number }>;
 };
@@ -219,6 +222,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
   return {
     campaign: campaignSummary(c, money),
     money,
+    payoutsSetupNeeded: await needsPayoutSetup(c, viewer.id),
     commitments,
     totalCommitments: total,
     withdrawnCount,
