@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { formatCents } from "@/lib/format";
 import type { Ledger } from "@/lib/payouts/ledger";
 
@@ -19,12 +18,8 @@ export function MoneyFigures({ money }: { money: Ledger }) {
   ];
   return (
     <section aria-label="Money" className="mt-4 border-t border-slate-100 pt-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="font-semibold text-slate-900">Money</h3>
-        <Link href="/payouts" className="text-sm font-semibold text-brand-700 hover:underline">
-          Payouts →
-        </Link>
-      </div>
+      {/* the section's "Payouts →" link is beside Manual charge, above */}
+      <h3 className="font-semibold text-slate-900">Money</h3>
       <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3">
         {rows.map(([label, cents, note]) => (
           <div key={label} data-figure={label}>
