@@ -75,6 +75,7 @@ const DOMAIN_FILES = {
     "waitlist-emails.ts",
     "condition-emails.ts",
     "search.ts",
+    "resubmit.ts",
   ],
   cancellation: [],
   charging: [

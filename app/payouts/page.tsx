@@ -160,13 +160,14 @@ export default async function PayoutsPage({
                     <Badge>Nothing to pay</Badge>
                   )}
                 </div>
-                <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4 lg:grid-cols-7">
+                <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4 lg:grid-cols-8">
                   {[
                     ["Collected", e.ledger.collectedCents],
                     ["Platform fee", e.ledger.platformFeeCents],
                     ["Processing fee", e.ledger.processingFeeCents],
                     ["Refunded", e.ledger.refundedCents],
                     ["Refunds pending", e.ledger.owedBackCents],
+                    ["Net", e.ledger.netCents],
                     ["Paid out", e.paidOutCents],
                     ["Pending", e.pendingCents],
                   ].map(([label, cents]) => (

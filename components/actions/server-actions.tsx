@@ -40,6 +40,7 @@ export type ServerActions = {
   }) => Promise<ActionResult<{ emailed: number }>>;
   cancelCampaignAction: (input: {
     campaignId: string;
+    reason?: string;
   }) => Promise<ActionResult<{ refunded: number; emailed: number }>>;
   setApprovalStatusAction: (
     campaignId: string,
@@ -53,6 +54,7 @@ export type ServerActions = {
   updateCampaignAction: (
     campaignId: unknown,
     input: unknown,
+    opts?: { resubmit?: boolean },
   ) => Promise<ActionResult<{ id: string; emailed: number }>>;
 };
 

@@ -1,5 +1,6 @@
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { isApproved } from "@/lib/access/rules";
+import { RejectionNotice } from "@/components/campaigns/rejection-notice";
 
 /** Pending/rejected notice for the creator (admins get the moderation panel instead). */
 export function ApprovalNotice({ campaign }: { campaign: CampaignView }) {
@@ -15,10 +16,6 @@ export function ApprovalNotice({ campaign }: { campaign: CampaignView }) {
       </div>
     );
   }
-  return (
-    <div role="status" className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-900">
-      <p className="font-semibold">Event rejected</p>
-      <p className="text-sm">An admin rejected this event. It is visible only to you and the admins.</p>
-    </div>
-  );
+  // issue 34: the organizer sees the reason and may edit and resubmit
+  return <RejectionNotice campaign={campaign} actor={campaign.viewer} />;
 }

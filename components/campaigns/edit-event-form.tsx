@@ -15,7 +15,7 @@ import {
   type EventFieldName,
 } from "@/lib/campaigns/schema";
 import { DEADLINE_EXTENSION_MAX_DAYS } from "@/lib/campaigns/limits";
-import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
+import { REFUND_BONUS_TEXTS, RESUBMIT_TEXTS } from "@/lib/campaigns/texts";
 import type { EditView } from "@/lib/campaigns/edit-view";
 
 /**
@@ -52,13 +52,15 @@ export function EditEventForm({ view }: { view: EditView }) {
     return rule ? locks[rule] : false;
   };
   const paid = view.crowdfund || formIsPaid(values);
+  // issue 34: saving a rejected event sends it back to review while resubmits are left
+  const resubmit = (view.rejection?.resubmitsLeft ?? 0) > 0;
 
   const save = (e: React.FormEvent) => {
     e.preventDefault();
     setNotice(null);
     startTransition(async () => {
       try {
-        const result = await updateCampaignAction(view.id, values);
+        const result = await updateCampaignAction(view.id, values, { resubmit });
         if (!result.ok) {
           setErrors(result.fieldErrors ?? {});
           setNotice({ tone: "error", text: result.error });
@@ -67,8 +69,9 @@ export function EditEventForm({ view }: { view: EditView }) {
         setErrors({});
         setNotice({
           tone: "ok",
-          text:
-            result.data.emailed > 0
+          text: resubmit
+            ? RESUBMIT_TEXTS.done
+            : result.data.emailed > 0
               ? `Your changes are saved. ${result.data.emailed} ${result.data.emailed === 1 ? "person who committed was" : "people who committed were"} emailed about the change.`
               : "Your changes are saved.",
         });
@@ -184,7 +187,7 @@ export function EditEventForm({ view }: { view: EditView }) {
           Cancel
         </Link>
         <Button type="submit" disabled={busy}>
-          {busy ? "Saving..." : "Save changes"}
+          {busy ? "Saving..." : resubmit ? RESUBMIT_TEXTS.save : "Save changes"}
         </Button>
       </div>
     </form>

@@ -2,6 +2,7 @@ import type { Viewer } from "@/lib/access/viewer";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { CampaignHeader } from "@/components/campaigns/campaign-header";
 import { ApprovalNotice } from "@/components/campaigns/approval-notice";
+import { PayoutsSetupPanel } from "@/components/payouts/payouts-setup-panel";
 import { AdminApprovalPanel } from "@/components/campaigns/admin-approval-panel";
 import { CampaignProgress } from "@/components/campaigns/campaign-progress";
 import { CascadeSection } from "@/components/campaigns/cascade";
@@ -43,6 +44,7 @@ export function EventPageView({
       <CampaignHeader campaign={campaign} now={now} />
       <WhenWhere campaign={campaign} />
       <ApprovalNotice campaign={campaign} />
+      <PayoutsSetupPanel campaign={campaign} viewer={viewer} />
       <OutcomeNotice campaign={campaign} />
       <AdminApprovalPanel campaign={campaign} />
 

@@ -4,9 +4,13 @@ import { useServerActions } from "@/components/actions/server-actions";
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
-import { Modal } from "@/components/ui/modal";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { CANCEL_REASON_MAX, CANCEL_TEXTS } from "@/lib/cancellation/schema";
 
-/** The organizer's "Cancel event" button with its confirmation (the server checks who may cancel). */
+/**
+ * The organizer's "Cancel event" button: it asks first (ConfirmDialog, issue 34), with an optional
+ * reason shown to backers. The server checks who may cancel and the reason's length.
+ */
 export function CancelEvent({
   campaignId,
   confirmed,
@@ -19,6 +23,7 @@ export function CancelEvent({
   const { cancelCampaignAction } = useServerActions();
   const router = useRouter();
   const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
 
@@ -26,7 +31,7 @@ export function CancelEvent({
     setError(null);
     startTransition(async () => {
       try {
-        const r = await cancelCampaignAction({ campaignId });
+        const r = await cancelCampaignAction({ campaignId, reason: reason.trim() || undefined });
         if (!r.ok) return setError(r.error);
         setOpen(false);
         router.refresh();
@@ -42,8 +47,17 @@ export function CancelEvent({
         Cancel event
       </Button>
       {open && (
-        <Modal title="Cancel this event?" onClose={() => !pending && setOpen(false)} size="sm">
-          <div className="space-y-3 text-sm text-slate-700">
+        <ConfirmDialog
+          title="Cancel this event?"
+          error={error}
+          busy={pending}
+          cancelLabel="Keep the event"
+          confirmLabel="Cancel event"
+          busyLabel="Cancelling…"
+          onCancel={() => setOpen(false)}
+          onConfirm={cancel}
+        >
+          <div className="space-y-3 text-sm">
             <p>
               {confirmed
                 ? "The event is confirmed: every attendee who was charged gets a full refund to their card."
@@ -53,21 +67,22 @@ export function CancelEvent({
               {committers === 1 ? "The 1 person" : `All ${committers} people`} who committed will be emailed.
               This cannot be undone.
             </p>
-            {error && (
-              <p role="alert" className="text-red-600">
-                {error}
-              </p>
-            )}
-            <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={() => setOpen(false)} disabled={pending}>
-                Keep the event
-              </Button>
-              <Button variant="danger" onClick={cancel} disabled={pending}>
-                {pending ? "Cancelling…" : "Cancel event"}
-              </Button>
-            </div>
+            <label className="block">
+              <span className="font-medium text-slate-900">{CANCEL_TEXTS.reasonLabel}</span>
+              <textarea
+                name="reason"
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                maxLength={CANCEL_REASON_MAX}
+                rows={3}
+                className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200"
+              />
+              <span className="mt-1 block text-xs text-slate-500">
+                {reason.length}/{CANCEL_REASON_MAX}
+              </span>
+            </label>
           </div>
-        </Modal>
+        </ConfirmDialog>
       )}
     </>
   );

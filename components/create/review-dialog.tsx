@@ -8,6 +8,8 @@ import { isCrowdfund } from "@/lib/events/lifecycle";
 import { goAheadFrom } from "@/lib/campaigns/thresholds";
 import { formatCents, plural } from "@/lib/format";
 import { PROCESSING_FEE, ticketsAfterFees, type PlatformFeeTerms } from "@/lib/payments/fees";
+import { isPaidEvent } from "@/lib/events/lifecycle";
+import { PayoutsSetupNotice } from "@/components/payouts/payouts-setup-notice";
 
 /**
  * "Review before publishing" (issue 16 item 5): the event as it will be published — title, date and
@@ -89,6 +91,7 @@ export function ReviewDialog({
           </div>
         ))}
       </dl>
+      {isPaidEvent(event) && <PayoutsSetupNotice className="mt-4" />}
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={onClose} disabled={busy}>
           Keep editing

@@ -9,6 +9,7 @@ type CampaignOutcome = {
   timeZone: string;
   ticketPriceCents: number;
   pactType?: string | null;
+  cancelReason?: string | null;
 };
 
 /** What happened to an event that is over without taking place: expired at its deadline, or cancelled. */
@@ -36,6 +37,11 @@ export function OutcomeNotice({ campaign }: { campaign: CampaignOutcome }) {
             ? "Anyone who was charged is refunded in full; nobody else will be charged."
             : "It will not take place."}
         </p>
+        {campaign.cancelReason && (
+          <p className="mt-2 text-sm whitespace-pre-line">
+            <span className="font-semibold">The reason given:</span> {campaign.cancelReason}
+          </p>
+        )}
       </div>
     );
   }

@@ -7,6 +7,8 @@ import { ChargeButton } from "@/components/manage/charge-button";
 import { GoAheadButton } from "@/components/manage/go-ahead-button";
 import { CommitmentsChart } from "@/components/manage/commitments-chart";
 import { CoverUpload } from "@/components/manage/cover-upload";
+import { MoneyFigures } from "@/components/manage/money-figures";
+import { PayoutsSetupNotice } from "@/components/payouts/payouts-setup-notice";
 import { formatCents, progressPercent } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import type { ManageCommitment, ManageView as View } from "@/lib/pledges/manage-queries";
@@ -169,6 +171,8 @@ export function ManageView({ view, now }: { view: View; now: string }) {
         )}
       </div>
 
+      {view.payoutsSetupNeeded && <PayoutsSetupNotice />}
+
       <div role="status" className={`rounded-xl border px-5 py-4 ${banner.tone}`}>
         <p className="font-bold">{banner.title}</p>
         <p className="mt-1 text-sm">{banner.text}</p>
@@ -241,6 +245,7 @@ export function ManageView({ view, now }: { view: View; now: string }) {
                 </p>
               )}
               <PaymentProblems view={view} />
+              <MoneyFigures money={view.money} />
             </div>
           ) : (
             <p className="mt-4 border-t border-slate-100 pt-4 text-sm text-slate-600">

@@ -4,10 +4,12 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useServerActions } from "@/components/actions/server-actions";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 
 /**
  * An admin holds an event's payout with a reason (fraud, a dispute), or releases a held one (issue
  * 23). The rule — admins only, a reason of 1 to 500 characters — is lib/payouts/service setPayoutHold.
+ * Releasing moves money that cannot be called back in one click, so it asks first (issue 34).
  */
 export function HoldPayout({
   campaignId,
@@ -39,13 +41,29 @@ export function HoldPayout({
   if (held)
     return (
       <span className="flex flex-col items-end gap-1">
-        <Button size="sm" variant="secondary" disabled={busy} onClick={() => void submit(null)}>
-          {busy ? "Releasing..." : "Release payout"}
+        <Button size="sm" variant="secondary" disabled={busy} onClick={() => setOpen(true)}>
+          Release payout
         </Button>
-        {error && (
-          <span role="alert" className="text-xs text-red-700">
-            {error}
-          </span>
+        {open && (
+          <ConfirmDialog
+            title="Release this payout?"
+            error={error}
+            busy={busy}
+            cancelLabel="Keep it held"
+            confirmLabel="Release payout"
+            busyLabel="Releasing..."
+            tone="primary"
+            onCancel={() => {
+              setOpen(false);
+              setError(null);
+            }}
+            onConfirm={() => void submit(null)}
+          >
+            <p className="text-sm">
+              The money of &quot;{title}&quot; is transferred to its organizer on the next payout run. A
+              transfer cannot be called back from here.
+            </p>
+          </ConfirmDialog>
         )}
       </span>
     );

@@ -1,6 +1,7 @@
 import "server-only";
-import type { Prisma } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { getGateway } from "@/lib/payments/gateway";
+import { isPaidEvent } from "@/lib/events/lifecycle";
 
 /**
  * May this organizer be paid now: the approval gate of a paid event (lib/campaigns/service, edit).
@@ -20,4 +21,18 @@ export async function canBePaid(tx: Prisma.TransactionClient, userId: string): P
   });
   // an account of the other provider (a demo account once real keys are set) cannot be paid
   return row?.status === "ready" && row.provider === getGateway().mode;
+}
+
+/**
+ * Issue 34: the organizer must still set up payouts before their paid event can be approved — the
+ * event waits for approval and its organizer cannot be paid yet. False for everyone else's view.
+ */
+export async function needsPayoutSetup(
+  event: { approvalStatus: string; creatorId: string; ticketPriceCents: number; pactType?: string | null },
+  viewerId: string | null,
+  tx: Prisma.TransactionClient = db,
+): Promise<boolean> {
+  if (viewerId !== event.creatorId || event.approvalStatus === "approved") return false;
+  if (!isPaidEvent(event)) return false;
+  return !(await canBePaid(tx, event.creatorId));
 }

@@ -22,3 +22,13 @@ export const NOTICE_TEXTS = {
   signInToCreate: "Sign in to create an event.",
   eventNotFound: "That event was not found.",
 } as const;
+
+/**
+ * Issue 34: a paid event is approved only once its organizer can be paid (lib/access/payable.ts):
+ * the organizer is told so at creation and on the event and manage pages, with a link to /payouts.
+ */
+export const PAYOUTS_SETUP_TEXTS = {
+  title: "Set up payouts to go live",
+  text: "A paid event goes live once your payouts are set up: an admin approves it only when you can be paid.",
+  link: "Set up payouts",
+} as const;

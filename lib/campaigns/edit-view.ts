@@ -1,4 +1,5 @@
 import "server-only";
+import { RESUBMIT_MAX } from "@/lib/campaigns/resubmit";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
@@ -45,6 +46,8 @@ export type EditView = {
   deadlineOpen: boolean;
   /** issue 31: the latest deadline allowed now (the event's zone), as the form's `max` and in words */
   latestDeadline: { wall: string; text: string; original: string | null };
+  /** issue 34: a rejected event — saving resubmits it while resubmits are left */
+  rejection: { resubmitsLeft: number } | null;
 };
 
 /** The edit form's data, or null when `actor` may not manage the event (the page sends them home). */
@@ -55,7 +58,7 @@ export async function getEditView(
 ): Promise<EditView | null> {
   if (!actor || !isCampaignId(campaignId)) return null;
   const c = await loadCampaignFor(actor, campaignId, "manage", {
-    select: { ...editSelect, description: true, ...textColumnSelect },
+    select: { ...editSelect, description: true, ...textColumnSelect, resubmitCount: true },
   }).catch(() => null);
   if (!c) return null;
   const pledgeCount = await db.pledge.count({ where: { campaignId } });
@@ -92,5 +95,7 @@ export async function getEditView(
       // null before anyone committed: no cap yet (the form says so)
       original: limits.cap ? formatInZone(limits.original, c.timeZone) : null,
     },
+    rejection:
+      c.approvalStatus === "rejected" ? { resubmitsLeft: Math.max(0, RESUBMIT_MAX - c.resubmitCount) } : null,
   };
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { resubmitIn } from "@/lib/campaigns/resubmit";
 import { canBePaid } from "@/lib/access/payable";
 import "@/lib/zod";
 import { z } from "zod";
@@ -209,7 +210,8 @@ export async function updateCampaign(
   actor: Actor,
   campaignId: unknown,
   input: unknown,
-  opts: { now?: () => number } = {},
+  /** `resubmit` (issue 34): a rejected event goes back to review with this edit (lib/campaigns/resubmit) */
+  opts: { now?: () => number; resubmit?: boolean } = {},
 ): Promise<{ id: string; emailed: number }> {
   if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   if (typeof campaignId !== "string" || !isCampaignId(campaignId))
@@ -273,6 +275,7 @@ export async function updateCampaign(
     });
     // a raised capacity opens places: the first in line take them now
     filled = await fillOpenPlaces(tx, campaignId, now);
+    if (opts.resubmit) await resubmitIn(tx, campaignId, actor.id, now);
     if (!calendarMoved && !extended) return 0;
     return notifyEdit(tx, campaignId, updated, c, { calendarMoved, extended, withdrawUntil });
   });

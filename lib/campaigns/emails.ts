@@ -260,13 +260,15 @@ export function organizerUpdateEmail(
 
 /**
  * To attendees when the organizer cancels. `refundedCents` > 0 when their charge is refunded;
- * `chargeInFlight` when a charge may still complete (it is then refunded automatically).
+ * `chargeInFlight` when a charge may still complete (it is then refunded automatically). The
+ * organizer's `reason` (issue 34), if any, is quoted (escaped like every email text: renderEmail).
  */
 export function cancelledEmail(
   c: EmailCampaign,
   to: Recipient,
   refundedCents: number,
   chargeInFlight = false,
+  reason: string | null = null,
 ): QueuedEmail {
   return {
     dedupeKey: `cancelled:${c.id}:${to.userId}`,
@@ -277,6 +279,7 @@ export function cancelledEmail(
       heading: "Event cancelled",
       paragraphs: [
         `The organizer cancelled "${c.title}".`,
+        ...(reason ? [`The reason given: ${reason}`] : []),
         refundedCents > 0
           ? `Your payment of ${formatCents(refundedCents)} is being refunded to your card.`
           : chargeInFlight

@@ -145,6 +145,8 @@ const detailSelect = {
   earlyGoAhead: true,
   goAheadAt: true,
   goAheadCount: true,
+  cancelReason: true,
+  resubmitCount: true,
   ...whenWhereSelect,
 } as const;
 
@@ -167,6 +169,10 @@ export type CampaignDetail = CampaignCard &
     earlyGoAhead: boolean;
     goAheadAt: Date | null;
     goAheadCount: number | null;
+    /** issue 34: why the event was cancelled (shown to everyone who sees the event), or null */
+    cancelReason: string | null;
+    /** issue 34: times it was resubmitted after a rejection */
+    resubmitCount: number;
   } & WhenWhereRow;
 
 /** What the event page renders: the campaign with the creator email only when the viewer may see it. */

@@ -61,3 +61,19 @@ export function keptTestEvents(titles: string[], total = titles.length): string 
   const what = total === 1 ? "1 test event was not deleted" : `${total} test events were not deleted`;
   return `${what} because money is on ${total === 1 ? "it" : "them"} (a charge, a refund, a saved card or a payout): ${namedTitles(titles, total)}. ${KEPT_REMEDY}`;
 }
+
+/** Issue 34: a rejected event may be edited and resubmitted this many times (lib/campaigns/resubmit.ts). */
+export const RESUBMIT_MAX = 3;
+
+export const RESUBMIT_TEXTS = {
+  title: "Event rejected",
+  reason: "The reason given:",
+  noReason: "No reason was recorded.",
+  button: "Edit and resubmit",
+  save: "Save and resubmit",
+  left: (n: number) =>
+    n === 1 ? "You can resubmit it 1 more time." : `You can resubmit it ${n} more times.`,
+  exhausted: `This event was already resubmitted ${RESUBMIT_MAX} times, so it cannot be resubmitted again. Please contact an admin.`,
+  notRejected: "Only a rejected event can be resubmitted.",
+  done: "Your changes are saved and the event is waiting for an admin's review again.",
+} as const;

@@ -8,7 +8,7 @@ import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { cancelledEmail } from "@/lib/campaigns/emails";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { type PaymentGateway } from "@/lib/payments/types";
-import { cancelCampaignSchema } from "@/lib/cancellation/schema";
+import { CANCEL_TEXTS, cancelCampaignSchema } from "@/lib/cancellation/schema";
 import type { Actor } from "@/lib/access/rules";
 import { loadCampaignFor } from "@/lib/access/policy";
 import { refundOwedPledges } from "@/lib/ledger/refunds";
@@ -26,7 +26,11 @@ export async function cancelCampaign(
   opts: { gateway?: PaymentGateway; now?: Date } = {},
 ): Promise<{ campaignId: string; refunded: number; emailed: number }> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
-  const { campaignId } = parseInput(cancelCampaignSchema, input, { message: "Invalid event." });
+  // a reason too long says so; anything else about the input is an unknown event
+  const tooLong = cancelCampaignSchema.safeParse(input).error?.issues.some((i) => i.path[0] === "reason");
+  const { campaignId, reason } = parseInput(cancelCampaignSchema, input, {
+    message: tooLong ? CANCEL_TEXTS.reasonTooLong : "Invalid event.",
+  });
   const now = opts.now ?? new Date();
 
   const emailed = await db.$transaction(async (tx) => {
@@ -41,7 +45,7 @@ export async function cancelCampaign(
         c.status === "cancelled" ? "This event is already cancelled." : "This event has already ended.",
       );
     }
-    await cancel(tx, c.id, now);
+    await cancel(tx, c.id, now, reason);
     const pledges = await tx.pledge.findMany({
       where: { campaignId, ...STANDING_PLEDGE }, // the waitlist hears too
       select: {
@@ -61,6 +65,7 @@ export async function cancelCampaign(
           { userId: p.userId, email: p.user.email, name: p.user.name },
           p.chargeStatus === "succeeded" ? p.amountCents : 0,
           chargingStarted && p.chargeStatus !== "succeeded" && Boolean(p.paymentMethodId) && isPaidEvent(c),
+          reason,
         ),
       ),
     );

@@ -74,11 +74,16 @@ export async function expire(tx: Tx, campaignId: string, now: Date): Promise<voi
   });
 }
 
-/** cancel: the organizer (or an admin) calls the event off. */
-export async function cancel(tx: Tx, campaignId: string, now: Date): Promise<void> {
+/** cancel: the organizer (or an admin) calls the event off, with an optional reason for backers (issue 34). */
+export async function cancel(
+  tx: Tx,
+  campaignId: string,
+  now: Date,
+  reason: string | null = null,
+): Promise<void> {
   await tx.campaign.update({
     where: { id: campaignId },
-    data: { status: "cancelled", cancelledAt: now, lastStatusUpdate: now },
+    data: { status: "cancelled", cancelledAt: now, cancelReason: reason, lastStatusUpdate: now },
     ...one,
   });
 }

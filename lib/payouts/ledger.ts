@@ -33,6 +33,14 @@ export type Ledger = {
   /** movements claimed whose outcome is not known yet */
   inFlight: number;
   dueCents: number;
+  /**
+   * Issue 34: the same money counted in charges, so every surface says one figure: charges that went
+   * through (collected), those refunded, and those kept — through, not refunded (yet), on a pledge
+   * not withdrawn: check-and-charge's `totalCharged` (docs/decisions/one-money-figure.md).
+   */
+  chargeCount: number;
+  refundCount: number;
+  keptCount: number;
 };
 
 /** Days after the tip before an event's money moves: never inside the failed-payment window. */
@@ -71,7 +79,10 @@ export async function ledgerOf(tx: Prisma.TransactionClient, campaignId: string)
       (SELECT count(*) FROM pl WHERE "processingFeeCents" IS NULL AND "paymentIntentId" IS NOT NULL)::int AS "feesUnknown",
       COALESCE((SELECT sum("amountCents") FROM mv WHERE kind = 'transfer' AND status <> 'failed'), 0)::float8 AS "transferredCents",
       COALESCE((SELECT sum("amountCents") FROM mv WHERE kind = 'reversal' AND status <> 'failed'), 0)::float8 AS "reversedCents",
-      (SELECT count(*) FROM mv WHERE status = 'processing')::int AS "inFlight"`;
+      (SELECT count(*) FROM mv WHERE status = 'processing')::int AS "inFlight",
+      (SELECT count(*) FROM pl)::int AS "chargeCount",
+      (SELECT count(*) FROM pl WHERE s = 'refunded')::int AS "refundCount",
+      (SELECT count(*) FROM pl WHERE s = 'succeeded' AND "withdrawnAt" IS NULL)::int AS "keptCount"`;
   const netCents =
     row.collectedCents -
     row.refundedCents -

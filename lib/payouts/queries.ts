@@ -146,6 +146,9 @@ export async function getPayoutsView(viewer: { id: string }, now = new Date()): 
       dueCents: sum((e) => e.ledger.dueCents),
       paidOutCents: sum((e) => e.paidOutCents),
       pendingCents: sum((e) => e.pendingCents),
+      chargeCount: sum((e) => e.ledger.chargeCount),
+      refundCount: sum((e) => e.ledger.refundCount),
+      keptCount: sum((e) => e.ledger.keptCount),
     },
     movements: movements.map((m) => ({
       id: m.id,

@@ -34,6 +34,8 @@ export async function getCommitmentsCsv(
     "Promoted at (UTC)",
     "Condition (at least N people)",
     "Counted",
+    "Charged (USD)",
+    "Refunded (USD)",
   ];
   const lines = all.map((p) =>
     [
@@ -49,6 +51,9 @@ export async function getCommitmentsCsv(
       p.promotedAt ?? "",
       p.minPeople === null ? "" : String(p.minPeople),
       p.counted ? "yes" : "no",
+      // issue 34: the money rows, which add up to the payout ledger's Collected and Refunded
+      (p.chargedCents / 100).toFixed(2),
+      (p.refundedCents / 100).toFixed(2),
     ]
       .map(csvCell)
       .join(","),

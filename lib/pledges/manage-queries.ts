@@ -11,6 +11,8 @@ import { isCrowdfund, isPaidEvent, LIVE_PLEDGE, MEMBER_PLEDGE } from "@/lib/even
 import { waitlistPositions } from "@/lib/campaigns/waitlist";
 import { mayGoAhead } from "@/lib/campaigns/thresholds";
 import { canManageEvent } from "@/lib/access/rules";
+import { needsPayoutSetup } from "@/lib/access/payable";
+import { ledgerOf, type Ledger } from "@/lib/payouts/ledger";
 
 /** The organizer's view of their event: every commitment with its charge state, the chart, the CSV (SPEC §6). */
 export type ManageCommitment = {
@@ -41,6 +43,9 @@ export type ManageCommitment = {
   counted: boolean;
   /** the one story of the commitment, in the organizer's words (badge, note; the CSV's status) */
   status: OrganizerStory;
+  /** issue 34: its money rows — charged and refunded (they add up to the payout ledger's figures) */
+  chargedCents: number;
+  refundedCents: number;
 };
 
 export type ManageView = {
@@ -63,12 +68,14 @@ export type ManageView = {
     attendeesAnonymous: boolean;
     identityRevelationType: string;
     chargedAt: string | null;
+    /** a paid event: the charges that went through (the payout ledger's); free: the pledges confirmed */
     totalCharged: number;
+    /** the money collected: the payout ledger's (refunds not taken off) */
     totalChargedCents: number;
     timeZone: string;
     /** the uploaded cover (issue 17), or null */
     coverId: string | null;
-    /** charges given back (a cancelled event): its totals net these out (issue 16) */
+    /** charges given back (the payout ledger's): the totals net these out (issues 16, 34) */
     refundedCount: number;
     refundedCents: number;
     /** issue 20: the most people who may be in (null: no limit), and how many wait */
@@ -92,6 +99,13 @@ export type ManageView = {
   retryingCount: number;
   /** windows that closed unpaid: the pledge was dropped */
   droppedCount: number;
+  /**
+   * Issue 34: the event's money as /payouts, its CSV and check-and-charge tell it — the payout
+   * ledger (lib/payouts/ledger.ts), the one source of every collected, refunded and net figure.
+   */
+  money: Ledger;
+  /** issue 34: a paid event waiting for its organizer's payouts before it can be approved */
+  payoutsSetupNeeded: boolean;
   /** cumulative progress after each pledge, oldest first, for the chart */
   timeline: Array<{ at: string; total: number }>;
 };
@@ -118,7 +132,6 @@ const MANAGED_EVENT = {
   identityRevelationType: true,
   chargedAt: true,
   totalCharged: true,
-  totalChargedCents: true,
   timeZone: true,
   coverId: true,
   capacity: true,
@@ -134,7 +147,7 @@ const readManagedEvent = (campaignId: string) =>
 
 /** The event's figures beside its commitments: counts, payment states, the members over time, refunds. */
 async function managedFigures(c: ManagedEvent, paid: boolean) {
-  const [commitments, total, withdrawnCount, payments, points, refunds] = await Promise.all([
+  const [commitments, total, withdrawnCount, payments, points, money] = await Promise.all([
     listManagedPledges(c.id, { paid, cancelled: c.status === "cancelled" }, MANAGE_COMMITMENTS_LIMIT),
     db.pledge.count({ where: { campaignId: c.id, ...LIVE_PLEDGE } }),
     // withdrawn in any way but dropped (a failed payment's release is counted with the payments)
@@ -147,13 +160,9 @@ async function managedFigures(c: ManagedEvent, paid: boolean) {
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { createdAt: true, amountCents: true, paymentMethodId: true },
     }),
-    db.pledge.aggregate({
-      where: { campaignId: c.id, chargeStatus: "refunded" },
-      _count: { _all: true },
-      _sum: { amountCents: true },
-    }),
+    ledgerOf(db, c.id),
   ]);
-  return { commitments, total, withdrawnCount, payments, points, refunds };
+  return { commitments, total, withdrawnCount, payments, points, money };
 }
 
 /** The running count of members over time (crowdfunds count dollars; a paid paction, members with a card). */
@@ -169,11 +178,9 @@ function timelineOf(
   });
 }
 
-function campaignSummary(c: ManagedEvent, refunds: { count: number; cents: number }): ManageView["campaign"] {
+function campaignSummary(c: ManagedEvent, money: Ledger): ManageView["campaign"] {
   const crowdfund = isCrowdfund(c);
   const paid = isPaidEvent(c);
-  const refundedCount = refunds.count;
-  const refundedCents = refunds.cents;
   return {
     id: c.id,
     title: c.title,
@@ -194,12 +201,13 @@ function campaignSummary(c: ManagedEvent, refunds: { count: number; cents: numbe
     attendeesAnonymous: c.attendeesAnonymous,
     identityRevelationType: c.identityRevelationType,
     chargedAt: c.chargedAt?.toISOString() ?? null,
-    totalCharged: c.totalCharged,
-    totalChargedCents: Number(c.totalChargedCents),
+    // issue 34: the money figures are the payout ledger's, as on /payouts (not the columns set at the tip)
+    totalCharged: paid ? money.chargeCount : c.totalCharged,
+    totalChargedCents: money.collectedCents,
     timeZone: c.timeZone,
     coverId: c.coverId,
-    refundedCount,
-    refundedCents,
+    refundedCount: money.refundCount,
+    refundedCents: money.refundedCents,
     capacity: c.capacity,
     waitlistCount: c.waitlistCount,
     mayGoAhead: mayGoAhead(c, new Date()),
@@ -213,9 +221,11 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
   const c = await readManagedEvent(campaignId);
   if (!c || !canManageEvent(viewer, c)) return null;
   const paid = isPaidEvent(c);
-  const { commitments, total, withdrawnCount, payments, points, refunds } = await managedFigures(c, paid);
+  const { commitments, total, withdrawnCount, payments, points, money } = await managedFigures(c, paid);
   return {
-    campaign: campaignSummary(c, { count: refunds._count._all, cents: refunds._sum.amountCents ?? 0 }),
+    campaign: campaignSummary(c, money),
+    money,
+    payoutsSetupNeeded: await needsPayoutSetup(c, viewer.id),
     commitments,
     totalCommitments: total,
     withdrawnCount,
@@ -294,6 +304,8 @@ export async function listManagedPledges(
           : null,
     }),
     waitlistPosition: positions.get(p.id) ?? null,
+    chargedCents: money.get(p.id)?.chargedCents ?? 0,
+    refundedCents: money.get(p.id)?.refundedCents ?? 0,
     promotedAt: p.promotedAt?.toISOString() ?? null,
     contributor: user.name?.trim() || user.email,
     email: user.email,

@@ -145,3 +145,38 @@ describe("cancelling an event", () => {
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).status).toBe("cancelled");
   });
 });
+
+describe("the cancel reason (issue 34)", () => {
+  it("is optional, stored, shown to backers in the email (escaped) and on the event's row; a reason over 500 characters is refused and nothing changes", async () => {
+    const creator = await createUser();
+    const campaign = await createCampaign({ creatorId: creator.id, ticketPriceCents: 1000 });
+    const backer = await createUser();
+    await createPledge(campaign.id, backer.id, { paymentMethodId: "pm_saved", amountCents: 1000 });
+
+    await expect(
+      cancelCampaign(v(creator), { campaignId: campaign.id, reason: "x".repeat(501) }),
+    ).rejects.toThrow("The reason can be at most 500 characters.");
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).status).toBe("pending");
+    expect(await db.emailOutbox.count({ where: { toEmail: backer.email } })).toBe(0);
+
+    const reason = `  The venue <b>flooded</b> & "we" can't reopen  `;
+    await cancelCampaign(v(creator), { campaignId: campaign.id, reason });
+    const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    expect([after.status, after.cancelReason]).toEqual(["cancelled", reason.trim()]);
+    const mail = await db.emailOutbox.findFirstOrThrow({ where: { toEmail: backer.email } });
+    expect(mail.text).toContain(`The reason given: ${reason.trim()}`);
+    expect(mail.html).toContain("The venue &lt;b&gt;flooded&lt;/b&gt; &amp; &quot;we&quot;");
+    expect(mail.html).not.toContain("<b>flooded</b>");
+  });
+
+  it("without a reason: none is stored or sent", async () => {
+    const creator = await createUser();
+    const campaign = await createCampaign({ creatorId: creator.id });
+    const backer = await createUser();
+    await createPledge(campaign.id, backer.id);
+    await cancelCampaign(v(creator), { campaignId: campaign.id, reason: "   " });
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).cancelReason).toBeNull();
+    const mail = await db.emailOutbox.findFirstOrThrow({ where: { toEmail: backer.email } });
+    expect(mail.text).not.toContain("The reason given");
+  });
+});

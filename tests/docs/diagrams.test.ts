@@ -61,8 +61,12 @@ function diagramProblems(edges: Edge[]): string[] {
         if (move !== "created" && !statusMoves.includes(move))
           problems.push(`line ${e.line}: "${move}" is not a move of lib/events/status.ts`);
     }
-  } else if (within(states, enumValues("PledgeChargeStatus")) || within(states, enumValues("PayoutStatus"))) {
-    // charge states and payout rows: the states are the schema's
+  } else if (
+    within(states, enumValues("PledgeChargeStatus")) ||
+    within(states, enumValues("PayoutStatus")) ||
+    within(states, enumValues("ApprovalStatus"))
+  ) {
+    // charge states, payout rows and moderation (issue 34): the states are the schema's
   } else if (edges.every((e) => enumValues("MoneyKind").includes(e.label))) {
     // which way money goes: every arrow is a kind of money movement
   } else {

@@ -8,6 +8,7 @@ import { CANCEL_ERROR } from "@/lib/cancellation/schema";
 
 export async function cancelCampaignAction(input: {
   campaignId: string;
+  reason?: string;
 }): Promise<ActionResult<{ refunded: number; emailed: number }>> {
   return runAction(CANCEL_ERROR, async () => {
     const { campaignId, refunded, emailed } = await cancelCampaign(await getViewer(), input);

@@ -9,9 +9,12 @@ import { updateCampaign } from "@/lib/campaigns/edit";
 export async function updateCampaignAction(
   campaignId: unknown,
   input: unknown,
+  opts?: { resubmit?: boolean },
 ): Promise<ActionResult<{ id: string; emailed: number }>> {
   return runAction("Error saving your changes. Please try again.", async () => {
-    const result = await updateCampaign(await getViewer(), campaignId, input);
+    const result = await updateCampaign(await getViewer(), campaignId, input, {
+      resubmit: opts?.resubmit === true,
+    });
     revalidatePath(`/campaign/${result.id}`);
     revalidatePath("/");
     return result;
