@@ -18,7 +18,10 @@ for (const [name, viewport] of [
       const organizer = await createUser({ name: "Vocabulary Organizer" });
       const confirmed = await createCampaign({ title: `Confirmed supper ${stamp}`, status: "charged" });
       const open = await createCampaign({ title: `Open supper ${stamp}` });
-      const rejected = await createCampaign({ title: `Rejected supper ${stamp}`, approvalStatus: "rejected" });
+      const rejected = await createCampaign({
+        title: `Rejected supper ${stamp}`,
+        approvalStatus: "rejected",
+      });
       const pending = await createCampaign({
         title: `Pending supper ${stamp}`,
         approvalStatus: "pending",
