@@ -67,6 +67,8 @@ type Money = "none" | "charged" | "owed" | "refunded";
 function backerMoney(m: MyCommitment): Money {
   if (m.state === "charged") return "charged";
   if (m.state === "refunded") return "refunded";
+  // the backer's refund line (issue 34.2): refunded once it went through, owed until then
+  if (m.refund) return m.refund.refundedAt ? "refunded" : "owed";
   if (/is being refunded|is refunded once/.test(m.stateText)) return "owed";
   if (/\$[\d,.]+ refunded/.test(m.stateText)) return "refunded";
   return "none";
@@ -74,11 +76,11 @@ function backerMoney(m: MyCommitment): Money {
 
 /** Where the money is, in the organizer's words (the manage page's badge, the CSV's status). */
 function organizerMoney(label: string, paid: boolean): Money {
-  // a free event's "Charged" is a confirmation: no money moved
+  // a free event's commitment moves no money
   if (!paid) return "none";
   if (/refund pending/i.test(label)) return "owed";
   if (/refunded/i.test(label)) return "refunded";
-  if (/^Charged/.test(label)) return "charged";
+  if (/^Paid/.test(label)) return "charged";
   return "none";
 }
 

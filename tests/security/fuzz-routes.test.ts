@@ -23,6 +23,7 @@ const checkAndCharge = (await import("@/app/api/check-and-charge/route")).POST;
 const createSetupIntent = (await import("@/app/api/create-setup-intent/route")).POST;
 const confirmSetup = (await import("@/app/api/demo-payments/confirm-setup/route")).POST;
 const health = (await import("@/app/api/health/route")).GET;
+const attention = (await import("@/app/api/me/attention/route")).GET;
 const unsubscribeRoute = await import("@/app/api/unsubscribe/route");
 const webhook = (await import("@/app/api/stripe/webhook/route")).POST;
 const calendar = (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET;
@@ -83,6 +84,12 @@ const TARGETS: Record<string, Target> = {
     call: (b) => confirmSetup(post("/api/demo-payments/confirm-setup", b as string)),
   },
   "app/api/health/route.ts#GET": { as: () => null, input: () => nastyString, call: () => health() },
+  // takes no input: the signed-in viewer's own attention list, whatever is thrown at it
+  "app/api/me/attention/route.ts#GET": {
+    as: (f) => f.user,
+    input: () => nastyString,
+    call: () => attention(),
+  },
   "app/api/unsubscribe/route.ts#POST": {
     as: () => null,
     input: () => fc.tuple(nastyString, nastyString),
