@@ -120,5 +120,5 @@ test("an organizer moves a tipped, charged event; the backer is emailed and with
   );
   expect(rows).toEqual([{ status: "refunded", refunded: true }]);
   await page.goto("/profile");
-  await expect(page.getByRole("region", { name: "My commitments" })).toContainText("$22.00 refunded");
+  await expect(page.getByRole("region", { name: "My commitments" })).toContainText("Refunded $22.00");
 });
