@@ -17,6 +17,7 @@ import { getManageView } from "@/lib/pledges/manage-queries";
 import { getMyCommitment, listMyCommitments, type MyCommitment } from "@/lib/pledges/mine";
 import { organizerStatusText } from "@/lib/events/story";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
+import { asViewer, postCheckAndCharge, type ChargeSummary } from "@/tests/helpers/check-and-charge";
 
 /**
  * Issue 34 "Done when": for every demo event, and for events built through every transition
@@ -34,32 +35,11 @@ vi.mock("@/lib/access/viewer", () => ({
 const { POST: checkAndChargeRoute } = await import("@/app/api/check-and-charge/route");
 const { seedDemo } = await import("@/scripts/demo-data");
 
-type Summary = {
-  successful: { pledgeId: string; userId: string; paymentIntentId: string }[];
-  failed: { pledgeId: string }[];
-  totalCharged: number;
-  totalFailed: number;
-};
 let ip = 0;
-async function checkAndCharge(campaignId: string, as: Viewer): Promise<Summary> {
+async function checkAndCharge(campaignId: string, as: Viewer): Promise<ChargeSummary> {
   viewer = as;
-  const res = await checkAndChargeRoute(
-    new Request("http://test/api/check-and-charge", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-pactnexus-client-ip": `198.51.100.${++ip % 250}` },
-      body: JSON.stringify({ campaignId }),
-    }),
-  );
-  expect(res.status).toBe(200);
-  return res.json();
+  return postCheckAndCharge(checkAndChargeRoute, campaignId, `198.51.100.${++ip % 250}`);
 }
-
-const asViewer = (u: { id: string; email: string; name: string | null; isAdmin: boolean }): Viewer => ({
-  id: u.id,
-  email: u.email,
-  name: u.name,
-  isAdmin: u.isAdmin,
-});
 
 type Money = "none" | "charged" | "owed" | "refunded";
 

@@ -13,6 +13,7 @@ import { getCommitmentsCsv } from "@/lib/pledges/commitments-csv";
 import { listMyCommitments } from "@/lib/pledges/mine";
 import { payoutHoldDays } from "@/lib/payouts/ledger";
 import { referenceStanding } from "../helpers/standing-reference";
+import { asViewer, postCheckAndCharge, type ChargeSummary } from "@/tests/helpers/check-and-charge";
 
 // Route handlers resolve the viewer from the session; the test chooses who is asking.
 let viewer: Viewer | null = null;
@@ -34,32 +35,10 @@ const migrations = path.join(__dirname, "../../prisma/migrations");
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 
-type Summary = {
-  successful: { pledgeId: string; userId: string; paymentIntentId: string }[];
-  failed: { pledgeId: string; userId: string; code: string }[];
-  totalCharged: number;
-  totalFailed: number;
-};
-
-async function checkAndCharge(campaignId: string, as: Viewer | null): Promise<Summary> {
+async function checkAndCharge(campaignId: string, as: Viewer | null): Promise<ChargeSummary> {
   viewer = as;
-  const res = await checkAndChargeRoute(
-    new Request("http://test/api/check-and-charge", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-pactnexus-client-ip": "198.51.100.7" },
-      body: JSON.stringify({ campaignId }),
-    }),
-  );
-  expect(res.status).toBe(200);
-  return res.json();
+  return postCheckAndCharge(checkAndChargeRoute, campaignId);
 }
-
-const asViewer = (u: { id: string; email: string; name: string | null; isAdmin: boolean }): Viewer => ({
-  id: u.id,
-  email: u.email,
-  name: u.name,
-  isAdmin: u.isAdmin,
-});
 
 async function userByEmail(email: string) {
   return asViewer(await db.user.findUniqueOrThrow({ where: { email } }));
