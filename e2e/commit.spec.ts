@@ -50,7 +50,7 @@ test("free event to its threshold: Event Confirmed!, then Commit is disabled", a
   await page.getByRole("button", { name: "Commit", exact: true }).click();
   const confirm = page.getByRole("dialog", { name: "Confirm Your Commitment" });
   await expect(confirm).toContainText("1 / 2");
-  await expect(confirm).toContainText("Free: nothing is charged");
+  await expect(confirm).toContainText("Free: nobody pays");
   await confirm.getByRole("button", { name: "Yes, I'm In!" }).click();
 
   const result = page.getByRole("dialog", { name: "Event Confirmed!" });

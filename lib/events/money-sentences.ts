@@ -80,7 +80,7 @@ export const goAheadOffer = (c: GoAheadFacts) =>
 
 /** The event page's and the manage page's going-ahead banner: why it happens, and what it costs. */
 export const wentAheadSentence = (c: GoAheadFacts) =>
-  `${wentAheadText(c)} ${isFreeEvent(c) ? "It is happening. Free: nothing is charged." : `Everyone in is charged ${formatCents(c.ticketPriceCents)}, as when a goal is met.`}`;
+  `${wentAheadText(c)} ${isFreeEvent(c) ? "It is happening. Free: nobody pays." : `Everyone in is charged ${formatCents(c.ticketPriceCents)}, as when a goal is met.`}`;
 
 /** The confirmed banner's text when the goal was met (SPEC §2's "Event Confirmed!" banner). */
 export function goalMetSentence(c: GoAheadFacts & { raisedCents?: number | bigint }): string {
@@ -89,7 +89,7 @@ export function goalMetSentence(c: GoAheadFacts & { raisedCents?: number | bigin
     return `The goal was met with ${formatCents(Number(c.raisedCents ?? 0))} pledged, so this event is happening. Backers are charged their pledges.`;
   return money === "paid"
     ? `The goal was met, so this event is happening. Attendees are charged ${formatCents(c.ticketPriceCents)} each.`
-    : "The goal was met, so this event is happening. Free: nothing is charged.";
+    : "The goal was met, so this event is happening. Free: nobody pays.";
 }
 
 /**
@@ -131,8 +131,7 @@ const whatText = (c: GoAheadFacts) => (isCrowdfund(c) ? "your pledge" : formatCe
 export function collectingSentence(c: GoAheadFacts, when: MoneyWhen = {}): string {
   const by = ` by ${when.deadline ?? "the deadline"}`;
   const ahead = offersGoAhead(c) ? ` ${goAheadOffer(c)}` : "";
-  if (isFreeEvent(c))
-    return `Free: nothing is charged. It happens only if ${goalText(c)} is met${by}.${ahead}`;
+  if (isFreeEvent(c)) return `Free: nobody pays. It happens only if ${goalText(c)} is met${by}.${ahead}`;
   const who = isCrowdfund(c) ? "Your pledge is charged" : `You're charged ${whatText(c)}`;
   return `${who} only if ${goalText(c)} is met${by}, and at once, the moment it is.${ahead} Otherwise nobody pays.`;
 }
@@ -157,17 +156,17 @@ export function moneySentence(c: MoneyFacts, now: Date, when: MoneyWhen = {}): s
     case "ended":
       return "The deadline has passed; the result is being recorded.";
     case "tipped":
-      if (money === "free") return "The goal was met: it is happening. Free: nothing is charged.";
+      if (money === "free") return "The goal was met: it is happening. Free: nobody pays.";
       return money === "crowdfund"
         ? `The goal was met: backers are being charged their pledges.${lateText(c, now)}`
         : `The goal was met: everyone in is being charged ${price}.${lateText(c, now)}`;
     case "goneAhead":
       return money === "free"
-        ? `${goneAheadLead(c)} It is happening. Free: nothing is charged.`
+        ? `${goneAheadLead(c)} It is happening. Free: nobody pays.`
         : `${goneAheadLead(c)} Everyone in is being charged ${money === "crowdfund" ? "their pledges" : price}, as when a goal is met.${lateText(c, now)}`;
     case "charged": {
       const lead = wentAhead(c) ? `${goneAheadLead(c)} ` : "";
-      if (money === "free") return `${lead}It is happening. Free: nothing is charged.`;
+      if (money === "free") return `${lead}It is happening. Free: nobody pays.`;
       return money === "crowdfund"
         ? `${lead}Backers were charged their pledges${on}.${lateText(c, now)}`
         : `${lead}Charged ${price} per attendee${on}.${lateText(c, now)}`;

@@ -69,10 +69,10 @@ describe("one sentence per state", () => {
   });
   it("collecting, free (with and without the go-ahead): nothing is charged", () => {
     expect(say(free)).toBe(
-      "Free: nothing is charged. It happens only if the goal of 5 people is met by Jun 14, 2026, 12:00 PM UTC.",
+      "Free: nobody pays. It happens only if the goal of 5 people is met by Jun 14, 2026, 12:00 PM UTC.",
     );
     expect(say(withGoAhead(free))).toBe(
-      "Free: nothing is charged. It happens only if the goal of 5 people is met by Jun 14, 2026, 12:00 PM UTC. The organizer may go ahead from 4 people (80% of the goal). If they do, it is happening.",
+      "Free: nobody pays. It happens only if the goal of 5 people is met by Jun 14, 2026, 12:00 PM UTC. The organizer may go ahead from 4 people (80% of the goal). If they do, it is happening.",
     );
   });
   it("collecting, crowdfund: the pledge, the dollar goal, never a go-ahead", () => {
@@ -96,9 +96,7 @@ describe("one sentence per state", () => {
     expect(say({ ...crowdfund, status: "charging" })).toBe(
       "The goal was met: backers are being charged their pledges.",
     );
-    expect(say({ ...free, status: "funded" })).toBe(
-      "The goal was met: it is happening. Free: nothing is charged.",
-    );
+    expect(say({ ...free, status: "funded" })).toBe("The goal was met: it is happening. Free: nobody pays.");
   });
   it("going ahead by the organizer's choice: never 'threshold' or 'reached its goal'", () => {
     expect(say(wentAhead(paid))).toBe(
@@ -112,11 +110,11 @@ describe("one sentence per state", () => {
     // a free go-ahead is charged (settled) at once (lib/events/status goAhead)
     const s = say(wentAhead(free, "charged"));
     expect(s).toBe(
-      "Going ahead by the organizer's choice, with 4 of the 5 people it aimed for. It is happening. Free: nothing is charged.",
+      "Going ahead by the organizer's choice, with 4 of the 5 people it aimed for. It is happening. Free: nobody pays.",
     );
     expect(s).not.toMatch(/charged as|charged \$/);
     expect(wentAheadSentence(wentAhead(free, "charged"))).toBe(
-      "The event reached 4 of the 5 people it aimed for, and the organizer went ahead, as they said they might from 80% of the goal. It is happening. Free: nothing is charged.",
+      "The event reached 4 of the 5 people it aimed for, and the organizer went ahead, as they said they might from 80% of the goal. It is happening. Free: nobody pays.",
     );
   });
   it("charged: paid, crowdfund, free", () => {
@@ -124,7 +122,7 @@ describe("one sentence per state", () => {
     expect(say({ ...crowdfund, status: "charged" })).toBe(
       "Backers were charged their pledges on Jun 2, 2026.",
     );
-    expect(say({ ...free, status: "charged" })).toBe("It is happening. Free: nothing is charged.");
+    expect(say({ ...free, status: "charged" })).toBe("It is happening. Free: nobody pays.");
   });
   it("expired and cancelled: paid and free", () => {
     expect(say({ ...paid, status: "expired" })).toBe(
@@ -167,9 +165,7 @@ describe("the other money texts", () => {
     expect(goalMetSentence(paid)).toBe(
       "The goal was met, so this event is happening. Attendees are charged $35.00 each.",
     );
-    expect(goalMetSentence(free)).toBe(
-      "The goal was met, so this event is happening. Free: nothing is charged.",
-    );
+    expect(goalMetSentence(free)).toBe("The goal was met, so this event is happening. Free: nobody pays.");
     expect(
       goalMetSentence({ ...crowdfund, status: "charged", raisedCents: 123_400n } as MoneyFacts),
     ).toContain("with $1,234.00 pledged");
