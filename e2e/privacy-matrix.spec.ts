@@ -267,7 +267,10 @@ test("no response of any page, route handler or server action carries a hidden i
           ).toBeTruthy();
           const args = READ_ACTIONS.has(entry.name)
             ? [{ campaignId: f.campaignId, offset: 0 }]
-            : [{ campaignId: f.campaignId, refusedOnPurpose: true, text: "" }];
+            : // refused on purpose: `minPeople: 0` is no personal threshold, so the commit action (which
+              // takes `{ campaignId }` alone on a free event) refuses too, and "another user" stays no
+              // member — a member may see the attendee-only place on My commitments (issue 34)
+              [{ campaignId: f.campaignId, refusedOnPurpose: true, text: "", minPeople: 0 }];
           const url = actionPageUrl(found!.page, ids);
           requests.push({
             role,

@@ -188,8 +188,14 @@ for (const vp of VIEWPORTS) {
         .click();
       await expect(page).toHaveURL(/[?&]sort=nearly/);
       await expect(page.getByRole("article").filter({ hasText: almost.title })).toBeVisible();
-      // 58 of 60 leads (an earlier run's twin at 58 of 60 may share the top)
-      await expect(page.getByRole("article").first()).toContainText(/Choir concert \w+ almost/);
+      // 58 of 60 comes before every event further from its goal (other tests' events that already
+      // stand at or over their goal, made with counts set directly, may rank above it in the full suite)
+      const titles = await page.getByRole("article").getByRole("heading", { level: 3 }).allTextContents();
+      const at = titles.indexOf(almost.title);
+      expect(at).toBeGreaterThanOrEqual(0);
+      // (in the full suite the fillers may all sit on page 2; where one is on page 1, it is below)
+      const filler = titles.findIndex((x) => x.startsWith(`Filler ${t}`));
+      expect(filler === -1 || filler > at).toBe(true);
     });
   });
 }
