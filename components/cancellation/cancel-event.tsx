@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { CANCEL_REASON_MAX, CANCEL_TEXTS } from "@/lib/cancellation/schema";
+import { CANCEL_REASON_MAX, CANCEL_TEXTS } from "@/lib/cancellation/texts";
 
 /**
  * The organizer's "Cancel event" button: it asks first (ConfirmDialog, issue 34), with an optional

@@ -1,13 +1,8 @@
 import { z } from "zod";
 import { idSchema } from "@/lib/ids";
+import { CANCEL_REASON_MAX, CANCEL_TEXTS } from "@/lib/cancellation/texts";
 
-/** Issue 34: an optional reason for cancelling, shown to backers (as long as an admin's reject reason). */
-export const CANCEL_REASON_MAX = 500;
-
-export const CANCEL_TEXTS = {
-  reasonTooLong: `The reason can be at most ${CANCEL_REASON_MAX} characters.`,
-  reasonLabel: "Reason (optional, shown to backers)",
-} as const;
+export { CANCEL_REASON_MAX, CANCEL_TEXTS };
 
 export const cancelCampaignSchema = z.object({
   campaignId: idSchema(),
