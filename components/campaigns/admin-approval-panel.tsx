@@ -1,6 +1,6 @@
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { Badge } from "@/components/ui/badge";
-import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
+import { ApprovalButtons } from "@/components/campaigns/lazy-tools";
 import { isRejectable } from "@/lib/events/lifecycle";
 
 const tone = { pending: "amber", approved: "green", rejected: "red" } as const;

@@ -1,6 +1,6 @@
 import { getViewer } from "@/lib/access/viewer";
 import { isCancellable } from "@/lib/events/lifecycle";
-import { CancelEvent } from "@/components/cancellation/cancel-event";
+import { CancelEvent } from "@/components/campaigns/lazy-tools";
 import { canOverseeEvent } from "@/lib/access/rules";
 
 type CampaignForCancel = {

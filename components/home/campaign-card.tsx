@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
-import { ApprovalButtons } from "@/components/campaigns/approval-buttons";
+import { ApprovalButtons } from "@/components/campaigns/lazy-tools";
 import { Cover } from "@/components/campaigns/cover";
 import type { HomeCard } from "@/lib/campaigns/display";
 import { formatCents } from "@/lib/format";

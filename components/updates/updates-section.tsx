@@ -1,7 +1,7 @@
 import type { Viewer } from "@/lib/access/viewer";
 import { eventUpdates } from "@/components/campaigns/event-data";
 import { formatDateTime } from "@/lib/format";
-import { UpdateForm } from "@/components/updates/update-form";
+import { UpdateForm } from "@/components/campaigns/lazy-tools";
 
 /** Organizer updates on the event page: the list for everyone, the form for the organizer. Renders nothing when empty for non-organizers. */
 export async function UpdatesSection({
