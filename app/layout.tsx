@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import { SiteHeader } from "@/components/layout/site-header";
+import { CommitResultHost } from "@/components/commit/commit-result-host";
 import { ServerActionsProvider, type ServerActions } from "@/components/actions/server-actions";
 import { deleteTestEventsAction, setApprovalStatusAction } from "@/app/admin/actions";
 import { cancelCampaignAction } from "@/app/campaign/[campaignId]/cancel-actions";
@@ -68,6 +69,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         <ServerActionsProvider actions={actions}>
           <SiteHeader />
           <main className="flex-1">{children}</main>
+          <CommitResultHost />
         </ServerActionsProvider>
         <footer className="border-t border-slate-200 bg-white py-6 text-center text-sm text-slate-600">
           PactNexus — a nexus for pacts. Solving coordination problems through assurance contracts.

@@ -112,6 +112,32 @@ for (const vp of VIEWPORTS) {
       expect(Number(d)).toBe(2);
     });
 
+    test("the commit result and the page behind it show the same count, and Close returns to the panel", async ({
+      page,
+    }) => {
+      const t = crypto.randomBytes(3).toString("hex");
+      const { id } = await createCampaign({ title: `Board games night ${t}`, goal: 5 });
+      await setCounts(id, { committed: 1 });
+      await loginAs(page, await createUser({ name: `Count Checker ${t}` }));
+      await page.goto(`/campaign/${id}`);
+      const attendees = page.locator("dt", { hasText: "Attendees" }).locator("xpath=following-sibling::dd");
+      await expect(attendees).toHaveText("1 / 5 attendees");
+      await page.getByRole("button", { name: "Commit", exact: true }).click();
+      await page
+        .getByRole("dialog", { name: "Confirm Your Commitment" })
+        .getByRole("button", { name: "Yes, I'm In!" })
+        .click();
+      const result = page.getByRole("dialog", { name: "You're Committed!" });
+      await expect(result).toContainText("3 more people needed");
+      // while the result is open, the page behind it already says 2 of 5 and "You're in"
+      await expect(attendees).toHaveText("2 / 5 attendees");
+      await expect(page.getByRole("button", { name: "You're in" })).toBeDisabled();
+      await expect(result).toBeVisible();
+      await result.getByRole("button", { name: "Close", exact: true }).last().click();
+      await expect(result).toBeHidden();
+      await expect(page.getByRole("region", { name: "Commit", exact: true })).toBeFocused();
+    });
+
     test("places left show on an event with a capacity, on its page and its home card", async ({ page }) => {
       const t = crypto.randomBytes(3).toString("hex");
       // 11 hold a place (2 of them on a condition not yet met): places count holders, not members

@@ -8,6 +8,7 @@ import { COMMIT_MESSAGES, WAITLIST_TEXTS } from "@/lib/access/pledge-policy";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { CALL_TO_ACTION_LABELS, isJoinableCta, type CallToAction } from "@/lib/events/lifecycle";
 import { formatCents } from "@/lib/format";
+import { useShownResult } from "@/components/commit/result-store";
 
 import { commitReturnPath, signInUrl } from "@/lib/auth/return-path";
 
@@ -149,6 +150,16 @@ export function CommitSection({
     },
     [focusControl],
   );
+  // A commit's result shows above the page (root layout) while the page refreshes behind it; this
+  // panel may be a new copy by then. When the result closes, focus comes back here.
+  const onResult = useCallback(() => setFlow("closed"), []);
+  const shown = useShownResult();
+  const showingOurs = shown?.campaignId === panel.campaignId;
+  const wasShowing = useRef(showingOurs);
+  useEffect(() => {
+    if (wasShowing.current && !showingOurs) requestAnimationFrame(focusControl);
+    wasShowing.current = showingOurs;
+  }, [showingOurs, focusControl]);
   // The page refreshes after a commit (the button turns into "You're in"): focus stays in the panel.
   useEffect(() => {
     if (!wantsFocus.current) return;
@@ -281,6 +292,7 @@ export function CommitSection({
           setAmount={setAmount}
           resume={flow === "resume"}
           onExit={onExit}
+          onResult={onResult}
         />
       )}
     </section>
