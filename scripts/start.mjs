@@ -3,7 +3,9 @@
 //  1. database: DATABASE_URL, or an embedded PostgreSQL under DATA_DIR (default .data/)
 //  2. migrations, then demo data into an empty database (unless SEED_DEMO=false)
 //  3. `next build` when the build is missing or stale (not for --dev)
-//  4. `next start` (or `next dev`) on PORT (default 3000); Ctrl-C / SIGTERM stop everything cleanly
+//  4. the server on PORT (default 3000): Next's request handler in this very process, behind the door
+//     of scripts/lib/front-server.mjs (one process per instance, issue 35); `--dev` runs `next dev`.
+//     Ctrl-C / SIGTERM stop everything cleanly.
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -14,7 +16,7 @@ import { buildHash } from "./lib/build-hash.mjs";
 import { DEFAULT_DB, dataDir, ensureDatabase } from "./lib/database-url.mjs";
 import { EmbeddedDbUnreachable, isPortFree, startEmbeddedPostgres } from "./lib/embedded-db.mjs";
 import { createFrontServer, serverActionIds } from "./lib/front-server.mjs";
-import net from "node:net";
+import v8 from "node:v8";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -27,24 +29,24 @@ class Fatal extends Error {}
 let embedded = null;
 let child = null;
 let front = null;
+let app = null;
 let stopping = false;
-
-/** A free loopback port for `next start` behind the front server. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port: p } = s.address();
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 async function stopAll(code) {
   if (stopping) return;
   stopping = true;
-  front?.close();
+  if (front) {
+    // requests in flight finish (at most 10 s); idle keep-alive connections go at once
+    await new Promise((r) => {
+      const t = setTimeout(r, 10_000);
+      front.close(() => {
+        clearTimeout(t);
+        r();
+      });
+      front.closeIdleConnections?.();
+    });
+    await app?.close?.().catch?.(() => {});
+  }
   if (child && child.exitCode === null) {
     child.kill("SIGTERM");
     await new Promise((r) => {
@@ -195,55 +197,77 @@ async function main() {
     }
   }
 
-  // Production: `next start` on a loopback port behind the thin front server (scripts/lib/front-server.mjs:
-  // the client address, body limits, TRACE, malformed server actions). `npm run dev` serves Next directly.
-  // NEXT_INTERNAL_PORT: a fixed loopback port for Next (the bench measures the front server's overhead against it)
-  const nextPort = dev ? port : Number(process.env.NEXT_INTERNAL_PORT) || (await freePort());
-  if (!dev) {
-    const trustedHops = Math.max(0, Math.floor(Number(process.env.TRUST_PROXY || 0)) || 0);
-    front = createFrontServer({
-      upstreamPort: nextPort,
-      trustedHops,
-      // the build's own manifest, wherever the server was started from ("$h" references name its actions)
-      isServerReference: serverActionIds(path.join(root, distDir)),
+  if (dev) {
+    say(`serving on http://localhost:${port}`);
+    child = spawn(process.execPath, [nextBin, "dev", "-p", String(port)], { stdio: "inherit", env });
+    child.on("exit", (code, signal) => {
+      if (!stopping) stopAll(code ?? (signal ? 1 : 0));
     });
-    await new Promise((resolve, reject) => {
-      front.once("error", reject);
-      front.listen(port, resolve);
-    });
+    return;
   }
-  say(`serving on http://localhost:${port}`);
-  // A bounded heap (issue 8: peak RSS ≤ 400 MB under load). Without a limit V8 sizes the heap from
-  // the machine's memory and lets garbage pile up to gigabytes before collecting it; live data of
-  // the server stays well under this. SERVER_HEAP_MB overrides; NODE_OPTIONS may set its own.
-  const heapMb = Number(process.env.SERVER_HEAP_MB || 160);
-  const heapArgs =
-    dev || /max-old-space-size/.test(process.env.NODE_OPTIONS || "")
-      ? []
-      : [`--max-old-space-size=${heapMb}`];
-  child = spawn(
-    process.execPath,
-    [
-      ...heapArgs,
-      nextBin,
-      dev ? "dev" : "start",
-      "-p",
-      String(nextPort),
-      ...(dev ? [] : ["-H", "localhost"]),
-    ],
-    {
-      stdio: "inherit",
-      env: dev ? env : { ...env, NODE_ENV: "production" },
-    },
-  );
-  child.on("exit", (code, signal) => {
-    if (!stopping) stopAll(code ?? (signal ? 1 : 0));
+
+  // Production: Next's request handler in this process, behind the door (scripts/lib/front-server.mjs:
+  // the client address, body limits, TRACE, malformed server actions, the "*" target). One process per
+  // instance (issue 35): no second hop, no second heap.
+  Object.assign(process.env, env, { NODE_ENV: "production" });
+  const { default: next } = await import("next");
+  app = next({ dev: false, dir: root, hostname: "localhost", port });
+  await app.prepare();
+  const trustedHops = Math.max(0, Math.floor(Number(process.env.TRUST_PROXY || 0)) || 0);
+  front = createFrontServer({
+    handle: app.getRequestHandler(),
+    port,
+    trustedHops,
+    // the build's own manifest, wherever the server was started from ("$h" references name its actions)
+    isServerReference: serverActionIds(path.join(root, distDir)),
   });
+  await new Promise((resolve, reject) => {
+    front.once("error", reject);
+    front.listen(port, resolve);
+  });
+  say(`serving on http://localhost:${port}`);
 }
 
-main().catch(async (err) => {
-  console.error(
-    `[pactnexus] ${err instanceof Fatal || err instanceof EmbeddedDbUnreachable ? err.message : err?.stack || err}`,
+/**
+ * A bounded heap (issue 8: peak RSS ≤ 400 MB under load). Without a limit V8 sizes the heap from the
+ * machine's memory and lets garbage pile up to gigabytes before collecting it; live data of the server
+ * stays well under this. SERVER_HEAP_MB (default 160) sets it; NODE_OPTIONS may set its own. `npm start`
+ * passes the flag itself; started without it, this script runs itself once more with it (a waiting
+ * parent: the one case with two processes).
+ */
+function heapFlagNeeded() {
+  if (dev || process.env.PACTNEXUS_HEAP_SET === "1") return null;
+  if (/max-old-space-size/.test(`${process.env.NODE_OPTIONS || ""} ${process.execArgv.join(" ")}`)) {
+    if (!process.env.SERVER_HEAP_MB) return null;
+  }
+  const wantMb = Number(process.env.SERVER_HEAP_MB || 160);
+  const limitMb = v8.getHeapStatistics().heap_size_limit / 1048576;
+  // V8's limit is the old space plus the young generation's (about 48 MB more)
+  return limitMb > wantMb - 1 && limitMb <= wantMb + 96 ? null : wantMb;
+}
+
+const heapMb = heapFlagNeeded();
+if (heapMb !== null) {
+  const again = spawn(
+    process.execPath,
+    [
+      ...process.execArgv,
+      `--max-old-space-size=${heapMb}`,
+      fileURLToPath(import.meta.url),
+      ...process.argv.slice(2),
+    ],
+    { stdio: "inherit", env: { ...process.env, PACTNEXUS_HEAP_SET: "1" } },
   );
-  await stopAll(1);
-});
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.removeAllListeners(sig);
+    process.on(sig, () => again.kill(sig));
+  }
+  again.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  main().catch(async (err) => {
+    console.error(
+      `[pactnexus] ${err instanceof Fatal || err instanceof EmbeddedDbUnreachable ? err.message : err?.stack || err}`,
+    );
+    await stopAll(1);
+  });
+}

@@ -100,7 +100,10 @@ async function startServer(url) {
     RATE_LIMIT_DISABLED: "true",
     DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE || "10",
   };
-  const child = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--max-old-space-size=160", "scripts/start.mjs"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));

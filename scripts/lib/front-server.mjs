@@ -1,6 +1,7 @@
-// The thin server in front of Next (DESIGN §1 "client address", issue 14). `npm start` (and so the
-// e2e server, the bench and the fault suite, which all start through scripts/start.mjs) runs
-// `next start` on a loopback port and this server on PORT. For every request it:
+// The front door of the server process (DESIGN §1 "client address", issues 14 and 35). `npm start`
+// (and so the e2e server, the bench and the fault suite, which all start through scripts/start.mjs)
+// runs Next's request handler in its own process, behind this door, on PORT: one process, no second
+// hop (issue 35; it was a proxy in front of `next start` before). For every request it:
 //  - takes the client address from the socket, or from X-Forwarded-For only across the TRUST_PROXY
 //    hops configured, and passes it on in CLIENT_IP_HEADER (and as the only X-Forwarded-For entry),
 //    removing whatever the client sent in either;
@@ -15,7 +16,8 @@
 //  - answers the request target "*" itself (OPTIONS * → 204, anything else → 400), and any other
 //    target that is not a path with 400: Next answers them with a 500;
 //  - warns once when forwarded headers arrive while TRUST_PROXY is unset.
-// Everything else streams through unchanged (keep-alive to Next, responses piped back).
+// Everything else goes to Next's handler as it came; a body the door had to read is handed on as a
+// request that replays it. (The 503 gate while the database is down is proxy.ts's, in this process too.)
 import fs from "node:fs";
 import http from "node:http";
 import { isIP } from "node:net";
@@ -97,18 +99,6 @@ function bodyLimit(req) {
   return { limit: LIMITS.action, what: "a" };
 }
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "upgrade"]);
-
-// Keep-alive to Next: the front server must drop an idle upstream socket well before Next closes it,
-// or a request sent on it as Next's close crosses it on the wire fails (Node's keep-alive race; a POST
-// is never resent, so it would be answered 502). The agent closes sockets idle for UPSTREAM_IDLE_MS, and
-// sooner when the upstream announces a shorter `Keep-Alive: timeout=` (Node's agent then keeps them 1 s
-// less than announced; it ignores the announcement when the agent has no timeout of its own): Next
-// announces its 5 s, so they go after 4 s. (Starting Next with a 55-s keepAliveTimeout was tried and
-// left thousands of sockets of a hostile-body burst open long enough to exhaust the server's 160 MB heap.)
-export const NEXT_KEEP_ALIVE_MS = 55_000; // under Node's headersTimeout (60 s)
-export const UPSTREAM_IDLE_MS = 30_000;
-
 /**
  * Whether an id is one of the build's server actions (a "$h" reference names one), from Next's
  * server-reference manifest; read when first needed and again when the build changes.
@@ -135,47 +125,58 @@ export function serverActionIds(distDir = process.env.NEXT_DIST_DIR || ".next") 
 
 const kb = (n) => `${Math.round(n / 1024)} kB`;
 
+/** The headers as a raw [name, value, …] list (Next reads the parsed ones; both are kept in step). */
+const rawOf = (headers) =>
+  Object.entries(headers).flatMap(([name, value]) =>
+    Array.isArray(value) ? value.flatMap((v) => [name, v]) : value === undefined ? [] : [name, String(value)],
+  );
+
+/**
+ * The request as Next should see it: the door's headers and, when the door read the body, a stream
+ * that replays it (the original was consumed by the checks). Without a body, the request itself.
+ */
+function handOn(req, headers, body) {
+  if (body === undefined) {
+    req.headers = headers;
+    req.rawHeaders = rawOf(headers);
+    return req;
+  }
+  const replay = new http.IncomingMessage(req.socket);
+  replay.method = req.method;
+  replay.url = req.url;
+  replay.httpVersion = req.httpVersion;
+  replay.httpVersionMajor = req.httpVersionMajor;
+  replay.httpVersionMinor = req.httpVersionMinor;
+  replay.headers = headers;
+  replay.rawHeaders = rawOf(headers);
+  replay.complete = true;
+  if (body.length) replay.push(body);
+  replay.push(null);
+  return replay;
+}
+
+/**
+ * The door around `handle` (Next's request handler, or any (req, res) handler in tests). `port` is
+ * the port Next was told it serves on: Next sees `localhost:port` as the Host, its own origin (a
+ * proxy rewrite is internal only when its origin is Next's own), and the public host in
+ * X-Forwarded-Host.
+ */
 export function createFrontServer({
-  upstreamPort,
+  handle,
+  port,
   trustedHops = 0,
   log = console,
   isServerReference = serverActionIds(),
-  upstreamIdleMs = UPSTREAM_IDLE_MS,
 }) {
-  // `timeout` is the sockets' idle timeout: the agent destroys a free socket on it; a request in flight
-  // longer than that is not cut (its request has no 'timeout' listener).
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: upstreamIdleMs });
   let warned = false;
 
-  function forward(req, res, headers, body, retried = false) {
-    const upstream = http.request(
-      { host: "localhost", port: upstreamPort, method: req.method, path: req.url, headers, agent },
-      (up) => {
-        const raw = [];
-        for (let i = 0; i < up.rawHeaders.length; i += 2) {
-          if (!HOP_BY_HOP.has(up.rawHeaders[i].toLowerCase()))
-            raw.push(up.rawHeaders[i], up.rawHeaders[i + 1]);
-        }
-        res.writeHead(up.statusCode || 502, up.statusMessage, raw);
-        up.pipe(res);
-        up.on("error", () => res.destroy());
-      },
-    );
-    upstream.on("error", (err) => {
-      // A kept-alive socket that Next closed as idle just as this request went out (Node's documented
-      // keep-alive race): a GET or HEAD has not been seen upstream, so it is sent once more on a new socket.
-      const idempotent = req.method === "GET" || req.method === "HEAD";
-      if (!retried && idempotent && upstream.reusedSocket && err?.code === "ECONNRESET" && !res.headersSent)
-        return void forward(req, res, headers, body, true).end();
-      json(res, 502, "UNAVAILABLE", "The service is temporarily unavailable. Please try again in a moment.", {
-        "retry-after": "5",
+  function forward(req, res, headers, body) {
+    Promise.resolve()
+      .then(() => handle(handOn(req, headers, body), res))
+      .catch((err) => {
+        log.error?.("[pactnexus] request failed:", err);
+        json(res, 500, "INTERNAL", "Something went wrong. Please try again.");
       });
-    });
-    res.on("close", () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-    if (body) upstream.end(body);
-    return upstream;
   }
 
   const server = http.createServer((req, res) => {
@@ -211,15 +212,17 @@ export function createFrontServer({
     // as the client asked for it when no proxy is trusted.
     if (!trustedHops || !headers["x-forwarded-host"]) headers["x-forwarded-host"] = req.headers.host ?? "";
     if (!trustedHops) delete headers["x-forwarded-proto"];
-    headers.host = `localhost:${upstreamPort}`;
+    headers.host = `localhost:${port}`;
 
     const hasBody =
       req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-    if (!hasBody || method === "GET" || method === "HEAD") {
-      const up = forward(req, res, headers);
-      up.end();
+    if (!hasBody) return forward(req, res, headers);
+    if (method === "GET" || method === "HEAD") {
+      // a body on a GET is not read by anyone: dropped, and Next gets the request without it
       req.resume();
-      return;
+      delete headers["content-length"];
+      delete headers["transfer-encoding"];
+      return forward(req, res, headers, Buffer.alloc(0));
     }
 
     const { limit, what } = bodyLimit(req);

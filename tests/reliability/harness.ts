@@ -4,7 +4,7 @@ import path from "node:path";
 
 /**
  * Real processes for the fault suite: the production server through scripts/start.mjs (its own
- * process group, so `kill -9` reaches start.mjs and `next start` together), HTTP helpers and the
+ * process group, so `kill -9` reaches the server and anything it started), HTTP helpers and the
  * suite's result lines.
  */
 /** The repository (npm runs scripts from the package root). */
@@ -41,7 +41,7 @@ export async function startApp(
 ): Promise<App> {
   const log = path.join(opts.logDir, `app-${++appSeq}.log`);
   const fd = fs.openSync(log, "a");
-  const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
+  const child = spawn(process.execPath, ["--max-old-space-size=160", path.join(root, "scripts/start.mjs")], {
     cwd: root,
     // The suite builds once (the first start). Later starts serve that build even if sources changed
     // meanwhile: a rebuild into the directory a running instance serves would break that instance.
@@ -52,7 +52,7 @@ export async function startApp(
       ...(opts.reuseBuild ? { START_SKIP_BUILD: "true" } : {}),
     },
     stdio: ["ignore", fd, fd],
-    detached: true, // own process group: start.mjs + next start (+ next build) are killed together
+    detached: true, // own process group: the server (one process) and a build it runs are killed together
   });
   fs.closeSync(fd);
   live.add(child);
@@ -79,7 +79,7 @@ export async function startApp(
   return { base, child, log, exited };
 }
 
-/** kill -9 of the whole process group (start.mjs and next start): no shutdown hook runs. */
+/** kill -9 of the whole process group (the server process and its children): no shutdown hook runs. */
 export async function killApp(app: App) {
   if (app.child.pid) {
     try {
