@@ -62,9 +62,10 @@ function statusBannerOf(c: View["campaign"]): { tone: string; title: string; tex
         title: "Event confirmed",
         text: c.paid
           ? `All attendees charged${c.chargedAt ? ` on ${formatInZone(c.chargedAt, c.timeZone)}` : ""}: ${c.totalCharged} charged, ${
-              // issue 32: money given back is not collected
+              // "Collected" is what was charged, before refunds, as in the Money panel below and /payouts
+              // (issue 34: one meaning per word); what is kept is the panel's Net
               c.refundedCents > 0
-                ? `${formatCents(c.totalChargedCents)}; ${formatCents(c.refundedCents)} refunded, ${formatCents(Math.max(0, c.totalChargedCents - c.refundedCents))} collected.`
+                ? `${formatCents(c.totalChargedCents)} collected, ${formatCents(c.refundedCents)} of it refunded.`
                 : `${formatCents(c.totalChargedCents)} collected.`
             }`
           : goalMetSentence({ ...c, pactType: c.crowdfund ? "crowdfund" : "paction" }),
@@ -81,7 +82,7 @@ function statusBannerOf(c: View["campaign"]): { tone: string; title: string; tex
         title: "Cancelled",
         text:
           c.refundedCount > 0
-            ? `This event was cancelled. ${c.refundedCount} ${c.refundedCount === 1 ? "charge was" : "charges were"} refunded (${formatCents(c.refundedCents)}); net collected ${formatCents(Math.max(0, c.totalChargedCents - c.refundedCents))}.`
+            ? `This event was cancelled. ${c.refundedCount} ${c.refundedCount === 1 ? "charge was" : "charges were"} refunded: ${formatCents(c.refundedCents)} of the ${formatCents(c.totalChargedCents)} collected.`
             : "This event was cancelled. Nobody will be charged.",
       };
     default:
