@@ -1,6 +1,7 @@
 import "server-only";
 import { formatCents, plural } from "@/lib/format";
 import { isConfirmed, isCrowdfund, isPaidEvent } from "@/lib/events/lifecycle";
+import { goAheadOffer, offersGoAhead } from "@/lib/events/money-sentences";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import {
@@ -73,6 +74,8 @@ export function deadlineExtendedEmail(
     : c.ticketPriceCents > 0
       ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} ${by}. Otherwise nobody pays.`
       : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} ${by}.`;
+  // issue 34: the early go-ahead they agreed to still holds under the new deadline (the money sentences' words)
+  const goAhead = !isConfirmed(c.status) && offersGoAhead(c) ? ` ${goAheadOffer(c)}` : "";
   const choice = isConfirmed(c.status)
     ? ""
     : waiting
@@ -87,7 +90,7 @@ export function deadlineExtendedEmail(
       heading: "The deadline moved later",
       paragraphs: [
         `The organizer of "${c.title}" moved its deadline from ${when(oldDeadline, c)} to ${when(c.deadline, c)}.`,
-        waiting ? "" : terms,
+        waiting ? "" : terms + goAhead,
         choice,
       ].filter(Boolean),
       action: {

@@ -202,6 +202,21 @@ describe("extending the deadline (issue 31)", () => {
     expect(await movedMails(campaign.id)).toHaveLength(2);
   });
 
+  it("a later deadline on an event offering the early go-ahead repeats the go-ahead in the email", async () => {
+    const { organizer, backer, campaign } = await eventWithBacker({
+      startsAt: new Date(Date.now() + 200 * DAY),
+    });
+    await db.campaign.update({ where: { id: campaign.id }, data: { earlyGoAhead: true } });
+    await createPledge(campaign.id, backer.id, { paymentMethodId: "pm", amountCents: 900 });
+    const later = new Date(campaign.deadline.getTime() + 30 * DAY);
+    const values = await formOf(organizer, campaign.id, { deadline: later.toISOString() });
+    await updateCampaign(viewer(organizer), campaign.id, values);
+    const [mail] = await movedMails(campaign.id);
+    expect(mail.text).toContain(
+      "Otherwise nobody pays. The organizer may go ahead from 8 people (80% of the goal). If they do, you're charged $9.00 at once, as when the goal is met.",
+    );
+  });
+
   it("stops 90 days after the original deadline however many extensions: past it is refused and changes nothing", async () => {
     const { organizer, backer, campaign } = await eventWithBacker({
       startsAt: new Date(Date.now() + 320 * DAY),
