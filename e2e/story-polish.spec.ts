@@ -160,6 +160,37 @@ for (const viewport of [PHONE, DESKTOP]) {
       // the organizer box names the organizer, for the organizer
       await expect(page.getByRole("complementary").getByText("Wizard Organizer")).toBeVisible();
     });
+
+    test("a cover the cover route refuses after the event exists: the manage page says why", async ({
+      page,
+    }) => {
+      await loginAs(page, await createUser({ name: "Cover Organizer" }));
+      await page.goto("/create-campaign");
+      await page.getByLabel("Title").fill(`Cover refused ${rand()}`);
+      await page.getByLabel("Description").fill("A picnic whose cover is not an image at all.");
+      await page.getByLabel(/Goal/).fill("5");
+      const day = new Date(Date.now() + 10 * 86400_000).toISOString().slice(0, 10);
+      await page.getByLabel("Deadline").fill(`${day}T19:00`);
+      await page.getByRole("button", { name: "Next", exact: true }).click();
+      // a .png by name and type whose bytes are no image: the picker lets it through, the route does not
+      await page.locator('input[name="cover"]').setInputFiles({
+        name: "not-really.png",
+        mimeType: "image/png",
+        buffer: Buffer.from("this is plain text, not a PNG"),
+      });
+      await page.getByRole("button", { name: "Create Event" }).click();
+      await page
+        .getByRole("dialog", { name: "Review your event" })
+        .getByRole("button", { name: "Create Event" })
+        .click();
+      await expect(page).toHaveURL(/\/campaign\/[a-z0-9]+\/manage$/);
+      await expect(
+        page.getByText(/Your event was created, but its cover did not upload: .+ Please choose it again\./),
+      ).toBeVisible();
+      // once read, the reason is not shown again
+      await page.reload();
+      await expect(page.getByText(/its cover did not upload/)).toHaveCount(0);
+    });
   });
 }
 

@@ -9,6 +9,8 @@ import { DraftsPanel } from "@/components/create/drafts-panel";
 import { TimePlaceFields, TimeZoneField, zonedHint } from "@/components/create/time-place-fields";
 import { ReviewDialog } from "@/components/create/review-dialog";
 import { CoverPicker } from "@/components/create/cover-picker";
+import { rememberCoverFailure } from "@/components/manage/cover-upload";
+import { COVER_TEXTS } from "@/lib/images/texts";
 import type { PlatformFeeTerms } from "@/lib/payments/fees";
 import { isTimeZone, localTimeZone, toWallClock } from "@/lib/campaigns/event-time";
 import { formIsPaid } from "@/lib/campaigns/fields";
@@ -127,8 +129,9 @@ export function CreateEventForm({
           const id = result.data.id;
           // the cover goes to the event's cover route once the event exists; if it does not take,
           // the manage page (where the cover control is) says why and offers it again
-          const coverTaken = cover ? await uploadCover(id, cover) : true;
-          router.push(coverTaken ? `/campaign/${id}` : `/campaign/${id}/manage`);
+          const coverRefused = cover ? await uploadCover(id, cover) : null;
+          if (coverRefused) rememberCoverFailure(id, coverRefused);
+          router.push(coverRefused ? `/campaign/${id}/manage` : `/campaign/${id}`);
           return;
         }
         setReview(null);
@@ -331,15 +334,20 @@ export function CreateEventForm({
   );
 }
 
-/** Sends the chosen cover to the event's cover route (the manage page's, lib/images); whether it took. */
-async function uploadCover(campaignId: string, file: File): Promise<boolean> {
+/**
+ * Sends the chosen cover to the event's cover route (the manage page's, lib/images): null when it
+ * took, else the route's reason.
+ */
+async function uploadCover(campaignId: string, file: File): Promise<string | null> {
   try {
     const form = new FormData();
     form.set("file", file);
     const res = await fetch(`/api/campaigns/${campaignId}/cover`, { method: "POST", body: form });
-    return res.ok;
+    if (res.ok) return null;
+    const data = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    return data?.error?.message ?? COVER_TEXTS.notImage;
   } catch {
-    return false;
+    return "The upload did not go through.";
   }
 }
 

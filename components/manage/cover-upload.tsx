@@ -1,11 +1,36 @@
 "use client";
 
-import { useRef, useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Cover } from "@/components/campaigns/cover";
 import { COVER_MAX_BYTES } from "@/lib/images/limits";
 import { COVER_TEXTS } from "@/lib/images/texts";
+
+const failureKey = (campaignId: string) => `pactnexus:cover-failed:${campaignId}`;
+
+/**
+ * The create wizard's cover did not take once the event existed (issue 34): the manage page, where
+ * the wizard sends the organizer then, says why. Kept in this tab's session storage, not the URL, so
+ * no link can put words on the page.
+ */
+export function rememberCoverFailure(campaignId: string, reason: string) {
+  try {
+    sessionStorage.setItem(failureKey(campaignId), reason);
+  } catch {
+    // storage unavailable: the manage page shows the cover control without the reason
+  }
+}
+
+function takeCoverFailure(campaignId: string): string | null {
+  try {
+    const reason = sessionStorage.getItem(failureKey(campaignId));
+    sessionStorage.removeItem(failureKey(campaignId));
+    return reason;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The organizer's cover control on the manage page (issue 17): choose a JPEG, PNG or WebP up to
@@ -25,6 +50,16 @@ export function CoverUpload({
   const input = useRef<HTMLInputElement>(null);
   const [notice, setNotice] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [busy, startTransition] = useTransition();
+  useEffect(() => {
+    const reason = takeCoverFailure(campaignId);
+    // Runs once on arrival from the create wizard: shows why its cover did not upload.
+    if (reason)
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      setNotice({
+        tone: "error",
+        text: `Your event was created, but its cover did not upload: ${reason} Please choose it again.`,
+      });
+  }, [campaignId]);
 
   const send = (method: "POST" | "DELETE", body?: FormData) =>
     startTransition(async () => {
