@@ -49,6 +49,7 @@ async function main() {
   const { startLocalSmtp } = await import("@/tests/helpers/local-smtp");
   const scenarios = await import("./scenarios");
   const { killDuringPromotions } = await import("./waitlist-scenario");
+  const { twoInstances } = await import("./two-instances");
   const { disconnectDb } = await import("@/lib/db");
   const { PrismaClient } = await import("@/lib/generated/prisma/client");
   const { PrismaPg } = await import("@prisma/adapter-pg");
@@ -116,25 +117,31 @@ async function main() {
 
   let eventId: string | null = null;
   try {
-    // Scenario 5 mostly waits for the per-minute sender, so it runs alongside 1, 3 and 4 (not 2:
-    // that one stops Postgres).
-    const email = scenarios
-      .emailRetries(ctx, { client: emailDb, env: emailEnv, port: PORT + 1, failFirst: SMTP_FAIL_FIRST })
-      .catch((e) => crashed("5 SMTP refusing deliveries", e));
-    record(await scenarios.killDuringCharging(ctx).catch((e) => crashed("1 kill -9 during charging", e)));
-    const s3 = await scenarios.stripeFaults(ctx).catch((e) => crashed("3 Stripe 500/429/timeouts", e));
-    if ("campaignId" in s3) eventId = s3.campaignId as string;
-    record(s3);
-    record(await scenarios.webhookReplay(ctx).catch((e) => crashed("4 webhooks replayed/reordered", e)));
-    record(
-      await scenarios.killDuringRecovery(ctx).catch((e) => crashed("6 kill -9 during the retry pass", e)),
-    );
-    record(await scenarios.killDuringPayouts(ctx).catch((e) => crashed("7 kill -9 during payouts", e)));
-    record(await killDuringPromotions(ctx).catch((e) => crashed("8 kill -9 during promotions", e)));
-    record(await email);
-    if (eventId)
-      record(await scenarios.databaseOutage(ctx, eventId).catch((e) => crashed("2 Postgres down 5 s", e)));
-    else record(crashed("2 Postgres down 5 s", "no event to load (scenario 3 failed)"));
+    // RELIABILITY_ONLY=two-instances: scenario 9 alone (for working on it; the full suite is the default)
+    if (process.env.RELIABILITY_ONLY === "two-instances") {
+      record(await twoInstances(ctx).catch((e) => crashed("9 two instances, one killed during charging", e)));
+    } else {
+      // Scenario 5 mostly waits for the per-minute sender, so it runs alongside 1, 3 and 4 (not 2:
+      // that one stops Postgres).
+      const email = scenarios
+        .emailRetries(ctx, { client: emailDb, env: emailEnv, port: PORT + 1, failFirst: SMTP_FAIL_FIRST })
+        .catch((e) => crashed("5 SMTP refusing deliveries", e));
+      record(await scenarios.killDuringCharging(ctx).catch((e) => crashed("1 kill -9 during charging", e)));
+      const s3 = await scenarios.stripeFaults(ctx).catch((e) => crashed("3 Stripe 500/429/timeouts", e));
+      if ("campaignId" in s3) eventId = s3.campaignId as string;
+      record(s3);
+      record(await scenarios.webhookReplay(ctx).catch((e) => crashed("4 webhooks replayed/reordered", e)));
+      record(
+        await scenarios.killDuringRecovery(ctx).catch((e) => crashed("6 kill -9 during the retry pass", e)),
+      );
+      record(await scenarios.killDuringPayouts(ctx).catch((e) => crashed("7 kill -9 during payouts", e)));
+      record(await killDuringPromotions(ctx).catch((e) => crashed("8 kill -9 during promotions", e)));
+      record(await twoInstances(ctx).catch((e) => crashed("9 two instances, one killed during charging", e)));
+      record(await email);
+      if (eventId)
+        record(await scenarios.databaseOutage(ctx, eventId).catch((e) => crashed("2 Postgres down 5 s", e)));
+      else record(crashed("2 Postgres down 5 s", "no event to load (scenario 3 failed)"));
+    }
   } finally {
     await stopApp(ctx.app);
     await disconnectDb().catch(() => {});
