@@ -36,7 +36,7 @@ let seq = 0;
 type Client = PrismaClient;
 
 /** A paid event with `n` backers, each with a Stripe customer and a card saved at the fake Stripe. */
-async function paidEvent(
+export async function paidEvent(
   ctx: Ctx,
   n: number,
   opts: {
@@ -92,7 +92,7 @@ async function paidEvent(
  * Waits until the campaign's charging is over: the HTTP run returns when it finds nothing left to
  * claim, while a charge job (queued by the threshold or the sweeper) may still hold claims of its own.
  */
-async function settled(campaignId: string, timeoutMs = 180_000): Promise<boolean> {
+export async function settled(campaignId: string, timeoutMs = 180_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const open = await db.pledge.count({
@@ -110,8 +110,9 @@ async function settled(campaignId: string, timeoutMs = 180_000): Promise<boolean
   }
 }
 
-const executed = (fake: FakeStripe, pledgeId: string) => fake.state.chargesByPledge.get(pledgeId) ?? [];
-const intentRequests = (fake: FakeStripe, campaignId: string) =>
+export const executed = (fake: FakeStripe, pledgeId: string) =>
+  fake.state.chargesByPledge.get(pledgeId) ?? [];
+export const intentRequests = (fake: FakeStripe, campaignId: string) =>
   fake.state.requests.filter(
     (r) =>
       r.method === "POST" &&
@@ -120,7 +121,11 @@ const intentRequests = (fake: FakeStripe, campaignId: string) =>
   );
 
 /** Pledges charged successfully more than once at the provider, and pledges whose charge is missing or not recorded. */
-async function audit(fake: FakeStripe, campaignId: string, expectSucceeded: (pledgeId: string) => boolean) {
+export async function audit(
+  fake: FakeStripe,
+  campaignId: string,
+  expectSucceeded: (pledgeId: string) => boolean,
+) {
   const rows = await db.pledge.findMany({
     where: { campaignId },
     select: { id: true, chargeStatus: true, charged: true, paymentIntentId: true },
