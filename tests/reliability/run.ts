@@ -194,7 +194,8 @@ async function main() {
   console.log(
     `\n[reliability] ${results.length - failed.length}/${results.length} scenarios passed in ${((Date.now() - t0) / 1000).toFixed(0)}s`,
   );
-  for (const r of [...results].sort((a, b) => a.name.localeCompare(b.name))) console.log(formatLine(r));
+  for (const r of [...results].sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true })))
+    console.log(formatLine(r));
   if (failed.length) console.log(`[reliability] app logs: ${path.relative(root, dir)}/app-*.log`);
   process.exit(failed.length ? 1 : 0);
 }
