@@ -1,3 +1,6 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type http from "node:http";
 import { db } from "@/lib/db";
@@ -22,6 +25,8 @@ import { audit, executed, intentRequests, paidEvent, settled, type Ctx } from "@
  * instance pg-boss hands them to.
  */
 export type Pair = {
+  /** set when the instances reach PostgreSQL through PgBouncer (RELIABILITY_PGBOUNCER) */
+  via: string;
   a: App;
   b: App;
   bPort: number;
@@ -37,10 +42,68 @@ const createBalancer = async () =>
     }
   ).createBalancer;
 
+/**
+ * RELIABILITY_PGBOUNCER=/usr/sbin/pgbouncer: the two instances reach PostgreSQL through PgBouncer in
+ * transaction mode (the suite's own checks go directly). PgBouncer refuses to run as root: then it
+ * runs as the `postgres` or `nobody` user.
+ */
+async function startPgBouncer(ctx: Ctx, databaseUrl: string) {
+  const bin = process.env.RELIABILITY_PGBOUNCER!;
+  const u = new URL(databaseUrl);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reliability-pgbouncer-"));
+  fs.chmodSync(dir, 0o777);
+  fs.writeFileSync(
+    path.join(dir, "users.txt"),
+    `"${decodeURIComponent(u.username)}" "${decodeURIComponent(u.password)}"\n`,
+  );
+  const port = ctx.port + 4;
+  const db = u.pathname.slice(1);
+  fs.writeFileSync(
+    path.join(dir, "pgbouncer.ini"),
+    [
+      "[databases]",
+      `${db} = host=${u.hostname} port=${u.port} dbname=${db}`,
+      "[pgbouncer]",
+      "listen_addr = 127.0.0.1",
+      `listen_port = ${port}`,
+      "auth_type = plain",
+      `auth_file = ${dir}/users.txt`,
+      "pool_mode = transaction",
+      "default_pool_size = 20",
+      "max_client_conn = 200",
+      `logfile = ${dir}/pgbouncer.log`,
+      "unix_socket_dir =",
+      "",
+    ].join("\n"),
+  );
+  let ids: { uid: number; gid: number } | object = {};
+  if (process.getuid?.() === 0) {
+    const line = fs
+      .readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .map((l) => l.split(":"))
+      .find((f) => f[0] === "postgres" || f[0] === "nobody");
+    if (line) ids = { uid: Number(line[2]), gid: Number(line[3]) };
+  }
+  const child: ChildProcess = spawn(bin, [path.join(dir, "pgbouncer.ini")], { stdio: "ignore", ...ids });
+  await sleep(1_000);
+  if (child.exitCode !== null) throw new Error(`PgBouncer exited; see ${dir}/pgbouncer.log`);
+  u.port = String(port);
+  u.hostname = "127.0.0.1";
+  return { url: u.toString(), stop: () => child.kill("SIGTERM") };
+}
+
 /** Stops the suite's instance, starts A on its port and B beside it, and the balancer in front. */
 export async function startPair(ctx: Ctx): Promise<Pair> {
   await stopApp(ctx.app);
-  const env = { ...ctx.appEnv, TRUST_PROXY: "1" };
+  const bouncer = process.env.RELIABILITY_PGBOUNCER
+    ? await startPgBouncer(ctx, ctx.appEnv.DATABASE_URL)
+    : null;
+  const env = {
+    ...ctx.appEnv,
+    TRUST_PROXY: "1",
+    ...(bouncer ? { DATABASE_URL: bouncer.url } : {}),
+  };
   const bPort = ctx.port + 2; // ctx.port + 1 is the email scenario's instance
   const [a, b] = await Promise.all([
     startApp(env, { port: ctx.port, logDir: ctx.logDir, reuseBuild: true }),
@@ -50,6 +113,7 @@ export async function startPair(ctx: Ctx): Promise<Pair> {
   const server = (await createBalancer())([ctx.port, bPort]);
   await new Promise<void>((r) => server.listen(ctx.port + 3, "127.0.0.1", r));
   return {
+    via: bouncer ? " via PgBouncer" : "",
     a,
     b,
     bPort,
@@ -59,6 +123,10 @@ export async function startPair(ctx: Ctx): Promise<Pair> {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await stopApp(b);
+      if (bouncer) {
+        await stopApp(a); // before PgBouncer goes, so A's pools do not log errors meanwhile
+        bouncer.stop();
+      }
     },
   };
 }
@@ -211,7 +279,7 @@ export async function exactlyOnceOnTwo(ctx: Ctx, pair: Pair, startedAt: number):
   }
   const transfers = payouts.ids.reduce((n, id) => n + transfersOf(id).length, 0);
   return {
-    name: "9 two instances, jobs on both",
+    name: `9 two instances, jobs on both${pair.via}`,
     figures: {
       instances: 2,
       pledges: N,
@@ -303,7 +371,7 @@ export async function killOneOfTwo(ctx: Ctx, pair: Pair): Promise<ScenarioResult
   const charges = countExecuted();
   if (charges !== N) failures.push(`${charges} charges executed for ${N} pledges`);
   return {
-    name: "10 two instances, kill -9 B",
+    name: `10 two instances, kill -9 B${pair.via}`,
     figures: {
       pledges: N,
       charges,
