@@ -6,6 +6,9 @@
  * SMTP server, builds the app once (NEXT_DIST_DIR=.next-reliability; skipped when up to date) and
  * runs the production server through scripts/start.mjs on port 3120. Prints one line per scenario
  * and exits non-zero if any scenario fails. Logs: .data/reliability/.
+ *
+ * RELIABILITY_ONLY=9,10 runs only the scenarios with those numbers (while working on one of them);
+ * the whole suite runs without it.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -14,6 +17,8 @@ import { formatLine, root, startApp, stopApp, runNode, type ScenarioResult } fro
 const PORT = Number(process.env.RELIABILITY_PORT || 3120);
 const SMTP_FAIL_FIRST = 3;
 const WEBHOOK_SECRET = "whsec_reliability_suite";
+const ONLY = process.env.RELIABILITY_ONLY?.split(",").map((s) => s.trim());
+const want = (n: string) => !ONLY || ONLY.includes(n);
 
 async function main() {
   const t0 = Date.now();
@@ -49,7 +54,7 @@ async function main() {
   const { startLocalSmtp } = await import("@/tests/helpers/local-smtp");
   const scenarios = await import("./scenarios");
   const { killDuringPromotions } = await import("./waitlist-scenario");
-  const { twoInstances } = await import("./two-instances");
+  const twoInstances = await import("./two-instances-scenario");
   const { disconnectDb } = await import("@/lib/db");
   const { PrismaClient } = await import("@/lib/generated/prisma/client");
   const { PrismaPg } = await import("@prisma/adapter-pg");
@@ -117,30 +122,64 @@ async function main() {
 
   let eventId: string | null = null;
   try {
-    // RELIABILITY_ONLY=two-instances: scenario 9 alone (for working on it; the full suite is the default)
-    if (process.env.RELIABILITY_ONLY === "two-instances") {
-      record(await twoInstances(ctx).catch((e) => crashed("9 two instances, one killed during charging", e)));
-    } else {
-      // Scenario 5 mostly waits for the per-minute sender, so it runs alongside 1, 3 and 4 (not 2:
-      // that one stops Postgres).
-      const email = scenarios
-        .emailRetries(ctx, { client: emailDb, env: emailEnv, port: PORT + 1, failFirst: SMTP_FAIL_FIRST })
-        .catch((e) => crashed("5 SMTP refusing deliveries", e));
+    // Scenario 5 mostly waits for the per-minute sender, so it runs alongside 1, 3 and 4 (not 2:
+    // that one stops Postgres).
+    const email = want("5")
+      ? scenarios
+          .emailRetries(ctx, { client: emailDb, env: emailEnv, port: PORT + 1, failFirst: SMTP_FAIL_FIRST })
+          .catch((e) => crashed("5 SMTP refusing deliveries", e))
+      : null;
+    if (want("1"))
       record(await scenarios.killDuringCharging(ctx).catch((e) => crashed("1 kill -9 during charging", e)));
+    if (want("3") || want("2")) {
       const s3 = await scenarios.stripeFaults(ctx).catch((e) => crashed("3 Stripe 500/429/timeouts", e));
       if ("campaignId" in s3) eventId = s3.campaignId as string;
-      record(s3);
+      if (want("3")) record(s3);
+    }
+    if (want("4"))
       record(await scenarios.webhookReplay(ctx).catch((e) => crashed("4 webhooks replayed/reordered", e)));
+    if (want("6"))
       record(
         await scenarios.killDuringRecovery(ctx).catch((e) => crashed("6 kill -9 during the retry pass", e)),
       );
+    if (want("7"))
       record(await scenarios.killDuringPayouts(ctx).catch((e) => crashed("7 kill -9 during payouts", e)));
+    if (want("8"))
       record(await killDuringPromotions(ctx).catch((e) => crashed("8 kill -9 during promotions", e)));
-      record(await twoInstances(ctx).catch((e) => crashed("9 two instances, one killed during charging", e)));
-      record(await email);
+    if (email) record(await email);
+    if (want("2")) {
       if (eventId)
         record(await scenarios.databaseOutage(ctx, eventId).catch((e) => crashed("2 Postgres down 5 s", e)));
       else record(crashed("2 Postgres down 5 s", "no event to load (scenario 3 failed)"));
+    }
+    // Last: these replace the suite's instance by two behind a balancer (TRUST_PROXY=1).
+    if (want("9") || want("10")) {
+      const pairStarted = Date.now();
+      const pair = await twoInstances.startPair(ctx).catch((e: Error) => e);
+      if (pair instanceof Error) {
+        if (want("9")) record(crashed("9 two instances, jobs on both", pair));
+        if (want("10")) record(crashed("10 two instances, kill -9 B", pair));
+      } else {
+        say(
+          `two instances behind the balancer ${pair.balancer} after ${((Date.now() - pairStarted) / 1000).toFixed(0)}s`,
+        );
+        try {
+          if (want("9"))
+            record(
+              await twoInstances
+                .exactlyOnceOnTwo(ctx, pair, pairStarted)
+                .catch((e) => crashed("9 two instances, jobs on both", e)),
+            );
+          if (want("10"))
+            record(
+              await twoInstances
+                .killOneOfTwo(ctx, pair)
+                .catch((e) => crashed("10 two instances, kill -9 B", e)),
+            );
+        } finally {
+          await pair.close();
+        }
+      }
     }
   } finally {
     await stopApp(ctx.app);
@@ -155,7 +194,8 @@ async function main() {
   console.log(
     `\n[reliability] ${results.length - failed.length}/${results.length} scenarios passed in ${((Date.now() - t0) / 1000).toFixed(0)}s`,
   );
-  for (const r of [...results].sort((a, b) => a.name.localeCompare(b.name))) console.log(formatLine(r));
+  for (const r of [...results].sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true })))
+    console.log(formatLine(r));
   if (failed.length) console.log(`[reliability] app logs: ${path.relative(root, dir)}/app-*.log`);
   process.exit(failed.length ? 1 : 0);
 }

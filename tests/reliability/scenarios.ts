@@ -112,7 +112,7 @@ export async function settled(campaignId: string, timeoutMs = 180_000): Promise<
 
 export const executed = (fake: FakeStripe, pledgeId: string) =>
   fake.state.chargesByPledge.get(pledgeId) ?? [];
-const intentRequests = (fake: FakeStripe, campaignId: string) =>
+export const intentRequests = (fake: FakeStripe, campaignId: string) =>
   fake.state.requests.filter(
     (r) =>
       r.method === "POST" &&
