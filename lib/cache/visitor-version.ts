@@ -22,6 +22,12 @@ import { standingSql } from "@/lib/events/standing";
  * named (prepared) statement so Postgres plans it once per connection, not on every request.
  */
 const BUCKET_MS = 5 * 60_000;
+
+/**
+ * The statement's name, unless DATABASE_PREPARED_STATEMENTS=false: PgBouncer in transaction mode before
+ * 1.21 cannot carry a named statement from one transaction to the next (README, "Several instances").
+ */
+const named = (name: string) => (process.env.DATABASE_PREPARED_STATEMENTS === "false" ? {} : { name });
 const g = globalThis as unknown as { __pnVersionPool?: pg.Pool; __pnVersionUrl?: string };
 
 function pool(): pg.Pool | null {
@@ -57,7 +63,7 @@ export async function homeVersion(now = Date.now()): Promise<string | null> {
   const p = pool();
   if (!p) return null;
   const { rows } = await p.query<{ v: Date | null }>({
-    name: "pn_home_version",
+    ...named("pn_home_version"),
     text: `SELECT max("updatedAt") AS v FROM "Campaign"`,
   });
   return listVersion(rows[0]?.v ?? null, now);
@@ -77,7 +83,7 @@ export async function memberHomeVersion(session: SessionClaims, now = Date.now()
   const p = pool();
   if (!p || !/^[A-Za-z0-9_-]{1,64}$/.test(session.userId)) return null;
   const { rows } = await p.query<{ v: Date | null; admin: boolean | null }>({
-    name: "pn_member_home_version",
+    ...named("pn_member_home_version"),
     text: `SELECT (SELECT max("updatedAt") FROM "Campaign") AS v, (SELECT "isAdmin" FROM "User" WHERE id = $1 AND "sessionVersion" = $2) AS admin`,
     values: [session.userId, session.version],
   });
@@ -99,7 +105,7 @@ export async function campaignVersion(id: string, now = Date.now()): Promise<str
     startsAt: Date | null;
     approvalStatus: string;
   }>({
-    name: "pn_campaign_version_3",
+    ...named("pn_campaign_version_3"),
     text: `SELECT "updatedAt", deadline, "startsAt", "approvalStatus" FROM "Campaign" WHERE id = $1`,
     values: [id],
   });
@@ -143,7 +149,7 @@ export async function memberCampaignVersion(
     waiting: boolean;
     conditional: boolean;
   }>({
-    name: "pn_member_campaign_version_7",
+    ...named("pn_member_campaign_version_7"),
     text: `SELECT c."updatedAt", c.deadline, c."startsAt", c."creatorId", c."approvalStatus", u."isAdmin" AS admin,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${livePledgeWhere()}) AS committed,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${standingPledgeWhere()} AND "waitlistedAt" IS NOT NULL) AS waiting,
@@ -186,7 +192,7 @@ export async function eventPageGate(
   if (!isCampaignId(id)) return "hidden";
   const userId = session && /^[A-Za-z0-9_-]{1,64}$/.test(session.userId) ? session.userId : null;
   const { rows } = await p.query<{ creatorId: string; approvalStatus: string; admin: boolean | null }>({
-    name: "pn_event_page_gate",
+    ...named("pn_event_page_gate"),
     text: `SELECT c."creatorId", c."approvalStatus",
             (SELECT "isAdmin" FROM "User" WHERE id = $2 AND "sessionVersion" = $3) AS admin
      FROM "Campaign" c WHERE c.id = $1`,
