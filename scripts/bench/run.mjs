@@ -12,10 +12,14 @@ import { encode } from "next-auth/jwt";
 import pg from "pg";
 import { startEmbeddedPostgres, freePort } from "../lib/embedded-db.mjs";
 import { lighthouseScores, scenarios as extraScenarios } from "./scenarios.mjs";
+import { TWO, oneInstanceOf, twoInstances } from "./two-instances.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
 const DURATION = Number(process.env.BENCH_DURATION || 10);
+// BENCH_INSTANCES=1 skips the two-instance part (issue 35), which is on by default: `npm run bench`
+// is what reports it beside the one-instance rows of the same run.
+const INSTANCES = Number(process.env.BENCH_INSTANCES || 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const SECRET = "bench-secret-not-for-production";
 const log = (m) => console.log(`[bench] ${m}`);
@@ -86,7 +90,8 @@ function processTreeRss(pid) {
   return kb / 1024;
 }
 
-async function startServer(url) {
+/** The app (scripts/start.mjs) on a free port; `extra` overrides the environment (two instances). */
+async function startServer(url, extra = {}) {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -97,6 +102,7 @@ async function startServer(url) {
     SEED_DEMO: "false",
     RATE_LIMIT_DISABLED: "true",
     DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE || "10",
+    ...extra,
   };
   const child = spawn(process.execPath, ["--max-old-space-size=160", "scripts/start.mjs"], {
     env,
@@ -118,6 +124,7 @@ async function startServer(url) {
   const timer = setInterval(() => (peak = Math.max(peak, processTreeRss(child.pid))), 200);
   return {
     base,
+    port,
     env,
     child,
     peakRss: () => peak,
@@ -275,6 +282,11 @@ async function main() {
     if (process.env.BENCH_LIGHTHOUSE !== "false")
       results.lighthouse = await lighthouseScores(server.base, ["/", hot], log);
     results.peakRssMb = Math.round(server.peakRss());
+    await server.stop(); // the two instances get the machine to themselves
+    if (INSTANCES >= 2 && (!only || only.test(TWO))) {
+      const rows = await twoInstances({ url, startServer, measure, secret: SECRET, log, q, only });
+      results.scenarios.push(...rows);
+    }
   } finally {
     await server.stop();
     await pgServer.stop();
@@ -308,6 +320,12 @@ function targetOf(s, r) {
   // the door's two runs (the ceiling row's and the one interleaved with plain `next start`'s)
   const door = plainRow?.doorAgain ? (s.reqPerSec + plainRow.doorAgain) / 2 : s.reqPerSec;
   const name = s.scenario;
+  if (name.startsWith(TWO)) {
+    if (s.kind === "cross-instance") return ["the count moved by one on B", s.visible];
+    const one = oneInstanceOf(s, r.scenarios);
+    const ratio = one ? `${Math.round((s.reqPerSec / one.reqPerSec) * 100)}% of one instance (${one.reqPerSec})` : "";
+    return ["aggregate vs one instance in this run (no numeric target; 2 cores for both)", undefined, ratio];
+  }
   if (name === "ceiling: static /roadmap")
     return plain
       ? [
@@ -337,7 +355,7 @@ function targetOf(s, r) {
 }
 
 const metText = ([, met, figure]) =>
-  met === undefined ? "" : `${met ? "yes" : "no"}${figure ? ` (${figure})` : ""}`;
+  met === undefined ? (figure ?? "") : `${met ? "yes" : "no"}${figure ? ` (${figure})` : ""}`;
 
 function renderMarkdown(r) {
   const ceiling = r.scenarios.find((s) => s.scenario.startsWith("ceiling"))?.reqPerSec || 1;
