@@ -4,6 +4,7 @@
 // (50 connections, 10 s per scenario). Writes bench/results.json and bench/RESULTS.md.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -239,6 +240,8 @@ async function main() {
     seedSeconds,
     counts,
     scenarios: [],
+    // the machine is shared (other work may run meanwhile): its 1-minute load average, start and end
+    load: { cores: os.cpus().length, start: os.loadavg()[0] },
   };
   try {
     const session = async (n) =>
@@ -292,6 +295,7 @@ async function main() {
     await pgServer.stop();
   }
   results.totalSeconds = Math.round((Date.now() - started) / 1000);
+  results.load.end = os.loadavg()[0];
   // Gates (issue 32): targets a scenario checks as PASS/FAIL; any FAIL makes `npm run bench` exit 1
   // after writing the results.
   results.gates = results.scenarios.flatMap((s) => s.gates ?? []);
@@ -362,7 +366,7 @@ function renderMarkdown(r) {
   const lines = [
     `# Benchmark results`,
     "",
-    `${r.date} — ${r.connections} connections, ${r.durationSeconds} s per scenario; data: ${r.counts.events} events, ${r.counts.pledges} pledges, ${r.counts.comments} comments (seeded in ${r.seedSeconds.toFixed(1)} s). Command: \`npm run bench\`.`,
+    `${r.date} — ${r.connections} connections, ${r.durationSeconds} s per scenario; data: ${r.counts.events} events, ${r.counts.pledges} pledges, ${r.counts.comments} comments (seeded in ${r.seedSeconds.toFixed(1)} s). Command: \`npm run bench\`.${r.load ? ` Machine: ${r.load.cores} cores, shared — 1-minute load average ${r.load.start.toFixed(1)} at the start, ${r.load.end?.toFixed(1)} at the end (other work was running: absolute figures move with it, ratios less).` : ""}`,
     "",
     "| scenario | req/s | % of ceiling | p50 ms | p99 ms | non-2xx | errors | peak RSS MB | target | met |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
