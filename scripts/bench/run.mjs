@@ -327,7 +327,9 @@ function targetOf(s, r) {
   if (name.startsWith(TWO)) {
     if (s.kind === "cross-instance") return ["the count moved by one on B", s.visible];
     const one = oneInstanceOf(s, r.scenarios);
-    const ratio = one ? `${Math.round((s.reqPerSec / one.reqPerSec) * 100)}% of one instance (${one.reqPerSec})` : "";
+    const ratio = one
+      ? `${Math.round((s.reqPerSec / one.reqPerSec) * 100)}% of one instance (${one.reqPerSec})`
+      : "";
     return ["aggregate vs one instance in this run (no numeric target; 2 cores for both)", undefined, ratio];
   }
   if (name === "ceiling: static /roadmap")
