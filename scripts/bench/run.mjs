@@ -261,7 +261,17 @@ async function main() {
     await add("ceiling: static /roadmap", { path: "/roadmap" });
     // The door's cost (issues 14, 35): the same page from plain `next start` on the same build and
     // database, same run (the app's server idles meanwhile).
-    if (!only || only.test("plain next start")) results.scenarios.push(await plainNextCeiling(server));
+    if (!only || only.test("plain next start")) {
+      const plain = await plainNextCeiling(server);
+      results.scenarios.push(plain);
+      // The ceiling every "% of ceiling" divides by: the mean of the door's two runs, as plain's (the
+      // first run, right after the start, is often the colder one).
+      const door = results.scenarios.find((x) => x.scenario === "ceiling: static /roadmap");
+      if (door) {
+        door.runs = [door.reqPerSec, plain.doorAgain];
+        door.reqPerSec = Math.round((door.reqPerSec + plain.doorAgain) / 2);
+      }
+    }
     await add("visitor /", { path: "/" });
     await add("visitor /?page=200", { path: "/?page=200" });
     await add("visitor event page (5,000 pledges, 1,000 comments)", { path: hot });
@@ -322,20 +332,28 @@ function targetOf(s, r) {
   const plainRow = r.scenarios.find((x) => x.scenario.includes("plain `next start`"));
   const plain = plainRow?.reqPerSec;
   // the door's two runs (the ceiling row's and the one interleaved with plain `next start`'s)
-  const door = plainRow?.doorAgain ? (s.reqPerSec + plainRow.doorAgain) / 2 : s.reqPerSec;
+  const door = s.reqPerSec; // the ceiling row's is already the mean of the door's two runs
   const name = s.scenario;
   if (name.startsWith(TWO)) {
     if (s.kind === "cross-instance") return ["the count moved by one on B", s.visible];
     const one = oneInstanceOf(s, r.scenarios);
-    const ratio = one
-      ? `${Math.round((s.reqPerSec / one.reqPerSec) * 100)}% of one instance (${one.reqPerSec})`
-      : "";
-    return ["aggregate vs one instance in this run (no numeric target; 2 cores for both)", undefined, ratio];
+    const of = (n) => `${Math.round((s.reqPerSec / n) * 100)}%`;
+    const ratio = [
+      s.alone ? `${of(s.alone)} of A alone just before (${s.alone})` : "",
+      one ? `${of(one.reqPerSec)} of the one-instance row (${one.reqPerSec})` : "",
+    ]
+      .filter(Boolean)
+      .join("; ");
+    return [
+      "aggregate vs one instance, same run (no numeric target; both on the same 2 cores)",
+      undefined,
+      ratio,
+    ];
   }
   if (name === "ceiling: static /roadmap")
     return plain
       ? [
-          "≥ 95% of plain `next start` (mean of 2 interleaved runs each)",
+          `≥ 95% of plain \`next start\` (mean of 2 interleaved runs each; the door's: ${s.runs?.join(", ")})`,
           door >= 0.95 * plain,
           `${Math.round((door / plain) * 100)}%`,
         ]

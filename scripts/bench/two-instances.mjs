@@ -55,21 +55,27 @@ export async function twoInstances({ url, startServer, measure, secret, log, q, 
   const rows = [];
   const want = (name) => !only || only.test(name) || only.test(TWO);
   try {
+    // Each scenario first on A alone (its own port, B idle), then through the balancer to both: the
+    // closest same-run comparison on a shared machine, whose load moves within minutes.
     const page = async (name, pathName, oneInstance) => {
       if (!want(name)) return;
+      const alone = await measure(`${TWO}: ${name} on A alone`, { url: a.base + pathName }, both);
       const row = await measure(`${TWO}: ${name} (through the balancer)`, { url: lb + pathName }, both);
-      rows.push({ ...row, oneInstance });
+      rows.push({ ...row, oneInstance, alone: alone.reqPerSec });
     };
     await page("visitor /", "/", "visitor /");
     await page("visitor event page", "/campaign/bc00000001", "visitor event page");
     if (want("commits")) {
-      const row = await spreadCommits.run({ base: lb, url, secret, server: both, log, q });
+      const ctx = { url, secret, server: both, log, q };
+      const alone = await spreadCommits.run({ ...ctx, base: a.base });
+      const row = await spreadCommits.run({ ...ctx, base: lb });
       rows.push({
         ...row,
         scenario: `${TWO}: commits (distinct signed-in users, server action, through the balancer)`,
         kind: "commits-two-instances",
         oneInstance: "commits (distinct",
-        note: `${TWO}: ${row.note}`,
+        alone: alone.reqPerSec,
+        note: `${TWO}: ${row.note} On A alone just before: ${alone.reqPerSec}/s, p99 ${alone.p99} ms, ${alone.noneLost ? "none lost" : "MISMATCH"}.`,
       });
     }
     rows.push(await crossInstance({ a, b, secret, log }));
