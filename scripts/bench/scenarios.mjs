@@ -159,7 +159,7 @@ function commitLoad({ base, actionId, cookies, eventOf, minPeopleOf = () => unde
     );
     return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
   };
-  return { tally, loop };
+  return { tally, loop, once: () => commitOnce([]) };
 }
 
 /** How many of `ids` (the pledge ids successful responses returned) are rows on the events `like`. */
@@ -236,7 +236,7 @@ const makeCommits = ({ conditional }) => ({
       noneLost,
       note: conditional
         ? `Commits with every other one conditional: ${perSec}/s, ${share}% of the plain commits' ${plain}/s in the same run (target ≥ 80%); ${tally.ok} successful of ${responses}, ${pledges} pledges on the free events in all — ${noneLost ? "none lost" : "MISMATCH"}.`
-        : `Commits: ${tally.ok} successful responses of ${responses} (warm-up included), ${pledges} pledges in the database on the free events, ${found} of the responses' pledges found — ${noneLost ? "none lost" : "MISMATCH"}. Target ≥ 200 commits/s, p99 ≤ 250 ms.`,
+        : `Commits: ${tally.ok} successful responses of ${responses} (warm-up included), ${pledges} pledges in the database on the free events, ${found} of the responses' pledges found — ${noneLost ? "none lost" : "MISMATCH"}. Target ≥ 200 commits/s, p99 ≤ 500 ms (issue 35).`,
     };
     log(
       `commits${conditional ? " (half conditional)" : ""}: ${row.reqPerSec} commits/s${share === null ? "" : ` (${share}% of plain)`}, p50 ${row.p50} ms, p99 ${row.p99} ms, ok ${tally.ok}/${responses}, pledges ${pledges}, none lost: ${noneLost}`,
@@ -245,6 +245,19 @@ const makeCommits = ({ conditional }) => ({
   },
 });
 const commits = makeCommits({ conditional: false });
+export const spreadCommits = commits;
+
+/**
+ * One commit by the next unused user to `campaignId` through `base` (issue 35's cross-instance check);
+ * a free event's pledge counts for the spread scenarios' "none lost" like theirs. Returns its outcome.
+ */
+export async function commitOne({ base, campaignId, secret, log }) {
+  const { actionId, cookies } = await commitSetup({ secret, log });
+  const { tally, once } = commitLoad({ base, actionId, cookies, eventOf: () => campaignId });
+  await once();
+  if (campaignId.startsWith("bf")) shared.ok += tally.ok;
+  return { ok: tally.ok === 1, pledgeId: tally.pledgeIds[0], sample: tally.samples[0] };
+}
 const conditionalCommits = makeCommits({ conditional: true });
 
 /** Issue 32: the hot event must reach this share of the spread commits' rate in the same run. */
