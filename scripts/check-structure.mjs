@@ -51,7 +51,6 @@ const DOMAIN_FILES = {
   ],
   cache: ["cache-handler.cjs", "signed-path.ts", "visitor-version.ts"],
   campaigns: [
-    "version-memo.ts",
     "admin.ts",
     "countdown.ts",
     "display.ts",

@@ -147,8 +147,6 @@ const detailSelect = {
   goAheadCount: true,
   cancelReason: true,
   resubmitCount: true,
-  // the event's version (issue 35: the page's heavy reads are memoised by it, lib/campaigns/version-memo)
-  updatedAt: true,
   ...whenWhereSelect,
 } as const;
 
@@ -165,8 +163,6 @@ export type CampaignDetail = CampaignCard &
     pledgeCount: number;
     raisedCents: number;
     chargedAt: Date | null;
-    /** The event's version (lib/campaigns/version-memo). */
-    updatedAt: Date;
     acceptAfterThreshold: boolean;
     capacity: number | null;
     waitlistCount: number;

@@ -9,7 +9,6 @@ import { moreCommentsSchema } from "@/lib/comments/schema";
 
 import { COMMENTS_SHOWN } from "@/lib/campaigns/page-sizes";
 import { type Actor, canOverseeEvent, canSeeCreatorEmail, type IdentityFacts } from "@/lib/access/rules";
-import { versionMemo } from "@/lib/campaigns/version-memo";
 
 export { COMMENTS_SHOWN };
 
@@ -30,19 +29,6 @@ type CommentsView = {
   approvalStatus: string;
 };
 
-type CommentRow = {
-  id: string;
-  text: string;
-  createdAt: Date;
-  authorId: string;
-  commenterNumber: number | null;
-  name: string | null;
-  email: string;
-  total: number;
-};
-/** Comment pages by event version (lib/campaigns/version-memo): raw rows, presented per viewer below. */
-const commentPages = versionMemo<CommentRow[]>();
-
 /**
  * The comments of an event as `viewer` may see them, newest first, identities already removed where
  * hidden. Null when the event does not exist for this viewer.
@@ -57,16 +43,24 @@ export async function getCommentsView(
   if (!campaign) return null;
 
   // The page, its authors and the total in one statement (one round trip, one snapshot).
-  const found = await commentPages(
-    { campaignId, version: campaign.updatedAt, args: `${limit}:${offset}` },
-    () => db.$queryRaw<CommentRow[]>`
+  const found = await db.$queryRaw<
+    Array<{
+      id: string;
+      text: string;
+      createdAt: Date;
+      authorId: string;
+      commenterNumber: number | null;
+      name: string | null;
+      email: string;
+      total: number;
+    }>
+  >`
     SELECT c.id, c.text, c."createdAt", c."authorId", c."commenterNumber", u.name, u.email,
            (SELECT count(*) FROM "Comment" WHERE "campaignId" = ${campaignId})::int AS total
     FROM "Comment" c JOIN "User" u ON u.id = c."authorId"
     WHERE c."campaignId" = ${campaignId}
     ORDER BY c."createdAt" DESC, c.id DESC
-    LIMIT ${limit} OFFSET ${offset}`,
-  );
+    LIMIT ${limit} OFFSET ${offset}`;
   const rows = found.map(({ name, email, total: _total, commenterNumber: _n, ...r }) => ({
     ...r,
     author: { name, email },

@@ -5,7 +5,6 @@ import { anonymousAttendee, numberedAttendee, presentIdentity } from "@/lib/priv
 import { commitBlock, isLateCommit, type CommitBlock } from "@/lib/access/pledge-policy";
 import { campaignIdSchema, moreCommitmentsSchema } from "@/lib/pledges/schema";
 import { seeCampaign, standingPledgeOf } from "@/lib/campaigns/queries";
-import { versionMemo } from "@/lib/campaigns/version-memo";
 import { parseInput } from "@/lib/actions";
 import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { firmNeeded, goAheadFrom } from "@/lib/campaigns/thresholds";
@@ -124,22 +123,6 @@ export type PublicCommitment = {
 
 export { EVENT_COMMITMENTS_LIMIT };
 
-type CommitmentRow = {
-  id: string;
-  userId: string;
-  createdAt: Date;
-  attendeeNumber: number | null;
-  amount: number;
-  amountCents: number;
-  verified: boolean;
-  paymentMethod: string;
-  name: string | null;
-  email: string;
-  total: number;
-};
-/** Commitment pages by event version (lib/campaigns/version-memo): raw rows, presented per viewer below. */
-const commitmentPages = versionMemo<CommitmentRow[]>();
-
 /**
  * The event page's commitments, newest first (at most `limit`), and the total. Hidden attendees
  * come back as "Anonymous Attendee #n" without user id, name or email. n is the pledge's position
@@ -160,17 +143,27 @@ export async function listEventCommitments(
   if (!campaign) return { items: [], total: 0 };
   // One statement, so one snapshot: the count and the page agree (the numbers match the rows)
   // even while people commit. Served by the (campaignId, createdAt, id) index; no transaction.
-  const rows = await commitmentPages(
-    { campaignId, version: campaign.updatedAt, args: `${limit}:${offset}` },
-    () =>
-      db.$queryRaw<CommitmentRow[]>`
+  const rows = await db.$queryRaw<
+    Array<{
+      id: string;
+      userId: string;
+      createdAt: Date;
+      attendeeNumber: number | null;
+      amount: number;
+      amountCents: number;
+      verified: boolean;
+      paymentMethod: string;
+      name: string | null;
+      email: string;
+      total: number;
+    }>
+  >`
     SELECT p.id, p."userId", p."createdAt", p."attendeeNumber", p.amount, p."amountCents", p.verified, p."paymentMethod", u.name, u.email,
            (SELECT count(*) FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${memberPledgeSql()})::int AS total
     FROM "Pledge" p JOIN "User" u ON u.id = p."userId"
     WHERE p."campaignId" = ${campaignId} AND ${memberPledgeSql("p")}
     ORDER BY p."createdAt" DESC, p.id DESC
-    LIMIT ${limit} OFFSET ${offset}`,
-  );
+    LIMIT ${limit} OFFSET ${offset}`;
   const total =
     rows[0]?.total ?? (offset === 0 ? 0 : await db.pledge.count({ where: { campaignId, ...MEMBER_PLEDGE } }));
   const items = rows.map((p, i): PublicCommitment => {
