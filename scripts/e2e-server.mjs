@@ -24,7 +24,7 @@ const port = process.env.PORT || 3100;
 const oidc = await startLocalOidc({ redirectUris: [`http://localhost:${port}/api/auth/callback/google`] });
 fs.writeFileSync(path.join(dir, "oidc-url"), oidc.issuer);
 
-const child = spawn(process.execPath, ["--max-old-space-size=160", path.join(root, "scripts/start.mjs")], {
+const child = spawn(process.execPath, ["--max-old-space-size=192", path.join(root, "scripts/start.mjs")], {
   stdio: "inherit",
   env: {
     ...process.env,

@@ -231,7 +231,7 @@ async function main() {
 /**
  * A bounded heap (issue 8: peak RSS ≤ 400 MB under load). Without a limit V8 sizes the heap from the
  * machine's memory and lets garbage pile up to gigabytes before collecting it; live data of the server
- * stays well under this. SERVER_HEAP_MB (default 160) sets it; NODE_OPTIONS may set its own. `npm start`
+ * stays well under this. SERVER_HEAP_MB (default 192: one heap now holds what Next's 160 MB and the old front server's own heap held) sets it; NODE_OPTIONS may set its own. `npm start`
  * passes the flag itself; started without it, this script runs itself once more with it (a waiting
  * parent: the one case with two processes).
  */
@@ -240,7 +240,7 @@ function heapFlagNeeded() {
   if (/max-old-space-size/.test(`${process.env.NODE_OPTIONS || ""} ${process.execArgv.join(" ")}`)) {
     if (!process.env.SERVER_HEAP_MB) return null;
   }
-  const wantMb = Number(process.env.SERVER_HEAP_MB || 160);
+  const wantMb = Number(process.env.SERVER_HEAP_MB || 192);
   const limitMb = v8.getHeapStatistics().heap_size_limit / 1048576;
   // V8's limit is the old space plus the young generation's (about 48 MB more)
   return limitMb > wantMb - 1 && limitMb <= wantMb + 96 ? null : wantMb;

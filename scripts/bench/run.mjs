@@ -105,7 +105,7 @@ async function startServer(url, extra = {}) {
     DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE || "10",
     ...extra,
   };
-  const child = spawn(process.execPath, ["--max-old-space-size=160", "scripts/start.mjs"], {
+  const child = spawn(process.execPath, ["--max-old-space-size=192", "scripts/start.mjs"], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -144,7 +144,7 @@ async function plainNextCeiling(server) {
   const child = spawn(
     process.execPath,
     [
-      "--max-old-space-size=160",
+      "--max-old-space-size=192",
       "node_modules/next/dist/bin/next",
       "start",
       "-p",

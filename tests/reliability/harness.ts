@@ -41,7 +41,7 @@ export async function startApp(
 ): Promise<App> {
   const log = path.join(opts.logDir, `app-${++appSeq}.log`);
   const fd = fs.openSync(log, "a");
-  const child = spawn(process.execPath, ["--max-old-space-size=160", path.join(root, "scripts/start.mjs")], {
+  const child = spawn(process.execPath, ["--max-old-space-size=192", path.join(root, "scripts/start.mjs")], {
     cwd: root,
     // The suite builds once (the first start). Later starts serve that build even if sources changed
     // meanwhile: a rebuild into the directory a running instance serves would break that instance.
