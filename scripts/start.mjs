@@ -45,7 +45,7 @@ async function stopAll(code) {
       });
       front.closeIdleConnections?.();
     });
-    await app?.close?.().catch?.(() => {});
+    await Promise.resolve(app?.close?.()).catch(() => {});
   }
   if (child && child.exitCode === null) {
     child.kill("SIGTERM");

@@ -135,7 +135,7 @@ export default function CommitFlow({
       showCommitResult({
         campaignId: panel.campaignId,
         result: done,
-        priceText: formatCents(panel.ticketPriceCents),
+        priceText,
         whenCharged: panel.money.whenCharged,
       });
       router.refresh();
@@ -144,7 +144,7 @@ export default function CommitFlow({
     [
       router,
       onResult,
-      panel.ticketPriceCents,
+      priceText,
       panel.money.whenCharged,
       panel.campaignId,
       panel.crowdfund,

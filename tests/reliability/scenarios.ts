@@ -817,19 +817,19 @@ export async function killDuringRecovery(ctx: Ctx): Promise<ScenarioResult> {
 }
 
 /**
- * 7. kill -9 the app while the payout sweeper transfers 200 organizers' money (issue 23), restart
- * it, and meanwhile replay every `transfer.created`/`transfer.updated` webhook, shuffled, twice.
- * Each event must end with exactly one transfer at Stripe, of exactly its net, recorded once.
+ * `n` events past their payout hold, one organizer each with a ready payout account: charged, two paid
+ * pledges each (with their charge money rows, which the payout ledger sums). Scenarios 7 and 9.
  */
-export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
-  const t0 = Date.now();
-  const failures: string[] = [];
-  const N = 200;
-  const price = 2500;
+export async function payoutReadyEvents(
+  ctx: Ctx,
+  n: number,
+  price: number,
+  run: string,
+  text: { title: string; description: string },
+) {
   const fee = ctx.fake.feeOf(price);
-  const run = `${Date.now().toString(36)}p${++seq}`;
   const fundedAt = new Date(Date.now() - 8 * 24 * 3600_000);
-  const organizers = Array.from({ length: N }, (_, i) => ({
+  const organizers = Array.from({ length: n }, (_, i) => ({
     id: `org_${run}_${i}`,
     email: `organizer-${run}-${i}@example.test`,
   }));
@@ -847,8 +847,8 @@ export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
   for (const [i, o] of organizers.entries()) {
     const c = await db.campaign.create({
       data: {
-        title: `Payout event ${run} ${i}`,
-        description: "A paid event whose organizer is paid by the reliability suite.",
+        title: `${text.title} ${run} ${i}`,
+        description: text.description,
         goal: 2,
         ticketPriceCents: price,
         deadline: new Date(Date.now() - 24 * 3600_000),
@@ -891,7 +891,24 @@ export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
       })),
     });
   }
-  const net = 2 * price - 2 * fee;
+  return { ids, net: 2 * price - 2 * fee };
+}
+
+/**
+ * 7. kill -9 the app while the payout sweeper transfers 200 organizers' money (issue 23), restart
+ * it, and meanwhile replay every `transfer.created`/`transfer.updated` webhook, shuffled, twice.
+ * Each event must end with exactly one transfer at Stripe, of exactly its net, recorded once.
+ */
+export async function killDuringPayouts(ctx: Ctx): Promise<ScenarioResult> {
+  const t0 = Date.now();
+  const failures: string[] = [];
+  const N = 200;
+  const price = 2500;
+  const run = `${Date.now().toString(36)}p${++seq}`;
+  const { ids, net } = await payoutReadyEvents(ctx, N, price, run, {
+    title: "Payout event",
+    description: "A paid event whose organizer is paid by the reliability suite.",
+  });
   const transfersOf = (id: string) =>
     [...ctx.fake.state.transfers.values()].filter((t) => t.metadata.campaignId === id);
   const executed = () => ids.reduce((n, id) => n + transfersOf(id).length, 0);

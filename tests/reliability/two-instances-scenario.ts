@@ -14,7 +14,15 @@ import {
   type App,
   type ScenarioResult,
 } from "@/tests/reliability/harness";
-import { audit, executed, intentRequests, paidEvent, settled, type Ctx } from "@/tests/reliability/scenarios";
+import {
+  audit,
+  executed,
+  intentRequests,
+  paidEvent,
+  payoutReadyEvents,
+  settled,
+  type Ctx,
+} from "@/tests/reliability/scenarios";
 
 /**
  * 9 and 10. Two instances (issue 35, item 4): two app processes from one build (START_SKIP_BUILD,
@@ -132,74 +140,11 @@ export async function startPair(ctx: Ctx): Promise<Pair> {
 }
 
 /** Events past their hold with money to pay out, as scenario 7 makes them (one organizer each). */
-async function payoutReadyEvents(ctx: Ctx, n: number, price: number) {
-  const fee = ctx.fake.feeOf(price);
-  const run = `${Date.now().toString(36)}two`;
-  const fundedAt = new Date(Date.now() - 8 * 24 * 3600_000);
-  const organizers = Array.from({ length: n }, (_, i) => ({
-    id: `org_${run}_${i}`,
-    email: `organizer-${run}-${i}@example.test`,
-  }));
-  await db.user.createMany({ data: organizers });
-  await db.payoutAccount.createMany({
-    data: organizers.map((o) => ({
-      userId: o.id,
-      provider: "stripe",
-      accountId: ctx.fake.addAccount("ready"),
-      status: "ready" as const,
-    })),
+const payoutReadyEventsHere = (ctx: Ctx, n: number, price: number) =>
+  payoutReadyEvents(ctx, n, price, `${Date.now().toString(36)}two`, {
+    title: "Two-instance payout event",
+    description: "A paid event whose organizer is paid while two instances run their sweepers.",
   });
-  const backer = await db.user.create({ data: { email: `payout-backer-${run}@example.test` } });
-  const ids: string[] = [];
-  for (const [i, o] of organizers.entries()) {
-    const c = await db.campaign.create({
-      data: {
-        title: `Two-instance payout event ${run} ${i}`,
-        description: "A paid event whose organizer is paid while two instances run their sweepers.",
-        goal: 2,
-        ticketPriceCents: price,
-        deadline: new Date(Date.now() - 24 * 3600_000),
-        approvalStatus: "approved",
-        status: "charged",
-        chargeType: "paid",
-        fundedAt,
-        chargedAt: fundedAt,
-        creatorId: o.id,
-        creatorEmail: o.email,
-        committedCount: 2,
-        pledgeCount: 2,
-      },
-    });
-    ids.push(c.id);
-    const pledges = await db.pledge.createManyAndReturn({
-      data: [0, 1].map((k) => ({
-        campaignId: c.id,
-        userId: k === 0 ? backer.id : o.id,
-        contributor: "Backer",
-        amountCents: price,
-        charged: true,
-        chargedAt: fundedAt,
-        chargeType: "paid" as const,
-        chargeStatus: "succeeded" as const,
-        processingFeeCents: fee,
-      })),
-      select: { id: true },
-    });
-    // a charge is a money row too (lib/ledger), which the payout ledger sums
-    await db.moneyMovement.createMany({
-      data: pledges.map((p) => ({
-        kind: "charge" as const,
-        purpose: "ticket" as const,
-        state: "succeeded" as const,
-        amountCents: price,
-        idempotencyKey: `charge-${p.id}`,
-        campaignId: c.id,
-        pledgeId: p.id,
-      })),
-    });
-  }
-  return { ids, net: 2 * price - 2 * fee };
-}
 
 const checkAndCharge = (base: string, campaignId: string) =>
   postJson(base, "/api/check-and-charge", { campaignId }).catch((e: Error) => ({
@@ -233,7 +178,7 @@ export async function exactlyOnceOnTwo(ctx: Ctx, pair: Pair, startedAt: number):
   const N = 600;
   const EVENTS = 30;
   const price = 2500;
-  const payouts = await payoutReadyEvents(ctx, EVENTS, price);
+  const payouts = await payoutReadyEventsHere(ctx, EVENTS, price);
   const { campaign, pledges } = await paidEvent(ctx, N, { priceCents: price });
   const answers = await Promise.all([0, 1, 2, 3].map(() => checkAndCharge(pair.balancer, campaign.id)));
   const bad = answers.filter((r) => r.status !== 200);
