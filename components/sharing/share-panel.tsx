@@ -64,7 +64,7 @@ export async function SharePanel({
           </a>
         )}
         {actions.flyer && (
-          <Link href={`/campaign/${info.id}/flyer`} className={panelLink}>
+          <Link href={`/campaign/${info.id}/flyer`} prefetch={false} className={panelLink}>
             Printable flyer
           </Link>
         )}
