@@ -67,7 +67,8 @@ const eventCopy = (id: string, version: string, request: NextRequest) =>
  * A signed-in GET of home or an event page, served from a copy made for members where their page
  * is everyone's page (lib/cache/visitor-version.ts): home for every non-admin; an event page for
  * anyone who is neither its organizer nor an admin and has no pledge or comment among the newest it
- * lists (one copy for those who committed, one for the others). Everyone else, and anything
+ * lists (one copy for those who committed, one for the others), and for its organizer a copy of
+ * their own, keyed by the event's version and theirs (issue 35). Everyone else, and anything
  * unusual, gets the per-request page.
  */
 async function memberRewrite(request: NextRequest): Promise<URL | null> {

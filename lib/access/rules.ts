@@ -92,16 +92,19 @@ export const seesAllIdentities = (actor: Actor, c: Owned): boolean => canOversee
 
 /**
  * Which cached copy of an event page a signed-in person may be served, or null for a page rendered
- * for them: someone who oversees the event sees more than any copy holds, and someone with a row of
- * their own among the page's first lists sees themselves, not "Anonymous". Everyone else sees what
- * a member who has (or has not) committed sees.
+ * for them. The organizer (not an admin: admins see moderation tools) gets a copy of their own, made
+ * for them alone and keyed by the event's version and theirs (issue 35: the organizer's page served
+ * like the visitors' copies). Anyone else who oversees the event sees more than any copy holds, and
+ * someone with a row of their own among the page's first lists sees themselves, not "Anonymous".
+ * Everyone else sees what a member who has (or has not) committed sees.
  */
 export function memberCopyAudience(facts: {
   actor: NonNullable<Actor>;
   creatorId: string;
   committed: boolean;
   listed: boolean;
-}): "committed" | "member" | null {
+}): "committed" | "member" | "organizer" | null {
+  if (isOrganizer(facts.actor, facts) && !canModerate(facts.actor)) return "organizer";
   if (canOverseeEvent(facts.actor, facts) || facts.listed) return null;
   return facts.committed ? "committed" : "member";
 }

@@ -12,10 +12,13 @@ export type Viewer = { id: string; email: string; name: string | null; isAdmin: 
  * request, so a revoked admin loses access at once, not when the JWT expires.
  */
 
-const visitorRender = cache((): { on: boolean; member: { committed: boolean } | null } => ({
-  on: false,
-  member: null,
-}));
+const visitorRender = cache(
+  (): { on: boolean; member: { committed: boolean } | null; organizer: string | null } => ({
+    on: false,
+    member: null,
+    organizer: null,
+  }),
+);
 
 /**
  * The stand-in viewer of a cached member copy of an event page (lib/cache/visitor-version.ts
@@ -41,6 +44,17 @@ export function memberHasCommitted(userId: string): boolean | null {
 }
 
 /**
+ * Marks the current render as the cached copy made for one event's organizer (issue 35; the audience
+ * is lib/access/rules memberCopyAudience's, decided by proxy.ts, and the user id comes from the copy's
+ * signed path): getViewer answers that user, read by id without cookies, so the page stays cacheable.
+ */
+export function renderAsOrganizer(userId: string) {
+  const state = visitorRender();
+  state.on = true;
+  state.organizer = userId;
+}
+
+/**
  * Marks the current render as a visitor page served from the cache (app/v/**, lib/cache): from
  * then on getViewer answers null without reading cookies, so the page stays cacheable.
  */
@@ -50,6 +64,7 @@ export function renderAsVisitor() {
 
 export const getViewer = cache(async (): Promise<Viewer | null> => {
   const render = visitorRender();
+  if (render.organizer) return organizerViewer(render.organizer);
   if (render.on) return render.member ? MEMBER_VIEWER : null;
   const claims = await sessionClaims(await cookies());
   if (!claims) return null;
@@ -60,6 +75,15 @@ export const getViewer = cache(async (): Promise<Viewer | null> => {
   });
   return user ?? null;
 });
+
+/** The organizer a cached copy is rendered for: never an admin (admins' pages render per request). */
+async function organizerViewer(userId: string): Promise<Viewer | null> {
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, name: true, isAdmin: true },
+  });
+  return user && !user.isAdmin ? user : null;
+}
 
 export async function requireUser(): Promise<Viewer> {
   const viewer = await getViewer();

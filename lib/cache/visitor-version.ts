@@ -119,16 +119,29 @@ export async function campaignVersion(id: string, now = Date.now()): Promise<str
  * The audiences of an event page's cached copies, as the version's suffix (visitors' copies have
  * none): signed-in people who are neither the organizer nor an admin and have nothing of their own
  * on the page's first lists see exactly the same page — one copy for those who committed (they see
- * "You're Committed" and the organizer's email), one for those who did not. Nothing in either is
- * more than any such person may see; proxy.ts refuses /v/ paths from outside, so a copy is only
- * ever served to the audience it was made for.
+ * "You're Committed" and the organizer's email), one for those who did not. The organizer gets a
+ * copy made for them alone (issue 35): its suffix names them (`~o<their row's stamp>.<user id>`), so
+ * it is a key no one else's request computes. Nothing in a copy is more than its audience may see;
+ * proxy.ts refuses /v/ paths from outside, so a copy is only ever served to the audience it was made for.
  */
-export const MEMBER_EVENT: Record<"member" | "committed", string> = { member: "~m", committed: "~c" };
+export const MEMBER_EVENT: Record<"member" | "committed" | "organizer", string> = {
+  member: "~m",
+  committed: "~c",
+  organizer: "~o",
+};
+
+/** The organizer a copy's version was made for (its user id), or null when it is not an organizer's copy. */
+export function organizerOfVersion(version: string): string | null {
+  const m = /~o[0-9a-z]+\.([A-Za-z0-9_-]{1,64})$/.exec(version);
+  return m ? m[1] : null;
+}
 
 /**
  * Version of an event page for a signed-in user, or null when their page must render per request
- * (admin, organizer, unknown user or event, a session signed out since, or one of their pledges or comments among the newest
- * the page lists — there they see themselves, not "Anonymous"). One query.
+ * (admin, unknown user or event, a session signed out since, or one of their pledges or comments
+ * among the newest the page lists — there they see themselves, not "Anonymous"). The organizer's
+ * copy also moves with their own row (their name, their email's confirmation): the page shows them
+ * as they are. One query.
  */
 export async function memberCampaignVersion(
   id: string,
@@ -144,13 +157,14 @@ export async function memberCampaignVersion(
     creatorId: string;
     approvalStatus: string;
     admin: boolean;
+    userUpdatedAt: Date;
     committed: boolean;
     listed: boolean;
     waiting: boolean;
     conditional: boolean;
   }>({
-    ...named("pn_member_campaign_version_7"),
-    text: `SELECT c."updatedAt", c.deadline, c."startsAt", c."creatorId", c."approvalStatus", u."isAdmin" AS admin,
+    ...named("pn_member_campaign_version_8"),
+    text: `SELECT c."updatedAt", c.deadline, c."startsAt", c."creatorId", c."approvalStatus", u."isAdmin" AS admin, u."updatedAt" AS "userUpdatedAt",
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${livePledgeWhere()}) AS committed,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${standingPledgeWhere()} AND "waitlistedAt" IS NOT NULL) AS waiting,
             EXISTS (SELECT 1 FROM "Pledge" WHERE "campaignId" = c.id AND "userId" = u.id AND ${standingSql(["conditional"])}) AS conditional,
@@ -162,7 +176,8 @@ export async function memberCampaignVersion(
   const row = rows[0];
   // someone waiting on the waitlist sees their own place in line: their page is theirs alone
   // so does someone whose place waits for their condition (issue 34: "Counts when 8 are in", not "You're in")
-  // a pending or rejected event is its organizer's and admins' alone: never a shared copy
+  // a pending or rejected event is its organizer's and admins' alone: never a copy (its page may
+  // show the organizer's payout setup, which no event version follows)
   if (!row || row.waiting || row.conditional || !isApproved(row)) return null;
   // The audience is the access rule's (lib/access/rules.ts), not restated here: the query only reads the facts.
   const audience = memberCopyAudience({
@@ -172,6 +187,8 @@ export async function memberCampaignVersion(
     listed: row.listed,
   });
   if (!audience) return null;
+  if (audience === "organizer")
+    return `${eventVersion(row, now)}${MEMBER_EVENT.organizer}${new Date(row.userUpdatedAt).getTime().toString(36)}.${session.userId}`;
   return `${eventVersion(row, now)}${MEMBER_EVENT[audience]}`;
 }
 

@@ -6,6 +6,7 @@ import {
   eventPageGate,
   memberCampaignVersion,
   memberHomeVersion,
+  organizerOfVersion,
 } from "@/lib/cache/visitor-version";
 import { COMMENTS_SHOWN, EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
@@ -73,8 +74,14 @@ describe("memberCampaignVersion", () => {
     expect(await memberCampaignVersion(campaign.id, at0(oldTalker.id), NOW)).toBe(
       `${base}${MEMBER_EVENT.member}`,
     );
-    for (const u of [organizer, admin, recent, talker])
+    for (const u of [admin, recent, talker])
       expect(await memberCampaignVersion(campaign.id, at0(u.id))).toBeNull();
+    // the organizer: a copy of their own (issue 35), named by them, which no one else's request computes
+    const own = await memberCampaignVersion(campaign.id, at0(organizer.id), NOW);
+    expect(own).toMatch(new RegExp(`^${base}${MEMBER_EVENT.organizer}[0-9a-z]+\\.${organizer.id}$`));
+    expect(organizerOfVersion(own!)).toBe(organizer.id);
+    for (const v of [base, `${base}${MEMBER_EVENT.member}`, `${base}${MEMBER_EVENT.committed}`])
+      expect(organizerOfVersion(v)).toBeNull();
     expect(await memberCampaignVersion(campaign.id, at0("no-such-user"))).toBeNull();
     expect(await memberCampaignVersion("nosuchcampaign1", at0(early.id))).toBeNull();
     expect(await memberCampaignVersion("bad id!", at0(early.id))).toBeNull();
@@ -108,6 +115,40 @@ describe("memberCampaignVersion", () => {
     const after = await memberCampaignVersion(campaign.id, at0(member.id));
     expect(after).not.toBe(before);
     expect(after!.endsWith(MEMBER_EVENT.member)).toBe(true);
+  });
+});
+
+describe("the organizer's own copy (issue 35)", () => {
+  it("moves with the event and with the organizer's own row; an admin who organizes and a pending event get none", async () => {
+    const organizer = await createUser();
+    const campaign = await createCampaign({ creatorId: organizer.id });
+    const first = await memberCampaignVersion(campaign.id, at0(organizer.id));
+    expect(organizerOfVersion(first!)).toBe(organizer.id);
+    // a rename shows on their page (the organizer box): a new key
+    await new Promise((r) => setTimeout(r, 5));
+    await db.user.update({ where: { id: organizer.id }, data: { name: "Renamed Organizer" } });
+    const renamed = await memberCampaignVersion(campaign.id, at0(organizer.id));
+    expect(renamed).not.toBe(first);
+    // a commitment on the event: a new key too
+    await db.pledge.create({
+      data: { campaignId: campaign.id, userId: (await createUser()).id, contributor: "x" },
+    });
+    const committed = await memberCampaignVersion(campaign.id, at0(organizer.id));
+    expect(committed).not.toBe(renamed);
+    expect(organizerOfVersion(committed!)).toBe(organizer.id);
+    // another person on the same event never gets it
+    expect(
+      organizerOfVersion((await memberCampaignVersion(campaign.id, at0((await createUser()).id)))!),
+    ).toBeNull();
+
+    const adminOrganizer = await createUser({ isAdmin: true });
+    const adminsEvent = await createCampaign({ creatorId: adminOrganizer.id });
+    expect(await memberCampaignVersion(adminsEvent.id, at0(adminOrganizer.id))).toBeNull();
+    const pending = await createCampaign({ creatorId: organizer.id, approvalStatus: "pending" });
+    expect(await memberCampaignVersion(pending.id, at0(organizer.id))).toBeNull();
+    // signed out since: no copy
+    await db.user.update({ where: { id: organizer.id }, data: { sessionVersion: { increment: 1 } } });
+    expect(await memberCampaignVersion(campaign.id, at0(organizer.id))).toBeNull();
   });
 });
 
