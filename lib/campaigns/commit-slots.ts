@@ -79,11 +79,12 @@ async function drain<E, R>(
  * commits queued hundreds of queries on the 10-connection pool and some failed with the pool's
  * connect timeout on a busy machine, and page views starved meanwhile.
  */
-const COMMIT_SLOTS = Math.max(2, Math.floor(env().DATABASE_POOL_SIZE / 2));
+// read on first use, not at import: `next build` imports this module without the runtime's environment
+const commitSlots = () => Math.max(2, Math.floor(env().DATABASE_POOL_SIZE / 2));
 let slotsInUse = 0;
 const slotWaiters: Array<() => void> = [];
 export async function withCommitSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (slotsInUse >= COMMIT_SLOTS) await new Promise<void>((resolve) => slotWaiters.push(resolve));
+  if (slotsInUse >= commitSlots()) await new Promise<void>((resolve) => slotWaiters.push(resolve));
   else slotsInUse++;
   try {
     return await fn();
