@@ -14,6 +14,7 @@ import pg from "pg";
 import { startEmbeddedPostgres, freePort } from "../lib/embedded-db.mjs";
 import { lighthouseScores, scenarios as extraScenarios } from "./scenarios.mjs";
 import { TWO, oneInstanceOf, twoInstances } from "./two-instances.mjs";
+import { organizerUnloaded } from "./organizer.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
@@ -277,10 +278,22 @@ async function main() {
     await add("visitor event page (5,000 pledges, 1,000 comments)", { path: hot });
     await add("signed-in /", { path: "/", headers: { cookie } });
     await add("signed-in event page (a backer: cached members' copy)", { path: hot, headers: { cookie } });
-    await add("signed-in event page (its organizer: rendered per request)", {
+    await add("signed-in event page (its organizer: their own copy, by version)", {
       path: hot,
       headers: { cookie: organizerCookie },
     });
+    if (!only || only.test("its organizer"))
+      results.scenarios.push(
+        ...(await organizerUnloaded({
+          base: server.base,
+          path: hot,
+          cookie: organizerCookie,
+          url,
+          q,
+          server,
+          campaignId: hot.split("/").pop(),
+        })),
+      );
     for (const extra of extraScenarios.filter((e) => !only || only.test(e.name))) {
       const row = await extra.run({ base: server.base, url, secret: SECRET, cannon, server, log, q });
       if (row) results.scenarios.push(row);
@@ -361,8 +374,8 @@ function targetOf(s, r) {
   if (name.includes("plain `next start`"))
     return [`reference for the door (runs ${s.runs?.join(", ")}; the door's second run ${s.doorAgain})`];
   if (name.startsWith("visitor ")) return ["≥ 50%, p99 ≤ 100 ms", pct >= 50 && s.p99 <= 100];
-  if (name.includes("its organizer"))
-    return ["≥ 30%, p50 < 100 ms (unloaded machine)", pct >= 30 && s.p50 < 100];
+  if (s.kind === "organizer-unloaded") return ["p50 < 100 ms (unloaded machine)", s.p50 < 100];
+  if (name.includes("its organizer")) return ["≥ 30% (p50 unloaded: the next two rows)", pct >= 30];
   if (name.startsWith("signed-in ")) return ["≥ 20%, p99 ≤ 250 ms", pct >= 20 && s.p99 <= 250];
   if (name.startsWith("commits, all on one event"))
     return spread
