@@ -152,3 +152,66 @@ test("the static roadmap is served as a copy with a nonce of its own, not 'unsaf
   await expect(page).toHaveURL(/\/$/);
   expect(violations).toEqual([]);
 });
+
+// Issue 35 item 2: an approved event's organizer is served a copy made for them alone, keyed by the
+// event's version and theirs. It must be theirs only, move with every change, and work in the browser.
+test("the organizer's page is a copy of their own: the same on a second view, new after a comment, never another person's", async ({
+  page,
+  browser,
+}) => {
+  const t = Date.now().toString(36);
+  const organizer = await createUser({ name: `Copy organizer ${t}` });
+  const backer = await createUser({ name: `Hidden backer ${t}`, email: `hidden-${t}@example.test` });
+  const event = await createCampaign({
+    creator: organizer,
+    title: `Organizer copy ${t}`,
+    attendeesAnonymous: true,
+  });
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor) VALUES ($1, $2, $3, $4)`,
+    [`pl${crypto.randomBytes(10).toString("hex")}`, event.id, backer.id, backer.name],
+  );
+  await loginAs(page, organizer);
+  const nonceOf = (csp: string | undefined) => /'nonce-([^']+)'/.exec(scriptSrc(csp))?.[1];
+  const first = await page.request.get(`/campaign/${event.id}`);
+  const again = await page.request.get(`/campaign/${event.id}`);
+  const firstHtml = await first.text();
+  // the organizer's own view: their tools and the hidden backer's name
+  expect(firstHtml).toContain("Manage Campaign");
+  expect(firstHtml).toContain(backer.name!);
+  // a copy: the same nonce on the second view (a page rendered per request gets a new one each time)
+  expect(nonceOf(again.headers()["content-security-policy"])).toBe(
+    nonceOf(first.headers()["content-security-policy"]),
+  );
+
+  // another signed-in person, served right after: none of it
+  const other = await createUser({ name: `Other member ${t}` });
+  const otherContext = await browser.newContext();
+  const otherPage = await otherContext.newPage();
+  await loginAs(otherPage, other);
+  const theirs = await otherPage.request.get(`/campaign/${event.id}`);
+  const theirsHtml = await theirs.text();
+  expect(theirsHtml).not.toContain("Manage Campaign");
+  expect(theirsHtml).not.toContain(backer.name!);
+  expect(theirsHtml).not.toContain(backer.email);
+  await otherContext.close();
+
+  // a comment is a new version: the organizer sees it on the next view, under a new nonce
+  await sql().query(`INSERT INTO "Comment" (id, "campaignId", "authorId", text) VALUES ($1, $2, $3, $4)`, [
+    `cm${crypto.randomBytes(10).toString("hex")}`,
+    event.id,
+    backer.id,
+    `Fresh comment ${t}`,
+  ]);
+  const changed = await page.request.get(`/campaign/${event.id}`);
+  expect(await changed.text()).toContain(`Fresh comment ${t}`);
+  expect(nonceOf(changed.headers()["content-security-policy"])).not.toBe(
+    nonceOf(first.headers()["content-security-policy"]),
+  );
+
+  // in the browser: the copy hydrates and the organizer's tools work (an update posts and shows)
+  await page.goto(`/campaign/${event.id}`);
+  await page.getByPlaceholder("Venue details, a change of plan, a thank-you…").fill(`Update ${t}`);
+  await page.getByRole("button", { name: "Post update" }).click();
+  await expect(page.getByText(`Update ${t}`, { exact: true })).toBeVisible();
+});
