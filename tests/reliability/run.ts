@@ -8,7 +8,8 @@
  * and exits non-zero if any scenario fails. Logs: .data/reliability/.
  *
  * RELIABILITY_ONLY=9,10 runs only the scenarios with those numbers (while working on one of them);
- * the whole suite runs without it.
+ * the whole suite runs without it. Scenarios 9 and 10 (two instances) run twice where PgBouncer is
+ * installed: directly, then through it (RELIABILITY_PGBOUNCER=<binary>, or "false" to skip).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -147,39 +148,51 @@ async function main() {
     if (want("8"))
       record(await killDuringPromotions(ctx).catch((e) => crashed("8 kill -9 during promotions", e)));
     if (email) record(await email);
+    async function twoInstanceScenarios(bouncer: string | null) {
+      const via = bouncer ? " via PgBouncer" : "";
+      const pairStarted = Date.now();
+      const pair = await twoInstances.startPair(ctx, bouncer).catch((e: Error) => e);
+      if (pair instanceof Error) {
+        if (want("9")) record(crashed(`9 two instances, jobs on both${via}`, pair));
+        if (want("10")) record(crashed(`10 two instances, kill -9 B${via}`, pair));
+        return;
+      }
+      say(
+        `two instances behind the balancer ${pair.balancer}${via} after ${((Date.now() - pairStarted) / 1000).toFixed(0)}s`,
+      );
+      try {
+        if (want("9"))
+          record(
+            await twoInstances
+              .exactlyOnceOnTwo(ctx, pair, pairStarted)
+              .catch((e) => crashed(`9 two instances, jobs on both${via}`, e)),
+          );
+        if (want("10"))
+          record(
+            await twoInstances
+              .killOneOfTwo(ctx, pair)
+              .catch((e) => crashed(`10 two instances, kill -9 B${via}`, e)),
+          );
+      } finally {
+        await pair.close();
+      }
+    }
     if (want("2")) {
       if (eventId)
         record(await scenarios.databaseOutage(ctx, eventId).catch((e) => crashed("2 Postgres down 5 s", e)));
       else record(crashed("2 Postgres down 5 s", "no event to load (scenario 3 failed)"));
     }
-    // Last: these replace the suite's instance by two behind a balancer (TRUST_PROXY=1).
+    // Last: these replace the suite's instance by two behind a balancer (TRUST_PROXY=1); then once
+    // more with both instances reaching PostgreSQL through PgBouncer in transaction mode, where the
+    // machine has it (issue 35).
     if (want("9") || want("10")) {
-      const pairStarted = Date.now();
-      const pair = await twoInstances.startPair(ctx).catch((e: Error) => e);
-      if (pair instanceof Error) {
-        if (want("9")) record(crashed("9 two instances, jobs on both", pair));
-        if (want("10")) record(crashed("10 two instances, kill -9 B", pair));
-      } else {
+      await twoInstanceScenarios(null);
+      const bouncer = twoInstances.pgBouncerBinary();
+      if (bouncer) await twoInstanceScenarios(bouncer);
+      else
         say(
-          `two instances behind the balancer ${pair.balancer} after ${((Date.now() - pairStarted) / 1000).toFixed(0)}s`,
+          "PgBouncer not found (RELIABILITY_PGBOUNCER, PATH, /usr/sbin): scenarios 9 and 10 ran once, directly",
         );
-        try {
-          if (want("9"))
-            record(
-              await twoInstances
-                .exactlyOnceOnTwo(ctx, pair, pairStarted)
-                .catch((e) => crashed("9 two instances, jobs on both", e)),
-            );
-          if (want("10"))
-            record(
-              await twoInstances
-                .killOneOfTwo(ctx, pair)
-                .catch((e) => crashed("10 two instances, kill -9 B", e)),
-            );
-        } finally {
-          await pair.close();
-        }
-      }
     }
   } finally {
     await stopApp(ctx.app);

@@ -51,12 +51,30 @@ const createBalancer = async () =>
   ).createBalancer;
 
 /**
- * RELIABILITY_PGBOUNCER=/usr/sbin/pgbouncer: the two instances reach PostgreSQL through PgBouncer in
- * transaction mode (the suite's own checks go directly). PgBouncer refuses to run as root: then it
- * runs as the `postgres` or `nobody` user.
+ * The PgBouncer binary the suite's second pass of the two-instance scenarios goes through (issue 35:
+ * "if the registries have PgBouncer, the suite runs once through it"): RELIABILITY_PGBOUNCER, else
+ * `pgbouncer` on the PATH or in /usr/sbin (Debian's package; .ci/run installs it). "false" skips.
  */
-async function startPgBouncer(ctx: Ctx, databaseUrl: string) {
-  const bin = process.env.RELIABILITY_PGBOUNCER!;
+export function pgBouncerBinary(): string | null {
+  const given = process.env.RELIABILITY_PGBOUNCER;
+  if (given === "false") return null;
+  if (given) return given;
+  const dirs = [...(process.env.PATH ?? "").split(path.delimiter), "/usr/sbin", "/usr/local/sbin"];
+  for (const d of dirs) {
+    const candidate = path.join(d, "pgbouncer");
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return null;
+}
+
+/**
+ * The two instances reach PostgreSQL through PgBouncer in transaction mode (the suite's own checks go
+ * directly). PgBouncer refuses to run as root: then it runs as the `postgres` or `nobody` user.
+ */
+async function startPgBouncer(ctx: Ctx, databaseUrl: string, bin: string) {
   const u = new URL(databaseUrl);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reliability-pgbouncer-"));
   fs.chmodSync(dir, 0o777);
@@ -102,15 +120,14 @@ async function startPgBouncer(ctx: Ctx, databaseUrl: string) {
 }
 
 /** Stops the suite's instance, starts A on its port and B beside it, and the balancer in front. */
-export async function startPair(ctx: Ctx): Promise<Pair> {
+export async function startPair(ctx: Ctx, pgBouncer: string | null = null): Promise<Pair> {
   await stopApp(ctx.app);
-  const bouncer = process.env.RELIABILITY_PGBOUNCER
-    ? await startPgBouncer(ctx, ctx.appEnv.DATABASE_URL)
-    : null;
+  const bouncer = pgBouncer ? await startPgBouncer(ctx, ctx.appEnv.DATABASE_URL, pgBouncer) : null;
   const env = {
     ...ctx.appEnv,
     TRUST_PROXY: "1",
-    ...(bouncer ? { DATABASE_URL: bouncer.url } : {}),
+    // PgBouncer before 1.21 cannot carry a named statement across transactions (README)
+    ...(bouncer ? { DATABASE_URL: bouncer.url, DATABASE_PREPARED_STATEMENTS: "false" } : {}),
   };
   const bPort = ctx.port + 2; // ctx.port + 1 is the email scenario's instance
   const [a, b] = await Promise.all([
