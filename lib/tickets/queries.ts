@@ -1,5 +1,6 @@
 import "server-only";
 import { db, Prisma } from "@/lib/db";
+import { isRowId } from "@/lib/ids";
 import { CONFIRMED_STATUSES } from "@/lib/events/lifecycle";
 import { statusIn } from "@/lib/events/sql";
 import { isStanding, standingSql } from "@/lib/events/standing";
@@ -144,4 +145,29 @@ export async function ticketByCode(campaignId: string, typed: string): Promise<D
     select: ticketSelect,
   });
   return t ? door(t) : null;
+}
+
+/** What the holder's ticket route and pages show: the QR image and the code, never the raw token as text. */
+export type ShownTicket = Omit<HolderTicket, "token" | "pledgeId">;
+
+/**
+ * The ticket route's answer (app/api/me/tickets/[campaignId]): the session's own ticket at the event,
+ * or null — for a visitor, for an id that is no event's, and for anyone without a ticket there (the
+ * organizer and other members included). It takes no user id: nobody can ask for another's.
+ */
+export async function ticketForViewer(
+  viewer: { id: string } | null,
+  campaignId: string,
+): Promise<ShownTicket | null> {
+  if (!viewer || !isRowId(campaignId)) return null;
+  const t = await holderTicketAt(viewer.id, campaignId);
+  return t ? shown(t) : null;
+}
+
+const shown = (t: HolderTicket): ShownTicket => ({ campaignId: t.campaignId, code: t.code, qr: t.qr, void: t.void });
+
+/** My commitments: the viewer's tickets as shown, by pledge id. */
+export async function shownTicketsOfHolder(userId: string): Promise<Record<string, ShownTicket>> {
+  const all = await ticketsOfHolder(userId);
+  return Object.fromEntries([...all].map(([pledgeId, t]) => [pledgeId, shown(t)]));
 }
