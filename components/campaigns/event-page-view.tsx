@@ -65,7 +65,9 @@ export function EventPageView({
           <TicketPriceBox campaign={campaign} now={now} />
           <EventCommit campaignId={campaign.id} viewer={viewer} />
           {/* issue 36: the holder's ticket, fetched by their browser (never part of a shared copy) */}
-          {isConfirmed(campaign.status) && campaign.viewer?.committed && <EventTicket campaignId={campaign.id} />}
+          {isConfirmed(campaign.status) && campaign.viewer?.committed && (
+            <EventTicket campaignId={campaign.id} />
+          )}
           <PaymentInstructions campaign={campaign} />
           <CreatorBox campaign={campaign} canEdit={actions.edit} />
           <SharePanel campaign={campaign} viewer={viewer} now={now} actions={actions} />

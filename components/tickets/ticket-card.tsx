@@ -23,7 +23,9 @@ export function TicketCard({
       data-testid="ticket"
       data-void={v ? v.reason : undefined}
     >
-      <p className="text-xs font-bold uppercase tracking-wide text-slate-600">{v ? "Ticket (void)" : "Your ticket"}</p>
+      <p className="text-xs font-bold uppercase tracking-wide text-slate-600">
+        {v ? "Ticket (void)" : "Your ticket"}
+      </p>
       <div className="mt-2 flex flex-col items-center gap-3 sm:flex-row sm:items-center">
         {/* eslint-disable-next-line @next/next/no-img-element -- a per-person data: URL, never optimised or cached */}
         <img
@@ -35,7 +37,10 @@ export function TicketCard({
         />
         <div className="min-w-0 text-center sm:text-left">
           <p className="text-sm text-slate-600">Code at the door</p>
-          <p className={`font-mono text-2xl font-bold tracking-widest ${v ? "text-slate-500 line-through" : "text-slate-900"}`} data-testid="ticket-code">
+          <p
+            className={`font-mono text-2xl font-bold tracking-widest ${v ? "text-slate-500 line-through" : "text-slate-900"}`}
+            data-testid="ticket-code"
+          >
             {ticket.code}
           </p>
           {v ? (
@@ -44,7 +49,11 @@ export function TicketCard({
             <p className="mt-1 text-sm text-slate-600">Show the QR code at the door, or give the code.</p>
           )}
           {printHref && !v && (
-            <Link href={printHref} prefetch={false} className="mt-2 inline-block text-sm font-semibold text-brand-700 underline print:hidden">
+            <Link
+              href={printHref}
+              prefetch={false}
+              className="mt-2 inline-block text-sm font-semibold text-brand-700 underline print:hidden"
+            >
               Print ticket
             </Link>
           )}

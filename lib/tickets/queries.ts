@@ -164,7 +164,12 @@ export async function ticketForViewer(
   return t ? shown(t) : null;
 }
 
-const shown = (t: HolderTicket): ShownTicket => ({ campaignId: t.campaignId, code: t.code, qr: t.qr, void: t.void });
+const shown = (t: HolderTicket): ShownTicket => ({
+  campaignId: t.campaignId,
+  code: t.code,
+  qr: t.qr,
+  void: t.void,
+});
 
 /** My commitments: the viewer's tickets as shown, by pledge id. */
 export async function shownTicketsOfHolder(userId: string): Promise<Record<string, ShownTicket>> {

@@ -7,6 +7,8 @@ import { ticketByCode, ticketByToken, ticketsOfHolder } from "@/lib/tickets/quer
 import { ticketVoidReason } from "@/lib/tickets/void";
 import { openSealedAttachments } from "@/lib/email/ticket-image";
 import { hashTicketToken, unsealTicketToken } from "@/lib/security/ticket-token";
+import { runCharging } from "@/lib/charging/service";
+import { queueDerivedEmails } from "@/lib/derived-emails";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 import { decodeQr } from "@/tests/tickets/qr";
 
@@ -26,10 +28,22 @@ const person = async (name: string): Promise<V> => {
   return { id: u.id, email: u.email, name: u.name, isAdmin: false };
 };
 
+async function demoCard(userId: string): Promise<string> {
+  const id = `pm_demo_tk${Math.random().toString(16).slice(2, 14)}`;
+  await db.demoPaymentMethod.create({
+    data: { id, userId, brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, behavior: "ok" },
+  });
+  return id;
+}
+
 /** A free event of `goal` that tips with its last committer (the real commit path). */
 async function tippedFreeEvent(goal: number) {
   const organizer = await person("Olga");
-  const c = await createCampaign({ creatorId: organizer.id, goal, startsAt: new Date(Date.now() + 9 * 86_400_000) });
+  const c = await createCampaign({
+    creatorId: organizer.id,
+    goal,
+    startsAt: new Date(Date.now() + 9 * 86_400_000),
+  });
   const people: V[] = [];
   for (let i = 0; i < goal; i++) {
     const v = await person(`P${i}`);
@@ -46,7 +60,13 @@ async function chargedPlace(campaignId: string) {
   const p = await createPledge(campaignId, u.id, { amountCents: 2000 });
   await db.pledge.update({
     where: { id: p.id },
-    data: { charged: true, chargeStatus: "succeeded", chargeType: "paid", chargedAt: new Date(), memberSince: new Date() },
+    data: {
+      charged: true,
+      chargeStatus: "succeeded",
+      chargeType: "paid",
+      chargedAt: new Date(),
+      memberSince: new Date(),
+    },
   });
   return p;
 }
@@ -79,6 +99,34 @@ describe("issuing", () => {
     }
   });
 
+  it("gives a paid event's charged places their tickets with their Event Confirmed! (the charging pipeline, then the derived emails)", async () => {
+    const c = await createCampaign({
+      goal: 2,
+      ticketPriceCents: 3500,
+      startsAt: new Date(Date.now() + 9 * 86_400_000),
+    });
+    const people = [await person("Ada"), await person("Bo")];
+    for (const v of people)
+      await commitToCampaign(v, { campaignId: c.id, paymentMethodId: await demoCard(v.id) });
+    expect(await db.ticket.count({ where: { campaignId: c.id } })).toBe(0); // tipped, not charged yet
+    await runCharging(c.id);
+    await queueDerivedEmails();
+    const tickets = await db.ticket.findMany({ where: { campaignId: c.id }, include: { pledge: true } });
+    expect(tickets.map((t) => t.pledge.userId).sort()).toEqual(people.map((p) => p.id).sort());
+    for (const t of tickets) {
+      const email = await db.emailOutbox.findFirstOrThrow({
+        where: { dedupeKey: `confirmed:${c.id}:${t.pledge.userId}` },
+      });
+      expect(email.text).toContain("You were charged $35.00.");
+      const sent = await openSealedAttachments(email.attachments as never);
+      expect(await decodeQr(sent.find((a) => a.cid === "ticket-qr")!.content as Buffer)).toBe(
+        unsealTicketToken(t.tokenSealed),
+      );
+    }
+    await queueDerivedEmails();
+    expect(await db.ticket.count({ where: { campaignId: c.id } })).toBe(2);
+  });
+
   it("is idempotent and issues once under concurrent issuers (each in its own transaction)", async () => {
     const c = await createCampaign({ goal: 1, ticketPriceCents: 2000, status: "charged" });
     const places = await Promise.all(Array.from({ length: 8 }, () => chargedPlace(c.id)));
@@ -103,8 +151,13 @@ describe("issuing", () => {
     await issueTickets(db, c.id, [b.id]);
     forcedCodes.push("ABCDEFGH");
     await issueTickets(db, other.id, [o.id]);
-    const code = async (pledgeId: string) => (await db.ticket.findUniqueOrThrow({ where: { pledgeId } })).code;
-    expect([await code(a.id), await code(b.id), await code(o.id)]).toEqual(["ABCDEFGH", "HGFEDCBA", "ABCDEFGH"]);
+    const code = async (pledgeId: string) =>
+      (await db.ticket.findUniqueOrThrow({ where: { pledgeId } })).code;
+    expect([await code(a.id), await code(b.id), await code(o.id)]).toEqual([
+      "ABCDEFGH",
+      "HGFEDCBA",
+      "ABCDEFGH",
+    ]);
     expect((await ticketByCode(c.id, "hgfe-dcba"))?.pledgeId).toBe(b.id);
     expect((await ticketByCode(other.id, "abcdefgh"))?.pledgeId).toBe(o.id);
     expect(await ticketByCode(c.id, "ZZZZZZZZ")).toBeNull();
@@ -129,9 +182,36 @@ describe("issuing", () => {
   });
 });
 
+describe("a secret rotation", () => {
+  it("leaves the door's lookup working; the holder's next read re-seals a new token under the new secret, keeping the code", async () => {
+    const c = await createCampaign({ goal: 1, ticketPriceCents: 2000, status: "charged" });
+    const p = await chargedPlace(c.id);
+    const before = (await ticketsOfHolder(p.userId)).get(p.id)!;
+    const saved = process.env.NEXTAUTH_SECRET;
+    process.env.NEXTAUTH_SECRET = `${saved}-rotated`;
+    try {
+      // the door needs no secret: the scanned token still finds its ticket
+      expect((await ticketByToken(before.token))?.pledgeId).toBe(p.id);
+      const after = (await ticketsOfHolder(p.userId)).get(p.id)!;
+      expect(after.code).toBe(before.code);
+      expect(after.token).not.toBe(before.token);
+      expect((await ticketByToken(after.token))?.pledgeId).toBe(p.id);
+      expect(await ticketByToken(before.token)).toBeNull();
+      expect((await ticketsOfHolder(p.userId)).get(p.id)!.token).toBe(after.token);
+    } finally {
+      process.env.NEXTAUTH_SECRET = saved;
+    }
+  });
+});
+
 describe("void", () => {
   it("is read from the place's standing, its refund and its event (one rule)", () => {
-    const f = { standing: "in" as const, chargeStatus: "succeeded", refundedAt: null, campaignStatus: "charged" };
+    const f = {
+      standing: "in" as const,
+      chargeStatus: "succeeded",
+      refundedAt: null,
+      campaignStatus: "charged",
+    };
     expect(ticketVoidReason(f)).toBeNull();
     expect(ticketVoidReason({ ...f, standing: "withdrawn" })).toBe("withdrawn");
     expect(ticketVoidReason({ ...f, standing: "gave_up" })).toBe("gave_up");
@@ -153,9 +233,18 @@ describe("void", () => {
     await db.pledge.update({ where: { id: d.id }, data: { droppedAt: now, withdrawnAt: now } });
     await db.pledge.update({ where: { id: r.id }, data: { chargeStatus: "refunded", refundedAt: now } });
     const at = async (p: { id: string }) => (await ticketByToken(await tokenOf(p.id)))?.void?.reason;
-    expect([await at(w), await at(g), await at(d), await at(r)]).toEqual(["withdrawn", "gave_up", "dropped", "refunded"]);
+    expect([await at(w), await at(g), await at(d), await at(r)]).toEqual([
+      "withdrawn",
+      "gave_up",
+      "dropped",
+      "refunded",
+    ]);
     const door = await ticketByToken(await tokenOf(w.id));
-    expect(door).toMatchObject({ pledgeId: w.id, campaignId: c.id, void: { text: "Void: this commitment was withdrawn." } });
+    expect(door).toMatchObject({
+      pledgeId: w.id,
+      campaignId: c.id,
+      void: { text: "Void: this commitment was withdrawn." },
+    });
     expect(JSON.stringify(door)).not.toContain(await tokenOf(w.id));
     // a handover that fell through: the giver is in again, their ticket admits
     await db.pledge.update({ where: { id: g.id }, data: { gaveUpAt: null, withdrawnAt: null } });

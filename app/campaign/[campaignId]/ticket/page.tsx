@@ -21,7 +21,10 @@ export default async function TicketPage({ params }: Props) {
   const { campaignId } = await params;
   const viewer = await getViewer();
   if (!viewer) redirect(`/profile?next=${encodeURIComponent(`/campaign/${campaignId}/ticket`)}`);
-  const [ticket, info] = await Promise.all([ticketForViewer(viewer, campaignId), getShareInfo(campaignId, viewer)]);
+  const [ticket, info] = await Promise.all([
+    ticketForViewer(viewer, campaignId),
+    getShareInfo(campaignId, viewer),
+  ]);
   if (!ticket || !info) notFound();
   return (
     <div className="mx-auto max-w-xl px-4 py-6 print:max-w-none print:p-0">
@@ -36,7 +39,9 @@ export default async function TicketPage({ params }: Props) {
         <p className="text-sm font-bold uppercase tracking-[0.2em] text-brand-700">PactNexus ticket</p>
         <h1 className="mt-2 wrap-anywhere text-2xl font-extrabold text-slate-900">{info.title}</h1>
         <p className="mt-1 text-slate-700">
-          {info.startsAt ? formatEventRange(info.startsAt, info.endsAt, info.timeZone) : "Date to be announced"}
+          {info.startsAt
+            ? formatEventRange(info.startsAt, info.endsAt, info.timeZone)
+            : "Date to be announced"}
           {placeLine(info.publicPlace) ? ` · ${placeLine(info.publicPlace)}` : ""}
         </p>
         <div className="mt-4">
