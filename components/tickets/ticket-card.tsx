@@ -19,7 +19,7 @@ export function TicketCard({
   const v = ticket.void;
   return (
     <div
-      className={`rounded-xl border p-4 ${v ? "border-slate-300 bg-slate-50" : "border-brand-200 bg-white"}`}
+      className={`rounded-xl border p-4 ${v ? "border-slate-300 bg-slate-50" : "border-slate-200 bg-white"}`}
       data-testid="ticket"
       data-void={v ? v.reason : undefined}
     >
