@@ -114,6 +114,9 @@ for (const viewport of [
         });
 
       // someone else (here the organizer, signed in): no ticket anywhere, nothing of the token
+      // nothing in flight (a prefetch of the header's Profile link) may set the last person's cookie again
+      await page.waitForLoadState("networkidle");
+      await page.goto("about:blank");
       await page.context().clearCookies();
       await loginAs(page, event.creator);
       await page.goto(`/campaign/${event.id}`);
@@ -129,6 +132,9 @@ for (const viewport of [
         `UPDATE "Pledge" SET "withdrawnAt" = now() WHERE "campaignId" = $1 AND "userId" = $2`,
         [event.id, attendee.id],
       );
+      // nothing in flight (a prefetch of the header's Profile link) may set the last person's cookie again
+      await page.waitForLoadState("networkidle");
+      await page.goto("about:blank");
       await page.context().clearCookies();
       await loginAs(page, attendee);
       await page.goto("/profile");
