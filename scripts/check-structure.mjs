@@ -104,7 +104,7 @@ const DOMAIN_FILES = {
   ],
   images: ["process.ts", "storage.ts"],
   ledger: ["movements.ts", "refunds.ts", "cards.ts", "pledge-state.ts", "payment-window.ts", "queue.ts"],
-  email: ["render.ts", "transport.ts", "unsubscribe.ts"],
+  email: ["render.ts", "transport.ts", "unsubscribe.ts", "ticket-image.ts"],
   jobs: ["boss.ts", "definitions.ts", "types.ts", "worker.ts"],
   payments: [
     "types.ts",
@@ -133,7 +133,8 @@ const DOMAIN_FILES = {
   ],
   privacy: ["present.ts"],
   "rate-limit": [],
-  security: ["csp.ts", "redact.ts"],
+  security: ["csp.ts", "redact.ts", "ticket-token.ts"],
+  tickets: ["void.ts"],
   sharing: ["pace.ts"],
   updates: [],
 };
@@ -287,7 +288,7 @@ const LAYERS = [
   // rows with a pledge's charge state
   ["door", ["events", "ledger"]],
   // who is asking and what they may do, what a list shows about a person, stored images
-  ["rules", ["access", "privacy", "images"]],
+  ["rules", ["access", "privacy", "images", "tickets"]],
   // the event: its pages, edits, places (who holds one, the waitlist, members), go-ahead, emails
   ["event", ["campaigns"]],
   // charging and payouts

@@ -9,6 +9,7 @@ import { AUTH_TEXT, RESET_TEXT } from "@/lib/auth/schema";
 import { getViewer } from "@/lib/access/viewer";
 import { listCampaignsByCreator } from "@/lib/campaigns/queries";
 import { listMyCommitments } from "@/lib/pledges/mine";
+import { shownTicketsOfHolder } from "@/lib/tickets/queries";
 import { googleEnabled } from "@/lib/env";
 import { changePasswordAction, signUpAction } from "./actions";
 import { hasPassword } from "@/lib/auth/password-reset";
@@ -54,11 +55,13 @@ export default async function ProfilePage({
       </div>
     );
   }
-  const [pacts, commitments, confirmed, withPassword] = await Promise.all([
+  const [pacts, commitments, confirmed, withPassword, tickets] = await Promise.all([
     listCampaignsByCreator(viewer.id),
     listMyCommitments(viewer),
     isEmailConfirmed(viewer.id),
     hasPassword(viewer.id),
+    // issue 36: the viewer's door tickets, by pledge (this page is rendered per request, for them only)
+    shownTicketsOfHolder(viewer.id),
   ]);
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:py-10">
@@ -69,7 +72,7 @@ export default async function ProfilePage({
         </p>
       )}
       {!confirmed && <EmailConfirmationNotice resendAction={resendConfirmationAction} />}
-      <ProfileDashboard viewer={viewer} pacts={pacts} commitments={commitments} />
+      <ProfileDashboard viewer={viewer} pacts={pacts} commitments={commitments} tickets={tickets} />
       {withPassword ? (
         <ChangePasswordForm email={viewer.email} changeAction={changePasswordAction} />
       ) : (

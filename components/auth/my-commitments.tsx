@@ -2,6 +2,8 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button";
 import type { MyCommitment } from "@/lib/pledges/mine";
+import type { ShownTicket } from "@/lib/tickets/queries";
+import { TicketCard, ticketPrintHref } from "@/components/tickets/ticket-card";
 import { RecoveryBanner } from "@/components/commit/recovery-banner";
 import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";
 import { YourTime } from "@/components/time/your-time";
@@ -12,7 +14,14 @@ import { formatCents, formatDate } from "@/lib/format";
  * The backer's commitments on their profile (issue 18), beside SPEC's "Your Active Pacts": every
  * event they committed to, its phase, their own state and their card. Only the backer sees this.
  */
-export function MyCommitments({ items }: { items: MyCommitment[] }) {
+export function MyCommitments({
+  items,
+  tickets = {},
+}: {
+  items: MyCommitment[];
+  /** issue 36: door tickets by pledge id (valid or void) */
+  tickets?: Record<string, ShownTicket>;
+}) {
   const live = items.filter((m) => m.state !== "withdrawn");
   const withdrawn = items.filter((m) => m.state === "withdrawn");
   return (
@@ -31,7 +40,7 @@ export function MyCommitments({ items }: { items: MyCommitment[] }) {
         <ul className="mt-4 grid gap-4 md:grid-cols-2">
           {[...live, ...withdrawn].map((m) => (
             <li key={m.pledgeId} className="min-w-0">
-              <CommitmentCard m={m} />
+              <CommitmentCard m={m} ticket={tickets[m.pledgeId]} />
             </li>
           ))}
         </ul>
@@ -40,7 +49,7 @@ export function MyCommitments({ items }: { items: MyCommitment[] }) {
   );
 }
 
-function CommitmentCard({ m }: { m: MyCommitment }) {
+function CommitmentCard({ m, ticket }: { m: MyCommitment; ticket?: ShownTicket }) {
   return (
     <div className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-start sm:justify-between sm:gap-3">
@@ -70,6 +79,11 @@ function CommitmentCard({ m }: { m: MyCommitment }) {
             </>
           )}
         </p>
+      )}
+      {ticket && (
+        <div className="mt-3">
+          <TicketCard ticket={ticket} printHref={ticketPrintHref(m.campaignId)} size={144} />
+        </div>
       )}
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-slate-600">
         <dt>{m.date.label}</dt>

@@ -7,6 +7,7 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import type { Viewer } from "@/lib/access/viewer";
 import type { CreatorPact } from "@/lib/campaigns/queries";
 import type { MyCommitment } from "@/lib/pledges/mine";
+import type { ShownTicket } from "@/lib/tickets/queries";
 import { MyCommitments } from "@/components/auth/my-commitments";
 import { eventBadge, isCurrentEvent } from "@/lib/events/lifecycle";
 import { formatDayInZone } from "@/lib/campaigns/event-time";
@@ -17,12 +18,15 @@ export function ProfileDashboard({
   viewer,
   pacts,
   commitments,
+  tickets = {},
   now = new Date(),
 }: {
   viewer: Viewer;
   pacts: CreatorPact[];
   /** what the viewer committed to (issue 18), beside their own events */
   commitments: MyCommitment[];
+  /** issue 36: the viewer's door tickets, by pledge id */
+  tickets?: Record<string, ShownTicket>;
   now?: Date;
 }) {
   // current and past apart (issue 16); a rejected event is past whatever its dates
@@ -57,7 +61,7 @@ export function ProfileDashboard({
         </div>
       </Card>
 
-      <MyCommitments items={commitments} />
+      <MyCommitments items={commitments} tickets={tickets} />
 
       <section aria-labelledby="your-pacts">
         <div className="flex flex-wrap items-baseline justify-between gap-2">

@@ -6,7 +6,7 @@ import { PayoutsSetupPanel } from "@/components/payouts/payouts-setup-panel";
 import { AdminApprovalPanel } from "@/components/campaigns/admin-approval-panel";
 import { CampaignProgress } from "@/components/campaigns/campaign-progress";
 import { CascadeSection } from "@/components/campaigns/cascade";
-import { phaseOf } from "@/lib/events/lifecycle";
+import { isConfirmed, phaseOf } from "@/lib/events/lifecycle";
 import { EVENT_ACTIONS, actionState } from "@/lib/events/actions";
 import { EventTexts, LogisticalDetails } from "@/components/campaigns/logistical-details";
 import { pageTexts } from "@/lib/campaigns/schema";
@@ -21,6 +21,7 @@ import { CancelEventPanel } from "@/components/cancellation/cancel-event-panel";
 import { OutcomeNotice } from "@/components/deadlines/outcome-notice";
 import { EventCommit } from "@/components/commit/event-commit";
 import { EventCommitments } from "@/components/commit/event-commitments";
+import { EventTicket } from "@/components/tickets/event-ticket";
 
 /**
  * Event page body, shared by the per-request page (app/campaign/[campaignId]/(event)/page.tsx) and the
@@ -63,6 +64,10 @@ export function EventPageView({
         <aside className="min-w-0 space-y-6 lg:row-span-2" aria-label="Tickets and organizer">
           <TicketPriceBox campaign={campaign} now={now} />
           <EventCommit campaignId={campaign.id} viewer={viewer} />
+          {/* issue 36: the holder's ticket, fetched by their browser (never part of a shared copy) */}
+          {isConfirmed(campaign.status) && campaign.viewer?.committed && (
+            <EventTicket campaignId={campaign.id} />
+          )}
           <PaymentInstructions campaign={campaign} />
           <CreatorBox campaign={campaign} canEdit={actions.edit} />
           <SharePanel campaign={campaign} viewer={viewer} now={now} actions={actions} />

@@ -7,6 +7,8 @@ import { coverUrl } from "@/lib/images/limits";
 import { isCrowdfund, isPaidEvent, progress } from "@/lib/events/lifecycle";
 import { collectingSentence, happeningText, wentAhead } from "@/lib/events/money-sentences";
 import { icsAttachment } from "@/lib/campaigns/ics";
+import { displayTicketCode } from "@/lib/security/ticket-token";
+import { TICKET_CID, ticketAttachment, type EmailTicket } from "@/lib/email/ticket-image";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import { unsubscribeLinks } from "@/lib/email/unsubscribe";
@@ -140,7 +142,9 @@ export function eventConfirmedEmail(
   c: EmailCampaign,
   to: Recipient,
   amountChargedCents: number,
+  ticket?: EmailTicket,
 ): QueuedEmail {
+  const code = ticket ? displayTicketCode(ticket.code) : null;
   return {
     dedupeKey: `confirmed:${c.id}:${to.userId}`,
     to: to.email,
@@ -157,10 +161,18 @@ export function eventConfirmedEmail(
         c.startsAt
           ? `${startsLine(c)} The attached calendar entry replaces the tentative one.`
           : startsLine(c),
+        ...(code
+          ? [
+              `Your ticket code is ${code}. Show the QR code below at the door, or give the code. My commitments shows your ticket too.`,
+            ]
+          : []),
       ],
       action: { label: "View the event", url: campaignUrl(c) },
+      ...(code
+        ? { inlineImage: { cid: TICKET_CID, alt: `Ticket QR code, code ${code}`, caption: code } }
+        : {}),
     }),
-    attachments: calendar(c, "CONFIRMED"),
+    attachments: [...(ticket ? [ticketAttachment(ticket)] : []), ...(calendar(c, "CONFIRMED") ?? [])],
   };
 }
 

@@ -8,6 +8,7 @@ import { queueEmail, queueEmails } from "@/lib/email/service";
 import { commitReceivedEmail, eventConfirmedEmail, type Recipient } from "@/lib/campaigns/emails";
 import type { QueuedEmail } from "@/lib/email/schema";
 import { toldAtPromotion } from "@/lib/campaigns/waitlist-emails";
+import { issueTickets } from "@/lib/tickets/service";
 
 /**
  * One-line hooks for the services that own each cause: call them INSIDE the transaction that
@@ -59,8 +60,8 @@ export async function queueCommitEmail(tx: Tx, pledgeId: string): Promise<boolea
 }
 
 /**
- * Charging / free confirmation: "Event Confirmed!" with the amount charged and the CONFIRMED
- * calendar entry, to each attendee whose pledge is charged (call it where a pledge's charge is
+ * Charging / free confirmation: "Event Confirmed!" with the amount charged, the door ticket (issued
+ * here first, issue 36) and the CONFIRMED calendar entry, to each attendee whose pledge is charged (call it where a pledge's charge is
  * recorded as succeeded, or once for a free event: it covers every charged pledge). Returns how
  * many were newly queued.
  */
@@ -74,9 +75,12 @@ export async function queueConfirmedEmails(
     select: { ...emailCampaignSelect, fundedAt: true },
   });
   if (!c) return 0;
+  // issue 36: each confirmed place has its door ticket before its email is written (idempotent)
+  await issueTickets(tx, campaignId, onlyPledgeId ? [onlyPledgeId] : undefined);
   const pledges = await tx.pledge.findMany({
     where: { campaignId, charged: true, ...LIVE_PLEDGE, ...(onlyPledgeId ? { id: onlyPledgeId } : {}) },
     select: {
+      ticket: { select: { code: true, tokenSealed: true } },
       userId: true,
       amountCents: true,
       chargeType: true,
@@ -95,6 +99,7 @@ export async function queueConfirmedEmails(
           c,
           { userId: p.userId, email: p.user.email, name: p.user.name },
           p.chargeType === "paid" ? p.amountCents : 0,
+          p.ticket ?? undefined,
         ),
       ),
   );

@@ -16,6 +16,8 @@ type EmailContent = {
   unsubscribe?: { page: string; oneClick: string };
   /** The event's cover (an absolute URL), shown above the heading in HTML. */
   imageUrl?: string;
+  /** An inline image after the paragraphs (an attachment's cid), e.g. a door ticket's QR code. */
+  inlineImage?: { cid: string; alt: string; caption: string };
 };
 
 type RenderedEmail = {
@@ -45,6 +47,11 @@ export function renderEmail(c: EmailContent): RenderedEmail {
 ${c.imageUrl ? `<img src="${escapeHtml(c.imageUrl)}" alt="" width="512" style="display:block;width:100%;max-width:512px;height:auto;border-radius:8px;margin:0 0 16px">` : ""}
 <h1 style="margin:0 0 16px;font-size:22px">${escapeHtml(c.heading)}</h1>
 ${c.paragraphs.map(p).join("\n")}
+${
+  c.inlineImage
+    ? `<p style="margin:0 0 16px;text-align:center"><img src="cid:${escapeHtml(c.inlineImage.cid)}" alt="${escapeHtml(c.inlineImage.alt)}" width="240" height="240" style="display:inline-block;width:240px;height:240px"><br><span style="font-family:ui-monospace,monospace;font-size:20px;font-weight:700;letter-spacing:2px">${escapeHtml(c.inlineImage.caption)}</span></p>`
+    : ""
+}
 ${
   c.action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(c.action.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;font-weight:600;padding:10px 18px;border-radius:8px">${escapeHtml(c.action.label)}</a></p>`

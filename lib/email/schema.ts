@@ -8,6 +8,16 @@ const emailAttachmentSchema = z.object({
   filename: z.string().min(1).max(200),
   contentType: z.string().min(1).max(200),
   content: z.string().max(1_000_000),
+  /** an inline image, referenced from the HTML as `cid:<cid>` */
+  cid: z
+    .string()
+    .regex(/^[a-z0-9.-]{1,64}$/)
+    .optional(),
+  /**
+   * issue 36: `content` is a door ticket's sealed token, and the sender renders its QR code as the
+   * PNG (lib/email/ticket-image.ts), so the outbox never holds the raw token.
+   */
+  sealed: z.literal("ticket-qr").optional(),
 });
 
 /** One email for the outbox. `dedupeKey` names the cause and the recipient, e.g. "commit:<pledgeId>:<userId>". */

@@ -4,6 +4,7 @@ import { env } from "@/lib/env";
 import { enqueue } from "@/lib/jobs/boss";
 import { queuedEmailSchema, type QueuedEmail } from "@/lib/email/schema";
 import { smtpTransport, type MailTransport } from "@/lib/email/transport";
+import { openSealedAttachments } from "@/lib/email/ticket-image";
 
 export const EMAIL_SEND_JOB = "email-send";
 /** After this many failed SMTP attempts a row is marked failed and left for an admin to see. */
@@ -156,7 +157,7 @@ export async function sendPendingEmails({
               "X-PactNexus-Dedupe-Key": row.dedupeKey,
             },
             attachments: Array.isArray(row.attachments)
-              ? (row.attachments as MailTransportAttachment[])
+              ? await openSealedAttachments(row.attachments as Parameters<typeof openSealedAttachments>[0])
               : undefined,
           });
           await tx.emailOutbox.update({
@@ -185,5 +186,3 @@ export async function sendPendingEmails({
   }
   return report;
 }
-
-type MailTransportAttachment = { filename: string; contentType: string; content: string };

@@ -12,7 +12,7 @@ export type MailTransport = {
     html: string;
     messageId: string;
     headers: Record<string, string>;
-    attachments?: Array<{ filename: string; contentType: string; content: string }>;
+    attachments?: Array<{ filename: string; contentType: string; content: string | Buffer; cid?: string }>;
   }): Promise<unknown>;
 };
 

@@ -19,6 +19,8 @@ const { postUpdate } = await import("@/lib/updates/service");
 const { createCampaign, createUser } = await import("@/tests/helpers/factories");
 
 const ical = (await import("node-ical")).default;
+const { decodeQr } = await import("@/tests/tickets/qr");
+const { hashTicketToken } = await import("@/lib/security/ticket-token");
 
 /** Everything a recipient can read in a message: headers, both bodies, the attachments' text. */
 const readable = (m: ReceivedMail) =>
@@ -79,6 +81,7 @@ describe("email through a real SMTP server", () => {
     );
 
     const everyone = [organizer, ...people];
+    let ticketsRead = 0;
     for (const row of rows) {
       const m = received.find((r) => r.messageId === `<${row.id}@pactnexus.outbox>`);
       expect(m, `${row.dedupeKey} arrived`).toBeDefined();
@@ -94,7 +97,12 @@ describe("email through a real SMTP server", () => {
       expect(mail.dedupeKey, what).toBe(row.dedupeKey);
       // both bodies, as the outbox holds them
       expect(mail.parsed.text?.trim(), what).toBe(row.text.trim());
-      expect(typeof mail.parsed.html === "string" ? mail.parsed.html.trim() : "", what).toBe(row.html.trim());
+      // (the parser inlines an inline image's cid: reference as a data: URL; issue 36's ticket QR)
+      const html = typeof mail.parsed.html === "string" ? mail.parsed.html : "";
+      expect(
+        html.replace(/src="data:image\/png;base64,[A-Za-z0-9+/=]+"/g, 'src="cid:ticket-qr"').trim(),
+        what,
+      ).toBe(row.html.trim());
       // a calendar entry travels as an .ics attachment a calendar program can read
       const attachments = (row.attachments as Array<{ filename: string }> | null) ?? [];
       expect(
@@ -102,6 +110,19 @@ describe("email through a real SMTP server", () => {
         what,
       ).toEqual(attachments.map((a) => a.filename));
       for (const a of mail.parsed.attachments) {
+        if (a.contentType === "image/png") {
+          // issue 36: the confirmation's ticket, inline, its QR holding the recipient's own ticket token
+          expect(row.dedupeKey, what).toMatch(/^confirmed:/);
+          expect(a.cid).toBe("ticket-qr");
+          const token = (await decodeQr(a.content))!;
+          const ticket = await db.ticket.findUnique({
+            where: { tokenHash: hashTicketToken(token) },
+            select: { pledge: { select: { user: { select: { email: true } } } } },
+          });
+          expect(ticket?.pledge.user.email, what).toBe(row.toEmail);
+          ticketsRead++;
+          continue;
+        }
         expect(a.contentType).toBe("text/calendar");
         const events = Object.values(ical.sync.parseICS(a.content.toString("utf8"))).filter(
           (e) => e?.type === "VEVENT",
@@ -130,6 +151,7 @@ describe("email through a real SMTP server", () => {
         expect(text, `${what} mentions ${other.name}`).not.toContain(other.name!);
       }
     }
+    expect(ticketsRead, "each backer's Event Confirmed! carries their ticket").toBe(people.length);
     expect(rows.some((r) => r.headers)).toBe(true);
     expect(rows.some((r) => !r.headers)).toBe(true);
     expect(rows.some((r) => r.attachments)).toBe(true);

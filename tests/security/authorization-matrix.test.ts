@@ -35,6 +35,7 @@ const routes = {
   confirmSetup: (await import("@/app/api/demo-payments/confirm-setup/route")).POST,
   health: (await import("@/app/api/health/route")).GET,
   attention: (await import("@/app/api/me/attention/route")).GET,
+  ticket: (await import("@/app/api/me/tickets/[campaignId]/route")).GET,
   unsubscribe: await import("@/app/api/unsubscribe/route"),
   webhook: (await import("@/app/api/stripe/webhook/route")).POST,
   calendar: (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET,
@@ -270,6 +271,14 @@ const SCENARIOS: Record<string, Scenario<any>> = {
     // each role asks about itself: a visitor gets an empty list
     setup: async (p) => ({ people: p }),
     call: (f, role) => route(f.people, role, () => routes.attention()),
+  },
+  "app/api/me/tickets/[campaignId]/route.ts#GET": {
+    // each role asks for its own ticket at a confirmed event: only the backer has one (tests/tickets)
+    setup: (p) => eventWithBacker(p, { status: "charged" }),
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.ticket(get(`/api/me/tickets/${f.campaign.id}`), params(f.campaign.id)),
+      ),
   },
   "app/api/unsubscribe/route.ts#POST": {
     // the token is the authority, whoever holds it (a mail provider posts without a session)

@@ -24,6 +24,7 @@ const createSetupIntent = (await import("@/app/api/create-setup-intent/route")).
 const confirmSetup = (await import("@/app/api/demo-payments/confirm-setup/route")).POST;
 const health = (await import("@/app/api/health/route")).GET;
 const attention = (await import("@/app/api/me/attention/route")).GET;
+const ticket = (await import("@/app/api/me/tickets/[campaignId]/route")).GET;
 const unsubscribeRoute = await import("@/app/api/unsubscribe/route");
 const webhook = (await import("@/app/api/stripe/webhook/route")).POST;
 const calendar = (await import("@/app/campaign/[campaignId]/calendar.ics/route")).GET;
@@ -89,6 +90,12 @@ const TARGETS: Record<string, Target> = {
     as: (f) => f.user,
     input: () => nastyString,
     call: () => attention(),
+  },
+  // the viewer's own ticket at whatever event id is thrown at it: { ticket: null } or theirs
+  "app/api/me/tickets/[campaignId]/route.ts#GET": {
+    as: (f) => f.user,
+    input: segment,
+    call: (id) => ticket(get("/api/me/tickets/x"), { params: Promise.resolve({ campaignId: id as string }) }),
   },
   "app/api/unsubscribe/route.ts#POST": {
     as: () => null,

@@ -112,6 +112,13 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "route",
+    file: "app/api/me/tickets/[campaignId]/route.ts",
+    name: "GET",
+    access: "public",
+    rule: "changes nothing; the session's own door ticket at the event, else { ticket: null } (a visitor, the organizer, another member), private no-store: lib/tickets/queries ticketForViewer",
+  },
+  {
+    kind: "route",
     file: "app/api/health/route.ts",
     name: "GET",
     access: "public",
@@ -415,6 +422,12 @@ export const PAGES: readonly PageEntry[] = [
     access: "public",
     path: ({ campaignId }) => `/campaign/${campaignId}/flyer`,
     rule: "lib/sharing getShareInfo",
+  },
+  {
+    file: "app/campaign/[campaignId]/ticket/page.tsx",
+    access: "public",
+    path: ({ campaignId }) => `/campaign/${campaignId}/ticket`,
+    rule: "the printable ticket, the viewer's own only (lib/tickets/queries ticketForViewer); a visitor is sent to sign in, anyone else finds nothing",
   },
   {
     file: "app/campaign/[campaignId]/manage/page.tsx",
