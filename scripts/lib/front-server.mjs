@@ -201,7 +201,7 @@ export function createFrontServer({
   trustedHops = 0,
   log = console,
   isServerReference = serverActionIds(),
-  isSmallAnswer = () => false,
+  isSmallAnswer = (/** @type {string} */ _id) => false,
 }) {
   let warned = false;
 
