@@ -15,7 +15,7 @@ import pg from "pg";
 import { buildHash } from "./lib/build-hash.mjs";
 import { DEFAULT_DB, dataDir, ensureDatabase } from "./lib/database-url.mjs";
 import { EmbeddedDbUnreachable, isPortFree, startEmbeddedPostgres } from "./lib/embedded-db.mjs";
-import { createFrontServer, serverActionIds } from "./lib/front-server.mjs";
+import { createFrontServer, serverActionIds, smallAnswerActionIds } from "./lib/front-server.mjs";
 import v8 from "node:v8";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -220,6 +220,7 @@ async function main() {
     trustedHops,
     // the build's own manifest, wherever the server was started from ("$h" references name its actions)
     isServerReference: serverActionIds(path.join(root, distDir)),
+    isSmallAnswer: smallAnswerActionIds(path.join(root, distDir)),
   });
   await new Promise((resolve, reject) => {
     front.once("error", reject);

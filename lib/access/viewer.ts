@@ -69,11 +69,12 @@ export const getViewer = cache(async (): Promise<Viewer | null> => {
   const claims = await sessionClaims(await cookies());
   if (!claims) return null;
   // A cookie from before the user signed out (on any device) carries an older session version.
-  const user = await db.user.findFirst({
-    where: { id: claims.userId, sessionVersion: claims.version },
-    select: { id: true, email: true, name: true, isAdmin: true },
-  });
-  return user ?? null;
+  // A raw statement (issue 35, commits/s): every signed-in request runs this, and Prisma's query
+  // compiler cost about 0.9 ms of CPU more per call than the raw read of the same row.
+  const rows = await db.$queryRaw<Viewer[]>`
+    SELECT id, email, name, "isAdmin" FROM "User"
+    WHERE id = ${claims.userId} AND "sessionVersion" = ${claims.version}`;
+  return rows[0] ?? null;
 });
 
 /** The organizer a cached copy is rendered for: never an admin (admins' pages render per request). */

@@ -46,24 +46,28 @@ export async function checkLimits(limits: Limit[]): Promise<{ ok: boolean; retry
 /**
  * Counts one action against `limit` and throws RATE_LIMITED with `message(minutes/seconds)` when
  * the window is full. A transaction-level advisory lock on the key makes check-and-record atomic,
- * so concurrent requests cannot all slip under the limit.
+ * so concurrent requests cannot all slip under the limit: the lock, then ONE statement that counts
+ * the window and records the hit only if it is under the limit (its snapshot is taken after the lock,
+ * so it sees every hit committed before). Issue 35 (commits/s): a batch of two statements instead of
+ * an interactive transaction of four (lock, read every hit, insert) — every commit runs it.
  */
 export async function consume(l: Limit, message: (retryAfterMs: number) => string): Promise<void> {
   if (rateLimitsDisabled()) return;
-  await db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${l.key}))`;
-    const since = new Date(Date.now() - l.windowMs);
-    const rows = await tx.rateLimitHit.findMany({
-      where: { key: l.key, createdAt: { gt: since } },
-      select: { createdAt: true },
-      orderBy: { createdAt: "asc" },
-    });
-    if (rows.length >= l.limit) {
-      const retryAfterMs = Math.max(0, rows[0].createdAt.getTime() + l.windowMs - Date.now());
-      throw new AppError("RATE_LIMITED", message(retryAfterMs));
-    }
-    await tx.rateLimitHit.create({ data: { key: l.key } });
-  });
+  const now = Date.now();
+  const [, rows] = await db.$transaction([
+    db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${l.key}))`,
+    db.$queryRaw<{ n: number; oldest: Date | null }[]>`
+      WITH h AS (SELECT count(*)::int AS n, min("createdAt") AS oldest FROM "RateLimitHit"
+                 WHERE key = ${l.key} AND "createdAt" > ${new Date(now - l.windowMs)}),
+      i AS (INSERT INTO "RateLimitHit" (key, "createdAt") SELECT ${l.key}, ${new Date(now)} FROM h
+            WHERE h.n < ${l.limit} RETURNING 1)
+      SELECT n, oldest FROM h`,
+  ]);
+  const { n, oldest } = rows[0] ?? { n: 0, oldest: null };
+  if (n >= l.limit) {
+    const retryAfterMs = oldest ? Math.max(0, new Date(oldest).getTime() + l.windowMs - Date.now()) : 0;
+    throw new AppError("RATE_LIMITED", message(retryAfterMs));
+  }
 }
 
 /** How long a hit is kept: longer than any limit's window (the longest is an hour). */

@@ -5,6 +5,7 @@ import { verifyPasswordSignIn, SIGN_IN_FAILS_PER_EMAIL, SIGN_UPS_PER_IP } from "
 import { COMMIT_RATE_LIMIT } from "@/lib/pledges/service";
 import { COMMENT_RATE_LIMIT } from "@/lib/comments/schema";
 import { UPDATES_PER_DAY } from "@/lib/updates/schema";
+import { consume } from "@/lib/rate-limit/service";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 import { actAs, closeFingerprintPool, headersMock, setRequestHeaders } from "@/tests/security/harness";
 
@@ -93,6 +94,22 @@ describe("abuse limits", () => {
         ok: false,
         error: "You have already committed to this event",
       });
+    }
+  });
+
+  it("consume: concurrent hits on one key never slip past the limit; the refusal says when to retry", async () => {
+    const key = `test:concurrent:${Date.now()}:${Math.random()}`;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, () => consume({ key, limit: 5, windowMs: 60_000 }, (ms) => `wait ${ms}`)),
+    );
+    const refused = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
+    expect(outcomes.length - refused.length).toBe(5);
+    expect(await db.rateLimitHit.count({ where: { key } })).toBe(5);
+    for (const r of refused) {
+      expect((r.reason as Error).message).toMatch(/^wait \d+$/);
+      const ms = Number((r.reason as Error).message.slice(5));
+      expect(ms).toBeGreaterThan(50_000);
+      expect(ms).toBeLessThanOrEqual(60_000);
     }
   });
 

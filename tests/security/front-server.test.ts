@@ -321,6 +321,66 @@ describe("what Next would answer 500 to never reaches it (issue 31 item 5)", () 
     }
   });
 
+  it("a small-answer action (the commit) reaches Next without Accept-Encoding; other actions and pages keep it", async () => {
+    const small = createFrontServer({
+      handle: echo,
+      port: 3000,
+      log: { warn } as unknown as Console,
+      isSmallAnswer: (id: string) => id === "40aa",
+    });
+    const smallPort = await listen(small);
+    try {
+      for (const [action, kept] of [
+        ["40aa", false],
+        ["40bb", true],
+        [null, true],
+      ] as const) {
+        const res = await send(smallPort, {
+          method: "POST",
+          path: "/campaign/x",
+          headers: {
+            "accept-encoding": "gzip, deflate, br",
+            "content-type": "text/plain;charset=UTF-8",
+            ...(action ? { "next-action": action } : {}),
+          },
+          body: '[{"campaignId":"x"}]',
+        });
+        expect(res.status).toBe(200);
+        expect(last().headers["accept-encoding"], String(action)).toBe(
+          kept ? "gzip, deflate, br" : undefined,
+        );
+      }
+    } finally {
+      await new Promise((r) => small.close(r));
+    }
+  });
+
+  it("smallAnswerActionIds finds the commit action in the build's manifest, and nothing else", async () => {
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { smallAnswerActionIds } = await import("../../scripts/lib/front-server.mjs");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "small-answer-"));
+    fs.mkdirSync(path.join(dir, "server"));
+    fs.writeFileSync(
+      path.join(dir, "server", "server-reference-manifest.json"),
+      JSON.stringify({
+        node: {
+          "40c0": {
+            exportedName: "commitToCampaignAction",
+            filename: "app/campaign/[campaignId]/commit-action.ts",
+          },
+          "40c1": { exportedName: "commitToCampaignAction", filename: "app/other/commit-action.ts" },
+          "40c2": { exportedName: "postComment", filename: "app/campaign/[campaignId]/comment-actions.ts" },
+        },
+      }),
+    );
+    const isSmall = smallAnswerActionIds(dir);
+    expect(["40c0", "40c1", "40c2", "nope"].map(isSmall)).toEqual([true, false, false, false]);
+    expect(smallAnswerActionIds(path.join(dir, "missing"))("40c0")).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it("the request target '*': OPTIONS 204 with Allow, other methods 400; an absolute target 400; never forwarded", async () => {
     const net = await import("node:net");
     const raw = (request: string) =>
