@@ -130,11 +130,14 @@ export async function removeDoorHelper(
 /** The door helpers of an event, for its organizer's manage page (null for anyone else). */
 export async function doorHelpersOf(
   actor: DoorActor,
-  campaign: { id: string; creatorId: string },
+  campaignId: string,
 ): Promise<{ email: string; invitedAt: Date }[] | null> {
-  if (!canManageEvent(actor, campaign)) return null;
+  const c = isRowId(campaignId)
+    ? await db.campaign.findUnique({ where: { id: campaignId }, select: { creatorId: true } })
+    : null;
+  if (!c || !canManageEvent(actor, c)) return null;
   return db.doorHelper.findMany({
-    where: { campaignId: campaign.id },
+    where: { campaignId },
     select: { email: true, invitedAt: true },
     orderBy: { invitedAt: "asc" },
   });
