@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useCallback, useRef, useState } from "react";
-import { checkInAction, searchAtDoorAction } from "@/app/campaign/[campaignId]/check-in/actions";
+import type { ActionResult } from "@/lib/actions";
 import { formatCents } from "@/lib/format";
 import type { CheckInAnswer, DoorSearchRow } from "@/lib/tickets/check-in";
 
@@ -13,6 +13,15 @@ const Scanner = dynamic(() => import("@/components/check-in/scanner").then((m) =
 });
 
 type Counts = { checkedIn: number; expected: number };
+
+/** The page hands its server actions down (components never import from app/). */
+export type DoorActions = {
+  checkInAction: (campaignId: string, input: unknown) => Promise<ActionResult<CheckInAnswer>>;
+  searchAtDoorAction: (
+    campaignId: string,
+    query: string,
+  ) => Promise<ActionResult<{ rows: DoorSearchRow[]; counts: Counts }>>;
+};
 type Shown = { answer: CheckInAnswer } | { error: string } | { retrying: number } | null;
 
 /** A time in the viewer's zone, with its abbreviation. */
@@ -109,7 +118,9 @@ export function CheckInDesk({
   campaignId,
   role,
   initialCounts,
+  actions,
 }: {
+  actions: DoorActions;
   campaignId: string;
   role: "organizer" | "helper";
   initialCounts: Counts;
@@ -130,7 +141,7 @@ export function CheckInDesk({
       setBusy(true);
       try {
         const r = await withRetry(
-          () => checkInAction(campaignId, input),
+          () => actions.checkInAction(campaignId, input),
           (n) => setShown({ retrying: n }),
         );
         if (!r)
@@ -146,7 +157,7 @@ export function CheckInDesk({
         setBusy(false);
       }
     },
-    [campaignId],
+    [campaignId, actions],
   );
 
   async function search(e: React.FormEvent) {
@@ -155,7 +166,7 @@ export function CheckInDesk({
     setBusy(true);
     try {
       const r = await withRetry(
-        () => searchAtDoorAction(campaignId, query),
+        () => actions.searchAtDoorAction(campaignId, query),
         (n) => setShown({ retrying: n }),
       );
       if (!r) setShown({ error: "No connection. Try the search again when you are back online." });

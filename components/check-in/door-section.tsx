@@ -2,7 +2,10 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { inviteDoorHelperAction, removeDoorHelperAction } from "@/app/campaign/[campaignId]/door-actions";
+import type { ActionResult } from "@/lib/actions";
+
+type Invite = (input: { campaignId: string; email: string }) => Promise<ActionResult<{ message: string }>>;
+type Remove = (input: { campaignId: string; email: string }) => Promise<ActionResult>;
 
 /**
  * The manage page's door (issue 36 item 2): checked in of expected, the link to the check-in page,
@@ -12,7 +15,10 @@ export function DoorSection({
   campaignId,
   counts,
   helpers,
+  actions,
 }: {
+  /** the page hands its server actions down (components never import from app/) */
+  actions: { inviteDoorHelperAction: Invite; removeDoorHelperAction: Remove };
   campaignId: string;
   counts: { checkedIn: number; expected: number } | null;
   helpers: { email: string }[];
@@ -26,7 +32,7 @@ export function DoorSection({
     e.preventDefault();
     setBusy(true);
     try {
-      const r = await inviteDoorHelperAction({ campaignId, email });
+      const r = await actions.inviteDoorHelperAction({ campaignId, email });
       if (r.ok) {
         const added = email.trim().toLowerCase();
         setList((l) => (l.some((h) => h.email === added) ? l : [...l, { email: added }]));
@@ -41,7 +47,7 @@ export function DoorSection({
   }
 
   async function remove(address: string) {
-    const r = await removeDoorHelperAction({ campaignId, email: address }).catch(() => null);
+    const r = await actions.removeDoorHelperAction({ campaignId, email: address }).catch(() => null);
     if (r?.ok) setList((l) => l.filter((h) => h.email !== address));
     else setMessage({ ok: false, text: r && !r.ok ? r.error : "No connection: try again." });
   }

@@ -269,3 +269,11 @@ export async function searchAtDoor(
   }));
   return { rows, counts: countsOf(all) };
 }
+
+/** When each place of the event was checked in, by pledge id (the organizer's CSV). */
+export async function checkInTimesOf(campaignId: string): Promise<Map<string, Date>> {
+  const rows = await db.$queryRaw<{ pledgeId: string; at: Date }[]>`
+    SELECT t."pledgeId", ci.at FROM "CheckIn" ci JOIN "Ticket" t ON t.id = ci."ticketId"
+    WHERE ci."campaignId" = ${campaignId}`;
+  return new Map(rows.map((r) => [r.pledgeId, r.at]));
+}

@@ -4,6 +4,7 @@ import { issueTickets } from "@/lib/tickets/service";
 import { unsealTicketToken } from "@/lib/security/ticket-token";
 import { checkIn, CODE_LOOKUPS_PER_MINUTE, doorCountsFor, searchAtDoor } from "@/lib/tickets/check-in";
 import { doorHelpersOf, inviteDoorHelper } from "@/lib/tickets/door-helpers";
+import { getCommitmentsCsv } from "@/lib/pledges/commitments-csv";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
 
 // Issue 36 item 2: the check-in core — once under concurrency, void, wrong event, who may check in.
@@ -88,6 +89,16 @@ describe("checking in at the door (issue 36 item 2)", () => {
     const b = await checkIn(organizer, c.id, { number });
     expect(b).toMatchObject({ kind: "checked_in", person: "Guest1 Zebra", number });
     expect(await doorCountsFor(organizer, c.id)).toEqual({ checkedIn: 2, expected: 2 });
+    // the organizer's CSV gains the check-in time
+    const csv = (await getCommitmentsCsv(c.id, { ...organizer, name: "Olga Organizer" }))!.csv
+      .trim()
+      .split("\r\n");
+    expect(csv[0].endsWith('"Checked in at (UTC)"')).toBe(true);
+    const at = await db.checkIn.findFirstOrThrow({ where: { campaignId: c.id }, orderBy: { at: "asc" } });
+    expect(csv.slice(1).filter((l) => l.endsWith(`"${at.at.toISOString()}"`)).length).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(csv.slice(1).every((l) => /"\d{4}-\d\d-\d\dT[^"]+Z"$/.test(l))).toBe(true);
   });
 
   it("a void ticket says why and checks nobody in; a withdrawn place is not expected", async () => {

@@ -10,7 +10,7 @@ export async function checkInAction(
   input: unknown,
 ): Promise<ActionResult<CheckInAnswer>> {
   return runAction("Could not check in. Please try again.", async () =>
-    checkIn(await getViewer(), String(campaignId), input),
+    checkIn(await getViewer(), typeof campaignId === "string" ? campaignId : "", input),
   );
 }
 
@@ -20,6 +20,10 @@ export async function searchAtDoorAction(
   query: string,
 ): Promise<ActionResult<{ rows: DoorSearchRow[]; counts: { checkedIn: number; expected: number } }>> {
   return runAction("Could not search. Please try again.", async () =>
-    searchAtDoor(await getViewer(), String(campaignId), String(query ?? "")),
+    searchAtDoor(
+      await getViewer(),
+      typeof campaignId === "string" ? campaignId : "",
+      typeof query === "string" ? query : "",
+    ),
   );
 }

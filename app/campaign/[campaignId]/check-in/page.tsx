@@ -6,6 +6,7 @@ import { isAppError } from "@/lib/errors";
 import { countsOf, doorCountsFor, openDoor } from "@/lib/tickets/check-in";
 import { DOOR_TEXT } from "@/lib/tickets/door-helpers";
 import { CheckInDesk } from "@/components/check-in/check-in-desk";
+import { checkInAction, searchAtDoorAction } from "./actions";
 
 type Props = { params: Promise<{ campaignId: string }> };
 
@@ -54,7 +55,12 @@ export default async function CheckInPage({ params }: Props) {
           <span className="text-sm text-slate-600">Door helper</span>
         )}
       </div>
-      <CheckInDesk campaignId={campaignId} role={door.role} initialCounts={counts} />
+      <CheckInDesk
+        actions={{ checkInAction, searchAtDoorAction }}
+        campaignId={campaignId}
+        role={door.role}
+        initialCounts={counts}
+      />
     </div>
   );
 }

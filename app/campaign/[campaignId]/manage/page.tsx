@@ -7,6 +7,7 @@ import { ManageView } from "@/components/manage/manage-view";
 import { doorCountsFor } from "@/lib/tickets/check-in";
 import { doorHelpersOf } from "@/lib/tickets/door-helpers";
 import { DoorSection } from "@/components/check-in/door-section";
+import { inviteDoorHelperAction, removeDoorHelperAction } from "../door-actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Manage Campaign", robots: { index: false } };
@@ -26,7 +27,12 @@ export default async function ManageCampaignPage({ params }: { params: Promise<{
       <ManageView view={view} now={new Date().toISOString()} />
       {helpers && (
         <div className="mt-6">
-          <DoorSection campaignId={campaignId} counts={counts} helpers={helpers} />
+          <DoorSection
+            actions={{ inviteDoorHelperAction, removeDoorHelperAction }}
+            campaignId={campaignId}
+            counts={counts}
+            helpers={helpers}
+          />
         </div>
       )}
     </div>
