@@ -19,14 +19,14 @@ export function TicketCard({
   const v = ticket.void;
   return (
     <div
-      className={`rounded-xl border p-4 ${v ? "border-slate-300 bg-slate-50" : "border-brand-200 bg-white"}`}
+      className={`@container rounded-xl border p-4 ${v ? "border-slate-300 bg-slate-50" : "border-slate-200 bg-white"}`}
       data-testid="ticket"
       data-void={v ? v.reason : undefined}
     >
       <p className="text-xs font-bold uppercase tracking-wide text-slate-600">
         {v ? "Ticket (void)" : "Your ticket"}
       </p>
-      <div className="mt-2 flex flex-col items-center gap-3 sm:flex-row sm:items-center">
+      <div className="mt-2 flex flex-col items-center gap-3 @sm:flex-row @sm:items-center">
         {/* eslint-disable-next-line @next/next/no-img-element -- a per-person data: URL, never optimised or cached */}
         <img
           src={ticket.qr}
@@ -35,10 +35,10 @@ export function TicketCard({
           height={size}
           className={`shrink-0 rounded-md border border-slate-200 bg-white ${v ? "opacity-30 grayscale" : ""}`}
         />
-        <div className="min-w-0 text-center sm:text-left">
+        <div className="min-w-0 text-center @sm:text-left">
           <p className="text-sm text-slate-600">Code at the door</p>
           <p
-            className={`font-mono text-2xl font-bold tracking-widest ${v ? "text-slate-500 line-through" : "text-slate-900"}`}
+            className={`font-mono text-2xl font-bold tracking-widest whitespace-nowrap ${v ? "text-slate-500 line-through" : "text-slate-900"}`}
             data-testid="ticket-code"
           >
             {ticket.code}
