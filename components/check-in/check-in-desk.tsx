@@ -191,7 +191,7 @@ export function CheckInDesk({
         <span className="font-bold">{counts.expected}</span> expected
       </p>
 
-      <div aria-live="polite">
+      <div aria-live="polite" data-testid="check-in-answer">
         <AnswerPanel shown={shown} />
       </div>
 
