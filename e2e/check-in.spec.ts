@@ -18,6 +18,7 @@ async function confirmedEvent(t: string) {
     status: "charged",
     attendeesAnonymous: true,
     identityRevelationType: "never",
+    deadline: new Date(Date.now() - 86_400_000),
     startsAt: new Date(Date.now() + 5 * 86_400_000),
     venue: "The Hall",
   });
