@@ -1,4 +1,9 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import sharp from "sharp";
 import { createCampaign, createUser, expect, loginAs, sql, test, type TestUser } from "./fixtures";
 
 /* Issue 36 item 2: the check-in page. The organizer checks attendees in by the short code and by
@@ -196,3 +201,72 @@ for (const viewport of [
     });
   });
 }
+
+/** One grey frame of `png` (fitted into 640×480 on white) as a Y4M video: Chrome's fake camera. */
+async function y4mOf(png: Buffer, file: string) {
+  const [w, h] = [640, 480];
+  const y = await sharp(png)
+    .resize(400, 400, { kernel: "nearest", fit: "contain", background: "#ffffff" })
+    .extend({ top: 40, bottom: 40, left: 120, right: 120, background: "#ffffff" })
+    .flatten({ background: "#ffffff" })
+    .grayscale()
+    .raw()
+    .toBuffer();
+  expect(y.length).toBe(w * h);
+  const chroma = Buffer.alloc((w / 2) * (h / 2) * 2, 128);
+  const header = Buffer.from(`YUV4MPEG2 W${w} H${h} F10:1 Ip A1:1 C420jpeg\n`);
+  fs.writeFileSync(file, Buffer.concat([header, Buffer.from("FRAME\n"), y, chroma]));
+}
+
+test.describe("check-in by camera at 375 px", () => {
+  test("the scanner (jsQR where the browser has no BarcodeDetector) reads a ticket's QR from the camera and checks it in once", async ({
+    baseURL,
+  }) => {
+    const t = crypto.randomBytes(3).toString("hex");
+    const { organizer, event, people } = await confirmedEvent(t);
+    const video = path.join(os.tmpdir(), `check-in-${t}.y4m`);
+    const browser = await chromium.launch({
+      executablePath: fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        `--use-file-for-fake-video-capture=${video}`,
+      ],
+    });
+    try {
+      const context = await browser.newContext({
+        baseURL,
+        viewport: { width: 375, height: 812 },
+        permissions: ["camera"],
+      });
+      const page = await context.newPage();
+      // Ada's own ticket, as her browser gets it: its QR image is what she holds up at the door
+      await loginAs(page, people.Ada.user);
+      const mine = await (await page.request.get(`/api/me/tickets/${event.id}`)).json();
+      const qr = Buffer.from(String(mine.ticket.qr).replace(/^data:image\/png;base64,/, ""), "base64");
+      await y4mOf(qr, video);
+
+      await loginAs(page, organizer);
+      await page.goto(`/campaign/${event.id}/check-in`);
+      await page.getByRole("button", { name: "Scan tickets with the camera" }).click();
+      await expect(page.getByLabel("Camera")).toBeVisible();
+      const answer = page.getByTestId("check-in-answer");
+      await expect(answer).toContainText("Checked in", { timeout: 20_000 });
+      await expect(answer).toContainText(`Ada ${t}`);
+      await expect(page.getByText(/decoded by (jsQR|the browser's detector)/)).toBeVisible();
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/check-in-camera-375.png`, fullPage: true });
+      // the same QR stays in front of the camera: a later scan says "already", never a second row
+      await expect(answer).toContainText("Already checked in", { timeout: 20_000 });
+      const { rows } = await sql().query(`SELECT count(*)::int AS n FROM "CheckIn" WHERE "campaignId" = $1`, [
+        event.id,
+      ]);
+      expect(rows[0].n).toBe(1);
+      await context.close();
+    } finally {
+      await browser.close();
+      fs.rmSync(video, { force: true });
+    }
+  });
+});

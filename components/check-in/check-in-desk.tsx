@@ -149,6 +149,7 @@ export function CheckInDesk({
         else if (!r.ok) setShown({ error: r.error });
         else {
           setShown({ answer: r.data });
+          if ("code" in input) setCode("");
           if (r.data.kind === "checked_in") setCounts((c) => ({ ...c, checkedIn: c.checkedIn + 1 }));
           if ("number" in input) setRows(null);
         }
