@@ -7,6 +7,7 @@ import { ledgerJobs } from "@/lib/ledger/jobs";
 import { rateLimitJobs } from "@/lib/rate-limit/jobs";
 import { payoutJobs } from "@/lib/payouts/jobs";
 import { pledgeJobs } from "@/lib/pledges/jobs";
+import { ticketJobs } from "@/lib/tickets/jobs";
 
 /**
  * Every background job of the app. Each domain defines its jobs in lib/<domain>/jobs.ts and adds
@@ -23,5 +24,6 @@ export async function allJobs(): Promise<JobDefinition[]> {
     ...rateLimitJobs,
     ...payoutJobs,
     ...pledgeJobs,
+    ...ticketJobs,
   ];
 }

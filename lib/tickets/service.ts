@@ -65,6 +65,22 @@ export async function issueTickets(tx: Client, campaignId: string, pledgeIds?: s
 }
 
 /**
+ * The sweeper (lib/tickets/jobs.ts): every confirmed place still without a ticket gets one — places
+ * confirmed before tickets existed, or by a path that wrote no "Event Confirmed!" (a promotion) — so
+ * the door finds every ticket whether or not its holder looked. Up to `take` events a run.
+ */
+export async function issueMissingTickets(take = 50): Promise<number> {
+  const events = await db.$queryRaw<{ campaignId: string }[]>`
+    SELECT DISTINCT p."campaignId" FROM "Pledge" p JOIN "Campaign" c ON c.id = p."campaignId"
+    WHERE p.charged = true AND ${Prisma.raw(standingSql(["in"], "p"))} AND c.status IN (${statusIn(CONFIRMED_STATUSES)})
+      AND NOT EXISTS (SELECT 1 FROM "Ticket" t WHERE t."pledgeId" = p.id)
+    LIMIT ${take}`;
+  let issued = 0;
+  for (const e of events) issued += await issueTickets(db, e.campaignId);
+  return issued;
+}
+
+/**
  * The raw token of a ticket, for its holder. A seal that no longer opens (NEXTAUTH_SECRET was changed
  * without keeping the old one) is replaced by a new token, sealed with the current secret; the code
  * stays. Only the holder's own reads call this.

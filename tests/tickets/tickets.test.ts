@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { commitToCampaign } from "@/lib/pledges/service";
 import { cancelCampaign } from "@/lib/cancellation/service";
-import { issueTickets } from "@/lib/tickets/service";
+import { issueMissingTickets, issueTickets } from "@/lib/tickets/service";
 import { ticketByCode, ticketByToken, ticketsOfHolder } from "@/lib/tickets/queries";
 import { ticketVoidReason } from "@/lib/tickets/void";
 import { openSealedAttachments } from "@/lib/email/ticket-image";
@@ -179,6 +179,24 @@ describe("issuing", () => {
       (await db.ticket.findUniqueOrThrow({ where: { pledgeId: paid.id } })).tokenHash,
     );
     expect(await decodeQr(mine.get(paid.id)!.qr)).toBe(mine.get(paid.id)!.token);
+  });
+});
+
+describe("the sweeper", () => {
+  it("issues every confirmed place's missing ticket (a place confirmed without an Event Confirmed!), and nothing twice", async () => {
+    const c = await createCampaign({ goal: 1, ticketPriceCents: 2000, status: "charged" });
+    const pending = await createCampaign({ goal: 9, ticketPriceCents: 2000 });
+    const places = [await chargedPlace(c.id), await chargedPlace(c.id)];
+    const early = await chargedPlace(pending.id);
+    // other tests' events may be swept too: count this event's rows
+    await issueMissingTickets(10_000);
+    expect((await db.ticket.findMany({ where: { campaignId: c.id } })).map((t) => t.pledgeId).sort()).toEqual(
+      places.map((p) => p.id).sort(),
+    );
+    expect(await db.ticket.count({ where: { pledgeId: early.id } })).toBe(0);
+    const before = await db.ticket.findMany({ where: { campaignId: c.id }, orderBy: { id: "asc" } });
+    await issueMissingTickets(10_000);
+    expect(await db.ticket.findMany({ where: { campaignId: c.id }, orderBy: { id: "asc" } })).toEqual(before);
   });
 });
 
