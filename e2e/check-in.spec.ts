@@ -202,6 +202,36 @@ for (const viewport of [
   });
 }
 
+test.describe("check-in offline at 375 px", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test("a failed connection says so, shows no check-in, and retries until the server answers", async ({
+    page,
+    context,
+  }) => {
+    const t = crypto.randomBytes(3).toString("hex");
+    const { organizer, event, people } = await confirmedEvent(t);
+    await loginAs(page, organizer);
+    await page.goto(`/campaign/${event.id}/check-in`);
+    const bo = await ticketOf(people.Bo.pledgeId);
+    const answer = page.getByTestId("check-in-answer");
+    await context.setOffline(true);
+    await page.getByLabel("Ticket code").fill(bo.code);
+    await page.getByRole("button", { name: "Check in", exact: true }).first().click();
+    await expect(answer).toContainText("No connection");
+    await expect(answer).toContainText("Not checked in yet");
+    await expect(answer).not.toContainText(`Bo ${t}`);
+    const none = await sql().query(`SELECT count(*)::int AS n FROM "CheckIn" WHERE "campaignId" = $1`, [
+      event.id,
+    ]);
+    expect(none.rows[0].n).toBe(0);
+    await context.setOffline(false);
+    await expect(answer).toContainText("Checked in", { timeout: 20_000 });
+    await expect(answer).toContainText(`Bo ${t}`);
+    await expect(page.getByTestId("check-in-counts")).toHaveText("1 checked in of 3 expected");
+  });
+});
+
 /** One grey frame of `png` (fitted into 640×480 on white) as a Y4M video: Chrome's fake camera. */
 async function y4mOf(png: Buffer, file: string) {
   const [w, h] = [640, 480];
