@@ -12,7 +12,19 @@ const securityHeaders = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    return [
+      { source: "/:path*", headers: securityHeaders },
+      // issue 36: the door's scanner needs the camera, on the check-in page only (the later rule wins)
+      {
+        source: "/campaign/:campaignId/check-in",
+        headers: [
+          {
+            key: "Permissions-Policy",
+            value: "camera=(self), microphone=(), geolocation=(), payment=(self)",
+          },
+        ],
+      },
+    ];
   },
   // In-memory LRU without disk writes; see lib/cache/cache-handler.cjs.
   cacheHandler: fileURLToPath(new URL("./lib/cache/cache-handler.cjs", import.meta.url)),

@@ -134,7 +134,7 @@ const DOMAIN_FILES = {
   privacy: ["present.ts"],
   "rate-limit": [],
   security: ["csp.ts", "redact.ts", "ticket-token.ts"],
-  tickets: ["void.ts"],
+  tickets: ["void.ts", "check-in.ts", "door-helpers.ts"],
   sharing: ["pace.ts"],
   updates: [],
 };

@@ -3,6 +3,7 @@ import type { Viewer } from "@/lib/access/viewer";
 import { getManageView, listManagedPledges } from "@/lib/pledges/manage-queries";
 import { organizerStatusText } from "@/lib/events/story";
 import { csvCell } from "@/lib/format";
+import { checkInTimesOf } from "@/lib/tickets/check-in";
 
 /**
  * The organizer's CSV of every commitment (SPEC §6), beside the manage page it mirrors: one row per
@@ -21,6 +22,8 @@ export async function getCommitmentsCsv(
     paid: view.campaign.paid,
     cancelled: view.campaign.status === "cancelled",
   });
+  // issue 36: when the place was checked in at the door
+  const checkedIn = await checkInTimesOf(campaignId);
   const header = [
     "Contributor",
     "Email",
@@ -36,6 +39,7 @@ export async function getCommitmentsCsv(
     "Counted",
     "Charged (USD)",
     "Refunded (USD)",
+    "Checked in at (UTC)",
   ];
   const lines = all.map((p) =>
     [
@@ -54,6 +58,7 @@ export async function getCommitmentsCsv(
       // issue 34: the money rows, which add up to the payout ledger's Collected and Refunded
       (p.chargedCents / 100).toFixed(2),
       (p.refundedCents / 100).toFixed(2),
+      checkedIn.get(p.id)?.toISOString() ?? "",
     ]
       .map(csvCell)
       .join(","),

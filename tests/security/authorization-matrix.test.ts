@@ -67,6 +67,8 @@ const {
   cancel,
   goAhead,
   updates,
+  checkInActions,
+  door,
   edit,
   create,
   pay,
@@ -78,6 +80,7 @@ const {
   resetPassword,
 } = await import("@/tests/security/actions");
 const { queueEmailConfirmation } = await import("@/lib/auth/email-confirmation");
+const { issueTickets } = await import("@/lib/tickets/service");
 const { authOptions } = await import("@/lib/auth/options");
 const { resetLinkFor } = await import("@/lib/auth/password-reset");
 const { AuthHandler } = await import("@/tests/helpers/next-auth-core");
@@ -98,6 +101,8 @@ const DENIALS = [
   "Campaign not found or you don't have permission to manage it",
   "You have no commitment to this event.",
   "You don't hold a place at this event.",
+  "Only the organizer and the door helpers of this event can check people in.",
+  "Only the organizer can invite door helpers.",
 ] as const;
 
 type People = Record<Exclude<Role, "visitor">, Awaited<ReturnType<typeof createUser>>>;
@@ -138,6 +143,24 @@ async function eventWithBacker(p: People, extra: Parameters<typeof createCampaig
   const campaign = await createCampaign({ creatorId: p.creator.id, goal: 10, ...extra });
   const pledge = await createPledge(campaign.id, p.backer.id);
   return { people: p, campaign, pledge };
+}
+
+/** A confirmed paid event whose backer holds a charged place with its door ticket (issue 36). */
+async function ticketedEvent(p: People) {
+  const f = await eventWithBacker(p, { status: "charged", goal: 1, ticketPriceCents: 1000 });
+  await db.pledge.update({
+    where: { id: f.pledge.id },
+    data: {
+      charged: true,
+      chargeStatus: "succeeded",
+      chargeType: "paid",
+      chargedAt: new Date(),
+      memberSince: new Date(),
+    },
+  });
+  await issueTickets(db, f.campaign.id);
+  const { code } = await db.ticket.findUniqueOrThrow({ where: { pledgeId: f.pledge.id } });
+  return { ...f, code };
 }
 
 async function demoCard(userId: string) {
@@ -536,6 +559,34 @@ const SCENARIOS: Record<string, Scenario<any>> = {
     call: (f, role) =>
       action(f.people, role, () =>
         updates.postUpdateAction({ campaignId: f.campaign.id, text: "Doors open at 7." }),
+      ),
+  },
+  "app/campaign/[campaignId]/check-in/actions.ts#checkInAction": {
+    setup: (p) => ticketedEvent(p),
+    call: (f, role) =>
+      action(f.people, role, () => checkInActions.checkInAction(f.campaign.id, { code: f.code })),
+    allowedOutcome: () => ({ kind: "ok" }),
+  },
+  "app/campaign/[campaignId]/check-in/actions.ts#searchAtDoorAction": {
+    setup: (p) => ticketedEvent(p),
+    call: (f, role) => action(f.people, role, () => checkInActions.searchAtDoorAction(f.campaign.id, "1")),
+  },
+  "app/campaign/[campaignId]/door-actions.ts#inviteDoorHelperAction": {
+    setup: (p) => eventWithBacker(p),
+    call: (f, role) =>
+      action(f.people, role, () =>
+        door.inviteDoorHelperAction({ campaignId: f.campaign.id, email: "door@example.test" }),
+      ),
+  },
+  "app/campaign/[campaignId]/door-actions.ts#removeDoorHelperAction": {
+    setup: async (p) => {
+      const f = await eventWithBacker(p);
+      await db.doorHelper.create({ data: { campaignId: f.campaign.id, email: "door@example.test" } });
+      return f;
+    },
+    call: (f, role) =>
+      action(f.people, role, () =>
+        door.removeDoorHelperAction({ campaignId: f.campaign.id, email: "door@example.test" }),
       ),
   },
   "app/campaign/[campaignId]/edit-actions.ts#updateCampaignAction": {

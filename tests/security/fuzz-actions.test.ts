@@ -19,6 +19,8 @@ const {
   cancel,
   goAhead,
   updates,
+  checkInActions,
+  door,
   edit,
   create,
   pay,
@@ -151,6 +153,26 @@ const TARGETS: Record<string, Target> = {
     as: (f) => f.creator,
     input: (f) => one(nastyInput(["campaignId", "text"], f.known)),
     call: (i) => updates.postUpdateAction(i as never),
+  },
+  "app/campaign/[campaignId]/check-in/actions.ts#checkInAction": {
+    as: (f) => f.creator,
+    input: (f) => fc.tuple(nastyValue(f.known), nastyInput(["token", "code", "number"], f.known)),
+    call: (id, i) => checkInActions.checkInAction(id as never, i),
+  },
+  "app/campaign/[campaignId]/check-in/actions.ts#searchAtDoorAction": {
+    as: (f) => f.creator,
+    input: (f) => fc.tuple(nastyValue(f.known), nastyValue(f.known)),
+    call: (id, q) => checkInActions.searchAtDoorAction(id as never, q as never),
+  },
+  "app/campaign/[campaignId]/door-actions.ts#inviteDoorHelperAction": {
+    as: (f) => f.creator,
+    input: (f) => one(nastyInput(["campaignId", "email"], f.known)),
+    call: (i) => door.inviteDoorHelperAction(i as never),
+  },
+  "app/campaign/[campaignId]/door-actions.ts#removeDoorHelperAction": {
+    as: (f) => f.creator,
+    input: (f) => one(nastyInput(["campaignId", "email"], f.known)),
+    call: (i) => door.removeDoorHelperAction(i as never),
   },
   "app/campaign/[campaignId]/edit-actions.ts#updateCampaignAction": {
     as: (f) => f.creator,

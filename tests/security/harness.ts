@@ -69,6 +69,8 @@ export const TABLES = [
   "StripeEvent",
   "DemoPaymentMethod",
   "DemoPaymentIntent",
+  "CheckIn",
+  "DoorHelper",
 ] as const;
 
 let pool: pg.Pool | undefined;

@@ -218,6 +218,34 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "action",
+    file: "app/campaign/[campaignId]/check-in/actions.ts",
+    name: "checkInAction",
+    access: "creator",
+    rule: "lib/tickets/check-in checkIn → openDoor: the organizer (not admins), or a door helper of that one event (doorRoleOf: the invited, confirmed email); typed codes rate-limited per event",
+  },
+  {
+    kind: "action",
+    file: "app/campaign/[campaignId]/check-in/actions.ts",
+    name: "searchAtDoorAction",
+    access: "creator",
+    rule: "lib/tickets/check-in searchAtDoor → openDoor (organizer or that event's door helper); a helper finds by number or code only and sees names as a member does (lib/privacy presentIdentity)",
+  },
+  {
+    kind: "action",
+    file: "app/campaign/[campaignId]/door-actions.ts",
+    name: "inviteDoorHelperAction",
+    access: "creator",
+    rule: "lib/tickets/door-helpers inviteDoorHelper: canManageEvent (the organizer only); rate-limited per organizer; one invitation per event and email (outbox dedupe key)",
+  },
+  {
+    kind: "action",
+    file: "app/campaign/[campaignId]/door-actions.ts",
+    name: "removeDoorHelperAction",
+    access: "creator",
+    rule: "lib/tickets/door-helpers removeDoorHelper: canManageEvent (the organizer only)",
+  },
+  {
+    kind: "action",
     file: "app/campaign/[campaignId]/backer-actions.ts",
     name: "myCommitmentAction",
     access: "signed-in",
@@ -428,6 +456,12 @@ export const PAGES: readonly PageEntry[] = [
     access: "public",
     path: ({ campaignId }) => `/campaign/${campaignId}/ticket`,
     rule: "the printable ticket, the viewer's own only (lib/tickets/queries ticketForViewer); a visitor is sent to sign in, anyone else finds nothing",
+  },
+  {
+    file: "app/campaign/[campaignId]/check-in/page.tsx",
+    access: "creator",
+    path: ({ campaignId }) => `/campaign/${campaignId}/check-in`,
+    rule: "the door: lib/tickets/check-in openDoor (the organizer or a door helper of that event; everyone else is told they may not, a visitor is sent to sign in); rendered per request, no attendee listed until searched",
   },
   {
     file: "app/campaign/[campaignId]/manage/page.tsx",

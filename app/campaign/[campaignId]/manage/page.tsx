@@ -4,6 +4,10 @@ import { getViewer } from "@/lib/access/viewer";
 import { getManageView } from "@/lib/pledges/manage-queries";
 import { MANAGE_DENIED_NOTICE } from "@/lib/access/texts";
 import { ManageView } from "@/components/manage/manage-view";
+import { doorCountsFor } from "@/lib/tickets/check-in";
+import { doorHelpersOf } from "@/lib/tickets/door-helpers";
+import { DoorSection } from "@/components/check-in/door-section";
+import { inviteDoorHelperAction, removeDoorHelperAction } from "../door-actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Manage Campaign", robots: { index: false } };
@@ -11,11 +15,26 @@ export const metadata: Metadata = { title: "Manage Campaign", robots: { index: f
 /** The organizer's view of their campaign (creator only; everyone else goes home with a notice). */
 export default async function ManageCampaignPage({ params }: { params: Promise<{ campaignId: string }> }) {
   const { campaignId } = await params;
-  const view = await getManageView(campaignId, await getViewer());
+  const viewer = await getViewer();
+  const view = await getManageView(campaignId, viewer);
   if (!view) redirect(`/?notice=${MANAGE_DENIED_NOTICE}`);
+  const [counts, helpers] = await Promise.all([
+    doorCountsFor(viewer, campaignId),
+    doorHelpersOf(viewer, campaignId),
+  ]);
   return (
     <div className="mx-auto max-w-5xl px-4 py-6 sm:py-10">
       <ManageView view={view} now={new Date().toISOString()} />
+      {helpers && (
+        <div className="mt-6">
+          <DoorSection
+            actions={{ inviteDoorHelperAction, removeDoorHelperAction }}
+            campaignId={campaignId}
+            counts={counts}
+            helpers={helpers}
+          />
+        </div>
+      )}
     </div>
   );
 }
