@@ -5,7 +5,8 @@ import { unsealTicketToken } from "@/lib/security/ticket-token";
 import { checkIn, CODE_LOOKUPS_PER_MINUTE, doorCountsFor, searchAtDoor } from "@/lib/tickets/check-in";
 import { doorHelpersOf, inviteDoorHelper } from "@/lib/tickets/door-helpers";
 import { getCommitmentsCsv } from "@/lib/pledges/commitments-csv";
-import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
+import { createCampaign, createUser } from "@/tests/helpers/factories";
+import { chargedPlace } from "@/tests/tickets/places";
 
 // Issue 36 item 2: the check-in core — once under concurrency, void, wrong event, who may check in.
 
@@ -30,17 +31,7 @@ async function confirmedEvent(n: number, opts: { attendeesAnonymous?: boolean } 
   const people = [];
   for (let i = 0; i < n; i++) {
     const u = await createUser({ name: `Guest${i} Zebra` });
-    const p = await createPledge(c.id, u.id, { amountCents: 2000 });
-    await db.pledge.update({
-      where: { id: p.id },
-      data: {
-        charged: true,
-        chargeStatus: "succeeded",
-        chargeType: "paid",
-        chargedAt: new Date(),
-        memberSince: new Date(),
-      },
-    });
+    const p = await chargedPlace(c.id, u.id);
     people.push({ user: u, pledgeId: p.id });
   }
   await issueTickets(db, c.id);

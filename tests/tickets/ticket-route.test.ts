@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/access/viewer";
 import { unsealTicketToken } from "@/lib/security/ticket-token";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
+import { chargedPlace } from "@/tests/tickets/places";
 import { decodeQr } from "@/tests/tickets/qr";
 
 // The route resolves the viewer from the session; the test chooses who is asking.
@@ -45,17 +46,7 @@ describe("the holder-only ticket route (issue 36)", () => {
     ];
     const pledges = [];
     for (const u of [holder, other]) {
-      const p = await createPledge(c.id, u.id, { amountCents: 2000 });
-      await db.pledge.update({
-        where: { id: p.id },
-        data: {
-          charged: true,
-          chargeStatus: "succeeded",
-          chargeType: "paid",
-          chargedAt: new Date(),
-          memberSince: new Date(),
-        },
-      });
+      const p = await chargedPlace(c.id, u.id);
       pledges.push(p);
     }
 

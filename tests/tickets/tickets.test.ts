@@ -10,6 +10,7 @@ import { hashTicketToken, unsealTicketToken } from "@/lib/security/ticket-token"
 import { runCharging } from "@/lib/charging/service";
 import { queueDerivedEmails } from "@/lib/derived-emails";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
+import { chargedPlace } from "@/tests/tickets/places";
 import { decodeQr } from "@/tests/tickets/qr";
 
 // Issue 36 item 1: a door ticket per confirmed place — issued once, whatever the path and however
@@ -52,23 +53,6 @@ async function tippedFreeEvent(goal: number) {
   }
   expect((await db.campaign.findUniqueOrThrow({ where: { id: c.id } })).status).toBe("charged");
   return { c, organizer, people };
-}
-
-/** A confirmed event's charged place made by hand (as the charge pipeline leaves it), without a ticket. */
-async function chargedPlace(campaignId: string) {
-  const u = await createUser();
-  const p = await createPledge(campaignId, u.id, { amountCents: 2000 });
-  await db.pledge.update({
-    where: { id: p.id },
-    data: {
-      charged: true,
-      chargeStatus: "succeeded",
-      chargeType: "paid",
-      chargedAt: new Date(),
-      memberSince: new Date(),
-    },
-  });
-  return p;
 }
 
 describe("issuing", () => {
