@@ -91,6 +91,7 @@ const DOMAIN_FILES = {
   deadlines: [],
   drafts: [],
   events: [
+    "deposit.ts",
     "lifecycle.ts",
     "sql.ts",
     "lock.ts",
@@ -103,7 +104,7 @@ const DOMAIN_FILES = {
     "money-sentences.ts",
   ],
   images: ["process.ts", "storage.ts"],
-  ledger: ["movements.ts", "refunds.ts", "cards.ts", "pledge-state.ts", "payment-window.ts", "queue.ts"],
+  ledger: ["movements.ts", "deposits.ts", "refunds.ts", "cards.ts", "pledge-state.ts", "payment-window.ts", "queue.ts"],
   email: ["render.ts", "transport.ts", "unsubscribe.ts", "ticket-image.ts"],
   jobs: ["boss.ts", "definitions.ts", "types.ts", "worker.ts"],
   payments: [
@@ -130,6 +131,7 @@ const DOMAIN_FILES = {
     "commitments-csv.ts",
     "digest.ts",
     "attention.ts",
+    "excuse.ts",
   ],
   privacy: ["present.ts"],
   "rate-limit": [],

@@ -37,13 +37,20 @@ async function findPledge(tx: Tx, pi: Stripe.PaymentIntent) {
   return byMeta ?? (await tx.pledge.findUnique({ where: { paymentIntentId: pi.id }, select }));
 }
 
+/** The deposit a payment carried (its metadata, set by the gateway), in cents. */
+function depositOf(pi: Stripe.PaymentIntent): number {
+  const d = Number(pi.metadata?.depositCents ?? 0);
+  return Number.isInteger(d) && d > 0 && d <= pi.amount ? d : 0;
+}
+
 async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outcome> {
   const pledge = await findPledge(tx, pi);
   if (!pledge) return {};
   await recordProviderSuccess(tx, pledge.id, {
     paymentIntentId: pi.id,
     chargedAt: Number.isInteger(pi.created) ? new Date(pi.created * 1000) : new Date(),
-    amountCents: Number.isInteger(pi.amount) && pi.amount >= 0 ? pi.amount : null,
+    // the ticket's part: a show-up deposit charged with it is its own money row (issue 36)
+    amountCents: Number.isInteger(pi.amount) && pi.amount >= 0 ? pi.amount - depositOf(pi) : null,
     attempt: Number.isInteger(Number(pi.metadata?.attempt)) ? Number(pi.metadata?.attempt) : null,
   });
   return { campaignId: pledge.campaignId };

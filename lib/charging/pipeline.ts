@@ -246,7 +246,7 @@ export async function chargeLane(lane: Lane): Promise<void> {
     if (!p) return;
     if (!(await startsNow(lane, p))) continue;
     const amountCents = pledgeChargeCents(lane.campaign, p);
-    if (amountCents <= 0) {
+    if (amountCents + lane.campaign.depositCents <= 0) {
       lane.recorder.record(p, 0, {
         status: "failed",
         code: "invalid_amount",
@@ -282,6 +282,7 @@ async function chargeOne(lane: Lane, p: ClaimedPledge, amountCents: number): Pro
       userId: p.userId,
       paymentMethodId: p.paymentMethodId,
       amountCents,
+      depositCents: lane.campaign.depositCents,
       attempt: p.chargeAttempts,
       customerId: p.customerId,
     });

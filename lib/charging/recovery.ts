@@ -66,7 +66,9 @@ async function ownedPledge(viewer: Viewer, pledgeId: string) {
       droppedAt: true,
       paymentFailedAt: true,
       standing: true,
-      campaign: { select: { ticketPriceCents: true, pactType: true, status: true, startsAt: true } },
+      campaign: {
+        select: { ticketPriceCents: true, pactType: true, status: true, startsAt: true, depositCents: true },
+      },
     },
   });
   // Someone else's pledge does not exist for this viewer.
@@ -106,6 +108,7 @@ export async function payPledgeOnSession(
     userId: viewer.id,
     paymentMethodId: card.paymentMethodId,
     amountCents,
+    depositCents: pledge.campaign.depositCents,
     attempt,
   });
   await recordChargeResult(pledge.id, amountCents, result);
@@ -191,7 +194,7 @@ export async function chargeOwnPledgeNow(
   if (!claim || claim.userId !== viewer.id) return { status: "pending" };
   const campaign = await db.campaign.findUniqueOrThrow({
     where: { id: campaignId },
-    select: { ticketPriceCents: true, pactType: true, startsAt: true, timeZone: true },
+    select: { ticketPriceCents: true, pactType: true, startsAt: true, timeZone: true, depositCents: true },
   });
   const amountCents = pledgeChargeCents(campaign, claim);
   const gateway = getGateway();
@@ -202,6 +205,7 @@ export async function chargeOwnPledgeNow(
       userId: viewer.id,
       paymentMethodId: claim.paymentMethodId,
       amountCents,
+      depositCents: campaign.depositCents,
       attempt: claim.chargeAttempts,
       customerId: claim.customerId,
     });

@@ -32,6 +32,8 @@ export type CampaignForCharge = {
   ticketPriceCents: number;
   pactType: string | null;
   deadline: Date;
+  /** issue 36: the show-up deposit charged with each ticket (0: none) */
+  depositCents: number;
 };
 
 export type RunResult = ChargeSummary;
@@ -48,7 +50,15 @@ export type RunOptions = {
 async function loadCampaign(campaignId: string): Promise<CampaignForCharge | null> {
   return db.campaign.findUnique({
     where: { id: campaignId },
-    select: { id: true, status: true, goal: true, ticketPriceCents: true, pactType: true, deadline: true },
+    select: {
+      id: true,
+      status: true,
+      goal: true,
+      ticketPriceCents: true,
+      pactType: true,
+      deadline: true,
+      depositCents: true,
+    },
   });
 }
 

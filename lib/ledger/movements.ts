@@ -54,11 +54,19 @@ export function chargeMovementSql(
     opts.attempt != null && Number.isInteger(opts.attempt)
       ? Prisma.sql`${opts.attempt}::int`
       : Prisma.sql`GREATEST(${p}."chargeAttempts", 1)`;
+  // Issue 36: a show-up deposit charged in the same payment is its own row (purpose deposit, the
+  // attempt's key + "-deposit", no provider id: the payment's id is the ticket row's), in the same state.
+  const key = chargeKeySql(from, attempt);
   return Prisma.sql`
     INSERT INTO "MoneyMovement" ("kind", "purpose", "state", "amountCents", "providerId", "idempotencyKey", "campaignId", "pledgeId", "failureCode")
-    SELECT 'charge', 'ticket', ${state}::"MoneyState", ${amount}, ${providerId}, ${chargeKeySql(from, attempt)},
+    SELECT 'charge', v."purpose", ${state}::"MoneyState", v."amountCents", v."providerId", v."key",
       ${p}."campaignId", ${p}."id", ${opts.failureCode ?? null}::text
-    FROM ${p}
+    FROM ${p} JOIN "Campaign" dc ON dc."id" = ${p}."campaignId"
+    CROSS JOIN LATERAL (VALUES
+      ('ticket'::"MoneyPurpose", ${amount}::bigint, ${providerId}, ${key}),
+      ('deposit'::"MoneyPurpose", dc."depositCents"::bigint, NULL::text, ${key} || '-deposit')
+    ) AS v("purpose", "amountCents", "providerId", "key")
+    WHERE v."purpose" = 'ticket' OR dc."depositCents" > 0
     ON CONFLICT ("idempotencyKey") DO UPDATE SET "state" = EXCLUDED."state", "amountCents" = EXCLUDED."amountCents",
       "providerId" = COALESCE(EXCLUDED."providerId", "MoneyMovement"."providerId"), "failureCode" = EXCLUDED."failureCode",
       "updatedAt" = now()

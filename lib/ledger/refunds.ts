@@ -4,6 +4,7 @@ import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { refundIssuedEmail } from "@/lib/ledger/emails";
+import { refundOwedDeposits } from "@/lib/ledger/deposits";
 
 /**
  * Refunds (issue 32: they live with the ledger; cancellation, withdrawal and giving up call here).
@@ -34,6 +35,7 @@ export async function refundOwedPledges(
       chargeStatus: "succeeded",
       refundId: null,
       paymentIntentId: { not: null },
+      amountCents: { gt: 0 }, // a free event's deposit alone is refunded by refundOwedDeposits
       ...(campaignId ? { campaignId } : {}),
       OR: [
         { campaign: { status: "cancelled" } },
@@ -43,18 +45,28 @@ export async function refundOwedPledges(
       ],
     },
     take,
-    select: { id: true, campaignId: true, amountCents: true, paymentIntentId: true },
+    select: {
+      id: true,
+      campaignId: true,
+      amountCents: true,
+      paymentIntentId: true,
+      campaign: { select: { depositCents: true } },
+    },
   });
   let refunded = 0;
-  for (const p of pledges) {
+  for (const { campaign, ...p } of pledges) {
+    // a charge that carried a deposit gives back the ticket's part here; the deposit follows the place
+    // by its own refund (lib/ledger/deposits), the same rule for every way a place goes
+    const partial = campaign.depositCents > 0;
     try {
-      if (await refundPledge({ ...p, paymentIntentId: p.paymentIntentId! }, gateway)) refunded++;
+      if (await refundPledge({ ...p, paymentIntentId: p.paymentIntentId!, partial }, gateway)) refunded++;
     } catch (err) {
       console.warn(
         `[ledger] refund of pledge ${p.id} failed, the sweeper retries: ${(err as Error)?.message}`,
       );
     }
   }
+  refunded += await refundOwedDeposits({ campaignId, gateway, take });
   if (refunded > 0) void kickEmailSender();
   return refunded;
 }
@@ -65,16 +77,21 @@ export async function refundOwedPledges(
  * answer is not known (the claim stays for the next try).
  */
 export async function refundPledge(
-  p: { id: string; campaignId: string; amountCents: number; paymentIntentId: string },
+  p: { id: string; campaignId: string; amountCents: number; paymentIntentId: string; partial?: boolean },
   gateway: PaymentGateway,
 ): Promise<boolean> {
   const key = refundKey(p.id);
   await db.$executeRaw`
     INSERT INTO "MoneyMovement" ("kind", "purpose", "state", "amountCents", "idempotencyKey", "campaignId", "pledgeId", "sourceId")
     VALUES ('refund', 'ticket', 'processing', ${p.amountCents}, ${key}, ${p.campaignId}, ${p.id},
-      (SELECT "id" FROM "MoneyMovement" WHERE "providerId" = ${p.paymentIntentId} AND "kind" = 'charge'))
+      (SELECT "id" FROM "MoneyMovement" WHERE "providerId" = ${p.paymentIntentId} AND "kind" = 'charge' AND "purpose" = 'ticket'))
     ON CONFLICT ("idempotencyKey") DO NOTHING`;
-  const { refundId } = await gateway.refund({ key, pledgeId: p.id, paymentIntentId: p.paymentIntentId });
+  const { refundId } = await gateway.refund({
+    key,
+    pledgeId: p.id,
+    paymentIntentId: p.paymentIntentId,
+    ...(p.partial ? { amountCents: p.amountCents } : {}),
+  });
   return recordRefund(p.id, key, refundId);
 }
 

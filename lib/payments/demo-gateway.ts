@@ -140,10 +140,15 @@ async function demoCharge(input: ChargeInput & { onSession?: boolean }): Promise
         id: `pi_demo_${randomBytes(12).toString("hex")}`,
         idempotencyKey,
         paymentMethodId: input.paymentMethodId,
-        amountCents: input.amountCents,
+        amountCents: input.amountCents + (input.depositCents ?? 0),
         status,
         failureCode,
-        metadata: { pledgeId: input.pledgeId, campaignId: input.campaignId, attempt: String(input.attempt) },
+        metadata: {
+          pledgeId: input.pledgeId,
+          campaignId: input.campaignId,
+          attempt: String(input.attempt),
+          ...(input.depositCents ? { depositCents: String(input.depositCents) } : {}),
+        },
       },
     });
     return resultOf(created);
@@ -230,12 +235,28 @@ const demoPayments: Omit<PaymentGateway, "mode" | PayoutMethods> = {
     if (!pi) throw new AppError("NOT_FOUND", "No such payment.");
     return resultOf(pi);
   },
-  async refund({ paymentIntentId }) {
+  async refund({ key, paymentIntentId, amountCents }) {
     const pi = await db.demoPaymentIntent.findUnique({ where: { id: paymentIntentId } });
     if (!pi || pi.status !== "succeeded")
       throw new AppError("BAD_REQUEST", "That payment cannot be refunded.");
-    await db.demoPaymentIntent.update({ where: { id: paymentIntentId }, data: { refunded: true } });
-    return { refundId: `re_demo_${paymentIntentId.slice("pi_demo_".length)}` };
+    const suffix = paymentIntentId.slice("pi_demo_".length);
+    if (amountCents === undefined) {
+      await db.demoPaymentIntent.update({ where: { id: paymentIntentId }, data: { refunded: true } });
+      return { refundId: `re_demo_${suffix}` };
+    }
+    // issue 36: a part of the payment, once per key (a replay answers the same), never more than was paid
+    const id = `re_demo_${suffix}_${createHash("sha256").update(key).digest("hex").slice(0, 12)}`;
+    const done = await db.$executeRaw`
+      UPDATE "DemoPaymentIntent" SET "refundedCents" = "refundedCents" + ${amountCents},
+        "refundKeys" = COALESCE("refundKeys", '{}'::jsonb) || jsonb_build_object(${key}::text, ${amountCents}::int)
+      WHERE "id" = ${paymentIntentId} AND NOT "refunded" AND NOT (COALESCE("refundKeys", '{}'::jsonb) ? ${key})
+        AND "refundedCents" + ${amountCents} <= "amountCents"`;
+    if (done === 0) {
+      const now = await db.demoPaymentIntent.findUniqueOrThrow({ where: { id: paymentIntentId } });
+      const keys = (now.refundKeys ?? {}) as Record<string, number>;
+      if (!(key in keys)) throw new AppError("BAD_REQUEST", "That payment cannot be refunded by that much.");
+    }
+    return { refundId: id };
   },
   async detach(paymentMethodId) {
     await db.demoPaymentMethod.updateMany({ where: { id: paymentMethodId }, data: { detached: true } });

@@ -96,7 +96,7 @@ async function charge(input: ChargeInput & { onSession?: boolean; replay?: boole
         {
           customer,
           payment_method: input.paymentMethodId,
-          amount: input.amountCents,
+          amount: input.amountCents + (input.depositCents ?? 0),
           currency: "usd",
           confirm: true,
           ...(input.onSession
@@ -107,6 +107,7 @@ async function charge(input: ChargeInput & { onSession?: boolean; replay?: boole
             campaignId: input.campaignId,
             userId: input.userId,
             attempt: String(input.attempt),
+            ...(input.depositCents ? { depositCents: String(input.depositCents) } : {}),
           },
         },
         { idempotencyKey: chargeIdempotencyKey(input.pledgeId, input.attempt) },
@@ -222,10 +223,14 @@ export function stripeGateway(): PaymentGateway {
         return resultOfIntent(await callStripe((s) => s.paymentIntents.retrieve(paymentIntentId)));
       }
     },
-    async refund({ key, paymentIntentId }) {
+    async refund({ key, paymentIntentId, amountCents }) {
       // the same parameters as ever under the same key: a refund asked before a deploy replays after it
+      // (a full refund sends no amount, as it always has; a part of a charge names its amount)
       const r = await callStripe((s) =>
-        s.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey: key }),
+        s.refunds.create(
+          { payment_intent: paymentIntentId, ...(amountCents !== undefined ? { amount: amountCents } : {}) },
+          { idempotencyKey: key },
+        ),
       );
       return { refundId: r.id };
     },

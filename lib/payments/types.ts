@@ -22,6 +22,8 @@ export type ChargeInput = {
   userId: string;
   paymentMethodId: string;
   amountCents: number;
+  /** issue 36: a show-up deposit charged in the same payment (added to amountCents; its own money row) */
+  depositCents?: number;
   /** the pledge's charge attempt number: the idempotency key is derived from pledge id + attempt */
   attempt: number;
   /** the user's customer at the provider when the caller has already read it (User.stripeCustomerId); looked up otherwise */
@@ -46,8 +48,17 @@ export interface PaymentGateway {
    * succeed. Returns the payment's final state: `succeeded` if it went through first.
    */
   cancelIntent(paymentIntentId: string): Promise<ChargeResult>;
-  /** A full refund of a payment under `key` (the ledger's refund row's key): the same key replays the first answer. */
-  refund(input: { key: string; pledgeId: string; paymentIntentId: string }): Promise<{ refundId: string }>;
+  /**
+   * A refund of a payment under `key` (the ledger's refund row's key): the same key replays the first
+   * answer. In full, or `amountCents` of it (issue 36: a deposit, or the ticket part of a charge that
+   * carried one).
+   */
+  refund(input: {
+    key: string;
+    pledgeId: string;
+    paymentIntentId: string;
+    amountCents?: number;
+  }): Promise<{ refundId: string }>;
   detach(paymentMethodId: string): Promise<void>;
 
   // ---- payouts to organizers (issue 23): Stripe Connect Express, or the demo stand-in ----------

@@ -105,7 +105,7 @@ export async function getPayoutsView(viewer: { id: string }, now = new Date()): 
     where: {
       creatorId: viewer.id,
       fundedAt: { not: null },
-      OR: [{ ticketPriceCents: { gt: 0 } }, { pactType: "crowdfund" }],
+      OR: [{ ticketPriceCents: { gt: 0 } }, { pactType: "crowdfund" }, { depositCents: { gt: 0 } }],
     },
     select: campaignSelect,
     orderBy: { fundedAt: "desc" },
@@ -149,6 +149,12 @@ export async function getPayoutsView(viewer: { id: string }, now = new Date()): 
       chargeCount: sum((e) => e.ledger.chargeCount),
       refundCount: sum((e) => e.ledger.refundCount),
       keptCount: sum((e) => e.ledger.keptCount),
+      depositChargedCents: sum((e) => e.ledger.depositChargedCents),
+      depositRefundedCents: sum((e) => e.ledger.depositRefundedCents),
+      depositHeldCents: sum((e) => e.ledger.depositHeldCents),
+      depositKeptCents: sum((e) => e.ledger.depositKeptCents),
+      depositFeeCents: sum((e) => e.ledger.depositFeeCents),
+      depositKeptCount: sum((e) => e.ledger.depositKeptCount),
     },
     movements: movements.map((m) => ({
       id: m.id,

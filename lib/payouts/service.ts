@@ -12,6 +12,7 @@ import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import { payoutSentEmail } from "@/lib/payouts/emails";
 import { ledgerOf, payoutAvailableAt, payoutHoldDays } from "@/lib/payouts/ledger";
 import { applyAccountState } from "@/lib/payouts/accounts";
+import { depositKeptAtSql } from "@/lib/events/deposit";
 import { claimPayoutMovement, settlePayoutMovement } from "@/lib/ledger/movements";
 
 /**
@@ -294,9 +295,13 @@ export async function listDuePayouts(now = new Date(), limit = 100): Promise<str
   const cutoff = new Date(now.getTime() - payoutHoldDays() * 86_400_000);
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT c."id" FROM "Campaign" c
-    WHERE c."fundedAt" IS NOT NULL AND (c."ticketPriceCents" > 0 OR c."pactType" = 'crowdfund')
+    WHERE c."fundedAt" IS NOT NULL AND (c."ticketPriceCents" > 0 OR c."pactType" = 'crowdfund' OR c."depositCents" > 0)
       AND (EXISTS (SELECT 1 FROM "Payout" p WHERE p."campaignId" = c."id" AND p."status" = 'processing')
         OR (c."payoutSettledAt" IS NULL AND (c."fundedAt" <= ${cutoff} OR c."status" NOT IN (${statusIn(CONFIRMED_STATUSES)})))
+        -- issue 36: the deposits kept once the grace is over, and any deposit moved since the last settling
+        OR (c."depositCents" > 0 AND c."payoutSettledAt" < ${Prisma.raw(depositKeptAtSql("c"))} AND ${Prisma.raw(depositKeptAtSql("c"))} <= ${now})
+        OR (c."depositCents" > 0 AND EXISTS (SELECT 1 FROM "MoneyMovement" dm WHERE dm."campaignId" = c."id"
+          AND dm."purpose" = 'deposit' AND dm."updatedAt" > c."payoutSettledAt"))
         OR EXISTS (SELECT 1 FROM "Pledge" pl WHERE pl."campaignId" = c."id"
           AND (pl."chargedAt" > c."payoutSettledAt" OR pl."refundedAt" > c."payoutSettledAt" OR pl."withdrawnAt" > c."payoutSettledAt"
             OR (pl."processingFeeCents" IS NULL AND pl."paymentIntentId" IS NOT NULL AND pl."chargeType" = 'paid'

@@ -13,6 +13,7 @@ import { ticketByToken } from "@/lib/tickets/queries";
 import { issueTickets } from "@/lib/tickets/service";
 import { TICKET_VOID_TEXT, ticketVoidReason } from "@/lib/tickets/void";
 import { DOOR_TEXT, doorRoleOf, type DoorActor, type DoorRole } from "@/lib/tickets/door-helpers";
+import { refundOwedDeposits } from "@/lib/ledger/deposits";
 
 /**
  * Checking attendees in at the door (issue 36 item 2). Only the event's organizer and its door
@@ -24,7 +25,15 @@ import { DOOR_TEXT, doorRoleOf, type DoorActor, type DoorRole } from "@/lib/tick
 
 /** What the door shows after a scan, a typed code or a click in the search. */
 export type CheckInAnswer =
-  | { kind: "checked_in"; person: string; number: number | null; paidCents: number; at: string }
+  | {
+      kind: "checked_in";
+      person: string;
+      number: number | null;
+      paidCents: number;
+      at: string;
+      /** issue 36: the show-up deposit this check-in refunds (0: none) */
+      depositCents: number;
+    }
   | { kind: "already"; person: string; number: number | null; at: string; by: string }
   | { kind: "void"; person: string; number: number | null; reason: string }
   | { kind: "wrong_event" }
@@ -55,6 +64,7 @@ const campaignSelect = {
   deadline: true,
   startsAt: true,
   timeZone: true,
+  depositCents: true,
 } satisfies Prisma.CampaignSelect;
 type DoorCampaign = Prisma.CampaignGetPayload<{ select: typeof campaignSelect }>;
 
@@ -191,8 +201,14 @@ export async function checkIn(actor: DoorActor, campaignId: string, raw: unknown
   });
   const row = await db.checkIn.findUniqueOrThrow({ where: { ticketId: found.id } });
   if (count === 1) {
+    // issue 36: a show-up deposit goes back now, once (its refund row's key), not holding up the door;
+    // should this process die first, the refund sweeper finishes it within a minute
+    void refundOwedDeposits({ pledgeId: found.pledge.id }).catch((err: Error) =>
+      console.warn(`[check-in] deposit refund of ${found.pledge.id} left to the sweeper: ${err.message}`),
+    );
     const paidCents = found.pledge.chargeType === "free" ? 0 : found.pledge.amountCents;
-    return { kind: "checked_in", ...who, paidCents, at: row.at.toISOString() };
+    const depositCents = found.pledge.chargeType === "paid" ? door.campaign.depositCents : 0;
+    return { kind: "checked_in", ...who, paidCents, at: row.at.toISOString(), depositCents };
   }
   return { kind: "already", ...who, at: row.at.toISOString(), by: await checkerLabel(door, row.byUserId) };
 }

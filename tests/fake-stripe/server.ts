@@ -92,6 +92,8 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
     paymentIntents: new Map<string, Pi>(),
     /** executed (not replayed) PaymentIntent creations per pledge id, with their outcome */
     chargesByPledge: new Map<string, { id: string; status: string; amount: number }[]>(),
+    /** executed (not replayed) refunds, in order: a refund of part of a payment names its amount (issue 36) */
+    refunds: [] as { id: string; paymentIntent: string; amount: number }[],
     idempotent: new Map<string, { status: number; body: unknown; raw: string }>(),
     inFlight: new Set<string>(),
     faults: [] as (Fault & { left: number })[],
@@ -338,15 +340,19 @@ export async function startFakeStripe(opts: { latencyMs?: number } = {}) {
           code: "charge_not_refundable",
           message: "This PaymentIntent cannot be refunded.",
         });
+      // Stripe's rule: refunds of one payment never add up to more than it took
+      const before = state.refunds.filter((r) => r.paymentIntent === pi.id).reduce((s, r) => s + r.amount, 0);
+      const amount = body.amount === undefined ? pi.amount - before : Number(body.amount);
+      if (!Number.isInteger(amount) || amount <= 0 || before + amount > pi.amount)
+        return error(400, "invalid_request_error", {
+          code: before >= pi.amount ? "charge_already_refunded" : "amount_too_large",
+          message: `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${((pi.amount - before) / 100).toFixed(2)})`,
+        });
+      const refund = { id: newId("re"), paymentIntent: pi.id, amount };
+      state.refunds.push(refund);
       return {
         status: 200,
-        body: {
-          id: newId("re"),
-          object: "refund",
-          payment_intent: pi.id,
-          amount: pi.amount,
-          status: "succeeded",
-        },
+        body: { id: refund.id, object: "refund", payment_intent: pi.id, amount, status: "succeeded" },
       };
     }
     return error(404, "invalid_request_error", { message: `Unrecognized request URL (${method}: ${path}).` });
