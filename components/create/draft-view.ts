@@ -1,5 +1,6 @@
 import type { DraftSummary } from "@/lib/drafts/queries";
 import { emptyCampaignForm, textFormValues, type CampaignFormValues } from "@/lib/campaigns/schema";
+import { depositFormValues } from "@/lib/campaigns/deposit-fields";
 
 /** A draft as the client needs it: the form values plus what the list shows. */
 export type DraftView = {
@@ -57,6 +58,7 @@ export function toDraftView(d: DraftSummary): DraftView {
       earlyGoAhead: d.earlyGoAhead,
       paymentType: d.paymentType ?? "",
       paymentMethod: d.paymentMethod ?? "",
+      ...depositFormValues(d),
     },
   };
 }

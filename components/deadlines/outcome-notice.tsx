@@ -8,6 +8,7 @@ type CampaignOutcome = {
   deadline: Date;
   timeZone: string;
   ticketPriceCents: number;
+  depositCents: number;
   pactType?: string | null;
   cancelReason?: string | null;
 };

@@ -7,7 +7,13 @@ export async function PayoutsSetupPanel({
   campaign,
   viewer,
 }: {
-  campaign: { approvalStatus: string; creatorId: string; ticketPriceCents: number; pactType: string | null };
+  campaign: {
+    approvalStatus: string;
+    creatorId: string;
+    ticketPriceCents: number;
+    pactType: string | null;
+    depositCents: number;
+  };
   viewer: Viewer | null;
 }) {
   if (!(await needsPayoutSetup(campaign, viewer?.id ?? null))) return null;

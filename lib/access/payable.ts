@@ -28,7 +28,14 @@ export async function canBePaid(tx: Prisma.TransactionClient, userId: string): P
  * event waits for approval and its organizer cannot be paid yet. False for everyone else's view.
  */
 export async function needsPayoutSetup(
-  event: { approvalStatus: string; creatorId: string; ticketPriceCents: number; pactType?: string | null },
+  event: {
+    approvalStatus: string;
+    creatorId: string;
+    ticketPriceCents: number;
+    pactType?: string | null;
+    /** issue 36: a free event with a show-up deposit takes money too */
+    depositCents: number;
+  },
   viewerId: string | null,
   tx: Prisma.TransactionClient = db,
 ): Promise<boolean> {

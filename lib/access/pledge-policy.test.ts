@@ -40,8 +40,10 @@ describe("canManageCampaign / isPaidEvent", () => {
     expect(canManageCampaign(admin, open)).toBe(false);
     expect(canManageCampaign(null, open)).toBe(false);
   });
-  it("free means a price of 0", () => {
-    expect(isPaidEvent({ ticketPriceCents: 0 })).toBe(false);
-    expect(isPaidEvent({ ticketPriceCents: 1 })).toBe(true);
+  it("free means a price of 0 and no show-up deposit", () => {
+    expect(isPaidEvent({ ticketPriceCents: 0, depositCents: 0 })).toBe(false);
+    expect(isPaidEvent({ ticketPriceCents: 1, depositCents: 0 })).toBe(true);
+    // issue 36: a free event with a deposit takes a card and money
+    expect(isPaidEvent({ ticketPriceCents: 0, depositCents: 1000 })).toBe(true);
   });
 });

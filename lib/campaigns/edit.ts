@@ -23,6 +23,7 @@ import { ACTION_REFUSED, offers } from "@/lib/events/actions";
 import { changeWithdrawUntil } from "@/lib/access/pledge-policy";
 import { DEADLINE_EXTENSION_MAX_DAYS, DEADLINE_MAX_MS, deadlineLimits } from "@/lib/campaigns/limits";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
+import { DEPOSIT_TEXTS, depositFormValues, readDeposit } from "@/lib/campaigns/deposit-fields";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { whenWhereSelect } from "@/lib/campaigns/place";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
@@ -35,7 +36,8 @@ import { afterPlacesFilled, fillOpenPlaces, type Filled } from "@/lib/campaigns/
  * at any time; the deadline only while the event collects, and only later (never past the start or
  * a year from now, and — issue 31 — never more than 90 days past the deadline it was created with,
  * however many extensions); the goal, the price and the refund bonus only until the first
- * commitment; the pact type and anonymity never (SPEC §4). A change of date or place moves the
+ * commitment, and so is the show-up deposit (issue 36, only on an event with a start time and an
+ * in-person place, which it then keeps); the pact type and anonymity never (SPEC §4). A change of date or place moves the
  * calendar entry (a higher stored SEQUENCE, the same UID); it and an extension of the deadline are
  * emailed to everyone who committed or is waiting.
  */
@@ -66,6 +68,8 @@ export const editSelect = {
   ticketPriceCents: true,
   pactType: true,
   capacity: true,
+  depositCents: true,
+  depositGraceHours: true,
   ...whenWhereSelect,
 } as const;
 
@@ -85,12 +89,39 @@ type Editable = Awaited<ReturnType<typeof loadEditable>>;
 const loadEditable = (actor: Actor, campaignId: string, tx: Prisma.TransactionClient) =>
   loadCampaignFor(actor, campaignId, "manage", { tx, lock: true, select: editSelect });
 
-/** The money of an edit: goal, price, refund bonus and capacity, fixed or bounded once people committed. */
+/**
+ * The show-up deposit of an edit (issue 36): absent (an older form) keeps the stored one; either way
+ * the event must still allow it (a start time and an in-person place); fixed once people committed.
+ */
+function depositEdit(c: Editable, v: Edit, place: ReturnType<typeof whenWhere>, moneyLocked: boolean) {
+  const typed =
+    v.depositEnabled === undefined
+      ? depositFormValues(c)
+      : {
+          depositEnabled: v.depositEnabled,
+          depositAmount: v.depositAmount,
+          depositGraceHours: v.depositGraceHours,
+        };
+  const deposit = readDeposit(typed, { pactType: c.pactType, ...place });
+  if (!deposit.ok) throw fieldError(deposit.field, deposit.message);
+  if (
+    moneyLocked &&
+    (deposit.depositCents !== c.depositCents || deposit.depositGraceHours !== c.depositGraceHours)
+  )
+    throw fieldError(
+      deposit.depositCents !== c.depositCents ? "depositAmount" : "depositGraceHours",
+      DEPOSIT_TEXTS.locked,
+    );
+  return deposit;
+}
+
+/** The money of an edit: goal, price, refund bonus, deposit and capacity, fixed or bounded once people committed. */
 async function moneyEdits(
   tx: Prisma.TransactionClient,
   c: Editable,
   v: Edit,
   rules: { moneyLocked: boolean },
+  place: ReturnType<typeof whenWhere>,
 ) {
   // money: fixed after the first commitment (the form shows them read-only then)
   const goal = v.goal ?? c.goal;
@@ -98,7 +129,8 @@ async function moneyEdits(
   if (rules.moneyLocked && (goal !== c.goal || price !== c.ticketPriceCents))
     throw fieldError(goal !== c.goal ? "goal" : "ticketPrice", EDIT_TEXTS.moneyLocked);
   // the refund bonus (issue 31): the organizer's own promise, paid events only, 1–20%; fixed like the price
-  const paid = isPaidEvent({ pactType: c.pactType, ticketPriceCents: price });
+  // the bonus is a share of the ticket price: a deposit alone does not make room for one
+  const paid = isPaidEvent({ pactType: c.pactType, ticketPriceCents: price, depositCents: 0 });
   const bonus =
     v.refundBonusEnabled === undefined
       ? { ok: true as const, percent: c.refundBonusPercentage }
@@ -120,15 +152,17 @@ async function moneyEdits(
     if (capacity === null || capacity < c.capacity)
       throw fieldError("capacity", CAPACITY_TEXTS.lowered(c.capacity));
   }
-  // issue 23: an approved free event turned paid needs an organizer who can be paid, as approval does
+  const deposit = depositEdit(c, v, place, rules.moneyLocked);
+  // issue 23: an approved free event turned paid (a price, or issue 36 a deposit) needs an organizer
+  // who can be paid, as approval does
   if (
-    c.ticketPriceCents === 0 &&
-    price > 0 &&
+    !isPaidEvent(c) &&
+    isPaidEvent({ pactType: c.pactType, ticketPriceCents: price, depositCents: deposit.depositCents }) &&
     c.approvalStatus === "approved" &&
     !(await canBePaid(tx, c.creatorId))
   )
-    throw fieldError("ticketPrice", EDIT_TEXTS.payoutsFirst);
-  return { goal, price, bonus, capacity };
+    throw fieldError(price > 0 ? "ticketPrice" : "depositEnabled", EDIT_TEXTS.payoutsFirst);
+  return { goal, price, bonus, capacity, deposit };
 }
 
 /** A later deadline: only while collecting, within a year, at most 90 days past the original once people agreed. */
@@ -228,8 +262,6 @@ export async function updateCampaign(
     if (!offers(c, "edit", now)) throw new AppError("CONFLICT", ACTION_REFUSED.edit);
     const rules = editRules({ ...c, pledgeCount: await tx.pledge.count({ where: { campaignId } }) }, now);
 
-    const { goal, price, bonus, capacity } = await moneyEdits(tx, c, v, rules);
-
     // The form speaks in minutes: a time in the same minute as the stored one is the stored one.
     const keep = (typed: Date | null, stored: Date | null) =>
       typed && stored && Math.floor(typed.getTime() / 60_000) === Math.floor(stored.getTime() / 60_000)
@@ -240,6 +272,7 @@ export async function updateCampaign(
     const deadline = keep(v.deadline, c.deadline) ?? c.deadline;
     const extended = deadline.getTime() !== c.deadline.getTime();
     const place = whenWhere({ ...v, deadline });
+    const { goal, price, bonus, capacity, deposit } = await moneyEdits(tx, c, v, rules, place);
     if (extended) checkExtension(c, deadline, place, rules, now);
     const order = timeOrderProblem({ ...v, deadline });
     if (order) throw fieldError(order.field, order.message);
@@ -265,6 +298,8 @@ export async function updateCampaign(
         goal,
         ticketPriceCents: price,
         refundBonusPercentage: bonus.percent,
+        depositCents: deposit.depositCents,
+        depositGraceHours: deposit.depositGraceHours,
         capacity,
         ...place,
         ...(calendarMoved ? { calendarSequence: { increment: 1 } } : {}),

@@ -28,6 +28,8 @@ export type EmailCampaign = {
   goal: number;
   committedCount: number;
   ticketPriceCents: number;
+  /** issue 36: the show-up deposit charged with the ticket (0: none) */
+  depositCents: number;
   /** the uploaded cover (issue 17), shown at the top of the email */
   coverId?: string | null;
   /** a crowdfund counts dollars (raisedCents) against its goal, not people */

@@ -47,6 +47,7 @@ import {
   toggle,
   type FieldDef,
 } from "@/lib/campaigns/event-field-kit";
+import { DEPOSIT_FIELDS } from "@/lib/campaigns/deposit-fields";
 
 /*
  * Issue 33: an event's fields, defined once. Each says what the form holds (`empty`), on which step
@@ -310,6 +311,8 @@ export const EVENT_FIELDS = {
     "May go ahead from 80% of the goal",
     "Near misses happen. If you opt in, backers are told before they commit, and once 80% of the goal is reached you may confirm the event yourself; everyone in is then charged as when a goal is met (a free event charges nothing).",
   ),
+  /** issue 36 item 3: the show-up deposit (its own file) */
+  ...DEPOSIT_FIELDS,
   paymentType: {
     empty: "" as "" | (typeof PAYMENT_TYPES)[number],
     step: 2,

@@ -123,7 +123,8 @@ export function parseTicketPrice(raw: string, ctx: z.RefinementCtx): number {
 /** Whether the form's values describe a paid event (a crowdfund, or a price above $0 as typed so far). */
 export const formIsPaid = (v: { pactType?: string | null; ticketPrice: string }) => {
   const r = readPrice(v.ticketPrice);
-  return isPaidEvent({ pactType: v.pactType, ticketPriceCents: r.ok ? r.cents : 0 });
+  // the refund bonus is a share of the ticket price: a show-up deposit alone does not make room for one
+  return isPaidEvent({ pactType: v.pactType, ticketPriceCents: r.ok ? r.cents : 0, depositCents: 0 });
 };
 
 /**

@@ -88,6 +88,7 @@ export async function tipIfReached(
       raisedCents: true,
       deadline: true,
       ticketPriceCents: true,
+      depositCents: true,
       pactType: true,
     },
   });
@@ -110,7 +111,7 @@ export async function confirmJoinedIfFree(tx: Tx, campaignId: string, joined: st
   if (joined.length === 0) return;
   const c = await tx.campaign.findUniqueOrThrow({
     where: { id: campaignId },
-    select: { status: true, ticketPriceCents: true, pactType: true },
+    select: { status: true, ticketPriceCents: true, pactType: true, depositCents: true },
   });
   if (!isConfirmed(c.status) || !isFreeEvent(c)) return;
   const total = await confirmFreePledges(tx, campaignId, now);

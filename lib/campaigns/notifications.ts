@@ -26,6 +26,7 @@ export const emailCampaignSelect = {
   goal: true,
   committedCount: true,
   ticketPriceCents: true,
+  depositCents: true,
   pactType: true,
   raisedCents: true,
   earlyGoAhead: true,

@@ -25,7 +25,7 @@ type Tx = Prisma.TransactionClient;
 export async function uncount(
   tx: Tx,
   campaignId: string,
-  c: { ticketPriceCents: number; pactType: string | null },
+  c: { ticketPriceCents: number; pactType: string | null; depositCents: number },
   pledge: { amount: number; amountCents: number; paymentMethodId: string | null; waitlistedAt?: Date | null },
 ) {
   if (pledge.waitlistedAt) {

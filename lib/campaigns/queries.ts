@@ -147,6 +147,8 @@ const detailSelect = {
   goAheadCount: true,
   cancelReason: true,
   resubmitCount: true,
+  depositCents: true,
+  depositGraceHours: true,
   ...whenWhereSelect,
 } as const;
 
@@ -173,6 +175,9 @@ export type CampaignDetail = CampaignCard &
     cancelReason: string | null;
     /** issue 34: times it was resubmitted after a rejection */
     resubmitCount: number;
+    /** issue 36: the show-up deposit (0: none) and its grace after the end, in hours */
+    depositCents: number;
+    depositGraceHours: number;
   } & WhenWhereRow;
 
 /** What the event page renders: the campaign with the creator email only when the viewer may see it. */

@@ -5,6 +5,7 @@ import { EVENT_FIELDS } from "@/lib/campaigns/event-fields";
 import { PAYMENT_TYPES, type FieldDef, type Now } from "@/lib/campaigns/event-field-kit";
 import { REJECT_TEXT } from "@/lib/campaigns/texts";
 import { isCrowdfund, isPaidEvent } from "@/lib/events/lifecycle";
+import { readDeposit } from "@/lib/campaigns/deposit-fields";
 import {
   timesInOrder,
   whenWhere,
@@ -84,11 +85,11 @@ type CreateFields = z.output<ReturnType<typeof createFields>>;
 
 /** The checks across fields (bonus, times, capacity, a crowdfund's payment), then the event's columns. */
 function eventColumns(v: CreateFields, ctx: z.RefinementCtx) {
-  // issue 31: the organizer's own promise, on paid events only, 1–20%
+  // issue 31: the organizer's own promise, on events with a ticket price (or a crowdfund), 1–20%
   const bonus = readRefundBonus(
     v.refundBonusEnabled,
     v.refundBonusPercentage,
-    isPaidEvent({ pactType: v.pactType, ticketPriceCents: v.ticketPrice }),
+    isPaidEvent({ pactType: v.pactType, ticketPriceCents: v.ticketPrice, depositCents: 0 }),
   );
   if (!bonus.ok) {
     ctx.issues.push({
@@ -109,6 +110,13 @@ function eventColumns(v: CreateFields, ctx: z.RefinementCtx) {
       path: ["capacity"],
       input: v.capacity,
     });
+    return z.NEVER;
+  }
+  // issue 36: a show-up deposit, on a paction with a start time and an in-person place
+  const place = whenWhere(v);
+  const deposit = readDeposit(v, { pactType: v.pactType, ...place });
+  if (!deposit.ok) {
+    ctx.issues.push({ code: "custom", message: deposit.message, path: [deposit.field], input: undefined });
     return z.NEVER;
   }
   if (crowdfund && !v.paymentType) {
@@ -135,8 +143,10 @@ function eventColumns(v: CreateFields, ctx: z.RefinementCtx) {
     ...textColumns(v),
     goal: v.goal,
     deadline: v.deadline,
-    ...whenWhere(v),
+    ...place,
     ticketPriceCents: v.ticketPrice,
+    depositCents: deposit.depositCents,
+    depositGraceHours: deposit.depositGraceHours,
     pactType: v.pactType,
     attendeesAnonymous: v.attendeesAnonymous,
     // SPEC §4: without anonymity, identities are revealed immediately.

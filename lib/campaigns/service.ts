@@ -30,7 +30,14 @@ export async function setApprovalStatus(actor: Viewer | null, input: ApprovalInp
   const result = await db.$transaction(async (tx) => {
     const current = await tx.campaign.findUnique({
       where: { id: campaignId },
-      select: { approvalStatus: true, status: true, creatorId: true, ticketPriceCents: true, pactType: true },
+      select: {
+        approvalStatus: true,
+        status: true,
+        creatorId: true,
+        ticketPriceCents: true,
+        pactType: true,
+        depositCents: true,
+      },
     });
     if (!current) throw new AppError("NOT_FOUND", "Campaign not found");
     if (rejecting && !isRejectable(current.status)) throw new AppError("CONFLICT", REJECT_TEXT.tipped);

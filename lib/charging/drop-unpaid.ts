@@ -31,7 +31,7 @@ export async function dropUnpaidPledge(
       chargeStatus: true,
       paymentIntentId: true,
       amountCents: true,
-      campaign: { select: { ticketPriceCents: true, pactType: true } },
+      campaign: { select: { ticketPriceCents: true, pactType: true, depositCents: true } },
     },
   });
   if (open?.chargeStatus === "requires_action" && open.paymentIntentId) {

@@ -26,6 +26,7 @@ type OrganizerCampaign = {
   goal: number;
   committedCount: number;
   ticketPriceCents: number;
+  depositCents: number;
   pactType: string | null;
   raisedCents: bigint | number;
   /** issue 21: the organizer went ahead below the goal, with this many */
@@ -42,6 +43,7 @@ const organizerSelect = {
   goal: true,
   committedCount: true,
   ticketPriceCents: true,
+  depositCents: true,
   pactType: true,
   raisedCents: true,
   goAheadAt: true,

@@ -37,6 +37,7 @@ export const paymentSelect = {
       id: true,
       title: true,
       ticketPriceCents: true,
+      depositCents: true,
       pactType: true,
       goAheadAt: true,
       startsAt: true,
@@ -49,7 +50,8 @@ export const paymentSelect = {
 export type PaymentRow = Prisma.PledgeGetPayload<{ select: typeof paymentSelect }>;
 
 function facts(p: PaymentRow) {
-  const amount = formatCents(pledgeChargeCents(p.campaign, p));
+  // the payment: the ticket's part and the show-up deposit charged with it (issue 36)
+  const amount = formatCents(pledgeChargeCents(p.campaign, p) + p.campaign.depositCents);
   const card = p.cardLast4 ? `your ${cardInWords(p.cardBrand, p.cardLast4, "")}` : "your card";
   const reason =
     p.chargeStatus === "requires_action"

@@ -82,6 +82,7 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
           id: true,
           title: true,
           ticketPriceCents: true,
+          depositCents: true,
           pactType: true,
           status: true,
           timeZone: true,
@@ -91,7 +92,8 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
     },
   });
   if (!pledge || pledge.userId !== userId) return null;
-  const amountCents = pledgeChargeCents(pledge.campaign, pledge);
+  // the payment: the ticket's part plus the show-up deposit charged with it (issue 36)
+  const amountCents = pledgeChargeCents(pledge.campaign, pledge) + pledge.campaign.depositCents;
   // the recovery window (DESIGN §1 "failed payments"): when a failed payment must be paid by
   const dueBy = pledgeDueBy(pledge);
   return { ...pledge, amountCents, dueBy };

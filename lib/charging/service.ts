@@ -36,10 +36,11 @@ async function fundIfThresholdMet(campaignId: string): Promise<string | null> {
     status: string;
     goal: number;
     ticketPriceCents: number;
+    depositCents: number;
     pactType: string | null;
     deadline: Date;
   };
-  const read = Prisma.sql`"status"::text AS "status", "goal", "ticketPriceCents", "pactType"::text AS "pactType", "deadline"`;
+  const read = Prisma.sql`"status"::text AS "status", "goal", "ticketPriceCents", "depositCents", "pactType"::text AS "pactType", "deadline"`;
   return db.$transaction((tx) =>
     withEvent<string | null, Row>(
       tx,

@@ -28,6 +28,8 @@ export type DraftSummary = {
   onlineUrl: string | null;
   area: string | null;
   addressPrivate: boolean;
+  depositCents: number;
+  depositGraceHours: number;
   createdAt: Date;
   updatedAt: Date;
 } & Record<TextColumn, string | null>;
@@ -67,6 +69,8 @@ export async function listDrafts(userId: string): Promise<DraftSummary[]> {
       earlyGoAhead: true,
       paymentType: true,
       paymentMethod: true,
+      depositCents: true,
+      depositGraceHours: true,
       createdAt: true,
       updatedAt: true,
     },

@@ -4,6 +4,7 @@ import { DRAFT_EMPTY } from "@/lib/campaigns/texts";
 import { isPaidEvent } from "@/lib/events/lifecycle";
 import { readRefundBonus, readTimesInZone, whenWhere } from "@/lib/campaigns/fields";
 import { draftShape, textColumns } from "@/lib/campaigns/schema";
+import { readDepositValues } from "@/lib/campaigns/deposit-fields";
 
 /* ------------------------------------------------------------------------------------------------
  * Drafts: the same fields (lib/campaigns/event-fields.ts), all optional; values given must still be
@@ -23,7 +24,7 @@ export const draftSchema = z.preprocess(
       }
       // issue 31: a bonus is kept on a paid draft only (the form offers none on a free event), and
       // within 1–20% like the event it becomes
-      const paid = isPaidEvent({ pactType: v.pactType, ticketPriceCents: v.ticketPrice ?? 0 });
+      const paid = isPaidEvent({ pactType: v.pactType, ticketPriceCents: v.ticketPrice ?? 0, depositCents: 0 });
       const bonus = readRefundBonus(v.refundBonusEnabled && paid, v.refundBonusPercentage, paid);
       if (!bonus.ok) {
         ctx.issues.push({
@@ -32,6 +33,13 @@ export const draftSchema = z.preprocess(
           path: ["refundBonusPercentage"],
           input: v.refundBonusPercentage,
         });
+        return z.NEVER;
+      }
+      // issue 36: a draft keeps a well-formed deposit; the event's rules are checked when it is created
+      // (ticked with no amount yet: nothing to keep)
+      const deposit = readDepositValues(v.depositAmount ? v : { ...v, depositEnabled: false });
+      if (!deposit.ok) {
+        ctx.issues.push({ code: "custom", message: deposit.message, path: [deposit.field], input: undefined });
         return z.NEVER;
       }
       return {
@@ -54,6 +62,8 @@ export const draftSchema = z.preprocess(
         earlyGoAhead: v.earlyGoAhead,
         paymentType: v.paymentType,
         paymentMethod: v.paymentMethod || null,
+        depositCents: deposit.depositCents,
+        depositGraceHours: deposit.depositGraceHours,
       };
     }),
 );

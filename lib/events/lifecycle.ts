@@ -66,19 +66,25 @@ export const isRejectable = (status: string) => !isConfirmed(status);
  * - a paid paction: backers save a card and are charged the ticket price when it tips;
  * - a crowdfund: backers pledge an amount (≥ $1) with a saved card and are charged that amount when
  *   it tips, whatever the ticket price (it is not used for crowdfunds) — a $0 crowdfund is paid too;
- * - a free paction: no card, nothing charged.
+ * - a free paction: no card, nothing charged — unless it takes a show-up deposit (issue 36,
+ *   lib/events/deposit.ts): then backers save a card and are charged the deposit alone at the tip.
+ * `depositCents` is required so that no caller forgets it: "paid" means "takes a card and money";
+ * whether there is a ticket price is `ticketPriceCents > 0`.
  */
-export type PactKind = { pactType?: string | null; ticketPriceCents: number };
+export type PactKind = { pactType?: string | null; ticketPriceCents: number; depositCents: number };
 
 export const isCrowdfund = (c: { pactType?: string | null }) => c.pactType === "crowdfund";
 
-/** Backers save a card and are charged at the tip: paid pactions and every crowdfund. */
-export const isPaidEvent = (c: PactKind) => isCrowdfund(c) || c.ticketPriceCents > 0;
+/** Backers save a card and are charged at the tip: paid pactions, every crowdfund, and a deposit. */
+export const isPaidEvent = (c: PactKind) => isCrowdfund(c) || c.ticketPriceCents > 0 || c.depositCents > 0;
 
-/** Nothing is charged: a paction without a ticket price. */
+/** Nothing is charged: a paction without a ticket price or a deposit. */
 export const isFreeEvent = (c: PactKind) => !isPaidEvent(c);
 
-/** What charging one pledge takes: the crowdfund pledge's own amount, else the ticket price. */
+/**
+ * What charging one pledge takes for its ticket: the crowdfund pledge's own amount, else the ticket
+ * price (0 on a free event with a deposit: the charge adds the deposit, lib/charging/pipeline).
+ */
 export const pledgeChargeCents = (c: PactKind, pledge: { amountCents: number }) =>
   isCrowdfund(c) ? pledge.amountCents : c.ticketPriceCents;
 

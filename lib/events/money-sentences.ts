@@ -9,6 +9,12 @@ import { isCrowdfund, isFreeEvent, keepsAccepting, phaseOf, type PactKind } from
  * comes from the campaign core (lib/events/lifecycle phaseOf); pure and dependency-free like it.
  */
 
+/**
+ * What one place of a paction is charged at the tip: the ticket price plus the show-up deposit
+ * (issue 36; a crowdfund takes none). The money row of each stays its own (lib/ledger).
+ */
+export const eachCents = (c: PactKind) => c.ticketPriceCents + (isCrowdfund(c) ? 0 : c.depositCents);
+
 /** An organizer who opted in may go ahead from this many members: 80% of the goal, rounded up. */
 export const goAheadFrom = (c: { goal: number }) => Math.ceil(c.goal * 0.8);
 
@@ -80,7 +86,7 @@ export const goAheadOffer = (c: GoAheadFacts) =>
 
 /** The event page's and the manage page's going-ahead banner: why it happens, and what it costs. */
 export const wentAheadSentence = (c: GoAheadFacts) =>
-  `${wentAheadText(c)} ${isFreeEvent(c) ? "It is happening. Free: nobody pays." : `Everyone in is charged ${formatCents(c.ticketPriceCents)}, as when a goal is met.`}`;
+  `${wentAheadText(c)} ${isFreeEvent(c) ? "It is happening. Free: nobody pays." : `Everyone in is charged ${formatCents(eachCents(c))}, as when a goal is met.`}`;
 
 /** The confirmed banner's text when the goal was met (SPEC §2's "Event Confirmed!" banner). */
 export function goalMetSentence(c: GoAheadFacts & { raisedCents?: number | bigint }): string {
@@ -88,7 +94,7 @@ export function goalMetSentence(c: GoAheadFacts & { raisedCents?: number | bigin
   if (money === "crowdfund")
     return `The goal was met with ${formatCents(Number(c.raisedCents ?? 0))} pledged, so this event is happening. Backers are charged their pledges.`;
   return money === "paid"
-    ? `The goal was met, so this event is happening. Attendees are charged ${formatCents(c.ticketPriceCents)} each.`
+    ? `The goal was met, so this event is happening. Attendees are charged ${formatCents(eachCents(c))} each.`
     : "The goal was met, so this event is happening. Free: nobody pays.";
 }
 
@@ -120,8 +126,8 @@ const goalText = (c: GoAheadFacts) =>
     ? `the ${formatCents(c.goal * 100)} goal`
     : `the goal of ${plural(c.goal, "person", "people")}`;
 
-/** What one backer is charged: the ticket price, or their pledge. */
-const whatText = (c: GoAheadFacts) => (isCrowdfund(c) ? "your pledge" : formatCents(c.ticketPriceCents));
+/** What one backer is charged: the ticket price (and the show-up deposit), or their pledge. */
+const whatText = (c: GoAheadFacts) => (isCrowdfund(c) ? "your pledge" : formatCents(eachCents(c)));
 
 /**
  * Before the decision: when the card is charged. "You're charged $35.00 only if the goal of 5 people
@@ -141,13 +147,13 @@ const lateText = (c: MoneyFacts, now: Date) =>
   keepsAccepting(c) && c.deadline.getTime() > now.getTime() && !isFreeEvent(c)
     ? isCrowdfund(c)
       ? " Pledges made now are charged at once."
-      : ` Commit now and you're charged ${formatCents(c.ticketPriceCents)} at once.`
+      : ` Commit now and you're charged ${formatCents(eachCents(c))} at once.`
     : "";
 
 /** The one money sentence for the event's state (the price box says it; the other surfaces too). */
 export function moneySentence(c: MoneyFacts, now: Date, when: MoneyWhen = {}): string {
   const money = pactMoney(c);
-  const price = formatCents(c.ticketPriceCents);
+  const price = formatCents(eachCents(c));
   const on = when.chargedOn ? ` on ${when.chargedOn}` : "";
   switch (moneyStage(c, now)) {
     case "collecting":
@@ -205,4 +211,39 @@ export function refundRules(c: GoAheadFacts): string[] {
   const before = REFUND_RULES.beforeTip(c);
   if (isFreeEvent(c)) return [before];
   return [before, REFUND_RULES.afterChange, REFUND_RULES.gaveUp, REFUND_RULES.cancelled];
+}
+
+// ---- the show-up deposit (issue 36, lib/events/deposit.ts), said the same on every surface ------------
+
+/** Whether the event states a deposit: a paction with one (a crowdfund takes none). */
+const statesDeposit = (c: PactKind) => c.depositCents > 0 && !isCrowdfund(c);
+
+/** "$10.00 show-up deposit, refunded when you check in", or null without one. */
+export const depositText = (c: PactKind): string | null =>
+  statesDeposit(c) ? `${formatCents(c.depositCents)} show-up deposit, refunded when you check in` : null;
+
+/**
+ * The price with its deposit, before anyone commits (the event page, the commit dialog, the emails):
+ * "$20.00 ticket + $10.00 show-up deposit, refunded when you check in", "Free ticket + $10.00 …";
+ * null without a deposit (the price is said as before).
+ */
+export function priceWithDeposit(c: PactKind): string | null {
+  const deposit = depositText(c);
+  if (!deposit) return null;
+  const ticket = c.ticketPriceCents > 0 ? `${formatCents(c.ticketPriceCents)} ticket` : "Free ticket";
+  return `${ticket} + ${deposit}`;
+}
+
+/** "24 hours", "1 hour", "7 days" (a whole number of days from 48 hours). */
+export const graceText = (hours: number) =>
+  hours >= 48 && hours % 24 === 0 ? plural(hours / 24, "day", "days") : plural(hours, "hour", "hours");
+
+/**
+ * The deposit's rules as the backer agrees to them: "The $10.00 deposit is refunded when your ticket is
+ * checked in at the door. If you do not check in, it is kept 24 hours after the event ends and goes to
+ * the organizer. Withdrawing, giving up your place or a cancelled event refunds it with the ticket."
+ */
+export function depositRules(c: PactKind & { depositGraceHours: number }): string | null {
+  if (!statesDeposit(c)) return null;
+  return `The ${formatCents(c.depositCents)} show-up deposit is refunded when your ticket is checked in at the door. If you do not check in, it is kept ${graceText(c.depositGraceHours)} after the event ends and goes to the organizer. Withdrawing, giving up your place or a cancelled event refunds it with the ticket.`;
 }

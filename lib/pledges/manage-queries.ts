@@ -61,6 +61,7 @@ export type ManageView = {
     deadline: string;
     createdAt: string;
     ticketPriceCents: number;
+    depositCents: number;
     crowdfund: boolean;
     paid: boolean;
     paymentType: string | null;
@@ -125,6 +126,7 @@ const MANAGED_EVENT = {
   createdAt: true,
   creatorId: true,
   ticketPriceCents: true,
+  depositCents: true,
   pactType: true,
   paymentType: true,
   paymentMethod: true,
@@ -194,6 +196,7 @@ function campaignSummary(c: ManagedEvent, money: Ledger): ManageView["campaign"]
     deadline: c.deadline.toISOString(),
     createdAt: c.createdAt.toISOString(),
     ticketPriceCents: c.ticketPriceCents,
+    depositCents: c.depositCents,
     crowdfund,
     paid,
     paymentType: c.paymentType,

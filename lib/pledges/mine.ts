@@ -136,6 +136,7 @@ const select = {
       committedCount: true,
       raisedCents: true,
       ticketPriceCents: true,
+      depositCents: true,
       pactType: true,
       changedAfterTipAt: true,
       changeWithdrawUntil: true,

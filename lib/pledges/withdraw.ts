@@ -187,6 +187,7 @@ async function swapCardLocked(
       status: true,
       deadline: true,
       ticketPriceCents: true,
+      depositCents: true,
       pactType: true,
       changedAfterTipAt: true,
       changeWithdrawUntil: true,

@@ -13,11 +13,11 @@ const asViewer = async () => {
 
 describe("the campaign core settles what its copies disagreed on", () => {
   it("a $0 crowdfund is a paid pact (card saved, charged at the tip), never a free one (DESIGN 'pact types')", () => {
-    const zeroCrowdfund = { pactType: "crowdfund", ticketPriceCents: 0 };
+    const zeroCrowdfund = { pactType: "crowdfund", ticketPriceCents: 0, depositCents: 0 };
     expect(isPaidEvent(zeroCrowdfund)).toBe(true);
     expect(isFreeEvent(zeroCrowdfund)).toBe(false);
-    expect(isPaidEvent({ pactType: "paction", ticketPriceCents: 0 })).toBe(false);
-    expect(isFreeEvent({ pactType: null, ticketPriceCents: 0 })).toBe(true);
+    expect(isPaidEvent({ pactType: "paction", ticketPriceCents: 0, depositCents: 0 })).toBe(false);
+    expect(isFreeEvent({ pactType: null, ticketPriceCents: 0, depositCents: 0 })).toBe(true);
   });
 
   it("a $0 crowdfund asks for a card: a commit without one is refused and nothing is written", async () => {

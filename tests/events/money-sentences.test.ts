@@ -20,6 +20,7 @@ const paid: MoneyFacts = {
   deadline: later,
   goal: 5,
   ticketPriceCents: 3500,
+  depositCents: 0,
   pactType: "paction",
 };
 const free: MoneyFacts = { ...paid, ticketPriceCents: 0 };
