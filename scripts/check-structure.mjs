@@ -57,6 +57,7 @@ const DOMAIN_FILES = {
     "edit.ts",
     "edit-view.ts",
     "event-fields.ts",
+    "deposit-fields.ts",
     "event-field-kit.ts",
     "event-time.ts",
     "fields.ts",

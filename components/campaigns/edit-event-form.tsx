@@ -7,6 +7,7 @@ import { useServerActions } from "@/components/actions/server-actions";
 import { Button } from "@/components/ui/button";
 import { EventField, TextFields } from "@/components/campaigns/event-field";
 import { TimePlaceFields, zonedHint } from "@/components/create/time-place-fields";
+import { DepositSection } from "@/components/create/deposit-section";
 import { formIsPaid } from "@/lib/campaigns/fields";
 import {
   emptyCampaignForm,
@@ -163,6 +164,10 @@ export function EditEventForm({ view }: { view: EditView }) {
             <EventField name="refundBonusPercentage" {...field} readOnly={locked("refundBonusPercentage")} />
           )}
         </div>
+        {/* issue 36: the show-up deposit, fixed like the price once someone committed */}
+        {!view.crowdfund && (
+          <DepositSection {...field} pactType="paction" locked={locked("depositEnabled")} />
+        )}
         <p className="text-sm text-slate-600">
           The pact type and whether attendees are anonymous were set when the event was created and stay as
           they are.

@@ -2,7 +2,7 @@ import { Card } from "@/components/ui/card";
 import type { CampaignView } from "@/lib/campaigns/queries";
 import { formatCents } from "@/lib/format";
 import { CROWDFUND_MIN_CENTS, isCrowdfund, phaseOf } from "@/lib/events/lifecycle";
-import { moneySentence } from "@/lib/events/money-sentences";
+import { depositRules, depositText, moneySentence } from "@/lib/events/money-sentences";
 import { formatDayInZone, formatInZone } from "@/lib/campaigns/event-time";
 import { REFUND_BONUS_TEXTS } from "@/lib/campaigns/texts";
 
@@ -16,6 +16,8 @@ export function TicketPriceBox({ campaign, now }: { campaign: CampaignView; now:
   const phase = phaseOf(campaign, new Date(now));
   const crowdfund = isCrowdfund(campaign);
   const free = !crowdfund && campaign.ticketPriceCents === 0;
+  // issue 36: a show-up deposit is its own line under the price (FREE plus a deposit line)
+  const deposit = depositText(campaign);
   return (
     <Card>
       <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">
@@ -28,7 +30,15 @@ export function TicketPriceBox({ campaign, now }: { campaign: CampaignView; now:
             ? "FREE"
             : formatCents(campaign.ticketPriceCents)}
       </p>
+      {deposit && (
+        <p className="mt-1 font-semibold text-slate-900" data-testid="price-deposit">
+          + {deposit}
+        </p>
+      )}
       <p className="mt-2 text-sm text-slate-600">{priceNote(campaign, now)}</p>
+      {deposit && phase !== "cancelled" && phase !== "expired" && (
+        <p className="mt-2 text-sm text-slate-600">{depositRules(campaign)}</p>
+      )}
       {/* issue 31: no money moves for the bonus: it is said to be the organizer's own promise */}
       {campaign.refundBonusPercentage > 0 && (phase === "collecting" || phase === "ended") && (
         <p className="mt-2 text-sm text-slate-600">

@@ -78,7 +78,9 @@ export default function CommitFlow({
 
   const unit = panel.crowdfund ? "dollars" : "participants";
   const current = panel.crowdfund ? Math.floor(panel.raisedCents / 100) : panel.committedCount;
-  const priceText = formatCents(panel.ticketPriceCents);
+  // issue 36: the show-up deposit is charged with the ticket, in the same payment
+  const priceText = formatCents(panel.ticketPriceCents + panel.depositCents);
+  const deposit = panel.money.deposit;
   const joiningWaitlist = panel.cta === "waitlist";
   const [conditional, setConditional] = useState(false);
   const [minPeople, setMinPeople] = useState("");
@@ -243,6 +245,16 @@ export default function CommitFlow({
                 {panel.money.sentence}
               </p>
             )}
+            {/* issue 36: the show-up deposit, stated before the card sheet */}
+            {deposit && (
+              <div
+                className="rounded-lg border border-slate-200 px-3 py-2 text-sm"
+                data-testid="commit-deposit"
+              >
+                <p className="font-semibold text-slate-900">{deposit.line}</p>
+                <p className="mt-1 text-slate-600">{deposit.rules}</p>
+              </div>
+            )}
             {!panel.lateCommit && !joiningWaitlist && (
               <ul className="list-disc space-y-1 pl-5 text-sm">
                 {panel.money.refunds.map((r) => (
@@ -335,10 +347,17 @@ export default function CommitFlow({
         <Modal title="Save Payment Method" onClose={close} dismissible={!saving} dark>
           <div className="space-y-4">
             <div className="rounded-lg bg-slate-800 px-4 py-3">
-              <p className="text-sm text-slate-400">{panel.crowdfund ? "Your pledge" : "Ticket price"}</p>
+              <p className="text-sm text-slate-400">
+                {panel.crowdfund
+                  ? "Your pledge"
+                  : deposit
+                    ? "Ticket price and show-up deposit"
+                    : "Ticket price"}
+              </p>
               <p className="text-2xl font-bold text-white">
                 {panel.crowdfund ? formatCents(crowdfundAmountSchema.safeParse(amount).data ?? 0) : priceText}
               </p>
+              {deposit && <p className="mt-1 text-sm text-slate-300">{deposit.line}</p>}
               <p className="mt-1 text-xs text-slate-400">
                 {joiningWaitlist
                   ? "Your card is saved now and charged only if a place opens for you before the event starts."

@@ -185,11 +185,16 @@ export function CommitSection({
     sectionRef.current?.scrollIntoView({ behavior: "smooth", block: "center" });
     onCommitClick();
   };
+  // issue 36: a show-up deposit is said with the price ("Free + $10.00 deposit")
+  const deposit =
+    panel.depositCents > 0 && !panel.crowdfund ? ` + ${formatCents(panel.depositCents)} deposit` : "";
   const priceText = panel.crowdfund
     ? "Pledge from $1"
     : panel.ticketPriceCents > 0
-      ? `${formatCents(panel.ticketPriceCents)} only if it happens`
-      : "Free";
+      ? `${formatCents(panel.ticketPriceCents)}${deposit} only if it happens`
+      : deposit
+        ? `Free${deposit}, only if it happens`
+        : "Free";
 
   return (
     <section

@@ -9,6 +9,7 @@ import { DraftsPanel } from "@/components/create/drafts-panel";
 import { TimePlaceFields, TimeZoneField, zonedHint } from "@/components/create/time-place-fields";
 import { ReviewDialog } from "@/components/create/review-dialog";
 import { CoverPicker } from "@/components/create/cover-picker";
+import { DepositSection } from "@/components/create/deposit-section";
 import { rememberCoverFailure } from "@/components/manage/cover-upload";
 import { COVER_TEXTS } from "@/lib/images/texts";
 import type { PlatformFeeTerms } from "@/lib/payments/fees";
@@ -74,8 +75,13 @@ export function CreateEventForm({
   const browserZone = useSyncExternalStore(noSubscription, localTimeZone, () => "UTC");
   const zone = values.timeZone || browserZone;
 
-  // Times travel as wall-clock values with their zone; the schema reads them in that zone.
-  const payload = (): CampaignFormValues => ({ ...values, timeZone: zone });
+  // Times travel as wall-clock values with their zone; the schema reads them in that zone. A
+  // crowdfund takes no show-up deposit (issue 36): the hidden field is not sent as ticked.
+  const payload = (): CampaignFormValues => ({
+    ...values,
+    timeZone: zone,
+    ...(values.pactType === "crowdfund" ? { depositEnabled: false } : {}),
+  });
 
   const set = <K extends keyof CampaignFormValues>(key: K, value: CampaignFormValues[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
@@ -404,6 +410,9 @@ function SettingsStep({
         />
         {values.refundBonusEnabled && <EventField name="refundBonusPercentage" {...field} />}
       </div>
+
+      {/* issue 36: the show-up deposit, for a paction with a start time and an in-person place */}
+      {values.pactType !== "crowdfund" && <DepositSection {...field} pactType={values.pactType} />}
 
       <div className="rounded-lg border border-slate-200 p-4">
         <EventField name="acceptAfterThreshold" {...field} />

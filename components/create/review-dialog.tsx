@@ -6,6 +6,7 @@ import type { CreateCampaignInput } from "@/lib/campaigns/schema";
 import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { isCrowdfund } from "@/lib/events/lifecycle";
 import { goAheadFrom } from "@/lib/campaigns/thresholds";
+import { graceText } from "@/lib/events/money-sentences";
 import { formatCents, plural } from "@/lib/format";
 import { PROCESSING_FEE, ticketsAfterFees, type PlatformFeeTerms } from "@/lib/payments/fees";
 import { isPaidEvent } from "@/lib/events/lifecycle";
@@ -59,6 +60,13 @@ export function ReviewDialog({
     ...(crowdfund
       ? []
       : ([
+          // issue 36: the show-up deposit, as backers are told it (lib/events/money-sentences)
+          [
+            "Show-up deposit",
+            event.depositCents > 0
+              ? `${formatCents(event.depositCents)} per person, refunded at check-in; kept by no-shows ${graceText(event.depositGraceHours)} after the end`
+              : "None",
+          ],
           [
             "Capacity",
             event.capacity ? `${plural(event.capacity, "place", "places")}, then a waitlist` : "No limit",
@@ -117,6 +125,8 @@ const dollars = (cents: number) => `$${Math.floor(cents / 100).toLocaleString("e
 /** "About $376 of $400 after fees (40 attendees × $10.00; …)" — the product's fee model (lib/payments/fees). */
 function collected(e: CreateCampaignInput, terms: PlatformFeeTerms): string {
   if (isCrowdfund(e)) return `At least ${formatCents(e.goal * 100)}, paid to your payment handle`;
+  if (e.ticketPriceCents === 0 && e.depositCents > 0)
+    return "No ticket money: the deposits of people who do not show come to you, less the platform fee";
   if (e.ticketPriceCents === 0) return "Nothing: the event is free";
   const { grossCents, netCents } = ticketsAfterFees(e.goal, e.ticketPriceCents, terms);
   const platform =

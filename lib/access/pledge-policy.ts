@@ -116,9 +116,14 @@ export const WITHDRAW_TEXTS = {
 // ---- the waitlist (issue 20, DESIGN §1 "capacity and waitlist") -------------------------------------
 
 /** What a waiting backer consents to: in the commit dialog, the join email and the README. */
-export function waitlistConsent(c: { ticketPriceCents: number }, cardText?: string): string {
-  return c.ticketPriceCents > 0
-    ? `If a place opens before the event starts, ${cardText ?? "your saved card"} is charged ${formatCents(c.ticketPriceCents)} automatically and we email you. If none opens, nothing is charged. You can leave the waitlist at any time.`
+export function waitlistConsent(
+  c: { ticketPriceCents: number; depositCents: number },
+  cardText?: string,
+): string {
+  // issue 36: the show-up deposit is charged with the ticket (a free event with one takes a card too)
+  const cents = c.ticketPriceCents + c.depositCents;
+  return cents > 0
+    ? `If a place opens before the event starts, ${cardText ?? "your saved card"} is charged ${formatCents(cents)} automatically and we email you. If none opens, nothing is charged. You can leave the waitlist at any time.`
     : "If a place opens before the event starts, you're in automatically and we email you. You can leave the waitlist at any time.";
 }
 

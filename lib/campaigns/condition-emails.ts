@@ -1,6 +1,7 @@
 import "server-only";
 import { formatCents, plural } from "@/lib/format";
 import { wentAheadText } from "@/lib/events/money-sentences";
+import { isPaidEvent } from "@/lib/events/lifecycle";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import {
@@ -61,7 +62,7 @@ export function conditionUnmetEmail(
       heading: "Your condition wasn't met",
       paragraphs: [
         `You asked to count for "${c.title}" only if at least ${plural(minPeople, "person was", "people were")} in. By the deadline ${plural(c.committedCount, "person was", "people were")}, so you were not counted.`,
-        c.ticketPriceCents > 0
+        isPaidEvent(c)
           ? "Nothing was charged, and your saved card will not be used for this event."
           : "Nothing more is needed from you.",
       ],

@@ -103,6 +103,20 @@ export function depositRefusal(e: {
   return depositAllowed(e) ? null : DEPOSIT_TEXTS.notAllowed;
 }
 
+/** depositRefusal on the form's values as typed (a start time given, a venue or an address). */
+export const formDepositRefusal = (v: {
+  pactType?: string | null;
+  startsAt: string;
+  venue: string;
+  address: string;
+}) =>
+  depositRefusal({
+    pactType: v.pactType,
+    startsAt: v.startsAt.trim() ? new Date(0) : null,
+    venue: v.venue,
+    address: v.address,
+  });
+
 /**
  * The deposit of a new or edited event: read from the form and checked against the event it is for
  * (a paction with a start time and an in-person place). A refusal names the field it belongs to.

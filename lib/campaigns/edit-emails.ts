@@ -1,7 +1,7 @@
 import "server-only";
 import { formatCents, plural } from "@/lib/format";
 import { isConfirmed, isCrowdfund, isPaidEvent } from "@/lib/events/lifecycle";
-import { goAheadOffer, offersGoAhead } from "@/lib/events/money-sentences";
+import { eachCents, goAheadOffer, offersGoAhead } from "@/lib/events/money-sentences";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import {
@@ -71,8 +71,8 @@ export function deadlineExtendedEmail(
   const by = "by the new deadline";
   const terms = isCrowdfund(c)
     ? `Your card will be charged your pledge of ${formatCents(pledgeCents)} only if the ${formatCents(c.goal * 100)} goal is met ${by}. Otherwise nobody pays.`
-    : c.ticketPriceCents > 0
-      ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if ${plural(c.goal, "person commits", "people commit")} ${by}. Otherwise nobody pays.`
+    : isPaidEvent(c)
+      ? `Your card will be charged ${formatCents(eachCents(c))} only if ${plural(c.goal, "person commits", "people commit")} ${by}. Otherwise nobody pays.`
       : `This event is free. It happens only if ${plural(c.goal, "person commits", "people commit")} ${by}.`;
   // issue 34: the early go-ahead they agreed to still holds under the new deadline (the money sentences' words)
   const goAhead = !isConfirmed(c.status) && offersGoAhead(c) ? ` ${goAheadOffer(c)}` : "";

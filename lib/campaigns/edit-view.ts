@@ -14,6 +14,7 @@ import { formatInZone, toWallClock } from "@/lib/campaigns/event-time";
 import { editRules, editSelect } from "@/lib/campaigns/edit";
 import { deadlineLimits } from "@/lib/campaigns/limits";
 import { REFUND_BONUS_DEFAULT } from "@/lib/campaigns/limits";
+import { depositFormValues } from "@/lib/campaigns/deposit-fields";
 
 /* The edit form's data (app/campaign/[campaignId]/edit): what lib/campaigns/edit.ts accepts, read back. */
 
@@ -39,6 +40,9 @@ export type EditView = {
     | "capacity"
     | "refundBonusEnabled"
     | "refundBonusPercentage"
+    | "depositEnabled"
+    | "depositAmount"
+    | "depositGraceHours"
   >;
 
   crowdfund: boolean;
@@ -86,6 +90,8 @@ export async function getEditView(
       capacity: c.capacity === null ? "" : String(c.capacity),
       refundBonusEnabled: c.refundBonusPercentage > 0,
       refundBonusPercentage: String(c.refundBonusPercentage || REFUND_BONUS_DEFAULT),
+      // issue 36: the show-up deposit, fixed like the price once someone committed
+      ...depositFormValues(c),
     },
     crowdfund: c.pactType === "crowdfund",
     ...rules,

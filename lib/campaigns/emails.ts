@@ -5,7 +5,7 @@ import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeFor, placeLine, type WhenWhereRow } from "@/lib/campaigns/place";
 import { coverUrl } from "@/lib/images/limits";
 import { isCrowdfund, isPaidEvent, progress } from "@/lib/events/lifecycle";
-import { collectingSentence, happeningText, wentAhead } from "@/lib/events/money-sentences";
+import { collectingSentence, depositSentences, happeningText, wentAhead } from "@/lib/events/money-sentences";
 import { icsAttachment } from "@/lib/campaigns/ics";
 import { displayTicketCode } from "@/lib/security/ticket-token";
 import { TICKET_CID, ticketAttachment, type EmailTicket } from "@/lib/email/ticket-image";
@@ -28,8 +28,9 @@ export type EmailCampaign = {
   goal: number;
   committedCount: number;
   ticketPriceCents: number;
-  /** issue 36: the show-up deposit charged with the ticket (0: none) */
+  /** issue 36: the show-up deposit charged with the ticket (0: none), kept this long after the end */
   depositCents: number;
+  depositGraceHours: number;
   /** the uploaded cover (issue 17), shown at the top of the email */
   coverId?: string | null;
   /** a crowdfund counts dollars (raisedCents) against its goal, not people */
@@ -104,7 +105,8 @@ export function commitReceivedEmail(
   pledgeId: string,
   pledgeCents = 0,
 ): QueuedEmail {
-  const amount = isCrowdfund(c) ? pledgeCents : c.ticketPriceCents;
+  // the payment: the pledge, or the ticket and the show-up deposit charged with it (issue 36)
+  const amount = isCrowdfund(c) ? pledgeCents : c.ticketPriceCents + c.depositCents;
   // this commitment reached the goal, or came after it or after the organizer went ahead
   const reached = needed(c) === 0 || wentAhead(c);
   const why = wentAhead(c) ? "The organizer went ahead with the event" : "The goal is reached";
@@ -126,6 +128,7 @@ export function commitReceivedEmail(
       paragraphs: [
         `Thanks for committing to "${c.title}".`,
         charge,
+        ...depositSentences(c),
         ...(reached ? [] : [`It needs ${standing(c).long}. Share the event to get there.`]),
         c.startsAt
           ? reached
@@ -139,14 +142,19 @@ export function commitReceivedEmail(
   };
 }
 
-/** To every attendee when the threshold is met; the same calendar UID, now CONFIRMED. */
+/**
+ * To every attendee when the threshold is met; the same calendar UID, now CONFIRMED. The amount is
+ * the ticket's part; `depositChargedCents` the show-up deposit charged in the same payment (issue 36).
+ */
 export function eventConfirmedEmail(
   c: EmailCampaign,
   to: Recipient,
   amountChargedCents: number,
   ticket?: EmailTicket,
+  depositChargedCents = 0,
 ): QueuedEmail {
   const code = ticket ? displayTicketCode(ticket.code) : null;
+  const charged = amountChargedCents + depositChargedCents;
   return {
     dedupeKey: `confirmed:${c.id}:${to.userId}`,
     to: to.email,
@@ -157,9 +165,10 @@ export function eventConfirmedEmail(
       heading: wentAhead(c) ? "The organizer is going ahead" : "Event Confirmed!",
       paragraphs: [
         happeningText(c),
-        amountChargedCents > 0
-          ? `You were charged ${formatCents(amountChargedCents)}.`
+        charged > 0
+          ? `You were charged ${formatCents(charged)}.`
           : "This event is free: nothing was charged.",
+        ...(depositChargedCents > 0 ? depositSentences(c) : []),
         c.startsAt
           ? `${startsLine(c)} The attached calendar entry replaces the tentative one.`
           : startsLine(c),

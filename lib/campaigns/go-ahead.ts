@@ -16,6 +16,7 @@ import { requestCharging } from "@/lib/ledger/queue";
 import { emailCampaignSelect } from "@/lib/campaigns/notifications";
 import { kickEmailSender, queueEmails } from "@/lib/email/service";
 import { goAheadEmail } from "@/lib/campaigns/condition-emails";
+import { eachCents } from "@/lib/events/money-sentences";
 
 /**
  * The early go-ahead (issue 21, DESIGN §1 "early go-ahead"): an organizer who said at creation that
@@ -78,7 +79,8 @@ export async function goAhead(actor: Actor, input: unknown, now = new Date()): P
           c,
           { userId: p.userId, email: p.user.email, name: p.user.name },
           members,
-          c.ticketPriceCents,
+          // the ticket and the show-up deposit charged with it (issue 36)
+          eachCents(c),
         ),
       ),
     );

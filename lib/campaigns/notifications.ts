@@ -27,6 +27,7 @@ export const emailCampaignSelect = {
   committedCount: true,
   ticketPriceCents: true,
   depositCents: true,
+  depositGraceHours: true,
   pactType: true,
   raisedCents: true,
   earlyGoAhead: true,
@@ -101,6 +102,8 @@ export async function queueConfirmedEmails(
           { userId: p.userId, email: p.user.email, name: p.user.name },
           p.chargeType === "paid" ? p.amountCents : 0,
           p.ticket ?? undefined,
+          // issue 36: the show-up deposit was charged in the same payment as the ticket
+          p.chargeType === "paid" ? c.depositCents : 0,
         ),
       ),
   );

@@ -2,7 +2,8 @@ import "server-only";
 import { appUrl } from "@/lib/env";
 import { formatCents } from "@/lib/format";
 import { waitlistConsent } from "@/lib/access/pledge-policy";
-import { isConfirmed } from "@/lib/events/lifecycle";
+import { isConfirmed, isPaidEvent } from "@/lib/events/lifecycle";
+import { eachCents } from "@/lib/events/money-sentences";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
 import {
@@ -76,7 +77,7 @@ export function promotedEmail(
   /** the promotion's moment: a commitment demoted and promoted again is told again */
   promotedAt: Date = new Date(0),
 ): QueuedEmail {
-  const paid = c.ticketPriceCents > 0;
+  const paid = isPaidEvent(c);
   const confirmed = isConfirmed(c.status) && counted;
   return {
     dedupeKey: `waitlist-promoted:${pledgeId}:${promotedAt.getTime()}`,
@@ -90,9 +91,9 @@ export function promotedEmail(
         !counted
           ? "You hold it now. As you asked, you count — and are charged — only once your number of people is in; if it isn't by the deadline, you're released and never charged."
           : paid && confirmed
-            ? `The event is going ahead, and as agreed when you joined the waitlist your card is being charged ${formatCents(c.ticketPriceCents)} now. If the payment is declined we'll email you; otherwise there is nothing more to do, and your receipt will be under My commitments.`
+            ? `The event is going ahead, and as agreed when you joined the waitlist your card is being charged ${formatCents(eachCents(c))} now. If the payment is declined we'll email you; otherwise there is nothing more to do, and your receipt will be under My commitments.`
             : paid
-              ? `Your card will be charged ${formatCents(c.ticketPriceCents)} only if the event reaches its goal.`
+              ? `Your card will be charged ${formatCents(eachCents(c))} only if the event reaches its goal.`
               : "The event is free: your place is confirmed.",
         startsLine(c),
       ],
@@ -135,7 +136,7 @@ export function waitlistClosedEmail(c: EmailCampaign, to: Recipient, pledgeId: s
       heading: "The waitlist has closed",
       paragraphs: [
         `"${c.title}" has started and no place opened for you, so the waitlist is closed.`,
-        c.ticketPriceCents > 0
+        isPaidEvent(c)
           ? "Nothing was charged, and your saved card will not be used for this event."
           : "Thanks for your interest — we hope to see you at the next one.",
       ],

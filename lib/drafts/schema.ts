@@ -24,7 +24,11 @@ export const draftSchema = z.preprocess(
       }
       // issue 31: a bonus is kept on a paid draft only (the form offers none on a free event), and
       // within 1–20% like the event it becomes
-      const paid = isPaidEvent({ pactType: v.pactType, ticketPriceCents: v.ticketPrice ?? 0, depositCents: 0 });
+      const paid = isPaidEvent({
+        pactType: v.pactType,
+        ticketPriceCents: v.ticketPrice ?? 0,
+        depositCents: 0,
+      });
       const bonus = readRefundBonus(v.refundBonusEnabled && paid, v.refundBonusPercentage, paid);
       if (!bonus.ok) {
         ctx.issues.push({
@@ -39,7 +43,12 @@ export const draftSchema = z.preprocess(
       // (ticked with no amount yet: nothing to keep)
       const deposit = readDepositValues(v.depositAmount ? v : { ...v, depositEnabled: false });
       if (!deposit.ok) {
-        ctx.issues.push({ code: "custom", message: deposit.message, path: [deposit.field], input: undefined });
+        ctx.issues.push({
+          code: "custom",
+          message: deposit.message,
+          path: [deposit.field],
+          input: undefined,
+        });
         return z.NEVER;
       }
       return {

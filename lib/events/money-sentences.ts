@@ -247,3 +247,10 @@ export function depositRules(c: PactKind & { depositGraceHours: number }): strin
   if (!statesDeposit(c)) return null;
   return `The ${formatCents(c.depositCents)} show-up deposit is refunded when your ticket is checked in at the door. If you do not check in, it is kept ${graceText(c.depositGraceHours)} after the event ends and goes to the organizer. Withdrawing, giving up your place or a cancelled event refunds it with the ticket.`;
 }
+
+/** The deposit's line and its rules, as paragraphs (the emails); none without a deposit. */
+export function depositSentences(c: PactKind & { depositGraceHours: number }): string[] {
+  const line = priceWithDeposit(c);
+  const rules = depositRules(c);
+  return line && rules ? [`${line}.`, rules] : [];
+}

@@ -57,6 +57,7 @@ type LockedCampaign = {
   ticketPriceCents: number;
   /** issue 36: a show-up deposit makes even a free event take a card */
   depositCents: number;
+  depositGraceHours: number;
   pactType: string | null;
   paymentMethod: string | null;
   committedCount: number;
@@ -106,7 +107,7 @@ export type Pre = { paid: boolean; crowdfund: boolean; card: Card } | null;
  */
 export const commitColumns = (viewerId: string) => Prisma.sql`
     c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
-           c.deadline, c."creatorId", c."ticketPriceCents", c."depositCents", c."pactType"::text AS "pactType", c."paymentMethod",
+           c.deadline, c."creatorId", c."ticketPriceCents", c."depositCents", c."depositGraceHours", c."pactType"::text AS "pactType", c."paymentMethod",
            c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.capacity, c."waitlistCount", c."hasConditions", c.title, c.description,
            c."startsAt", c."endsAt", c."timeZone", c.venue, c.address, c."onlineUrl", c.area, c."addressPrivate", c."calendarSequence",
            c."coverId",

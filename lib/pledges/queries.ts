@@ -13,7 +13,13 @@ import { canModerate, isApproved } from "@/lib/access/rules";
 import { livePledgeSql } from "@/lib/ledger/pledge-state";
 import { memberPledgeSql } from "@/lib/events/sql";
 import { MEMBER_PLEDGE } from "@/lib/events/lifecycle";
-import { moneySentence, refundRules, whenChargedText } from "@/lib/events/money-sentences";
+import {
+  depositRules,
+  moneySentence,
+  priceWithDeposit,
+  refundRules,
+  whenChargedText,
+} from "@/lib/events/money-sentences";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { conditionText } from "@/lib/events/story";
 
@@ -27,6 +33,8 @@ export type CommitPanel = {
   status: string;
   deadline: string;
   ticketPriceCents: number;
+  /** issue 36: the show-up deposit charged with the ticket (0: none) */
+  depositCents: number;
   crowdfund: boolean;
   paid: boolean;
   signedIn: boolean;
@@ -47,7 +55,13 @@ export type CommitPanel = {
    * issue 34: the money said once (lib/events/money-sentences): the event's money sentence, when a
    * saved card is charged, and the refund rules a backer agrees to.
    */
-  money: { sentence: string; whenCharged: string; refunds: string[] };
+  money: {
+    sentence: string;
+    whenCharged: string;
+    refunds: string[];
+    /** issue 36: "$20.00 ticket + $10.00 show-up deposit, refunded when you check in" and its rules */
+    deposit: { line: string; rules: string } | null;
+  };
   /**
    * issue 34: the viewer holds a place on a condition that does not hold yet: not "You're in" but
    * "Counts when 8 are in · 6 are in now" (lib/events/story conditionText). Only on a page rendered
@@ -77,6 +91,7 @@ export async function getCommitPanel(
     status: c.status,
     deadline: c.deadline.toISOString(),
     ticketPriceCents: c.ticketPriceCents,
+    depositCents: c.depositCents,
     crowdfund: isCrowdfund(c),
     paid: isPaidEvent(c),
     signedIn: Boolean(viewer),
@@ -100,12 +115,20 @@ export async function getCommitPanel(
       sentence: moneySentence(c, now, { deadline: formatInZone(c.deadline, c.timeZone) }),
       whenCharged: whenChargedText(c),
       refunds: refundRules(c),
+      deposit: depositOf(c),
     },
     condition:
       standing && standing.condition !== null
         ? { minPeople: standing.condition, text: conditionText(standing.condition, c.committedCount) }
         : null,
   };
+}
+
+/** The deposit's line and rules, said before anyone commits (lib/events/money-sentences). */
+function depositOf(c: Parameters<typeof depositRules>[0]): CommitPanel["money"]["deposit"] {
+  const line = priceWithDeposit(c);
+  const rules = depositRules(c);
+  return line && rules ? { line, rules } : null;
 }
 
 /** One commitment as the event page shows it: identity already resolved by the privacy rules. */

@@ -95,7 +95,13 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
     // the payment provider anything. Everything is checked again on the row that is written.
     const snapshot = await db.campaign.findUnique({
       where: { id: input.campaignId },
-      select: { creatorId: true, approvalStatus: true, ticketPriceCents: true, pactType: true, depositCents: true },
+      select: {
+        creatorId: true,
+        approvalStatus: true,
+        ticketPriceCents: true,
+        pactType: true,
+        depositCents: true,
+      },
     });
     if (!snapshot || !canSeeEvent(viewer, snapshot)) throw fail("notFound", "NOT_FOUND");
     const existing = await db.pledge.findFirst({
