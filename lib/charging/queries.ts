@@ -86,11 +86,13 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
           status: true,
           timeZone: true,
           startsAt: true,
+          depositCents: true,
         },
       },
     },
   });
   if (!pledge || pledge.userId !== userId) return null;
+  // the ticket's part; a show-up deposit is paid in the same payment (issue 36): depositCents
   const amountCents = pledgeChargeCents(pledge.campaign, pledge);
   // the recovery window (DESIGN §1 "failed payments"): when a failed payment must be paid by
   const dueBy = pledgeDueBy(pledge);

@@ -231,18 +231,21 @@ export async function chargeOwnPledgeNow(
   clearTimeout(timer);
   const payUrl = `/pledges/${pledgeId}/pay`;
   if (!outcome) return { status: "pending" };
-  if (outcome.status === "succeeded") return { status: "succeeded", amountCents };
+  // what the payment took: the ticket and a show-up deposit with it (issue 36)
+  const paidCents = amountCents + campaign.depositCents;
+  if (outcome.status === "succeeded") return { status: "succeeded", amountCents: paidCents };
   // the window opens with this failure (DESIGN §1 "failed payments")
   const dueText = formatInZone(paymentDueBy(new Date(), campaign.startsAt), campaign.timeZone);
   if (outcome.status === "requires_action") {
     const { clientSecret } = await gateway
       .retrieveIntent(outcome.paymentIntentId)
       .catch(() => ({ clientSecret: null }));
-    if (clientSecret) return { status: "requires_action", amountCents, clientSecret, payUrl, dueText };
+    if (clientSecret)
+      return { status: "requires_action", amountCents: paidCents, clientSecret, payUrl, dueText };
   }
   const reason =
     outcome.status === "failed"
       ? declineInPlainWords(outcome.code, outcome.message)
       : declineInPlainWords("authentication_required", null);
-  return { status: "failed", amountCents, reason, payUrl, dueText };
+  return { status: "failed", amountCents: paidCents, reason, payUrl, dueText };
 }

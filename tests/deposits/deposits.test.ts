@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { startFakeStripe, type FakeStripe } from "@/tests/fake-stripe/server";
 import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
 import { fundedPaidCampaign } from "@/tests/charging/helpers";
+import { deliverStripeEvent } from "@/tests/fake-stripe/webhook";
 
 /**
  * The show-up deposit's money (issue 36 item 3) against the fake Stripe: charged at the tip in the
@@ -21,6 +22,7 @@ let checkInLib: typeof import("@/lib/tickets/check-in");
 let tickets: typeof import("@/lib/tickets/service");
 let excuse: typeof import("@/lib/pledges/excuse");
 let cancellation: typeof import("@/lib/cancellation/service");
+let webhook: (req: Request) => Promise<Response>;
 
 const BPS = 250;
 const FIXED = 30;
@@ -47,6 +49,7 @@ beforeAll(async () => {
   tickets = await import("@/lib/tickets/service");
   excuse = await import("@/lib/pledges/excuse");
   cancellation = await import("@/lib/cancellation/service");
+  ({ POST: webhook } = await import("@/app/api/stripe/webhook/route"));
 });
 afterAll(async () => {
   await fake.close();
@@ -115,6 +118,19 @@ describe("show-up deposit", () => {
         ["ticket", PRICE, "succeeded"],
       ]);
     }
+    // Stripe's report of the payment (its amount is ticket + deposit) changes nothing: the ticket's part stays
+    const pi = fake.state.paymentIntents.get(e.pledges[0].paymentIntentId!)!;
+    expect(pi.metadata.depositCents).toBe(String(DEPOSIT));
+    const res = await deliverStripeEvent(webhook, "payment_intent.succeeded", {
+      id: pi.id,
+      object: "payment_intent",
+      amount: pi.amount,
+      created: Math.floor(Date.now() / 1000),
+      status: "succeeded",
+      metadata: pi.metadata,
+    });
+    expect(res.status).toBe(200);
+    expect((await db.pledge.findUniqueOrThrow({ where: { id: e.pledges[0].id } })).amountCents).toBe(PRICE);
     const l = await ledgerOf(e.campaign.id);
     expect(l.collectedCents).toBe(4 * PRICE);
     expect(l.depositChargedCents).toBe(4 * DEPOSIT);
