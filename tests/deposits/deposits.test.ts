@@ -22,6 +22,8 @@ let checkInLib: typeof import("@/lib/tickets/check-in");
 let tickets: typeof import("@/lib/tickets/service");
 let excuse: typeof import("@/lib/pledges/excuse");
 let cancellation: typeof import("@/lib/cancellation/service");
+let withdraw: typeof import("@/lib/pledges/withdraw");
+let refunds: typeof import("@/lib/ledger/refunds");
 let webhook: (req: Request) => Promise<Response>;
 
 const BPS = 250;
@@ -49,6 +51,8 @@ beforeAll(async () => {
   tickets = await import("@/lib/tickets/service");
   excuse = await import("@/lib/pledges/excuse");
   cancellation = await import("@/lib/cancellation/service");
+  withdraw = await import("@/lib/pledges/withdraw");
+  refunds = await import("@/lib/ledger/refunds");
   ({ POST: webhook } = await import("@/app/api/stripe/webhook/route"));
 });
 afterAll(async () => {
@@ -283,5 +287,42 @@ describe("show-up deposit", () => {
     const l = await ledgerOf(e.campaign.id);
     expect(l.depositRefundedCents).toBe(4 * DEPOSIT);
     expect(l.depositHeldCents + l.depositKeptCents).toBe(0);
+  });
+
+  it("follows the place: a change-window withdrawal refunds ticket and deposit; a give-up only once the taker paid", async () => {
+    const e = await depositEvent(3);
+    await db.campaign.update({
+      where: { id: e.campaign.id },
+      data: {
+        approvalStatus: "approved",
+        changedAfterTipAt: new Date(),
+        changeWithdrawUntil: new Date(Date.now() + DAY),
+      },
+    });
+    const [leaver, giver, taker] = e.pledges;
+    await withdraw.withdrawCommitment(actorOf(e.users[0]), { campaignId: e.campaign.id });
+    await refunds.refundOwedPledges(e.campaign.id);
+    expect(
+      refundsOf(leaver.paymentIntentId)
+        .map((r) => r.amount)
+        .sort((a, b) => a - b),
+    ).toEqual([DEPOSIT, PRICE]);
+
+    // a place given up (the markers give-up writes) to someone whose payment has not gone through yet
+    await db.pledge.update({ where: { id: taker.id }, data: { charged: false } });
+    await db.pledge.update({
+      where: { id: giver.id },
+      data: { withdrawnAt: new Date(), gaveUpAt: new Date(), handedToId: taker.id },
+    });
+    await refunds.refundOwedPledges(e.campaign.id);
+    expect(refundsOf(giver.paymentIntentId)).toEqual([]);
+    await db.pledge.update({ where: { id: taker.id }, data: { charged: true } });
+    await Promise.all([refunds.refundOwedPledges(e.campaign.id), refunds.refundOwedPledges()]);
+    expect(
+      refundsOf(giver.paymentIntentId)
+        .map((r) => r.amount)
+        .sort((a, b) => a - b),
+    ).toEqual([DEPOSIT, PRICE]);
+    expect(refundsOf(taker.paymentIntentId)).toEqual([]);
   });
 });
