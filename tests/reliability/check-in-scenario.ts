@@ -3,12 +3,7 @@ import path from "node:path";
 import { encode } from "next-auth/jwt";
 import { db } from "@/lib/db";
 import { chargeIdempotencyKey } from "@/lib/payments/types";
-import {
-  hashTicketToken,
-  newTicketCode,
-  newTicketToken,
-  sealTicketToken,
-} from "@/lib/security/ticket-token";
+import { hashTicketToken, newTicketCode, newTicketToken, sealTicketToken } from "@/lib/security/ticket-token";
 import { killApp, root, sleep, startApp, type ScenarioResult } from "@/tests/reliability/harness";
 import type { Ctx } from "@/tests/reliability/scenarios";
 
@@ -278,7 +273,9 @@ export async function killDuringCheckIns(ctx: Ctx): Promise<ScenarioResult> {
     stable = settledNow && fakeCount === last ? stable + 1 : 0;
     last = fakeCount;
     if (Date.now() > quietBy) {
-      failures.push(`refunds not settled within 3 minutes of the restart (${done} recorded, ${fakeCount} made)`);
+      failures.push(
+        `refunds not settled within 3 minutes of the restart (${done} recorded, ${fakeCount} made)`,
+      );
       break;
     }
     await sleep(500);
@@ -324,7 +321,9 @@ export async function killDuringCheckIns(ctx: Ctx): Promise<ScenarioResult> {
   const ticketRefunds = rows.filter((r) => r.purpose !== "deposit").length;
   const wrongAmounts = refunds.filter((r) => r.amount !== DEPOSIT).length;
   if (ticketRefunds || wrongAmounts)
-    failures.push(`${ticketRefunds} ticket refund rows, ${wrongAmounts} refunds of another amount than the deposit`);
+    failures.push(
+      `${ticketRefunds} ticket refund rows, ${wrongAmounts} refunds of another amount than the deposit`,
+    );
   const refundRequests = ctx.fake.state.requests.filter(
     (r) => r.method === "POST" && r.path === "/v1/refunds" && pis.has(String(r.body.payment_intent)),
   );
