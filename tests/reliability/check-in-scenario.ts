@@ -16,13 +16,18 @@ import type { Ctx } from "@/tests/reliability/scenarios";
  * doors at the same moment. Each check-in refunds its deposit right after the scan (a partial refund).
  * The app is killed (-9) at about a third of the check-ins, restarted; the doors whose request was cut
  * scan again (as the door retries), the rest carry on; the refund sweeper (every minute) finishes what
- * the kill interrupted. Every ticket must end checked in exactly once, and every deposit refunded
- * exactly once at the fake Stripe, of exactly the deposit, recorded once; no ticket money goes back.
+ * the kill interrupted. The fake Stripe takes 150 ms per request here (refunds are in flight when the
+ * kill lands: the suite waits for a claimed, unrecorded one before killing) and drops the answer of
+ * five refunds after making them (the app learns nothing: the same key must replay, not refund again).
+ * Every ticket must end checked in exactly once, and every deposit refunded exactly once at the fake
+ * Stripe, of exactly the deposit, recorded once; no ticket money goes back.
  */
 const N = 500;
 const PRICE = 2500;
 const DEPOSIT = 1000;
 const DOORS = 12;
+const LATENCY_MS = 150;
+const DROPPED = 5;
 
 type Answer = { kind: string } | null;
 
@@ -162,6 +167,16 @@ async function seed(ctx: Ctx, run: string) {
 }
 
 export async function killDuringCheckIns(ctx: Ctx): Promise<ScenarioResult> {
+  const latency = ctx.fake.state.latencyMs;
+  ctx.fake.state.latencyMs = LATENCY_MS;
+  try {
+    return await checkInsAndKill(ctx);
+  } finally {
+    ctx.fake.state.latencyMs = latency;
+  }
+}
+
+async function checkInsAndKill(ctx: Ctx): Promise<ScenarioResult> {
   const t0 = Date.now();
   const failures: string[] = [];
   const run = `${Date.now().toString(36)}ci`;
@@ -174,6 +189,13 @@ export async function killDuringCheckIns(ctx: Ctx): Promise<ScenarioResult> {
     secret: ctx.appEnv.NEXTAUTH_SECRET,
   })}`;
   const pis = new Set(places.map((p) => p.pi));
+  // made at the provider, the answer lost on the way back
+  ctx.fake.inject({
+    match: "POST /v1/refunds",
+    kind: "drop-after",
+    times: DROPPED,
+    when: (b) => pis.has(String(b.payment_intent)),
+  });
   const refundsOf = () => ctx.fake.state.refunds.filter((r) => pis.has(r.paymentIntent));
 
   /** One scan at the door: the answer's kind, or null when no answer came (connection cut, 5xx). */
@@ -242,12 +264,17 @@ export async function killDuringCheckIns(ctx: Ctx): Promise<ScenarioResult> {
     if (Date.now() > deadline) throw new Error(`check-ins never reached ${killAt}`);
     await sleep(15);
   }
+  // …at a moment a deposit refund is claimed and not yet recorded (at most 5 s more)
+  const claimed = () =>
+    db.moneyMovement.count({
+      where: { campaignId: campaign.id, kind: "refund", purpose: "deposit", state: "processing" },
+    });
+  const claimBy = Date.now() + 5_000;
+  while ((await claimed()) === 0 && Date.now() < claimBy) await sleep(5);
   await killApp(ctx.app);
   const checkedInAtKill = await db.checkIn.count({ where: { campaignId: campaign.id } });
   const refundedAtKill = refundsOf().length;
-  const claimedAtKill = await db.moneyMovement.count({
-    where: { campaignId: campaign.id, kind: "refund", purpose: "deposit", state: "processing" },
-  });
+  const claimedAtKill = await claimed();
   if (checkedInAtKill >= N) failures.push("the kill came after the check-ins finished");
   restarted = startApp(ctx.appEnv, { port: ctx.port, logDir: ctx.logDir, reuseBuild: true }).then((app) => {
     ctx.app = app;
@@ -327,6 +354,8 @@ export async function killDuringCheckIns(ctx: Ctx): Promise<ScenarioResult> {
   const refundRequests = ctx.fake.state.requests.filter(
     (r) => r.method === "POST" && r.path === "/v1/refunds" && pis.has(String(r.body.payment_intent)),
   );
+  const unconsumed = ctx.fake.state.faults.filter((f) => f.left > 0 && f.match === "POST /v1/refunds").length;
+  if (unconsumed) failures.push(`${unconsumed} injected refund faults were never hit`);
   const answered = [...answers.values()].flat();
   return {
     name: "11 kill -9 during check-ins",
@@ -340,6 +369,7 @@ export async function killDuringCheckIns(ctx: Ctx): Promise<ScenarioResult> {
       "checked-in-before-kill": checkedInAtKill,
       "refunded-before-kill": refundedAtKill,
       "refund-claims-at-kill": claimedAtKill,
+      "refund-answers-dropped": DROPPED,
       refunds: refunds.length,
       "refund-requests": refundRequests.length,
       replays: refundRequests.filter((r) => r.replayed).length,
