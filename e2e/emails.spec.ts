@@ -137,6 +137,15 @@ test("add to calendar downloads a valid .ics; the flyer shows a QR code to the e
   const qr = page.getByRole("img", { name: /QR code linking to .*\/campaign\// });
   await expect(qr).toBeVisible();
   expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expect(page.getByText("Scan to commit")).toBeVisible();
+
+  // a cancelled event's flyer does not ask anyone to commit (its phase decides: lib/events/lifecycle)
+  const cancelled = await createCampaign({ title: `Called-off picnic ${tag()}`, status: "cancelled" });
+  await page.goto(`/campaign/${cancelled.id}/flyer`);
+  await expect(page.getByTestId("flyer-closed")).toHaveText("This event was cancelled.");
+  await expect(page.getByText("Scan to see the event")).toBeVisible();
+  await expect(page.getByText("Scan to commit")).toHaveCount(0);
+  await expect(page.getByText(/It only happens if/)).toHaveCount(0);
 });
 
 test("the Open Graph image is a PNG for approved events", async ({ page }) => {

@@ -1,6 +1,13 @@
 import crypto from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import { encode } from "next-auth/jwt";
+import { ticketQrDataUrl } from "../lib/email/ticket-image";
+import {
+  hashTicketToken,
+  newTicketCode,
+  newTicketToken,
+  sealTicketToken,
+} from "../lib/security/ticket-token";
 import { PAGES, REGISTRY } from "../tests/security/registry";
 import {
   actionPageUrl,
@@ -367,4 +374,296 @@ test("the matrix's check can fail: a visible person's name is found where the pa
   expect(html).toContain(`Visible Vera ${t}`);
   expect(html).not.toContain(backer.id);
   expect(html).not.toContain(backer.email);
+});
+
+/**
+ * Issue 36: the door tickets, the door and the ticket's QR image, for every role — a visitor, the
+ * ticket's holder (a member), another member, the organizer, a door helper, an admin — at an event
+ * that hides names and at one that shows them. Requested over HTTP (HTML, RSC payloads, JSON, server
+ * actions): the printable ticket, the check-in page, the holder's ticket route, the event page, My
+ * commitments, the manage page, and the door's two actions. No answer may carry a ticket's raw token
+ * (not even to its holder: they get the QR image), its sealed or hashed form, or another person's QR
+ * image or code; no door helper reads an attendee's or another helper's email, nor a hidden name.
+ */
+test("issue 36: a ticket, its QR image and the door reach only whom they are for", async ({
+  playwright,
+  baseURL,
+}) => {
+  test.setTimeout(300_000);
+  process.env.NEXTAUTH_SECRET = SECRET; // tickets sealed as the app seals them
+  const t = crypto.randomBytes(3).toString("hex");
+  const organizer = await createUser({ name: `Otto Organizer ${t}`, email: `otto-${t}@example.test` });
+  const holder = await createUser({ name: `Hana Holder ${t}`, email: `hana-${t}@example.test` });
+  const member = await createUser({ name: `Omar Member ${t}`, email: `omar-${t}@example.test` });
+  const nameless = await createUser({ name: null, email: `quinn-${t}@example.test` });
+  const helper = await createUser({ name: `Dan Door ${t}`, email: `dan-${t}@example.test` });
+  const quietHelper = await createUser({ name: null, email: `dora-${t}@example.test` });
+  const admin = await createUser({ name: `Ada Admin ${t}`, email: `ada36-${t}@example.test`, isAdmin: true });
+  await sql().query(`UPDATE "User" SET "emailVerified" = now() WHERE id = ANY($1)`, [
+    [helper.id, quietHelper.id],
+  ]);
+  type Role36 = "visitor" | "member" | "other member" | "organizer" | "door helper" | "admin";
+  const people: Record<Role36, TestUser | null> = {
+    visitor: null,
+    member: holder,
+    "other member": member,
+    organizer,
+    "door helper": helper,
+    admin,
+  };
+  type Ticket = {
+    holder: TestUser;
+    token: string;
+    sealed: string;
+    hash: string;
+    code: string;
+    qr: string;
+    n: number;
+  };
+  type Event36 = { id: string; hidden: boolean; tickets: Ticket[] };
+  const events: Event36[] = [];
+  for (const hidden of [true, false]) {
+    const { id } = await createCampaign({
+      creator: organizer,
+      title: `Door matrix ${hidden ? "hidden" : "open"} ${t}`,
+      goal: 3,
+      ticketPriceCents: 1500,
+      status: "charged",
+      attendeesAnonymous: hidden,
+      identityRevelationType: "never",
+      deadline: new Date(Date.now() - 86_400_000),
+      startsAt: new Date(Date.now() + 5 * 86_400_000),
+      venue: `Door hall ${t}`,
+    });
+    const tickets: Ticket[] = [];
+    for (const person of [holder, member, nameless]) {
+      const pledgeId = rid("pl");
+      await sql().query(
+        `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", charged, "chargedAt", "chargeType", "chargeStatus", "memberSince")
+         VALUES ($1, $2, $3, $4, 1500, true, now(), 'paid', 'succeeded', now())`,
+        [pledgeId, id, person.id, person.name ?? "Anonymous Backer"],
+      );
+      // a charge is a money row too (lib/ledger), which the payout ledger sums
+      await sql().query(
+        `INSERT INTO "MoneyMovement" (kind, purpose, state, "amountCents", "idempotencyKey", "campaignId", "pledgeId")
+         VALUES ('charge', 'ticket', 'succeeded', 1500, $1, $2, $3)`,
+        [`charge-${pledgeId}`, id, pledgeId],
+      );
+      const token = newTicketToken();
+      const ticket = {
+        holder: person,
+        token,
+        sealed: sealTicketToken(token),
+        hash: hashTicketToken(token),
+        code: newTicketCode(),
+        qr: await ticketQrDataUrl(token),
+      };
+      const ticketId = rid("tk");
+      await sql().query(
+        `INSERT INTO "Ticket" (id, "pledgeId", "campaignId", "tokenHash", "tokenSealed", code) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [ticketId, pledgeId, id, ticket.hash, ticket.sealed, ticket.code],
+      );
+      const { rows } = await sql().query(`SELECT "attendeeNumber" AS n FROM "Pledge" WHERE id = $1`, [
+        pledgeId,
+      ]);
+      tickets.push({ ...ticket, n: rows[0].n });
+      // the nameless attendee was checked in by the nameless door helper
+      if (person === nameless)
+        await sql().query(
+          `INSERT INTO "CheckIn" (id, "ticketId", "campaignId", "byUserId") VALUES ($1, $2, $3, $4)`,
+          [rid("ci"), ticketId, id, quietHelper.id],
+        );
+    }
+    for (const h of [helper, quietHelper])
+      await sql().query(`INSERT INTO "DoorHelper" (id, "campaignId", email) VALUES ($1, $2, $3)`, [
+        rid("dh"),
+        id,
+        h.email,
+      ]);
+    await sql().query(
+      `UPDATE "Campaign" SET "committedCount" = 3, "pledgeCount" = 3, "fundedAt" = now() WHERE id = $1`,
+      [id],
+    );
+    events.push({ id, hidden, tickets });
+  }
+
+  const display = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
+  const seesAll = (role: Role36) => role === "organizer" || role === "admin";
+  /** What `role` must never receive at event `e`. */
+  function forbidden(role: Role36, e: Event36): string[] {
+    const viewer = people[role];
+    const out: string[] = [];
+    for (const tk of e.tickets) {
+      // a raw token reaches nobody as text (its holder gets the QR image), nor its seal or hash
+      out.push(tk.token, tk.sealed, tk.hash);
+      // a ticket's image and code: its holder's only
+      if (viewer?.id !== tk.holder.id)
+        out.push(tk.qr.slice("data:image/png;base64,".length), tk.code, display(tk.code));
+      if (viewer?.id === tk.holder.id || seesAll(role)) continue;
+      out.push(tk.holder.email);
+      if (e.hidden && tk.holder.name) out.push(tk.holder.name);
+    }
+    // a door helper's email: to the organizer (who invited it), admins and themselves
+    for (const h of [helper, quietHelper]) if (viewer?.id !== h.id && !seesAll(role)) out.push(h.email);
+    return out;
+  }
+
+  const actions = serverActions();
+  const checkInAction = actions.get("app/campaign/[campaignId]/check-in/actions.ts#checkInAction");
+  const searchAction = actions.get("app/campaign/[campaignId]/check-in/actions.ts#searchAtDoorAction");
+  expect(checkInAction && searchAction, "the door's actions are in the build's manifest").toBeTruthy();
+
+  type Req = { role: Role36; e: Event36; what: string; run: (ctx: APIRequestContext) => Promise<Result36> };
+  type Result36 = { status: number; text: string; headers: Record<string, string> };
+  const asResult = async (res: Awaited<ReturnType<APIRequestContext["get"]>>): Promise<Result36> => ({
+    status: res.status(),
+    text: (await res.body()).toString("latin1"),
+    headers: res.headers(),
+  });
+  const requests: Req[] = [];
+  for (const e of events) {
+    const [hana, , quinn] = e.tickets;
+    const elsewhere = events.find((x) => x !== e)!.tickets[2];
+    const pages = [
+      `/campaign/${e.id}/ticket`,
+      `/campaign/${e.id}/check-in`,
+      `/campaign/${e.id}`,
+      `/campaign/${e.id}/manage`,
+      `/profile`,
+    ];
+    const calls: [typeof checkInAction, unknown[]][] = [
+      [checkInAction, [e.id, { code: quinn.code }]],
+      [checkInAction, [e.id, { number: quinn.n }]],
+      [checkInAction, [e.id, { token: elsewhere.token }]],
+      [checkInAction, [e.id, { code: "ZZZZ-ZZZZ" }]],
+      [searchAction, [e.id, `#${hana.n}`]],
+      [searchAction, [e.id, `${quinn.n}`]],
+      [searchAction, [e.id, hana.code.toLowerCase()]],
+      [searchAction, [e.id, "Hana"]],
+      [searchAction, [e.id, `hana-${t}`]],
+    ];
+    for (const role of Object.keys(people) as Role36[]) {
+      for (const url of pages) {
+        requests.push({
+          role,
+          e,
+          what: `GET ${url}`,
+          run: async (c) => asResult(await c.get(url, { maxRedirects: 0 })),
+        });
+        requests.push({
+          role,
+          e,
+          what: `GET ${url} (RSC)`,
+          run: async (c) => asResult(await c.get(url, { headers: { RSC: "1" }, maxRedirects: 0 })),
+        });
+      }
+      const route = `/api/me/tickets/${e.id}`;
+      requests.push({ role, e, what: `GET ${route}`, run: async (c) => asResult(await c.get(route)) });
+      for (const [action, args] of calls)
+        requests.push({
+          role,
+          e,
+          // what the asker sent (a code they typed, a token they scanned) is echoed back without news
+          what: `action ${action === checkInAction ? "checkIn" : "search"} ${JSON.stringify(args)}`,
+          run: async (c) =>
+            asResult(
+              await c.post(`/campaign/${e.id}/check-in`, {
+                headers: {
+                  "Next-Action": action!.id,
+                  "Content-Type": "text/plain;charset=UTF-8",
+                  Accept: "text/x-component",
+                  origin: baseURL!,
+                },
+                data: JSON.stringify(args),
+                maxRedirects: 0,
+              }),
+            ),
+        });
+    }
+  }
+
+  const contexts = new Map<Role36, APIRequestContext>();
+  for (const role of Object.keys(people) as Role36[]) {
+    const cookie = await cookieFor(people[role]);
+    contexts.set(
+      role,
+      await playwright.request.newContext({ baseURL, extraHTTPHeaders: cookie ? { cookie } : {} }),
+    );
+  }
+  const leaks: string[] = [];
+  const answers = new Map<string, Result36>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < requests.length) {
+        const r = requests[next++];
+        const res = await r.run(contexts.get(r.role)!);
+        answers.set(`${r.e.hidden ? "hidden" : "open"} ${r.role} ${r.what}`, res);
+        if (res.status >= 500) leaks.push(`${r.role}: ${r.what} answered ${res.status}`);
+        const scanned = `${res.text}\n${res.headers.location ?? ""}`;
+        for (const secret of forbidden(r.role, r.e))
+          if (scanned.includes(secret) && !r.what.includes(secret))
+            leaks.push(
+              `${r.e.hidden ? "hidden" : "open"} names, as ${r.role}: ${r.what} (${res.status}) contains ${JSON.stringify(secret.length > 60 ? `${secret.slice(0, 40)}…` : secret)}`,
+            );
+      }
+    }),
+  );
+  for (const c of contexts.values()) await c.dispose();
+  expect(leaks, leaks.slice(0, 20).join("\n")).toEqual([]);
+
+  // The controls: the answers scanned are the real ones, so the checks above could fail.
+  const [hidden, open] = events;
+  const got = (e: Event36, role: Role36, what: string) => {
+    const a = answers.get(`${e.hidden ? "hidden" : "open"} ${role} ${what}`);
+    expect(a, `${role} ${what}`).toBeTruthy();
+    return a!;
+  };
+  const hana = hidden.tickets[0];
+  const quinn = hidden.tickets[2];
+  // the holder: their own QR image and code on the print view and from the route (private, never stored)
+  const own = got(hidden, "member", `GET /api/me/tickets/${hidden.id}`);
+  expect(JSON.parse(own.text).ticket).toMatchObject({ code: display(hana.code), qr: hana.qr, void: null });
+  expect(own.headers["cache-control"]).toContain("no-store");
+  const print = got(hidden, "member", `GET /campaign/${hidden.id}/ticket`);
+  expect(print.status).toBe(200);
+  expect(print.text).toContain(hana.qr.slice("data:image/png;base64,".length));
+  expect(print.text).toContain(display(hana.code));
+  // another member finds their own ticket there; the organizer, a helper and an admin none
+  expect(got(hidden, "other member", `GET /campaign/${hidden.id}/ticket`).text).toContain(
+    display(hidden.tickets[1].code),
+  );
+  for (const role of ["organizer", "door helper", "admin"] as const) {
+    expect(got(hidden, role, `GET /campaign/${hidden.id}/ticket`).status).toBe(404);
+    expect(JSON.parse(got(hidden, role, `GET /api/me/tickets/${hidden.id}`).text)).toEqual({ ticket: null });
+  }
+  expect(got(hidden, "visitor", `GET /campaign/${hidden.id}/ticket`).headers.location).toContain("/profile");
+  // the door: the organizer and the helper get in; a member and an admin are told they may not
+  expect(got(hidden, "door helper", `GET /campaign/${hidden.id}/check-in`).text).toContain("Door helper");
+  expect(got(hidden, "organizer", `GET /campaign/${hidden.id}/check-in`).text).toContain("Manage event");
+  for (const role of ["member", "other member", "admin"] as const)
+    expect(got(hidden, role, `GET /campaign/${hidden.id}/check-in`).text).toContain(
+      "Only the organizer and the door helpers of this event can check people in.",
+    );
+  // the door's answers: a helper reads the number where names are hidden, the name where they are
+  // public; "already … by" names the nameless helper by email to the organizer only
+  const scanQuinn = `action checkIn ${JSON.stringify([hidden.id, { code: quinn.code }])}`;
+  expect(got(hidden, "door helper", scanQuinn).text).toContain(`"kind":"already"`);
+  expect(got(hidden, "door helper", scanQuinn).text).toContain(`"by":"a door helper"`);
+  expect(got(hidden, "organizer", scanQuinn).text).toContain(`"by":"${quietHelper.email}"`);
+  expect(got(hidden, "member", scanQuinn).text).toContain(`"ok":false`);
+  const searchHana = (e: Event36) => `action search ${JSON.stringify([e.id, `#${e.tickets[0].n}`])}`;
+  expect(got(hidden, "door helper", searchHana(hidden)).text).toContain(`Anonymous Attendee #${hana.n}`);
+  expect(got(open, "door helper", searchHana(open)).text).toContain(holder.name!);
+  expect(got(hidden, "organizer", searchHana(hidden)).text).toContain(holder.name!);
+  expect(got(hidden, "organizer", `action search ${JSON.stringify([hidden.id, "Hana"])}`).text).toContain(
+    holder.name!,
+  );
+  expect(got(hidden, "door helper", `action search ${JSON.stringify([hidden.id, "Hana"])}`).text).toContain(
+    `"rows":[]`,
+  );
+  // My commitments: the holder's own ticket, as an image
+  expect(got(hidden, "member", "GET /profile").text).toContain(
+    hana.qr.slice("data:image/png;base64,".length),
+  );
 });

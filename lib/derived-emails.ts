@@ -36,8 +36,9 @@ export async function queueDerivedEmails(
   const confirmed = await db.$queryRaw<{ id: string; campaignId: string }[]>`
     SELECT p.id, p."campaignId" FROM "Pledge" p JOIN "Campaign" c ON c.id = p."campaignId"
     WHERE p.charged = true AND p."chargedAt" > ${since} AND ${livePledgeSql("p")} AND c.status IN (${statusIn(CONFIRMED_STATUSES)})
-      AND NOT ${Prisma.raw(toldAtPromotionSql("p", "c"))}
-      AND NOT EXISTS (SELECT 1 FROM "EmailOutbox" o WHERE o."dedupeKey" = 'confirmed:' || p."campaignId" || ':' || p."userId")
+      -- one promoted into the confirmed event gets its door ticket alone (issue 36), anyone else "Event Confirmed!"
+      AND NOT EXISTS (SELECT 1 FROM "EmailOutbox" o WHERE o."dedupeKey" =
+        CASE WHEN ${Prisma.raw(toldAtPromotionSql("p", "c"))} THEN 'ticket:' ELSE 'confirmed:' END || p."campaignId" || ':' || p."userId")
     ORDER BY p."chargedAt" ASC LIMIT ${take}`;
   for (const p of confirmed)
     queued += await db.$transaction((tx) => queueConfirmedEmails(tx, p.campaignId, p.id));

@@ -7,7 +7,7 @@ import { renderEmail } from "@/lib/email/render";
 import { queueEmail, queueEmails } from "@/lib/email/service";
 import { commitReceivedEmail, eventConfirmedEmail, type Recipient } from "@/lib/campaigns/emails";
 import type { QueuedEmail } from "@/lib/email/schema";
-import { toldAtPromotion } from "@/lib/campaigns/waitlist-emails";
+import { promotedTicketEmail, toldAtPromotion } from "@/lib/campaigns/waitlist-emails";
 import { issueTickets } from "@/lib/tickets/service";
 
 /**
@@ -91,10 +91,17 @@ export async function queueConfirmedEmails(
       user: { select: { email: true, name: true } },
     },
   });
-  return queueEmails(
-    tx,
-    // a promotion into the confirmed event said it all in its own email (issue 34)
-    pledges
+  const toEach = (p: (typeof pledges)[number]) => ({
+    userId: p.userId,
+    email: p.user.email,
+    name: p.user.name,
+  });
+  return queueEmails(tx, [
+    // a promotion into the confirmed event said it all in its own email (issue 34), but its ticket (issue 36)
+    ...pledges.flatMap((p) =>
+      toldAtPromotion(p, c) && p.ticket ? [promotedTicketEmail(c, toEach(p), p.ticket)] : [],
+    ),
+    ...pledges
       .filter((p) => !toldAtPromotion(p, c))
       .map((p) =>
         eventConfirmedEmail(
@@ -106,7 +113,7 @@ export async function queueConfirmedEmails(
           p.chargeType === "paid" ? c.depositCents : 0,
         ),
       ),
-  );
+  ]);
 }
 
 /** Moderation: the organizer hears about an approval or a rejection (one email per ModerationLog row). */

@@ -6,6 +6,8 @@ import { isConfirmed, isPaidEvent } from "@/lib/events/lifecycle";
 import { eachCents } from "@/lib/events/money-sentences";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
+import { displayTicketCode } from "@/lib/security/ticket-token";
+import { TICKET_CID, ticketAttachment, type EmailTicket } from "@/lib/email/ticket-image";
 import {
   calendar,
   campaignUrl,
@@ -100,6 +102,34 @@ export function promotedEmail(
       action: { label: "View the event", url: campaignUrl(c) },
     }),
     attachments: calendar(c, confirmed ? "CONFIRMED" : "TENTATIVE"),
+  };
+}
+
+/**
+ * Issue 36: the door ticket of a place taken from the waitlist into an event going ahead. Its
+ * promotion email was written before the place was paid (no ticket yet) and no "Event Confirmed!"
+ * follows (toldAtPromotion), so the ticket comes on its own once the place is confirmed, once.
+ */
+export const ticketEmailKey = (campaignId: string, userId: string) => `ticket:${campaignId}:${userId}`;
+
+export function promotedTicketEmail(c: EmailCampaign, to: Recipient, ticket: EmailTicket): QueuedEmail {
+  const code = displayTicketCode(ticket.code);
+  return {
+    dedupeKey: ticketEmailKey(c.id, to.userId),
+    to: to.email,
+    subject: `Your ticket for "${c.title}"`,
+    ...renderEmail({
+      imageUrl: coverImage(c),
+      heading: "Your ticket",
+      paragraphs: [
+        `Your place at "${c.title}" is confirmed.`,
+        `Your ticket code is ${code}. Show the QR code below at the door, or give the code. My commitments shows your ticket too.`,
+        startsLine(c),
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
+      inlineImage: { cid: TICKET_CID, alt: `Ticket QR code, code ${code}`, caption: code },
+    }),
+    attachments: [ticketAttachment(ticket)],
   };
 }
 

@@ -82,18 +82,18 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
           id: true,
           title: true,
           ticketPriceCents: true,
-          depositCents: true,
           pactType: true,
           status: true,
           timeZone: true,
           startsAt: true,
+          depositCents: true,
         },
       },
     },
   });
   if (!pledge || pledge.userId !== userId) return null;
-  // the payment: the ticket's part plus the show-up deposit charged with it (issue 36)
-  const amountCents = pledgeChargeCents(pledge.campaign, pledge) + pledge.campaign.depositCents;
+  // the ticket's part; a show-up deposit is paid in the same payment (issue 36): depositCents
+  const amountCents = pledgeChargeCents(pledge.campaign, pledge);
   // the recovery window (DESIGN §1 "failed payments"): when a failed payment must be paid by
   const dueBy = pledgeDueBy(pledge);
   return { ...pledge, amountCents, dueBy };

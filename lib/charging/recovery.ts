@@ -231,7 +231,7 @@ export async function chargeOwnPledgeNow(
   clearTimeout(timer);
   const payUrl = `/pledges/${pledgeId}/pay`;
   if (!outcome) return { status: "pending" };
-  // what the backer is told: the whole payment, the show-up deposit in it (issue 36)
+  // what the payment took: the ticket and a show-up deposit with it (issue 36)
   const paidCents = amountCents + campaign.depositCents;
   if (outcome.status === "succeeded") return { status: "succeeded", amountCents: paidCents };
   // the window opens with this failure (DESIGN §1 "failed payments")

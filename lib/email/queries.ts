@@ -9,6 +9,12 @@ const OUTBOX_PAGE_SIZE = 25;
 export const HIDDEN_LINK_TEXT =
   "This email holds a one-time confirmation or password-reset link, which is not shown here.";
 
+/** issue 36: a door ticket's code as an email shows it ("ABCD-EFGH"), and what admins read instead. */
+const SHOWN_TICKET_CODE = /\b[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}\b/g;
+export const HIDDEN_TICKET_CODE = "(not shown here)";
+const carriesTicket = (attachments: unknown) =>
+  Array.isArray(attachments) && attachments.some((a) => (a as { sealed?: unknown })?.sealed === "ticket-qr");
+
 export type OutboxEntry = {
   id: string;
   toEmail: string;
@@ -69,10 +75,14 @@ export async function listOutboxForAdmin(
       // DESIGN §1 "emails": confirmation and reset links are never shown here (an admin could
       // confirm any address, or take over any account)
       const hidden = dedupeKey.startsWith(CONFIRM_EMAIL_KEY) || dedupeKey.startsWith(RESET_PASSWORD_KEY);
+      // issue 36: nor a door ticket's code (anyone holding it gets in as its holder); its QR image is
+      // drawn at send time and never stored (lib/email/ticket-image.ts), only its name is listed
+      const ticket = carriesTicket(attachments);
+      const shown = (s: string) => (ticket ? s.replace(SHOWN_TICKET_CODE, HIDDEN_TICKET_CODE) : s);
       return {
         ...r,
-        text: hidden ? HIDDEN_LINK_TEXT : r.text,
-        html: hidden ? null : r.html,
+        text: hidden ? HIDDEN_LINK_TEXT : shown(r.text),
+        html: hidden ? null : shown(r.html),
         attachmentNames: Array.isArray(attachments)
           ? attachments.map((a) => String((a as { filename?: unknown })?.filename ?? "attachment"))
           : [],

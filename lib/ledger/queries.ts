@@ -5,14 +5,15 @@ import { db, Prisma } from "@/lib/db";
 /**
  * What the money rows say about pledges (issue 32 item 4), for the presenters: a refund is
  * "refunded" only once its refund movement succeeded. `pending`: a refund was asked for and its
- * answer is not recorded yet (the sweeper finishes it); `none`: no refund was asked for.
+ * answer is not recorded yet (the sweeper finishes it); `none`: no refund was asked for. The place's
+ * money only (issue 36): a show-up deposit refunded at check-in is no refund of the place.
  */
 export type RefundState = "none" | "pending" | "refunded";
 export type PledgeMoney = {
   refund: RefundState;
-  /** succeeded charges of the pledge (all purposes) */
+  /** succeeded charges of the pledge's place (purpose ticket: a show-up deposit is its own figure, lib/ledger/deposits) */
   chargedCents: number;
-  /** succeeded refunds of the pledge */
+  /** succeeded refunds of them */
   refundedCents: number;
 };
 
@@ -33,7 +34,7 @@ export async function refundState(
       COALESCE(sum("amountCents") FILTER (WHERE "kind" = 'refund' AND "state" = 'succeeded'), 0)::float8 AS "refundedCents",
       count(*) FILTER (WHERE "kind" = 'refund' AND "state" <> 'failed')::int AS "refunds",
       count(*) FILTER (WHERE "kind" = 'refund' AND "state" = 'succeeded')::int AS "refundsDone"
-    FROM "MoneyMovement" WHERE "pledgeId" = ANY(${[...pledgeIds]}::text[])
+    FROM "MoneyMovement" WHERE "pledgeId" = ANY(${[...pledgeIds]}::text[]) AND "purpose" = 'ticket'
     GROUP BY "pledgeId"`;
   for (const r of rows) {
     out.set(r.pledgeId, {

@@ -33,7 +33,13 @@ export async function giveUpPlace(actor: Actor, input: unknown): Promise<{ refun
     async (tx, now) => {
       const c = await tx.campaign.findUnique({
         where: { id: campaignId },
-        select: { ...emailCampaignSelect, creatorId: true, approvalStatus: true, status: true },
+        select: {
+          ...emailCampaignSelect,
+          creatorId: true,
+          approvalStatus: true,
+          status: true,
+          depositCents: true,
+        },
       });
       if (!c || !canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
       const pledge = await tx.pledge.findFirst({
@@ -57,7 +63,8 @@ export async function giveUpPlace(actor: Actor, input: unknown): Promise<{ refun
       if (!(await recordWithdrawal(tx, pledge.id, now, { gaveUp: true })))
         throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
       await uncount(tx, campaignId, c, pledge);
-      const charged = pledge.chargeStatus === "succeeded" ? pledge.amountCents : 0;
+      // the payment refunded once the taker has paid: the ticket and a show-up deposit with it (issue 36)
+      const charged = pledge.chargeStatus === "succeeded" ? pledge.amountCents + c.depositCents : 0;
       await queueEmail(
         tx,
         gaveUpEmail(

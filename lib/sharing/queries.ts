@@ -4,7 +4,7 @@ import { seeCampaign, standingPledgeOf } from "@/lib/campaigns/queries";
 import { waitlistPositions } from "@/lib/campaigns/waitlist";
 import { type EventPlace, placeFor, placeLine } from "@/lib/campaigns/place";
 import { appUrl } from "@/lib/env";
-import { isCrowdfund } from "@/lib/events/lifecycle";
+import { isCrowdfund, isJoinable, phaseOf, type Phase } from "@/lib/events/lifecycle";
 import type { Actor } from "@/lib/access/rules";
 import { canSeeExactPlace, isApproved } from "@/lib/access/rules";
 
@@ -36,6 +36,9 @@ type ShareInfo = {
   coverId: string | null;
   /** issue 20: the viewer's place on the waitlist, or null when they are not waiting */
   waitlistPosition: number | null;
+  /** the event's phase now, and whether a newcomer may still commit (the flyer asks: lib/events/lifecycle) */
+  phase: Phase;
+  joinable: boolean;
 };
 
 /** What sharing surfaces (flyer, calendar file, social image) may show: no identities at all. Null when the event does not exist for the viewer. */
@@ -71,6 +74,8 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
     chargedAt: c.chargedAt,
     coverId: c.coverId,
     waitlistPosition,
+    phase: phaseOf(c, new Date()),
+    joinable: isJoinable(c, new Date()),
   };
 }
 

@@ -132,11 +132,15 @@ export function voidText(door: Door, row: Row): string | null {
   return reason ? TICKET_VOID_TEXT[reason] : null;
 }
 
-/** "the organizer", or the door helper's name (else email). */
+/**
+ * "the organizer", or the door helper's name; their email only to the organizer (who invited them by
+ * it) and to themselves — another door helper reads "a door helper".
+ */
 async function checkerLabel(door: Door, userId: string): Promise<string> {
   if (userId === door.campaign.creatorId) return "the organizer";
   const u = await db.user.findUnique({ where: { id: userId }, select: { name: true, email: true } });
-  return u?.name?.trim() || u?.email || "a door helper";
+  const seesEmail = door.role === "organizer" || userId === door.actor.id;
+  return u?.name?.trim() || (seesEmail ? u?.email : null) || "a door helper";
 }
 
 const checkInSchema = z.union([

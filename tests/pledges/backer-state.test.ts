@@ -125,7 +125,15 @@ describe("a given-up paid place stays in My commitments with its refund", () => 
     const toW = await subjects(w);
     expect(toW.filter((s) => s.startsWith("A place opened"))).toHaveLength(1);
     expect(toW.filter((s) => s.includes("Event Confirmed!"))).toEqual([]);
-    expect(toW).toHaveLength(2); // joining the waitlist, and the promotion
+    // joining the waitlist, the promotion, and (issue 36) the door ticket once the place was paid
+    expect(toW).toHaveLength(3);
+    const ticket = await db.emailOutbox.findFirstOrThrow({
+      where: { toEmail: w.email, subject: `Your ticket for "${c.title}"` },
+    });
+    const code = (await db.ticket.findFirstOrThrow({ where: { pledge: { userId: w.id, campaignId: c.id } } }))
+      .code;
+    expect(ticket.text).toContain(`Your ticket code is ${code.slice(0, 4)}-${code.slice(4)}`);
+    expect(JSON.stringify(ticket.attachments)).toContain("ticket-qr");
     const promoted = await db.emailOutbox.findFirstOrThrow({
       where: { toEmail: w.email, subject: { startsWith: "A place opened" } },
     });
@@ -146,6 +154,7 @@ describe("a given-up paid place stays in My commitments with its refund", () => 
     const toW = await subjects(w);
     expect(toW.filter((s) => s.startsWith("A place opened"))).toHaveLength(1);
     expect(toW.filter((s) => s.includes("Event Confirmed!"))).toEqual([]);
+    expect(toW.filter((s) => s === `Your ticket for "${c.title}"`)).toHaveLength(1); // issue 36
     expect((await subjects(b)).filter((s) => s.includes("Event Confirmed!"))).toHaveLength(1);
     // the free giver is listed too, never charged, no refund line
     const mine = (await listMyCommitments(a)).find((m) => m.campaignId === c.id)!;

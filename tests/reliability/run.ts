@@ -55,6 +55,7 @@ async function main() {
   const { startLocalSmtp } = await import("@/tests/helpers/local-smtp");
   const scenarios = await import("./scenarios");
   const { killDuringPromotions } = await import("./waitlist-scenario");
+  const { killDuringCheckIns } = await import("./check-in-scenario");
   const twoInstances = await import("./two-instances-scenario");
   const { disconnectDb } = await import("@/lib/db");
   const { PrismaClient } = await import("@/lib/generated/prisma/client");
@@ -147,6 +148,8 @@ async function main() {
       record(await scenarios.killDuringPayouts(ctx).catch((e) => crashed("7 kill -9 during payouts", e)));
     if (want("8"))
       record(await killDuringPromotions(ctx).catch((e) => crashed("8 kill -9 during promotions", e)));
+    if (want("11"))
+      record(await killDuringCheckIns(ctx).catch((e) => crashed("11 kill -9 during check-ins", e)));
     if (email) record(await email);
     async function twoInstanceScenarios(bouncer: string | null) {
       const via = bouncer ? " via PgBouncer" : "";

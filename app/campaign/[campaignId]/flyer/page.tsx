@@ -8,6 +8,7 @@ import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeLine } from "@/lib/campaigns/place";
 import { getShareInfo } from "@/lib/sharing/queries";
 import { PrintButton } from "@/components/sharing/print-button";
+import type { Phase } from "@/lib/events/lifecycle";
 
 type Props = { params: Promise<{ campaignId: string }> };
 
@@ -16,6 +17,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const info = await getShareInfo(campaignId, await getViewer());
   return { title: info ? `Flyer: ${info.title}` : "Campaign not found", robots: { index: false } };
 }
+
+/** What a flyer says in place of its call to commit once the event no longer takes commitments. */
+const FLYER_CLOSED: Record<Phase, string> = {
+  collecting: "This event is not taking commitments right now.",
+  ended: "Commitments for this event have closed.",
+  confirmed: "It's happening! Commitments have closed.",
+  charged: "It's happening! Commitments have closed.",
+  expired: "This event did not reach its goal. Nobody was charged.",
+  cancelled: "This event was cancelled.",
+};
 
 /** A printable A4/Letter flyer with a QR code to the event. */
 export default async function FlyerPage({ params }: Props) {
@@ -57,21 +68,37 @@ export default async function FlyerPage({ params }: Props) {
             : "Date to be announced"}
           {placeLine(info.publicPlace) ? ` · ${placeLine(info.publicPlace)}` : ""}
         </p>
-        <p className="mt-3 text-xl font-bold text-slate-900 sm:text-2xl">
-          It only happens if {unit} commit by {formatInZone(info.deadline, info.timeZone)}.
-        </p>
-        <p className="mt-2 text-slate-700">
-          {info.ticketPriceCents > 0
-            ? `Ticket ${formatCents(info.ticketPriceCents)} — charged only if the goal is met. Otherwise nobody pays.`
-            : "Free event."}
-        </p>
+        {/* the event's phase decides the call (lib/events/lifecycle): a flyer never asks people to
+            commit to an event that is cancelled, over, or no longer taking commitments */}
+        {info.joinable ? (
+          <>
+            <p className="mt-3 text-xl font-bold text-slate-900 sm:text-2xl">
+              {info.phase === "collecting"
+                ? `It only happens if ${unit} commit by ${formatInZone(info.deadline, info.timeZone)}.`
+                : `It's happening! Join by ${formatInZone(info.deadline, info.timeZone)}.`}
+            </p>
+            <p className="mt-2 text-slate-700">
+              {info.ticketPriceCents > 0
+                ? info.phase === "collecting"
+                  ? `Ticket ${formatCents(info.ticketPriceCents)} — charged only if the goal is met. Otherwise nobody pays.`
+                  : `Ticket ${formatCents(info.ticketPriceCents)}.`
+                : "Free event."}
+            </p>
+          </>
+        ) : (
+          <p className="mt-3 text-xl font-bold text-slate-900 sm:text-2xl" data-testid="flyer-closed">
+            {FLYER_CLOSED[info.phase]}
+          </p>
+        )}
         {/* eslint-disable-next-line @next/next/no-img-element -- an inline SVG data URL, nothing to optimise */}
         <img
           src={qr}
           alt={`QR code linking to ${info.url}`}
           className="mx-auto mt-8 h-56 w-56 sm:h-64 sm:w-64"
         />
-        <p className="mt-3 text-lg font-semibold text-slate-900">Scan to commit</p>
+        <p className="mt-3 text-lg font-semibold text-slate-900">
+          {info.joinable ? "Scan to commit" : "Scan to see the event"}
+        </p>
         <p className="mt-1 break-all text-sm text-slate-600">{info.url}</p>
       </article>
     </div>

@@ -30,7 +30,8 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
   const pledge = await getPledgeForPayment(pledgeId, viewer.id);
   if (!pledge) notFound();
 
-  const amountText = formatCents(pledge.amountCents);
+  const depositCents = pledge.campaign.depositCents;
+  const amountText = formatCents(pledge.amountCents + depositCents);
   const card = cardInWords(pledge.cardBrand, pledge.cardLast4, "your saved card");
   const closed = paymentClosedReason(pledge.campaign.status, pledge);
   const due = !closed && (pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action");
@@ -66,6 +67,12 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
           <div>
             <p className="text-sm text-slate-500">Your commitment</p>
             <p className="text-2xl font-bold text-slate-900">{amountText}</p>
+            {depositCents > 0 ? (
+              <p className="text-sm text-slate-600">
+                {formatCents(pledge.amountCents)} ticket + {formatCents(depositCents)} show-up deposit,
+                refunded when you check in
+              </p>
+            ) : null}
           </div>
           <Badge tone={badge.tone}>{badge.label}</Badge>
         </div>
