@@ -65,6 +65,26 @@ test("an organizer creates an event with a show-up deposit (1440 px)", async ({ 
     [id],
   );
   expect(rows[0]).toEqual({ ticketPriceCents: 2000, depositCents: 1000, depositGraceHours: 24 });
+
+  // the edit form: the deposit changes while nobody has committed, then it is read-only
+  await page.goto(`/campaign/${id}/edit`);
+  const edit = page.getByTestId("deposit-section");
+  await expect(edit.getByLabel("Deposit per person ($)")).toHaveValue("10");
+  await expect(edit.getByLabel("Deposit per person ($)")).toBeEditable();
+  const backer = await createUser({ name: "Early Backer" });
+  await sql().query(
+    `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", "paymentMethodId") VALUES ($1, $2, $3, $4, 2000, 'pm_demo_x')`,
+    [`pl${Date.now().toString(36)}${backer.id.slice(-6)}`, id, backer.id, backer.name],
+  );
+  await page.reload();
+  await expect(edit.getByLabel("Show-up deposit")).toBeDisabled();
+  await expect(edit.getByLabel("Deposit per person ($)")).not.toBeEditable();
+  await expect(edit.getByText("Fixed once someone has committed.").first()).toBeVisible();
+  await edit.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/edit-deposit-locked-1440.png` });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await edit.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/edit-deposit-locked-375.png` });
 });
 
 test.describe("a backer at 375 px", () => {

@@ -55,14 +55,10 @@ export function DepositSection({
             name="depositAmount"
             {...field}
             readOnly={locked}
-            hint={locked ? DEPOSIT_TEXTS.lockedHint : (amount ?? undefined)}
+            // locked: the section says why once, above
+            hint={locked ? "" : (amount ?? undefined)}
           />
-          <EventField
-            name="depositGraceHours"
-            {...field}
-            readOnly={locked}
-            hint={locked ? DEPOSIT_TEXTS.lockedHint : undefined}
-          />
+          <EventField name="depositGraceHours" {...field} readOnly={locked} hint={locked ? "" : undefined} />
         </div>
       )}
     </div>
