@@ -250,7 +250,7 @@ function attentionRows() {
         payoutSettledAt: null,
         payoutHeldAt: null,
         status: { in: [...CONFIRMED_STATUSES] },
-        OR: [{ ticketPriceCents: { gt: 0 } }, { pactType: "crowdfund" }],
+        OR: [{ ticketPriceCents: { gt: 0 } }, { pactType: "crowdfund" }, { depositCents: { gt: 0 } }],
       },
       select: { id: true, title: true, fundedAt: true, creator: { select: { email: true } } },
       orderBy: { fundedAt: "asc" },
