@@ -132,6 +132,7 @@ const DOMAIN_FILES = {
     "digest.ts",
     "attention.ts",
     "excuse.ts",
+    "deposits.ts",
   ],
   privacy: ["present.ts"],
   "rate-limit": [],
