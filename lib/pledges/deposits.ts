@@ -147,6 +147,8 @@ export type DepositRoster = {
   zone: string;
   /** the grace is not over yet: an organizer may still excuse */
   open: boolean;
+  /** charged deposits by the payout ledger's words: held (owed back or waiting), refunded, kept */
+  counts: { held: number; refunded: number; kept: number };
   /** the charged deposits not checked in, by attendee number */
   notCheckedIn: DepositAttendee[];
 };
@@ -176,22 +178,25 @@ export async function depositRosterOf(
   if (!c || c.depositCents <= 0 || !canManageEvent(actor, c)) return null;
   const keptAt = depositKeptAt(c);
   const open = keptAt !== null && now < keptAt;
-  const rows = (await factRows({ campaignId })).filter((r) => !r.checkedIn);
+  const rows = (await factRows({ campaignId })).map((r) => ({ ...r, state: depositState(factsOf(r), now) }));
+  const count = (...states: DepositState[]) => rows.filter((r) => states.includes(r.state)).length;
   return {
     cents: c.depositCents,
     keptAt: keptAt?.toISOString() ?? null,
     zone: c.timeZone,
     open,
-    notCheckedIn: rows.map((r) => {
-      const state = depositState(factsOf(r), now);
-      const name = r.name?.trim() || r.email;
-      return {
-        pledgeId: r.pledgeId,
-        label: r.attendeeNumber ? `Attendee #${r.attendeeNumber}` : name,
-        name,
-        state,
-        excusable: open && state === "held",
-      };
-    }),
+    counts: { held: count("held", "refunding"), refunded: count("refunded"), kept: count("kept") },
+    notCheckedIn: rows
+      .filter((r) => !r.checkedIn)
+      .map((r) => {
+        const name = r.name?.trim() || r.email;
+        return {
+          pledgeId: r.pledgeId,
+          label: r.attendeeNumber ? `Attendee #${r.attendeeNumber}` : name,
+          name,
+          state: r.state,
+          excusable: open && r.state === "held",
+        };
+      }),
   };
 }
