@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { listMyCommitments, getMyCommitment } from "@/lib/pledges/mine";
 import { depositRosterOf } from "@/lib/pledges/deposits";
 import { getCommitmentsCsv } from "@/lib/pledges/commitments-csv";
+import { getPayoutsCsv, getPayoutsView } from "@/lib/payouts/queries";
 import { refundOwedDeposits } from "@/lib/ledger/deposits";
 import { issueTickets } from "@/lib/tickets/service";
 import { checkIn } from "@/lib/tickets/check-in";
@@ -157,5 +158,35 @@ describe("the organizer's deposits: the roster, the excuse, the CSV", () => {
     const csv = (await getCommitmentsCsv(plain.id, viewerOf(organizer)))!.csv.trim().split("\r\n");
     const col = cells(csv[0]).indexOf("Deposit");
     expect(cells(csv[1])[col]).toBe("—");
+  });
+});
+
+describe("the organizer's /payouts: deposit lines per event", () => {
+  it("says what is held and until when, what was kept and the fee on it, in the page's view and the CSV", async () => {
+    const organizer = await createUser();
+    const c = await depositEvent({ creatorId: organizer.id });
+    await depositPlace(c.id);
+    await depositPlace(c.id);
+    const past = await depositEvent({ creatorId: organizer.id, startedHoursAgo: 30 });
+    await depositPlace(past.id);
+    const view = await getPayoutsView(organizer);
+    const held = view.events.find((e) => e.campaignId === c.id)!;
+    const keptAt = new Date(c.endsAt!.getTime() + 24 * 3_600_000).toISOString();
+    expect(held.deposit).toEqual({ cents: 1000, keptAt });
+    expect(held.ledger).toMatchObject({ depositHeldCents: 2000, depositKeptCents: 0 });
+    const kept = view.events.find((e) => e.campaignId === past.id)!;
+    expect(kept.ledger).toMatchObject({ depositHeldCents: 0, depositKeptCents: 1000, depositKeptCount: 1 });
+
+    const rows = (await getPayoutsCsv(organizer)).trim().split("\r\n").map(cells);
+    const col = (name: string) => rows[0].indexOf(name);
+    const heldRow = rows.find((r) => r[0] === c.title)!;
+    expect(heldRow[col("Deposits held (USD)")]).toBe("20.00");
+    expect(heldRow[col("Deposits held until (UTC)")]).toBe(keptAt);
+    const keptRow = rows.find((r) => r[0] === past.title)!;
+    expect(keptRow[col("Deposits kept (USD)")]).toBe("10.00");
+    expect(keptRow[col("Platform fee on kept deposits (USD)")]).toBe(
+      (kept.ledger.depositFeeCents / 100).toFixed(2),
+    );
+    expect(keptRow[col("Deposits held until (UTC)")]).toBe("");
   });
 });
