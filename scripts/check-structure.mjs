@@ -133,6 +133,7 @@ const DOMAIN_FILES = {
     "digest.ts",
     "attention.ts",
     "excuse.ts",
+    "deposits.ts",
   ],
   privacy: ["present.ts"],
   "rate-limit": [],

@@ -19,6 +19,8 @@ import { listDuePayouts, runPayout } from "@/lib/payouts/service";
 import { listCampaignsNeedingCharge, runCharging } from "@/lib/charging/service";
 import { runPaymentRecovery } from "@/lib/charging/recovery-pass";
 import { confirmJoinedIfFree, tipIfReached } from "@/lib/campaigns/membership";
+import { issueTickets } from "@/lib/tickets/service";
+import { refundOwedDeposits } from "@/lib/ledger/deposits";
 
 export const DEMO_PASSWORD = "pactnexus-demo";
 const HOUR = 3600_000;
@@ -52,6 +54,12 @@ type EventSeed = {
   anonymous?: boolean;
   isTest?: boolean;
   ageDays: number; // created this many days ago
+  /**
+   * issue 36: a show-up deposit charged with each ticket, and the demo backers (by index) who hold the
+   * places, in commit order; the first `checkedIn` of them were checked in at the door (their deposit
+   * refunded), the others' deposits are held until the end plus the grace
+   */
+  deposit?: { cents: number; backers: number[]; checkedIn: number };
 };
 
 const [EXPIRED, CANCELLED] = CALLED_OFF_STATUSES;
@@ -276,6 +284,19 @@ const EVENTS: EventSeed[] = [
     ageDays: 1,
   },
   {
+    title: "Riverside Salsa Social",
+    description:
+      "An evening of salsa on the river terrace with a DJ and a short lesson. The terrace is booked for two once both dancers commit; a $10 show-up deposit, refunded at the door, keeps the spots for people who come.",
+    goal: 2,
+    priceCents: 1500,
+    days: -1,
+    pledges: 2,
+    confirmed: true,
+    // Chloe came and was checked in (her deposit refunded); Diego's is held until the end plus the grace
+    deposit: { cents: 1000, backers: [2, 3], checkedIn: 1 },
+    ageDays: 5,
+  },
+  {
     title: "Test event: checkout dry run",
     description: "Internal test of the commit and charge flow. Safe to delete from the admin dashboard.",
     goal: 2,
@@ -294,6 +315,8 @@ const EVENTS: EventSeed[] = [
 type WhenWhereSeed = {
   zone: string;
   startDaysAfterDeadline: number;
+  /** instead: the event started this many hours before the seed ran (on the half hour) */
+  startedHoursAgo?: number;
   hour: number;
   minute?: number;
   hours?: number;
@@ -398,6 +421,15 @@ const WHEN_WHERE: Record<string, WhenWhereSeed> = {
     address: "501 W 50th St, New York, NY",
     area: "Hell's Kitchen",
     attendeesOnly: true,
+  },
+  "Riverside Salsa Social": {
+    zone: NYC,
+    startDaysAfterDeadline: 0,
+    startedHoursAgo: 2,
+    hour: 0,
+    hours: 4,
+    venue: "Pier 84 river terrace",
+    address: "W 44th St & 12th Ave, New York, NY",
   },
   "Repair Café: Fix Your Gadgets": {
     zone: "Asia/Tokyo",
@@ -639,6 +671,24 @@ async function playFromTip(
   await clock.settle();
 }
 
+/**
+ * Issue 36: these backers came to the event: their tickets are checked in at the door by the
+ * organizer, and their show-up deposits refunded once, by a partial refund of their payment (as the
+ * check-in page does: lib/tickets/check-in, lib/ledger/deposits).
+ */
+async function checkInAtTheDoor(campaignId: string, organizerId: string, came: Backer[]): Promise<void> {
+  await issueTickets(db, campaignId);
+  for (const backer of came) {
+    const ticket = await db.ticket.findFirstOrThrow({
+      where: { campaignId, pledge: { userId: backer.id } },
+      select: { id: true, pledgeId: true },
+    });
+    await db.checkIn.create({ data: { ticketId: ticket.id, campaignId, byUserId: organizerId } });
+    if ((await refundOwedDeposits({ pledgeId: ticket.pledgeId, gateway: demoGateway() })) !== 1)
+      throw new Error(`The demo deposit of ${backer.name} was not refunded.`);
+  }
+}
+
 async function demoCover(title: string): Promise<Buffer | null> {
   const colours = COVERS[title];
   if (!colours) return null;
@@ -659,7 +709,13 @@ function whenWhere(title: string, deadline: Date) {
   if (!w) return {};
   const day = toWallClock(deadline.getTime() + w.startDaysAfterDeadline * DAY, w.zone).slice(0, 10);
   const wall = `${day}T${String(w.hour).padStart(2, "0")}:${String(w.minute ?? 0).padStart(2, "0")}`;
-  const start = fromWallClock(wall, w.zone);
+  const start =
+    w.startedHoursAgo === undefined
+      ? fromWallClock(wall, w.zone)
+      : ({
+          ok: true,
+          date: new Date(Math.floor((Date.now() - w.startedHoursAgo * HOUR) / (30 * MINUTE)) * 30 * MINUTE),
+        } as const);
   if (!start.ok) return {};
   return {
     startsAt: start.date,
@@ -770,12 +826,14 @@ export async function seedDemo(): Promise<boolean> {
     // the commitments in commit order (a failed payment's backer committed early); before a tip, the
     // commitment that reached the goal was the last, and the rest came after it
     const failing = e.failedPayment ? backers[e.failedPayment.backer] : null;
-    const line = [
-      ...(failing ? [failing] : []),
-      ...Array.from({ length: e.pledges }, (_, p) => backers[(p + index * 7) % backers.length]).filter(
-        (b) => b !== failing,
-      ),
-    ];
+    const line = e.deposit
+      ? e.deposit.backers.map((i) => backers[i])
+      : [
+          ...(failing ? [failing] : []),
+          ...Array.from({ length: e.pledges }, (_, p) => backers[(p + index * 7) % backers.length]).filter(
+            (b) => b !== failing,
+          ),
+        ];
     const before = tipAt === null ? line.length : Math.min(e.goal, line.length);
     const lateUntil = Math.min(deadline, now - (e.waiting ? (e.waiting + 1) * HOUR : 0));
     const commitAt = (i: number) => {
@@ -815,6 +873,7 @@ export async function seedDemo(): Promise<boolean> {
         // more commitments than the goal and no capacity: it kept accepting after the tip
         acceptAfterThreshold: tipAt !== null && line.length > e.goal && !e.capacity,
         earlyGoAhead: e.earlyGoAhead ?? false,
+        depositCents: e.deposit?.cents ?? 0,
       },
       select: { id: true, ticketPriceCents: true },
     });
@@ -837,6 +896,7 @@ export async function seedDemo(): Promise<boolean> {
         .map((backer, j) => ({ backer, at: commitAt(before + j), cardNumber: cardFor(backer) }));
       await playFromTip(campaign, tipAt, late, now);
     }
+    if (e.deposit) await checkInAtTheDoor(campaign.id, organizer.id, line.slice(0, e.deposit.checkedIn));
 
     // Personal thresholds (issue 21): some come only if enough others do — they hold a place and
     // count once their number is reached (the event page shows the cascade).

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/access/viewer";
 import { signInUrl } from "@/lib/auth/return-path";
 import { PAYOUT_TEXTS, refreshPayoutAccount } from "@/lib/payouts/accounts";
-import { getPayoutsView } from "@/lib/payouts/queries";
+import { getPayoutsView, type PayoutEvent } from "@/lib/payouts/queries";
 import { payoutHoldDays } from "@/lib/payouts/ledger";
 import { formatCents } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
@@ -177,6 +177,7 @@ export default async function PayoutsPage({
                     </div>
                   ))}
                 </dl>
+                {e.deposit && <DepositLines e={e} />}
                 <p className="mt-2 text-sm text-slate-600">
                   {e.held ? (
                     <>Held by PactNexus: {e.held.reason}</>
@@ -224,6 +225,41 @@ export default async function PayoutsPage({
           </ul>
         </Card>
       )}
+    </div>
+  );
+}
+
+/**
+ * An event's show-up deposits (issue 36 item 3), the ledger's figures: held out of the payout until
+ * the end plus the grace (when), kept by no-shows (paid out less the platform fee), refunded.
+ */
+function DepositLines({ e }: { e: PayoutEvent }) {
+  const l = e.ledger;
+  const keptAt = e.deposit?.keptAt;
+  return (
+    <div
+      className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700"
+      data-testid="payout-deposits"
+    >
+      <p className="font-medium text-slate-900">Show-up deposits</p>
+      <ul className="mt-1 space-y-0.5">
+        <li>
+          Held: {formatCents(l.depositHeldCents)}
+          {l.depositHeldCents > 0 && keptAt && (
+            <>
+              {" "}
+              until {formatInZone(keptAt, e.timeZone)}
+              <YourTime iso={keptAt} zone={e.timeZone} />
+            </>
+          )}
+        </li>
+        <li>
+          Kept: {formatCents(l.depositKeptCents)}
+          {l.depositKeptCount > 0 && ` (${l.depositKeptCount} not checked in)`}, platform fee on them{" "}
+          {formatCents(l.depositFeeCents)}
+        </li>
+        <li>Refunded: {formatCents(l.depositRefundedCents)}</li>
+      </ul>
     </div>
   );
 }

@@ -80,6 +80,18 @@ function CommitmentCard({ m, ticket }: { m: MyCommitment; ticket?: ShownTicket }
           )}
         </p>
       )}
+      {m.deposit && (
+        <p className="mt-1 text-sm text-slate-700" data-testid="deposit-line">
+          <span className={m.deposit.state === "kept" ? "font-medium text-amber-800" : undefined}>
+            {m.deposit.text}
+          </span>
+          {m.deposit.keptAt && (
+            <span className="block text-slate-500">
+              {m.deposit.keptAtLabel} <ViewerTime iso={m.deposit.keptAt} zone={m.date.zone} />
+            </span>
+          )}
+        </p>
+      )}
       {ticket && (
         <div className="mt-3">
           <TicketCard ticket={ticket} printHref={ticketPrintHref(m.campaignId)} size={144} />

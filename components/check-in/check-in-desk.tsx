@@ -76,6 +76,11 @@ function AnswerPanel({ shown }: { shown: Shown }) {
           <p className="mt-1 text-lg">
             {a.paidCents > 0 ? `Paid ${formatCents(a.paidCents)}` : "Free ticket"}
           </p>
+          {a.depositCents > 0 && (
+            <p className="mt-1 text-lg font-semibold" data-testid="check-in-deposit">
+              Deposit {formatCents(a.depositCents)} refunded
+            </p>
+          )}
         </div>
       );
     case "already":

@@ -4,6 +4,7 @@ import { getPayoutAccount, type PayoutAccountView } from "@/lib/payouts/accounts
 import { ledgerOf, payoutAvailableAt, type Ledger } from "@/lib/payouts/ledger";
 import { csvCell } from "@/lib/format";
 import { CONFIRMED_STATUSES } from "@/lib/events/lifecycle";
+import { depositKeptAt } from "@/lib/events/deposit";
 
 /**
  * The organizer's payouts page and CSV, and the admins' attention list (issue 23). Every figure is
@@ -23,6 +24,8 @@ export type PayoutEvent = {
   pendingCents: number;
   /** when the pending money is expected to move (null: held, account not ready, or nothing pending) */
   nextPayoutAt: string | null;
+  /** issue 36: the event takes a show-up deposit; held ones are kept (or paid out) from `keptAt` */
+  deposit: { cents: number; keptAt: string | null } | null;
 };
 
 export type PayoutMovement = {
@@ -54,6 +57,10 @@ const campaignSelect = {
   payoutHoldReason: true,
   payoutHeldAt: true,
   payoutShortfallCents: true,
+  depositCents: true,
+  depositGraceHours: true,
+  startsAt: true,
+  endsAt: true,
 } as const;
 
 async function eventRow(
@@ -66,6 +73,10 @@ async function eventRow(
     payoutHoldReason: string | null;
     payoutHeldAt: Date | null;
     payoutShortfallCents: bigint;
+    depositCents: number;
+    depositGraceHours: number;
+    startsAt: Date | null;
+    endsAt: Date | null;
   },
   accountReady: boolean,
   now: Date,
@@ -94,6 +105,10 @@ async function eventRow(
     nextPayoutAt:
       pendingCents > 0 && !held && accountReady
         ? new Date(Math.max(availableAt.getTime(), now.getTime())).toISOString()
+        : null,
+    deposit:
+      c.depositCents > 0 || ledger.depositChargedCents > 0
+        ? { cents: c.depositCents, keptAt: depositKeptAt(c)?.toISOString() ?? null }
         : null,
   };
 }
@@ -189,6 +204,12 @@ export async function getPayoutsCsv(viewer: { id: string }): Promise<string> {
     "Paid out (USD)",
     "Pending (USD)",
     "Held",
+    // issue 36: the show-up deposits (the ledger's): held until the end plus the grace, kept, the fee on those kept
+    "Deposits held (USD)",
+    "Deposits held until (UTC)",
+    "Deposits kept (USD)",
+    "Platform fee on kept deposits (USD)",
+    "Deposits refunded (USD)",
   ];
   const rows = view.events.map((e) =>
     [
@@ -204,6 +225,15 @@ export async function getPayoutsCsv(viewer: { id: string }): Promise<string> {
       dollars(e.paidOutCents),
       dollars(e.pendingCents),
       e.held ? e.held.reason : "",
+      ...(e.deposit
+        ? [
+            dollars(e.ledger.depositHeldCents),
+            e.ledger.depositHeldCents > 0 ? (e.deposit.keptAt ?? "") : "",
+            dollars(e.ledger.depositKeptCents),
+            dollars(e.ledger.depositFeeCents),
+            dollars(e.ledger.depositRefundedCents),
+          ]
+        : ["", "", "", "", ""]),
     ].map(csvCell),
   );
   return [header.map(csvCell), ...rows].map((r) => r.join(",")).join("\r\n") + "\r\n";

@@ -4,6 +4,7 @@ import { getManageView, listManagedPledges } from "@/lib/pledges/manage-queries"
 import { organizerStatusText } from "@/lib/events/story";
 import { csvCell } from "@/lib/format";
 import { checkInTimesOf } from "@/lib/tickets/check-in";
+import { DEPOSIT_CSV_WORDS, depositStatesOf } from "@/lib/pledges/deposits";
 
 /**
  * The organizer's CSV of every commitment (SPEC §6), beside the manage page it mirrors: one row per
@@ -24,6 +25,8 @@ export async function getCommitmentsCsv(
   });
   // issue 36: when the place was checked in at the door
   const checkedIn = await checkInTimesOf(campaignId);
+  // issue 36: the show-up deposit's state (lib/events/deposit), "—" at an event without one
+  const deposits = await depositStatesOf(all.map((p) => p.id));
   const header = [
     "Contributor",
     "Email",
@@ -39,6 +42,7 @@ export async function getCommitmentsCsv(
     "Counted",
     "Charged (USD)",
     "Refunded (USD)",
+    "Deposit",
     "Checked in at (UTC)",
   ];
   const lines = all.map((p) =>
@@ -58,6 +62,7 @@ export async function getCommitmentsCsv(
       // issue 34: the money rows, which add up to the payout ledger's Collected and Refunded
       (p.chargedCents / 100).toFixed(2),
       (p.refundedCents / 100).toFixed(2),
+      DEPOSIT_CSV_WORDS[deposits.get(p.id) ?? "none"],
       checkedIn.get(p.id)?.toISOString() ?? "",
     ]
       .map(csvCell)

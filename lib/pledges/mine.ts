@@ -21,7 +21,7 @@ import {
   progress,
 } from "@/lib/events/lifecycle";
 import { formatInZone } from "@/lib/campaigns/event-time";
-import { formatCents, plural } from "@/lib/format";
+import { cardShort, formatCents, plural } from "@/lib/format";
 import { waitlistPositions } from "@/lib/campaigns/waitlist";
 import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/ledger/payment-window";
 import {
@@ -43,7 +43,7 @@ import {
 } from "@/lib/events/story";
 import { placeFor, placeLine, whenWhereSelect } from "@/lib/campaigns/place";
 import { canSeeExactPlace } from "@/lib/access/rules";
-import { cardShort } from "@/lib/format";
+import { depositLinesOf, type DepositLine } from "@/lib/pledges/deposits";
 import { whenChargedText } from "@/lib/events/money-sentences";
 
 /**
@@ -99,6 +99,8 @@ export type MyCommitment = {
   whenCharged: string;
   /** a payment was taken: its readable reference ("PN-7F3K-2QXM", lib/ledger receiptReference) */
   receipt: string | null;
+  /** issue 36: the show-up deposit's state in words (lib/pledges/deposits), null at events without one */
+  deposit: DepositLine | null;
 };
 
 const select = {
@@ -250,15 +252,16 @@ function dateOf(c: Row["campaign"]): MyCommitment["date"] {
   };
 }
 
-function present(
-  p: Row,
-  viewer: Viewer,
-  now: Date,
-  position: number | null,
-  refund: CommitmentFacts["refund"],
-  /** the viewer holds a place at this event (by this commitment or another one) */
-  holdsPlace: boolean,
-): MyCommitment {
+/** What is read for all rows at once; `holdsPlace`: the viewer holds a place at the event (by any commitment). */
+type Extra = {
+  position: number | null;
+  refund: CommitmentFacts["refund"];
+  holdsPlace: boolean;
+  deposit?: DepositLine;
+};
+
+function present(p: Row, viewer: Viewer, now: Date, x: Extra): MyCommitment {
+  const { position, refund, holdsPlace, deposit } = x;
   const c = p.campaign;
   const facts = factsOf(p, position, refund, now);
   const story = backerStory(facts, eventFactsOf(c, now));
@@ -293,6 +296,7 @@ function present(
       p.paymentIntentId && (p.chargeStatus === "succeeded" || p.chargeStatus === "refunded")
         ? receiptReference(p.id)
         : null,
+    deposit: deposit ?? null,
   };
 }
 
@@ -316,33 +320,31 @@ export async function getMyCommitment(
   now = new Date(),
 ): Promise<MyCommitment | null> {
   const { campaignId } = parseInput(myCommitmentInput, input, { message: ACCESS_TEXTS.campaignNotFound });
-  const [row] = await findRows({ campaignId, userId: viewer.id, ...STANDING_PLEDGE }, 1);
-  if (!row) return null;
-  const [positions, money] = await Promise.all([positionsOf([row]), refundState([row.id])]);
-  const holds = (HOLDS_PLACE as readonly Standing[]).includes(row.standing);
-  return present(row, viewer, now, positions.get(row.id) ?? null, money.get(row.id)?.refund ?? "none", holds);
+  const rows = await findRows({ campaignId, userId: viewer.id, ...STANDING_PLEDGE }, 1);
+  return rows.length > 0 ? (await presentAll(rows, viewer, now))[0] : null;
 }
 
 /** Every commitment of the viewer, newest first (withdrawn ones too, marked so), at most `take`. */
-export async function listMyCommitments(
-  viewer: Viewer,
-  now = new Date(),
-  take = 100,
-): Promise<MyCommitment[]> {
-  const rows = await findRows({ userId: viewer.id }, take);
-  const [positions, money] = await Promise.all([positionsOf(rows), refundState(rows.map((r) => r.id))]);
+export async function listMyCommitments(viewer: Viewer, now = new Date(), take = 100) {
+  return presentAll(await findRows({ userId: viewer.id }, take), viewer, now);
+}
+
+/** The rows as the backer reads them: places in line, refunds and deposits read once for all. */
+async function presentAll(rows: Row[], viewer: Viewer, now: Date): Promise<MyCommitment[]> {
+  const [positions, money, deposits] = await Promise.all([
+    positionsOf(rows),
+    refundState(rows.map((r) => r.id)),
+    depositLinesOf(rows, now),
+  ]);
   // the events where the viewer holds a place now: there (and only there) an attendee-only address shows
-  const holding = new Set(
-    rows.filter((r) => (HOLDS_PLACE as readonly Standing[]).includes(r.standing)).map((r) => r.campaignId),
-  );
+  const holds = (r: Row) => (HOLDS_PLACE as readonly Standing[]).includes(r.standing);
+  const holding = new Set(rows.filter(holds).map((r) => r.campaignId));
   return rows.map((r) =>
-    present(
-      r,
-      viewer,
-      now,
-      positions.get(r.id) ?? null,
-      money.get(r.id)?.refund ?? "none",
-      holding.has(r.campaignId),
-    ),
+    present(r, viewer, now, {
+      position: positions.get(r.id) ?? null,
+      refund: money.get(r.id)?.refund ?? "none",
+      holdsPlace: holding.has(r.campaignId),
+      deposit: deposits.get(r.id),
+    }),
   );
 }

@@ -76,6 +76,7 @@ async function expectGiverStory(
 const WINE = "Natural Wine Tasting Evening";
 const ROOFTOP = "Rooftop Cinema: Summer Classics";
 const PASTA = "Handmade Pasta Workshop";
+const SALSA = "Riverside Salsa Social";
 
 let seededAt: number;
 beforeAll(async () => {
@@ -85,16 +86,20 @@ beforeAll(async () => {
 
 describe("the demo data's money is the app's own", () => {
   it("every charge is a payment the demo gateway made, for the amount the pledge records, and no payment is unrecorded", async () => {
-    const charged = await db.pledge.findMany({ where: { chargeType: "paid", charged: true } });
-    // the wine tasting's ten, the rooftop cinema's fourteen, the pasta workshop's ten
-    expect(charged).toHaveLength(34);
+    const charged = await db.pledge.findMany({
+      where: { chargeType: "paid", charged: true },
+      include: { campaign: { select: { depositCents: true } } },
+    });
+    // the wine tasting's ten, the rooftop cinema's fourteen, the pasta workshop's ten, the salsa social's two
+    expect(charged).toHaveLength(36);
     const all = await intents();
     const byId = new Map(all.map((pi) => [pi.id, pi]));
     for (const p of charged) {
       const pi = p.paymentIntentId ? byId.get(p.paymentIntentId) : undefined;
       expect(pi, `pledge ${p.id} has a payment at the gateway`).toBeDefined();
       expect(pi!.status).toBe("succeeded");
-      expect(pi!.amountCents).toBe(p.amountCents);
+      // issue 36: a show-up deposit is charged in the same payment as the ticket
+      expect(pi!.amountCents).toBe(p.amountCents + p.campaign.depositCents);
       expect(pi!.meta).toMatchObject({ pledgeId: p.id, campaignId: p.campaignId });
       expect(pi!.refunded).toBe(false);
       // the processing fee is the gateway's answer for that payment
@@ -109,8 +114,9 @@ describe("the demo data's money is the app's own", () => {
 
   it("check-and-charge answers, for every tipped paid event, what its page and manage page show", async () => {
     const organizer = await userByEmail("organizer@pactnexus.demo");
+    // (the salsa social's deposits: its own test below)
     const tipped = await db.campaign.findMany({
-      where: { fundedAt: { not: null }, ticketPriceCents: { gt: 0 } },
+      where: { fundedAt: { not: null }, ticketPriceCents: { gt: 0 }, depositCents: 0 },
       orderBy: { fundedAt: "asc" },
     });
     expect(tipped.map((c) => c.title)).toEqual([WINE, ROOFTOP, PASTA]);
@@ -147,8 +153,8 @@ describe("the demo data's money is the app's own", () => {
     expect(view.account.status).toBe("ready");
     const all = await intents();
     const rows = new Map(view.events.map((e) => [e.title, e]));
-    expect([...rows.keys()].sort()).toEqual([PASTA, ROOFTOP, WINE].sort());
-    for (const e of view.events) {
+    expect([...rows.keys()].sort()).toEqual([PASTA, ROOFTOP, SALSA, WINE].sort());
+    for (const e of view.events.filter((e) => e.title !== SALSA)) {
       const mine = all.filter((pi) => pi.meta.campaignId === e.campaignId && pi.status === "succeeded");
       expect(e.ledger.collectedCents, e.title).toBe(mine.reduce((s, pi) => s + pi.amountCents, 0));
       expect(e.ledger.processingFeeCents).toBe(
@@ -378,6 +384,50 @@ describe("the demo data's money is the app's own", () => {
       ),
     ]);
     expect((await read()).map((r) => [r.id, r.standing])).toEqual(rows.map((r) => [r.id, r.standing]));
+  });
+
+  it("issue 36: the salsa social started hours ago with a $10 deposit — Chloe checked in, hers refunded once by a partial refund; Diego's held", async () => {
+    const salsa = await event(SALSA);
+    expect(salsa.depositCents).toBe(1000);
+    expect(salsa.startsAt!.getTime()).toBeLessThan(seededAt);
+    expect(salsa.startsAt!.getTime()).toBeGreaterThan(seededAt - 6 * 3_600_000);
+    const [chloe, diego] = await Promise.all([
+      userByEmail("chloe@pactnexus.demo"),
+      userByEmail("diego@pactnexus.demo"),
+    ]);
+    const place = async (who: Viewer) => {
+      const p = await db.pledge.findFirstOrThrow({ where: { campaignId: salsa.id, userId: who.id } });
+      const rows = await db.moneyMovement.findMany({ where: { pledgeId: p.id }, orderBy: { id: "asc" } });
+      const pi = await db.demoPaymentIntent.findUniqueOrThrow({ where: { id: p.paymentIntentId! } });
+      const mine = (await listMyCommitments(who)).find((m) => m.campaignId === salsa.id)!;
+      return { p, rows, pi, mine };
+    };
+    const c = await place(chloe);
+    const key = `pledge-${c.p.id}-attempt-1`;
+    expect(c.rows.map((r) => [r.kind, r.purpose, r.state, Number(r.amountCents), r.idempotencyKey])).toEqual([
+      ["charge", "ticket", "succeeded", 1500, key],
+      ["charge", "deposit", "succeeded", 1000, `${key}-deposit`],
+      ["refund", "deposit", "succeeded", 1000, `deposit-refund-${c.p.id}`],
+    ]);
+    expect(c.pi).toMatchObject({ amountCents: 2500, refundedCents: 1000, refunded: false });
+    expect(await db.checkIn.count({ where: { campaignId: salsa.id } })).toBe(1);
+    expect(c.mine.deposit).toMatchObject({ state: "refunded" });
+    const d = await place(diego);
+    expect(d.rows.map((r) => [r.purpose, r.kind, r.state])).toEqual([
+      ["ticket", "charge", "succeeded"],
+      ["deposit", "charge", "succeeded"],
+    ]);
+    expect(d.mine.deposit).toMatchObject({ state: "held" });
+    const ledger = (await getPayoutsView(await userByEmail("organizer@pactnexus.demo"))).events.find(
+      (e) => e.title === SALSA,
+    )!.ledger;
+    expect(ledger).toMatchObject({
+      collectedCents: 3000,
+      depositChargedCents: 2000,
+      depositRefundedCents: 1000,
+      depositHeldCents: 1000,
+      depositKeptCents: 0,
+    });
   });
 
   it("seeds an empty database only", async () => {

@@ -12,6 +12,7 @@ export const goAhead = await import("@/app/campaign/[campaignId]/go-ahead-action
 export const updates = await import("@/app/campaign/[campaignId]/update-actions");
 export const checkInActions = await import("@/app/campaign/[campaignId]/check-in/actions");
 export const door = await import("@/app/campaign/[campaignId]/door-actions");
+export const deposits = await import("@/app/campaign/[campaignId]/deposit-actions");
 export const edit = await import("@/app/campaign/[campaignId]/edit-actions");
 export const create = await import("@/app/create-campaign/actions");
 export const pay = await import("@/app/pledges/[pledgeId]/pay/actions");

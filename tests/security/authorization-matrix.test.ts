@@ -5,6 +5,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { unsubscribeToken } from "@/lib/email/unsubscribe";
 import { confirmDemoSetup, createDemoSetupSecret } from "@/lib/payments/demo-gateway";
 import { createCampaign, createPledge, createUser, createDemoPayoutAccount } from "@/tests/helpers/factories";
+import { depositEvent, depositPlace } from "@/tests/pledges/deposit-places";
 import {
   actAs,
   actionOutcome,
@@ -69,6 +70,7 @@ const {
   updates,
   checkInActions,
   door,
+  deposits,
   edit,
   create,
   pay,
@@ -103,6 +105,7 @@ const DENIALS = [
   "You don't hold a place at this event.",
   "Only the organizer and the door helpers of this event can check people in.",
   "Only the organizer can invite door helpers.",
+  "Only the organizer can excuse a deposit.",
 ] as const;
 
 type People = Record<Exclude<Role, "visitor">, Awaited<ReturnType<typeof createUser>>>;
@@ -588,6 +591,16 @@ const SCENARIOS: Record<string, Scenario<any>> = {
       action(f.people, role, () =>
         door.removeDoorHelperAction({ campaignId: f.campaign.id, email: "door@example.test" }),
       ),
+  },
+  "app/campaign/[campaignId]/deposit-actions.ts#excuseDepositAction": {
+    // issue 36: the backer's $10 deposit is held, not checked in; the signed-in user organizes another event
+    setup: async (p) => {
+      const c = await depositEvent({ creatorId: p.creator.id });
+      await createCampaign({ creatorId: p.user.id });
+      const pledge = await depositPlace(c.id, p.backer.id);
+      return { people: p, campaign: c, pledge };
+    },
+    call: (f, role) => action(f.people, role, () => deposits.excuseDepositAction(f.pledge.id)),
   },
   "app/campaign/[campaignId]/edit-actions.ts#updateCampaignAction": {
     setup: (p) => eventWithBacker(p),

@@ -21,6 +21,7 @@ const {
   updates,
   checkInActions,
   door,
+  deposits,
   edit,
   create,
   pay,
@@ -173,6 +174,11 @@ const TARGETS: Record<string, Target> = {
     as: (f) => f.creator,
     input: (f) => one(nastyInput(["campaignId", "email"], f.known)),
     call: (i) => door.removeDoorHelperAction(i as never),
+  },
+  "app/campaign/[campaignId]/deposit-actions.ts#excuseDepositAction": {
+    as: (f) => f.creator,
+    input: (f) => one(nastyValue(f.known)),
+    call: (id) => deposits.excuseDepositAction(id),
   },
   "app/campaign/[campaignId]/edit-actions.ts#updateCampaignAction": {
     as: (f) => f.creator,

@@ -246,6 +246,13 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "action",
+    file: "app/campaign/[campaignId]/deposit-actions.ts",
+    name: "excuseDepositAction",
+    access: "creator",
+    rule: "lib/pledges/excuse excuseDeposit: canManageEvent (the organizer only, not admins); a charged deposit not checked in, until it is kept (the end plus the grace); the refund once (deposit-refund-<pledge>)",
+  },
+  {
+    kind: "action",
     file: "app/campaign/[campaignId]/backer-actions.ts",
     name: "myCommitmentAction",
     access: "signed-in",
