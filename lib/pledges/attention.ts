@@ -1,9 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Viewer } from "@/lib/access/viewer";
-import { CONFIRMED_STATUSES } from "@/lib/events/lifecycle";
+import { CONFIRMED_STATUSES, inStatuses, isCrowdfund, pledgeChargeCents } from "@/lib/events/lifecycle";
 import { formatInZone } from "@/lib/campaigns/event-time";
-import { paymentDueBy } from "@/lib/ledger/payment-window";
+import { formatCents } from "@/lib/format";
+import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/ledger/payment-window";
+import type { Standing } from "@/lib/events/standing";
 import { RECOVERABLE_STATES } from "@/lib/ledger/pledge-state";
 
 /**
@@ -76,4 +78,53 @@ export async function paymentAttention(viewer: Viewer | null, now = new Date()):
     .sort((a, b) => a.due.getTime() - b.due.getTime())
     .slice(0, MAX_ITEMS)
     .map(({ due: _due, ...a }) => a);
+}
+
+/** My commitments' recovery card of a failed payment (lib/pledges/mine.ts). */
+export type Recovery = {
+  banner: string;
+  dueAt: string;
+  zone: string;
+  consequence: string;
+  retry: string | null;
+};
+type RecoveryRow = Omit<Parameters<typeof recoveryPhase>[0], "droppedAt"> & {
+  standing: Standing;
+  chargeStatus: string;
+  amountCents: number;
+  paymentFailedAt: Date | null;
+  campaign: {
+    status: string;
+    timeZone: string;
+    startsAt: Date | null;
+    pactType: string | null;
+    ticketPriceCents: number;
+    depositCents: number;
+  };
+};
+
+/** A failed payment's recovery window: the banner, the consequence and the automatic retry still to come. */
+export function recoveryOf(p: RecoveryRow, now: Date): Recovery | null {
+  if (p.standing !== "in" || !inStatuses(CONFIRMED_STATUSES, p.campaign.status)) return null;
+  if (p.chargeStatus !== "failed" && p.chargeStatus !== "requires_action") return null;
+  const zone = p.campaign.timeZone;
+  // the whole payment: the ticket and a show-up deposit with it (issue 36)
+  const cents = pledgeChargeCents(p.campaign, p) + (isCrowdfund(p.campaign) ? 0 : p.campaign.depositCents);
+  const failedAt = p.paymentFailedAt ?? now;
+  const dueAt = paymentDueBy(failedAt, p.campaign.startsAt);
+  const due = formatInZone(dueAt, zone);
+  const retryAt = failedAt.getTime() + AUTO_RETRY_AFTER_MS;
+  return {
+    dueAt: dueAt.toISOString(),
+    zone,
+    banner:
+      p.chargeStatus === "requires_action"
+        ? `Your ${formatCents(cents)} payment needs your confirmation — complete it by ${due}`
+        : `Your ${formatCents(cents)} payment failed — update your card by ${due}`,
+    consequence: "If it isn't paid by then, your place is released and you won't be charged.",
+    retry:
+      recoveryPhase({ ...p, droppedAt: null }) === "retrying" && retryAt < dueAt.getTime()
+        ? `We'll also try your card once more on ${formatInZone(new Date(retryAt), zone)}.`
+        : null,
+  };
 }

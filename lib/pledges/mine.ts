@@ -21,9 +21,9 @@ import {
   progress,
 } from "@/lib/events/lifecycle";
 import { formatInZone } from "@/lib/campaigns/event-time";
-import { cardShort, formatCents, plural } from "@/lib/format";
+import { cardShort, plural } from "@/lib/format";
 import { waitlistPositions } from "@/lib/campaigns/waitlist";
-import { AUTO_RETRY_AFTER_MS, paymentDueBy, recoveryPhase } from "@/lib/ledger/payment-window";
+import { recoveryPhase } from "@/lib/ledger/payment-window";
 import {
   HOLDS_PLACE,
   STANDING_BADGES,
@@ -44,6 +44,7 @@ import {
 import { placeFor, placeLine, whenWhereSelect } from "@/lib/campaigns/place";
 import { canSeeExactPlace } from "@/lib/access/rules";
 import { depositLinesOf, type DepositLine } from "@/lib/pledges/deposits";
+import { recoveryOf, type Recovery } from "@/lib/pledges/attention";
 import { whenChargedText } from "@/lib/events/money-sentences";
 
 /**
@@ -86,7 +87,7 @@ export type MyCommitment = {
    * payment failed — update your card by …"), what happens otherwise, and the automatic retry if one
    * is still to come.
    */
-  recovery: { banner: string; dueAt: string; zone: string; consequence: string; retry: string | null } | null;
+  recovery: Recovery | null;
   /** issue 20: waiting for a place — its place in line; `paused`: a promotion's charge failed, a new card is needed */
   waitlist: { position: number; paused: boolean } | null;
   /** issue 20: after the tip, with people waiting: the place may be given to the first in line */
@@ -191,31 +192,6 @@ function eventFactsOf(c: Row["campaign"], now: Date): EventFacts {
   };
 }
 
-/** A failed payment's recovery window: the banner, the consequence and the automatic retry still to come. */
-function recoveryOf(p: Row, now: Date): MyCommitment["recovery"] {
-  if (p.standing !== "in" || !inStatuses(CONFIRMED_STATUSES, p.campaign.status)) return null;
-  if (p.chargeStatus !== "failed" && p.chargeStatus !== "requires_action") return null;
-  const zone = p.campaign.timeZone;
-  const cents = pledgeChargeCents(p.campaign, p);
-  const failedAt = p.paymentFailedAt ?? now;
-  const dueAt = paymentDueBy(failedAt, p.campaign.startsAt);
-  const due = formatInZone(dueAt, zone);
-  const retryAt = failedAt.getTime() + AUTO_RETRY_AFTER_MS;
-  return {
-    dueAt: dueAt.toISOString(),
-    zone,
-    banner:
-      p.chargeStatus === "requires_action"
-        ? `Your ${formatCents(cents)} payment needs your confirmation — complete it by ${due}`
-        : `Your ${formatCents(cents)} payment failed — update your card by ${due}`,
-    consequence: "If it isn't paid by then, your place is released and you won't be charged.",
-    retry:
-      recoveryPhase({ ...p, droppedAt: null }) === "retrying" && retryAt < dueAt.getTime()
-        ? `We'll also try your card once more on ${formatInZone(new Date(retryAt), zone)}.`
-        : null,
-  };
-}
-
 /** What the backer may still do: withdraw (and until when), change the card, give up the place. */
 function actionsOf(p: Row, now: Date) {
   const c = p.campaign;
@@ -274,7 +250,8 @@ function present(p: Row, viewer: Viewer, now: Date, x: Extra): MyCommitment {
     // a commitment that no longer stands shows its own badge, not the event's ("Withdrawn", not "Active")
     phase: stands ? PHASE_BADGES[phaseOf(c, now)] : STANDING_BADGES[p.standing],
     standing: p.standing,
-    standingBadge: stands ? STANDING_BADGES[p.standing] : null,
+    // "In" beside "Cancelled" or "Expired" would say the place still holds: the phase says it all
+    standingBadge: stands && !inStatuses(CALLED_OFF_STATUSES, c.status) ? STANDING_BADGES[p.standing] : null,
     date: dateOf(c),
     place: placeLine(placeFor(c, canSeeExactPlace(viewer, c, holdsPlace))),
     state: story.state,

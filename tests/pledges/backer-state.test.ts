@@ -276,3 +276,22 @@ describe("a condition is offered only where it means something", () => {
     );
   });
 });
+
+describe("a commitment to a called-off event", () => {
+  it("shows the event's Cancelled badge alone, never 'In' beside it", async () => {
+    const organizer = await createUser();
+    const c = await createCampaign({ creatorId: organizer.id, goal: 5 });
+    const a = await person("Cleo");
+    await commitToCampaign(a, { campaignId: c.id });
+    expect((await listMyCommitments(a)).find((m) => m.campaignId === c.id)).toMatchObject({
+      phase: { label: "Active" },
+      standingBadge: { label: "In" },
+    });
+    await db.campaign.update({ where: { id: c.id }, data: { status: "cancelled", cancelledAt: new Date() } });
+    expect((await listMyCommitments(a)).find((m) => m.campaignId === c.id)).toMatchObject({
+      standing: "in",
+      phase: { label: "Cancelled" },
+      standingBadge: null,
+    });
+  });
+});
