@@ -6,7 +6,6 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import { ApprovalButtons } from "@/components/campaigns/lazy-tools";
 import { Cover } from "@/components/campaigns/cover";
 import type { HomeCard } from "@/lib/campaigns/display";
-import { formatCents } from "@/lib/format";
 
 /**
  * A home grid card: the card body links to the event; admin buttons sit below it, outside the link.
@@ -32,9 +31,7 @@ export function CampaignCard({ campaign, isAdmin }: { campaign: HomeCard; isAdmi
             {(campaign.approvalStatus === "approved" || isAdmin) && (
               <Badge tone={campaign.badge.tone}>{campaign.badge.label}</Badge>
             )}
-            <Badge tone={campaign.ticketPriceCents === 0 ? "green" : "slate"}>
-              {campaign.ticketPriceCents === 0 ? "Free" : formatCents(campaign.ticketPriceCents)}
-            </Badge>
+            <Badge tone={campaign.price === "Free" ? "green" : "slate"}>{campaign.price}</Badge>
           </div>
           <h3 className="text-lg font-semibold wrap-anywhere text-slate-900 group-hover:text-brand-700">
             {campaign.title}

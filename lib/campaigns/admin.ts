@@ -102,7 +102,7 @@ export async function getAdminDashboard(
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         skip: (search[approvalStatus] - 1) * ADMIN_SECTION_LIMIT,
         take: ADMIN_SECTION_LIMIT,
-        select: { ...cardSelect, pactType: true, raisedCents: true, depositCents: true },
+        select: { ...cardSelect, pactType: true, raisedCents: true },
       }),
     ),
   ]);
@@ -120,10 +120,10 @@ export async function getAdminDashboard(
   const sections = Object.fromEntries(
     ADMIN_SECTIONS.map((name, i) => {
       const total = countIn(filtered ?? groups, name);
-      const rows: AdminRow[] = lists[i].map(({ pactType, raisedCents, depositCents, ...c }) => ({
+      const rows: AdminRow[] = lists[i].map(({ pactType, raisedCents, ...c }) => ({
         ...c,
         // takes a card and money (a show-up deposit too): approval waits for payouts
-        paid: isPaidEvent({ pactType, ticketPriceCents: c.ticketPriceCents, depositCents }),
+        paid: isPaidEvent({ pactType, ticketPriceCents: c.ticketPriceCents, depositCents: c.depositCents }),
         goalText: isCrowdfund({ pactType })
           ? `Goal: ${formatCents(c.goal * 100)} · ${formatCents(Number(raisedCents))} pledged by ${c.committedCount}`
           : `Goal: ${c.goal} attendees · ${c.committedCount} committed`,

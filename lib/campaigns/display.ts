@@ -9,7 +9,7 @@ import {
   type JoinFacts,
 } from "@/lib/events/lifecycle";
 import type { Badge } from "@/lib/events/standing";
-import { plural } from "@/lib/format";
+import { formatCents, plural } from "@/lib/format";
 import { formatDayInZone, formatInZone } from "@/lib/campaigns/event-time";
 
 export const PAYMENT_TYPE_LABELS: Record<string, string> = {
@@ -40,6 +40,8 @@ export type HomeCard = Pick<
 > & {
   /** the event's one state badge, decided on the server at render (issue 16: cards show their status) */
   badge: Badge;
+  /** "Free", "$20.00", "$20.00 + $10.00 deposit" (issue 36: a show-up deposit is said on the card too) */
+  price: string;
   /** "Sat, Dec 5, 2026, 7:30 PM EST" or "Commit by Dec 1, 2026", in the event's zone */
   when: string;
   /** the venue or the public area; never an attendee-only address */
@@ -83,6 +85,9 @@ const CARD_DESCRIPTION_MAX = 320;
 
 export const homeCard = (c: CampaignCard, now: Date): HomeCard => ({
   badge: eventBadge(c, now),
+  price: `${c.ticketPriceCents === 0 ? "Free" : formatCents(c.ticketPriceCents)}${
+    c.depositCents > 0 ? ` + ${formatCents(c.depositCents)} deposit` : ""
+  }`,
   when: c.startsAt
     ? formatInZone(c.startsAt, c.timeZone)
     : `Date to be announced · commit by ${formatDayInZone(c.deadline, c.timeZone)}`,

@@ -36,6 +36,7 @@ export const cardSelect = {
   capacity: true,
   pledgeCount: true,
   acceptAfterThreshold: true,
+  depositCents: true,
 } as const;
 
 export type CampaignCard = {
@@ -49,6 +50,8 @@ export type CampaignCard = {
   approvalStatus: "pending" | "approved" | "rejected";
   isTest: boolean;
   ticketPriceCents: number;
+  /** issue 36: the show-up deposit (0: none) */
+  depositCents: number;
   createdAt: Date;
   startsAt: Date | null;
   timeZone: string;

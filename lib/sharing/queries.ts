@@ -4,6 +4,7 @@ import { seeCampaign, standingPledgeOf } from "@/lib/campaigns/queries";
 import { waitlistPositions } from "@/lib/campaigns/waitlist";
 import { type EventPlace, placeFor, placeLine } from "@/lib/campaigns/place";
 import { appUrl } from "@/lib/env";
+import { depositText } from "@/lib/events/money-sentences";
 import { isCrowdfund, isJoinable, phaseOf, type Phase } from "@/lib/events/lifecycle";
 import type { Actor } from "@/lib/access/rules";
 import { canSeeExactPlace, isApproved } from "@/lib/access/rules";
@@ -21,6 +22,8 @@ type ShareInfo = {
   crowdfund: boolean;
   status: string;
   ticketPriceCents: number;
+  /** issue 36: "$10.00 show-up deposit, refunded when you check in", or null without one */
+  deposit: string | null;
   approved: boolean;
   pledgeCount: number;
   startsAt: Date | null;
@@ -63,6 +66,7 @@ export async function getShareInfo(campaignId: string, viewer: Actor): Promise<S
     crowdfund: isCrowdfund(c),
     status: c.status,
     ticketPriceCents: c.ticketPriceCents,
+    deposit: depositText(c),
     approved: isApproved(c),
     pledgeCount: c.pledgeCount,
     startsAt: c.startsAt,

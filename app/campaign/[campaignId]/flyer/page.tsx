@@ -83,6 +83,7 @@ export default async function FlyerPage({ params }: Props) {
                   ? `Ticket ${formatCents(info.ticketPriceCents)} — charged only if the goal is met. Otherwise nobody pays.`
                   : `Ticket ${formatCents(info.ticketPriceCents)}.`
                 : "Free event."}
+              {info.deposit ? ` Plus a ${info.deposit}.` : ""}
             </p>
           </>
         ) : (
