@@ -78,7 +78,7 @@ export type DepositLine = {
 
 export const DEPOSIT_TEXTS = {
   none: (amount: string) =>
-    `${amount} show-up deposit, charged with your ticket and refunded when you check in`,
+    `${amount} show-up deposit, charged if the event goes ahead and refunded when you check in`,
   held: (amount: string) => `${amount} deposit held until you check in`,
   heldUntil: "Kept if you have not checked in by",
   refunding: (amount: string) => `${amount} deposit being refunded`,

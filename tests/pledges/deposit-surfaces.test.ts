@@ -89,7 +89,7 @@ describe("the show-up deposit on My commitments", () => {
     const [m] = await listMyCommitments(viewerOf(ada));
     expect(m.deposit).toMatchObject({
       state: "none",
-      text: "$10.00 show-up deposit, charged with your ticket and refunded when you check in",
+      text: "$10.00 show-up deposit, charged if the event goes ahead and refunded when you check in",
     });
     await db.pledge.update({ where: { id: p.id }, data: { withdrawnAt: new Date() } });
     const [after] = await listMyCommitments(viewerOf(ada));
