@@ -105,7 +105,15 @@ const DOMAIN_FILES = {
     "money-sentences.ts",
   ],
   images: ["process.ts", "storage.ts"],
-  ledger: ["movements.ts", "deposits.ts", "refunds.ts", "cards.ts", "pledge-state.ts", "payment-window.ts", "queue.ts"],
+  ledger: [
+    "movements.ts",
+    "deposits.ts",
+    "refunds.ts",
+    "cards.ts",
+    "pledge-state.ts",
+    "payment-window.ts",
+    "queue.ts",
+  ],
   email: ["render.ts", "transport.ts", "unsubscribe.ts", "ticket-image.ts"],
   jobs: ["boss.ts", "definitions.ts", "types.ts", "worker.ts"],
   payments: [
