@@ -17,7 +17,7 @@ type Excuse = (pledgeId: string) => Promise<ActionResult<{ excused: true }>>;
 const STATE_BADGE: Record<DepositState, { label: string; tone: "slate" | "amber" | "green" | "red" }> = {
   none: { label: "No deposit", tone: "slate" },
   held: { label: "Held", tone: "amber" },
-  refunding: { label: "Refunding", tone: "slate" },
+  refunding: { label: "Refund pending", tone: "slate" },
   refunded: { label: "Refunded", tone: "green" },
   kept: { label: "Kept", tone: "red" },
 };

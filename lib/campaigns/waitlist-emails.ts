@@ -148,7 +148,7 @@ export function promotionFailedEmail(
       imageUrl: coverImage(c),
       heading: "A place opened, but your card was declined",
       paragraphs: [
-        `A place opened for you at "${c.title}", but charging ${formatCents(c.ticketPriceCents)} to your card failed: ${reason}`,
+        `A place opened for you at "${c.title}", but charging ${formatCents(eachCents(c))} to your card failed: ${reason}`,
         "The place went to the next person in line, so nothing was charged. You keep your place on the waitlist: update your card and you're next in line again.",
       ],
       action: { label: "Update your card", url: myCommitments() },
