@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { Page } from "@playwright/test";
 import { createCampaign, createUser, expect, loginAs, sql, test, type TestUser } from "./fixtures";
 
 /* Issue 36 item 3: the show-up deposit after the tip. The organizer checks an attendee in by code and
@@ -8,6 +9,17 @@ import { createCampaign, createUser, expect, loginAs, sql, test, type TestUser }
    ticket and deposit, with the two money rows the charging run writes. */
 
 const SHOTS = process.env.DEPOSIT_SHOTS;
+
+/**
+ * Signs `user` in on `page` after the last person: nothing in flight (a prefetch, the account bar's
+ * session refresh) may set the previous person's cookie again (as e2e/tickets.spec does).
+ */
+async function switchTo(page: Page, user: TestUser) {
+  await page.waitForLoadState("networkidle");
+  await page.goto("about:blank");
+  await page.context().clearCookies();
+  await loginAs(page, user);
+}
 
 /** A confirmed paid event ($15 + a $10 deposit, in person, started an hour ago) with two charged places. */
 async function depositEvent(t: string) {
@@ -108,14 +120,14 @@ for (const viewport of [
         .toEqual([{ state: "succeeded", cents: 1000 }]);
 
       // Ada's My commitments: refunded
-      await loginAs(page, people.Ada.user);
+      await switchTo(page, people.Ada.user);
       await page.goto("/profile");
       const adaCard = page.getByRole("listitem").filter({ hasText: `Deposit night ${t}` });
       await expect(adaCard.getByTestId("deposit-line")).toHaveText("$10.00 deposit refunded");
       if (SHOTS) await adaCard.screenshot({ path: `${SHOTS}/deposit-mine-refunded-${viewport.width}.png` });
 
       // Bo's: held, and until when (the end plus the 24-hour grace, in his zone with its abbreviation)
-      await loginAs(page, people.Bo.user);
+      await switchTo(page, people.Bo.user);
       await page.goto("/profile");
       const boLine = page
         .getByRole("listitem")
@@ -130,7 +142,7 @@ for (const viewport of [
         await page.screenshot({ path: `${SHOTS}/deposit-mine-held-${viewport.width}.png`, fullPage: true });
 
       // the organizer's Deposits: figures, Bo not checked in, excused after a confirmation
-      await loginAs(page, organizer);
+      await switchTo(page, organizer);
       await page.goto(`/campaign/${event.id}/manage`);
       const deposits = page.getByRole("region", { name: "Deposits" });
       await expect(deposits.locator('[data-figure="deposit Held"]')).toContainText("$10.00");
