@@ -58,6 +58,7 @@ const DOMAIN_FILES = {
     "edit-view.ts",
     "event-fields.ts",
     "deposit-fields.ts",
+    "seat-fields.ts",
     "event-field-kit.ts",
     "event-time.ts",
     "fields.ts",
@@ -93,6 +94,7 @@ const DOMAIN_FILES = {
   drafts: [],
   events: [
     "deposit.ts",
+    "seats.ts",
     "lifecycle.ts",
     "sql.ts",
     "lock.ts",
@@ -142,6 +144,7 @@ const DOMAIN_FILES = {
     "attention.ts",
     "excuse.ts",
     "deposits.ts",
+    "seats.ts",
   ],
   privacy: ["present.ts"],
   "rate-limit": [],

@@ -69,6 +69,11 @@ function CommitmentCard({ m, ticket }: { m: MyCommitment; ticket?: ShownTicket }
         </div>
       )}
       {!m.recovery && <p className={`mt-2 text-sm font-medium ${STATE_TONE_CLASS[m.tone]}`}>{m.stateText}</p>}
+      {m.seats && (
+        <p className="mt-1 text-sm text-slate-800" data-testid="seats-line">
+          {m.seats.text}
+        </p>
+      )}
       {m.refund && (
         <p className="mt-1 text-sm text-slate-700">
           {m.refund.text}

@@ -18,6 +18,7 @@ import {
 import { DEADLINE_EXTENSION_MAX_DAYS } from "@/lib/campaigns/limits";
 import { REFUND_BONUS_TEXTS, RESUBMIT_TEXTS } from "@/lib/campaigns/texts";
 import type { EditView } from "@/lib/campaigns/edit-view";
+import { SEAT_TEXTS } from "@/lib/events/seats";
 
 /**
  * The organizer's edit form (issue 17 item 2). What may not change is shown read-only with the
@@ -130,6 +131,14 @@ export function EditEventForm({ view }: { view: EditView }) {
                     : "No limit (a capacity can only be set before anyone commits)"
                   : "Optional: at least the goal; empty for no limit"
               }
+            />
+          )}
+          {!view.crowdfund && (
+            <EventField
+              name="maxSeats"
+              {...field}
+              readOnly={locked("maxSeats") || formIsPaid(values)}
+              hint={formIsPaid(values) ? SEAT_TEXTS.paidNotYet : locked("maxSeats") ? FIXED : undefined}
             />
           )}
         </div>

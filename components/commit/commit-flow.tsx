@@ -17,6 +17,7 @@ import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent } from "@/lib/access/p
 import { formatCents, plural } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { showCommitResult } from "@/components/commit/result-store";
+import { SeatPicker } from "@/components/commit/seat-picker";
 
 type Step = "resuming" | "confirm" | "payment";
 
@@ -85,6 +86,9 @@ export default function CommitFlow({
   const [conditional, setConditional] = useState(false);
   const [minPeople, setMinPeople] = useState("");
   const [minPeopleError, setMinPeopleError] = useState<string | null>(null);
+  // issue 37: the people this commitment holds, and whether part of the group may take places
+  const [seats, setSeats] = useState(1);
+  const [partialOk, setPartialOk] = useState(false);
 
   const save = useCallback(
     async (paymentMethodId?: string, resuming = false) => {
@@ -95,6 +99,7 @@ export default function CommitFlow({
         paymentMethodId,
         amount: panel.crowdfund ? amount : undefined,
         minPeople: conditionFor(panel.campaignId),
+        ...(seats > 1 ? { seats, partialOk } : {}),
       }).catch(() => null);
       setSaving(false);
       if (!res) {
@@ -105,6 +110,7 @@ export default function CommitFlow({
       if (!res.ok) {
         if (resuming) return onExit(res.error);
         if (res.fieldErrors?.amount) setAmountError(res.fieldErrors.amount);
+        if (res.fieldErrors?.seats) setStep("confirm");
         if (res.fieldErrors?.minPeople) {
           setMinPeopleError(res.fieldErrors.minPeople);
           setStep("confirm");
@@ -151,6 +157,8 @@ export default function CommitFlow({
       panel.campaignId,
       panel.crowdfund,
       amount,
+      seats,
+      partialOk,
       onExit,
       commitToCampaignAction,
       confirmPledgePaymentAction,
@@ -269,6 +277,16 @@ export default function CommitFlow({
                 </span>{" "}
                 {unit} committed so far
               </p>
+            )}
+            {panel.maxSeats > 1 && (
+              <SeatPicker
+                maxSeats={panel.maxSeats}
+                placesLeft={panel.placesLeft}
+                seats={seats}
+                setSeats={setSeats}
+                partialOk={partialOk}
+                setPartialOk={setPartialOk}
+              />
             )}
             {conditionOffered(panel) && (
               <div className="rounded-lg border border-slate-200 px-3 py-3">

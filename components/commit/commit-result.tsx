@@ -15,6 +15,12 @@ export default function CommitResultDialog({ shown }: { shown: ShownResult }) {
   const close = useCallback(() => showCommitResult(null), []);
   return (
     <Modal title={resultTitle(shown.result)} onClose={close}>
+      {/* issue 37: a group's seats, said before what happened to them */}
+      {shown.result.seats > 1 && (
+        <p className="mb-3 text-sm font-medium text-slate-900" data-testid="result-seats">
+          {groupText(shown.result.seats)}
+        </p>
+      )}
       <ResultBody result={shown.result} priceText={shown.priceText} whenCharged={shown.whenCharged} />
       <div className="mt-6 flex justify-end">
         <Button onClick={close}>Close</Button>
@@ -162,6 +168,10 @@ function ResultBody({
     </div>
   );
 }
+
+/** "For you and 2 guests: 3 places, 3 tickets." */
+const groupText = (seats: number) =>
+  `For you and ${seats - 1 === 1 ? "1 guest" : `${seats - 1} guests`} — ${seats} people, each with a ticket once in.`;
 
 /** The committer's own charge in words: made, or still going (the email follows). */
 const ownText = (own: CommitResult["ownPayment"], what: string) =>

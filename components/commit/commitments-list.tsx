@@ -94,6 +94,11 @@ export function CommitmentsList({
                   <span className="block font-medium wrap-anywhere text-slate-900">
                     {c.label}
                     {c.isViewer && <span className="ml-1 text-sm font-normal text-slate-500">(you)</span>}
+                    {c.seats > 1 && (
+                      <span className="ml-1 text-sm font-normal text-slate-600" data-testid="group-seats">
+                        + {c.seats - 1 === 1 ? "1 guest" : `${c.seats - 1} guests`}
+                      </span>
+                    )}
                   </span>
                   <span className="block text-xs text-slate-500" suppressHydrationWarning>
                     {formatDate(c.createdAt)}

@@ -38,7 +38,7 @@ export function MyCommitmentCard({
     useServerActions();
   const router = useRouter();
   const [mine, setMine] = useState<MyCommitment | null | undefined>(undefined);
-  const [dialog, setDialog] = useState<"withdraw" | "card" | "giveUp" | null>(null);
+  const [dialog, setDialog] = useState<"withdraw" | "card" | "giveUp" | "drop" | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -70,6 +70,19 @@ export function MyCommitmentCard({
           : WITHDRAW_TEXTS.done,
     );
     router.refresh(); // the count drops, this card goes and Commit comes back
+  }
+
+  /** issue 37: one guest seat dropped before the tip; the rest of the group stays committed */
+  async function dropSeat() {
+    setBusy(true);
+    setError(null);
+    const res = await withdrawCommitmentAction({ campaignId, dropSeats: 1 }).catch(() => null);
+    setBusy(false);
+    if (!res?.ok) return setError(res?.error ?? "Could not drop the seat. Please try again.");
+    setDialog(null);
+    setNotice("One guest seat dropped. The rest of your group stays committed.");
+    void load();
+    router.refresh(); // the count drops
   }
 
   async function giveUp() {
@@ -133,6 +146,11 @@ export function MyCommitmentCard({
         </div>
       )}
       {!mine.recovery && <p className={`text-sm ${STATE_TONE_CLASS[mine.tone]}`}>{mine.stateText}</p>}
+      {mine.seats && (
+        <p className="mt-1 text-sm font-medium text-slate-800" data-testid="my-seats">
+          {mine.seats.text}
+        </p>
+      )}
       {mine.card && <p className="mt-1 text-sm text-slate-700">Card: {cardLabel(mine.card)}</p>}
       {mine.withdraw?.kind === "afterChange" && (
         <p className="mt-2 text-sm text-amber-900">
@@ -170,6 +188,11 @@ export function MyCommitmentCard({
             {waiting ? "Leave the waitlist" : "Withdraw"}
           </Button>
         )}
+        {mine.seats && mine.withdraw && (
+          <Button size="sm" variant="secondary" onClick={() => (setError(null), setDialog("drop"))}>
+            Drop a guest
+          </Button>
+        )}
         {mine.canGiveUp && (
           <Button size="sm" variant="secondary" onClick={() => (setError(null), setDialog("giveUp"))}>
             Give up my place
@@ -193,6 +216,24 @@ export function MyCommitmentCard({
         </ConfirmDialog>
       )}
 
+      {dialog === "drop" && mine.seats && (
+        <ConfirmDialog
+          title="Drop one guest?"
+          error={error}
+          busy={busy}
+          cancelLabel="Keep everyone"
+          confirmLabel="Drop a guest"
+          busyLabel="Dropping..."
+          onCancel={() => setDialog(null)}
+          onConfirm={() => void dropSeat()}
+        >
+          <p>
+            Your commitment goes from {mine.seats.seats} to {mine.seats.seats - 1} people. You stay committed
+            {mine.seats.seats - 1 > 1 ? " with the others" : ""}; the seat goes back to the event.
+          </p>
+        </ConfirmDialog>
+      )}
+
       {dialog === "withdraw" && mine.withdraw && (
         <ConfirmDialog
           title={waiting ? "Leave the waitlist?" : "Withdraw your commitment?"}
@@ -213,6 +254,11 @@ export function MyCommitmentCard({
                   : `You will no longer be committed to "${title}", and your card will not be charged for it.`
                 : `You will no longer be committed to "${title}". Nothing is charged, and your card will not be used for it. You can commit again while it is open.`}
           </p>
+          {mine.seats && (
+            <p className="text-sm">
+              Your guests&apos; {mine.seats.seats - 1 === 1 ? "seat goes" : "seats go"} with it.
+            </p>
+          )}
         </ConfirmDialog>
       )}
 

@@ -15,6 +15,7 @@ import { COVER_TEXTS } from "@/lib/images/texts";
 import type { PlatformFeeTerms } from "@/lib/payments/fees";
 import { isTimeZone, localTimeZone, toWallClock } from "@/lib/campaigns/event-time";
 import { formIsPaid } from "@/lib/campaigns/fields";
+import { SEAT_TEXTS } from "@/lib/events/seats";
 import type { DraftView } from "@/components/create/draft-view";
 import {
   STEP1_FIELDS,
@@ -427,6 +428,18 @@ function SettingsStep({
       {values.pactType !== "crowdfund" && (
         <div className="rounded-lg border border-slate-200 p-4">
           <EventField name="capacity" {...field} />
+        </div>
+      )}
+
+      {/* issue 37: people per commitment — free pactions for now (lib/events/seats) */}
+      {values.pactType !== "crowdfund" && (
+        <div className="rounded-lg border border-slate-200 p-4">
+          <EventField
+            name="maxSeats"
+            {...field}
+            disabled={formIsPaid(values)}
+            hint={formIsPaid(values) ? SEAT_TEXTS.paidNotYet : undefined}
+          />
         </div>
       )}
 

@@ -55,6 +55,7 @@ export function toDraftView(d: DraftSummary): DraftView {
       isTest: d.isTest,
       acceptAfterThreshold: d.acceptAfterThreshold,
       capacity: d.capacity === null ? "" : String(d.capacity),
+      maxSeats: String(d.maxSeats),
       earlyGoAhead: d.earlyGoAhead,
       paymentType: d.paymentType ?? "",
       paymentMethod: d.paymentMethod ?? "",

@@ -316,6 +316,11 @@ export function ManageView({ view, now }: { view: View; now: string }) {
               >
                 <span className="min-w-0">
                   <span className="block truncate font-medium text-slate-900">{p.contributor}</span>
+                  {p.seat && (
+                    <span className="block text-xs text-slate-600" data-testid="manage-seat">
+                      {p.seat}
+                    </span>
+                  )}
                   {p.minPeople !== null && (
                     <span className="block text-xs text-amber-800">
                       Only if at least {p.minPeople} are in

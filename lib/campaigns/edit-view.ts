@@ -38,6 +38,7 @@ export type EditView = {
     | "area"
     | "addressPrivate"
     | "capacity"
+    | "maxSeats"
     | "refundBonusEnabled"
     | "refundBonusPercentage"
     | "depositEnabled"
@@ -88,6 +89,7 @@ export async function getEditView(
       area: c.area ?? "",
       addressPrivate: c.addressPrivate,
       capacity: c.capacity === null ? "" : String(c.capacity),
+      maxSeats: String(c.maxSeats),
       refundBonusEnabled: c.refundBonusPercentage > 0,
       refundBonusPercentage: String(c.refundBonusPercentage || REFUND_BONUS_DEFAULT),
       // issue 36: the show-up deposit, fixed like the price once someone committed

@@ -18,7 +18,14 @@ import {
   timeOrderProblem,
   whenWhere,
 } from "@/lib/campaigns/fields";
-import { isCollecting, isConfirmed, isPaidEvent, STANDING_PLEDGE } from "@/lib/events/lifecycle";
+import {
+  isCollecting,
+  isConfirmed,
+  isPaidEvent,
+  STANDING_PLEDGE,
+  type PactKind,
+} from "@/lib/events/lifecycle";
+import { groupsRefusal, SEAT_TEXTS } from "@/lib/events/seats";
 import { ACTION_REFUSED, offers } from "@/lib/events/actions";
 import { changeWithdrawUntil } from "@/lib/access/pledge-policy";
 import { DEADLINE_EXTENSION_MAX_DAYS, DEADLINE_MAX_MS, deadlineLimits } from "@/lib/campaigns/limits";
@@ -68,6 +75,7 @@ export const editSelect = {
   ticketPriceCents: true,
   pactType: true,
   capacity: true,
+  maxSeats: true,
   depositCents: true,
   depositGraceHours: true,
   ...whenWhereSelect,
@@ -113,6 +121,17 @@ function depositEdit(c: Editable, v: Edit, place: ReturnType<typeof whenWhere>, 
       DEPOSIT_TEXTS.locked,
     );
   return deposit;
+}
+
+/**
+ * People per commitment (issue 37, lib/events/seats): where the event takes groups, what was typed;
+ * else 1. Absent (an older form) keeps the stored value; fixed once people committed.
+ */
+function seatsEdit(c: Editable, v: Edit, kind: PactKind, moneyLocked: boolean): number {
+  const typed = v.maxSeats === undefined ? c.maxSeats : v.maxSeats;
+  const maxSeats = groupsRefusal(kind) ? 1 : typed;
+  if (moneyLocked && maxSeats !== c.maxSeats) throw fieldError("maxSeats", SEAT_TEXTS.lateChange);
+  return maxSeats;
 }
 
 /** The money of an edit: goal, price, refund bonus, deposit and capacity, fixed or bounded once people committed. */
@@ -162,7 +181,13 @@ async function moneyEdits(
     !(await canBePaid(tx, c.creatorId))
   )
     throw fieldError(price > 0 ? "ticketPrice" : "depositEnabled", EDIT_TEXTS.payoutsFirst);
-  return { goal, price, bonus, capacity, deposit };
+  const maxSeats = seatsEdit(
+    c,
+    v,
+    { pactType: c.pactType, ticketPriceCents: price, depositCents: deposit.depositCents },
+    rules.moneyLocked,
+  );
+  return { goal, price, bonus, capacity, deposit, maxSeats };
 }
 
 /** A later deadline: only while collecting, within a year, at most 90 days past the original once people agreed. */
@@ -272,7 +297,7 @@ export async function updateCampaign(
     const deadline = keep(v.deadline, c.deadline) ?? c.deadline;
     const extended = deadline.getTime() !== c.deadline.getTime();
     const place = whenWhere({ ...v, deadline });
-    const { goal, price, bonus, capacity, deposit } = await moneyEdits(tx, c, v, rules, place);
+    const { goal, price, bonus, capacity, deposit, maxSeats } = await moneyEdits(tx, c, v, rules, place);
     if (extended) checkExtension(c, deadline, place, rules, now);
     const order = timeOrderProblem({ ...v, deadline });
     if (order) throw fieldError(order.field, order.message);
@@ -301,6 +326,7 @@ export async function updateCampaign(
         depositCents: deposit.depositCents,
         depositGraceHours: deposit.depositGraceHours,
         capacity,
+        maxSeats,
         ...place,
         ...(calendarMoved ? { calendarSequence: { increment: 1 } } : {}),
         // after the tip, a new date or place frees the backers who committed before it (issue 17)

@@ -104,6 +104,8 @@ export function commitReceivedEmail(
   to: Recipient,
   pledgeId: string,
   pledgeCents = 0,
+  /** issue 37: the people this commitment holds, the committer included */
+  seats = 1,
 ): QueuedEmail {
   // the payment: the pledge, or the ticket and the show-up deposit charged with it (issue 36)
   const amount = isCrowdfund(c) ? pledgeCents : c.ticketPriceCents + c.depositCents;
@@ -126,7 +128,9 @@ export function commitReceivedEmail(
       imageUrl: coverImage(c),
       heading: "You're Committed!",
       paragraphs: [
-        `Thanks for committing to "${c.title}".`,
+        seats > 1
+          ? `Thanks for committing to "${c.title}" for you and ${seats - 1 === 1 ? "1 guest" : `${seats - 1} guests`}: ${seats} people, each counted toward the goal.`
+          : `Thanks for committing to "${c.title}".`,
         charge,
         ...depositSentences(c),
         ...(reached ? [] : [`It needs ${standing(c).long}. Share the event to get there.`]),

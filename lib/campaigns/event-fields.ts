@@ -48,6 +48,7 @@ import {
   type FieldDef,
 } from "@/lib/campaigns/event-field-kit";
 import { DEPOSIT_FIELDS } from "@/lib/campaigns/deposit-fields";
+import { SEAT_FIELDS } from "@/lib/campaigns/seat-fields";
 
 /*
  * Issue 33: an event's fields, defined once. Each says what the form holds (`empty`), on which step
@@ -305,6 +306,8 @@ export const EVENT_FIELDS = {
       ui: { ...EDIT_NUMERIC, label: "Capacity" },
     },
   },
+  /** issue 37: the most people one commitment may hold (its own file) */
+  ...SEAT_FIELDS,
   /** issue 21: may go ahead from 80% of the goal */
   earlyGoAhead: toggle(
     false,

@@ -67,7 +67,8 @@ export async function recordDrop(tx: Tx, pledgeId: string, now: Date): Promise<b
 
 /**
  * Places opened: the first `places` commitments in line that can be charged (a waiting card that
- * failed at its own promotion waits for a new one) are promoted, in commit order. Returns them.
+ * failed at its own promotion waits for a new one) are promoted, in commit order, a group as one
+ * (promotable). Returns them.
  */
 export async function recordPromotions(
   tx: Tx,
@@ -76,17 +77,46 @@ export async function recordPromotions(
   now: Date,
 ): Promise<{ id: string; userId: string; amount: number; amountCents: number }[]> {
   if (places <= 0) return [];
+  // issue 37: the line's seats in order, each with its group's waiting seats (a group waits as one)
+  const line = await tx.$queryRaw<LineSeat[]>`
+    SELECT "id", COALESCE("groupId", "id") AS "entry", "partialOk"
+    FROM "Pledge"
+    WHERE "campaignId" = ${campaignId} AND "waitlistedAt" IS NOT NULL AND "withdrawnAt" IS NULL AND "chargeStatus" = 'none'
+    ORDER BY "createdAt" ASC, COALESCE("groupId", "id") ASC, "guestSlot" ASC
+    LIMIT ${LINE_READ}`;
+  const chosen = promotable(line, places);
+  if (chosen.length === 0) return [];
   return tx.$queryRaw`
     UPDATE "Pledge" AS p SET "waitlistedAt" = NULL, "promotedAt" = ${now}
-    FROM (
-      SELECT "id" FROM "Pledge"
-      WHERE "campaignId" = ${campaignId} AND "waitlistedAt" IS NOT NULL AND "withdrawnAt" IS NULL AND "chargeStatus" = 'none'
-      ORDER BY "createdAt" ASC, "id" ASC
-      LIMIT ${places}
-      FOR UPDATE
-    ) AS next
-    WHERE p."id" = next."id"
+    WHERE p."id" = ANY(${chosen}::text[])
     RETURNING p."id", p."userId", p."amount", p."amountCents"`;
+}
+
+type LineSeat = { id: string; entry: string; partialOk: boolean };
+
+/** How far down the line a promotion looks for commitments that fit (groups are at most 10 seats). */
+const LINE_READ = 2_000;
+
+/**
+ * Which waiting seats take `places` (issue 37, lib/events/seats): the line in commit order, a group
+ * as one entry. An entry that fits is promoted whole; one that does not is promoted in part if its
+ * holder agreed (it fills the places left), else it keeps its place and the opening goes to the next
+ * entry that fits.
+ */
+export function promotable(line: LineSeat[], places: number): string[] {
+  const entries = new Map<string, LineSeat[]>();
+  for (const seat of line) entries.set(seat.entry, [...(entries.get(seat.entry) ?? []), seat]);
+  const chosen: string[] = [];
+  let left = places;
+  for (const seats of entries.values()) {
+    if (left === 0) break;
+    if (seats.length <= left || seats[0]!.partialOk) {
+      const take = seats.slice(0, left);
+      chosen.push(...take.map((s) => s.id));
+      left -= take.length;
+    }
+  }
+  return chosen;
 }
 
 /**

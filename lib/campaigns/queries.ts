@@ -152,6 +152,7 @@ const detailSelect = {
   resubmitCount: true,
   depositCents: true,
   depositGraceHours: true,
+  maxSeats: true,
   ...whenWhereSelect,
 } as const;
 
@@ -171,6 +172,8 @@ export type CampaignDetail = CampaignCard &
     acceptAfterThreshold: boolean;
     capacity: number | null;
     waitlistCount: number;
+    /** issue 37: the most people one commitment may hold (lib/events/seats maxSeatsOf says where) */
+    maxSeats: number;
     earlyGoAhead: boolean;
     goAheadAt: Date | null;
     goAheadCount: number | null;
@@ -219,6 +222,8 @@ export const standingPledgeOf = cache(
     const pledge = await db.pledge.findFirst({
       where: { campaignId, userId, ...STANDING_PLEDGE },
       select: { id: true, waitlistedAt: true, standing: true, minPeople: true },
+      // issue 37: a holder's own seat, not a guest seat still waiting
+      orderBy: { guestSlot: "asc" },
     });
     return (
       pledge && {

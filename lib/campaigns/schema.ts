@@ -6,6 +6,7 @@ import { PAYMENT_TYPES, type FieldDef, type Now } from "@/lib/campaigns/event-fi
 import { REJECT_TEXT } from "@/lib/campaigns/texts";
 import { isCrowdfund, isPaidEvent } from "@/lib/events/lifecycle";
 import { readDeposit } from "@/lib/campaigns/deposit-fields";
+import { groupsRefusal } from "@/lib/events/seats";
 import {
   timesInOrder,
   whenWhere,
@@ -155,6 +156,10 @@ function eventColumns(v: CreateFields, ctx: z.RefinementCtx) {
     isTest: v.isTest,
     acceptAfterThreshold: v.acceptAfterThreshold,
     capacity: crowdfund ? null : v.capacity,
+    // issue 37: groups where the event takes them (free pactions for now), else one person each
+    maxSeats: groupsRefusal({ pactType: v.pactType, ticketPriceCents: v.ticketPrice, ...deposit })
+      ? 1
+      : v.maxSeats,
     earlyGoAhead: crowdfund ? false : v.earlyGoAhead,
     // Payment instructions belong to crowdfunds only (SPEC §3).
     paymentType: crowdfund ? (v.paymentType as (typeof PAYMENT_TYPES)[number]) : null,

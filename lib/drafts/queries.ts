@@ -30,6 +30,7 @@ export type DraftSummary = {
   addressPrivate: boolean;
   depositCents: number;
   depositGraceHours: number;
+  maxSeats: number;
   createdAt: Date;
   updatedAt: Date;
 } & Record<TextColumn, string | null>;
@@ -71,6 +72,7 @@ export async function listDrafts(userId: string): Promise<DraftSummary[]> {
       paymentMethod: true,
       depositCents: true,
       depositGraceHours: true,
+      maxSeats: true,
       createdAt: true,
       updatedAt: true,
     },

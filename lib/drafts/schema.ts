@@ -73,6 +73,7 @@ export const draftSchema = z.preprocess(
         paymentMethod: v.paymentMethod || null,
         depositCents: deposit.depositCents,
         depositGraceHours: deposit.depositGraceHours,
+        maxSeats: v.maxSeats,
       };
     }),
 );

@@ -12,8 +12,11 @@ import { eventIfCurrentSql } from "@/lib/events/lock";
  *    the event's row lock, only if the row is still that version (eventIfCurrentSql); a row that
  *    moved writes nothing and `locked` is false (the caller decides again).
  *  - `version` null: the caller holds the lock (withEvent) and decided on the locked row.
- * The unique live (campaignId, userId) index is the last word on a double commit: a conflict inserts
- * nothing and moves no counter (`pledgeId` null).
+ * The unique live (campaignId, userId, guestSlot) index is the last word on a double commit: a conflict
+ * inserts nothing and moves no counter (`pledgeId` null). Issue 37: a group's seats are inserted
+ * together (the holder's own seat is the commitment's id and the group's id); the counters move by
+ * the seats inserted. A group always commits under the caller's lock (no `version`), so its seats
+ * are all inserted or none (the holder's own seat conflicts first).
  */
 
 type Tx = Prisma.TransactionClient;
@@ -32,6 +35,13 @@ export type CommitWrite = {
   waitlisted: boolean;
   /** counted toward the goal on arrival (issue 21: written as memberSince) */
   member: boolean;
+  /**
+   * issue 37: the holder's extra seats (pledge ids, slots 1..n): the commitment is a group of
+   * 1 + extra.length seats sharing the group id `pledgeId`; none: one seat. Counted like commits.
+   */
+  extraSeats?: string[];
+  /** issue 37: the holder agreed that part of a waiting group may take places that open */
+  partialOk?: boolean;
   /** the event's counters after this commit, as decided (lib/pledges/decide) */
   committedCount: number;
   raisedCents: number;
@@ -59,6 +69,9 @@ export async function commit(
   opts: CommitOptions,
 ): Promise<{ locked: boolean; pledgeId: string | null }> {
   const waiting = w.waitlisted ? 1 : 0;
+  // issue 37: the holder's own seat first (slot 0, the commitment's id), then the extra seats
+  const seatIds = [w.pledgeId, ...(w.extraSeats ?? [])];
+  const group = seatIds.length > 1 ? w.pledgeId : null;
   const event = opts.version
     ? eventIfCurrentSql(w.campaignId, opts.version)
     : Prisma.sql`SELECT ${w.campaignId}::text AS id`;
@@ -76,28 +89,35 @@ export async function commit(
       INSERT INTO "EmailOutbox" (id, "dedupeKey", "toEmail", subject, text, html, attachments, headers, status, attempts,
                                  "createdAt")
       SELECT ${e.id}, ${e.dedupeKey}, ${e.toEmail}, ${e.subject}, ${e.text}, ${e.html},
-             ${json(e.attachments)}::jsonb, ${json(e.headers)}::jsonb, 'pending', 0, ${w.now} FROM p
+             ${json(e.attachments)}::jsonb, ${json(e.headers)}::jsonb, 'pending', 0, ${w.now} FROM p WHERE p.id = ${w.pledgeId}
       ON CONFLICT ("dedupeKey") DO NOTHING
       RETURNING id)`
     : Prisma.empty;
   const rows = await client.$queryRaw<{ locked: boolean; pledgeId: string | null }[]>`
     WITH c AS (${event}), p AS (
       INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
-                            "cardLast4", "paymentMethod", "createdAt", "waitlistedAt", "minPeople", "memberSince")
-      SELECT ${w.pledgeId}, c.id, ${w.userId}, ${w.amount}, ${w.amountCents}, ${w.contributor},
+                            "cardLast4", "paymentMethod", "createdAt", "waitlistedAt", "minPeople", "memberSince",
+                            "groupId", "guestSlot", "partialOk")
+      SELECT s.id, c.id, ${w.userId}, ${w.amount}, ${w.amountCents}, ${w.contributor},
              ${w.card?.paymentMethodId ?? null}, ${w.card?.brand ?? null}, ${w.card?.last4 ?? null},
-             ${w.paymentMethod}, ${w.now}, ${w.waitlisted ? w.now : null}, ${w.minPeople}, ${w.member ? w.now : null}
-      FROM c
-      ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
+             ${w.paymentMethod}, ${w.now}, ${w.waitlisted ? w.now : null}, ${w.minPeople}, ${w.member ? w.now : null},
+             ${group}, (s.n - 1)::int, ${w.partialOk ?? false}
+      FROM c, unnest(${seatIds}::text[]) WITH ORDINALITY AS s(id, n)
+      -- a group's seats all or none: not beside a live commitment of the holder's own
+      WHERE NOT EXISTS (SELECT 1 FROM "Pledge" x WHERE x."campaignId" = c.id AND x."userId" = ${w.userId}
+                          AND x."guestSlot" = 0 AND x."withdrawnAt" IS NULL)
+      ON CONFLICT ("campaignId", "userId", "guestSlot") WHERE "withdrawnAt" IS NULL DO NOTHING
       RETURNING id, amount
     )${join}, u AS (
-      UPDATE "Campaign" SET "committedCount" = ${w.committedCount}, "pledgeCount" = "pledgeCount" + ${1 - waiting},
-             "raisedCents" = ${w.raisedCents}, "currentAmount" = "currentAmount" + (SELECT amount FROM p) * ${1 - waiting},
-             "waitlistCount" = "waitlistCount" + ${waiting}, "hasConditions" = "hasConditions" OR ${w.minPeople !== null}
-      WHERE id IN (SELECT id FROM c) AND EXISTS (SELECT 1 FROM p)
+      UPDATE "Campaign" SET "committedCount" = ${w.committedCount},
+             "pledgeCount" = "pledgeCount" + (SELECT count(*) FROM p)::int * ${1 - waiting},
+             "raisedCents" = ${w.raisedCents}, "currentAmount" = "currentAmount" + (SELECT sum(amount) FROM p)::int * ${1 - waiting},
+             "waitlistCount" = "waitlistCount" + (SELECT count(*) FROM p)::int * ${waiting},
+             "hasConditions" = "hasConditions" OR ${w.minPeople !== null}
+      WHERE id IN (SELECT id FROM c) AND EXISTS (SELECT 1 FROM p WHERE id = ${w.pledgeId})
       RETURNING id
     )${email}
-    SELECT EXISTS (SELECT 1 FROM c) AS locked, (SELECT id FROM p) AS "pledgeId"`;
+    SELECT EXISTS (SELECT 1 FROM c) AS locked, (SELECT id FROM p WHERE id = ${w.pledgeId}) AS "pledgeId"`;
   const row = rows[0];
   return { locked: row?.locked === true, pledgeId: row?.pledgeId ?? null };
 }
@@ -163,7 +183,7 @@ export async function commitMany(
       SELECT r.id, c.id, r."userId", r.amount, r."amountCents", r.contributor, r."paymentMethodId", r."cardBrand",
              r."cardLast4", r."paymentMethod", ${now}, NULL, NULL, CASE WHEN r.member THEN ${now}::timestamptz END${confirmedValues}
       FROM c, r
-      ON CONFLICT ("campaignId", "userId") WHERE "withdrawnAt" IS NULL DO NOTHING
+      ON CONFLICT ("campaignId", "userId", "guestSlot") WHERE "withdrawnAt" IS NULL DO NOTHING
       RETURNING id, amount, "amountCents"
     ), s AS (
       SELECT count(*)::int AS n, COALESCE(sum(p.amount), 0)::int AS amount, COALESCE(sum(p."amountCents"), 0)::int AS cents,

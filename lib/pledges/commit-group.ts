@@ -29,7 +29,8 @@ type Taken = { w: Waiting<Entry, CommitResult>; d: Decision; kind: "common" | "l
  * a waitlisted, a conditional or a paid late commit runs alone (commitLocked).
  */
 function groupKind(d: Decision): Taken["kind"] | null {
-  if (d.crossed || d.waitlisted || d.recount) return null;
+  // issue 37: a group of seats runs alone too (its seats are written together under the lock)
+  if (d.crossed || d.waitlisted || d.recount || d.seats > 1) return null;
   if (!d.late) return "common";
   return d.confirmed && !d.crowdfund && d.c.status === "charged" ? "late" : null;
 }

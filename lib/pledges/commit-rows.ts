@@ -6,6 +6,7 @@ import { commitReceivedEmail } from "@/lib/campaigns/emails";
 import type { Decision } from "@/lib/pledges/decide";
 import { waitlistJoinedEmail } from "@/lib/campaigns/waitlist-emails";
 import { conditionalCommitEmail } from "@/lib/campaigns/condition-emails";
+import { newId } from "@/lib/campaigns/commit-slots";
 
 /** What a commit writes, as decided: its confirmation email and its pledge row (lib/pledges/service, commit-group). */
 /** The backer's confirmation (DESIGN §1: queued in the commit's own transaction), for the row after the commit. */
@@ -28,6 +29,7 @@ export function commitEmail(
     { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName },
     pledgeId,
     d.pledgeCents,
+    d.seats,
   );
 }
 
@@ -52,6 +54,9 @@ export function commitWrite(
     minPeople: d.minPeople,
     waitlisted: d.waitlisted,
     member,
+    // issue 37: the holder's extra seats, each its own pledge in the group
+    extraSeats: Array.from({ length: d.seats - 1 }, () => newId()),
+    partialOk: d.partialOk,
     committedCount: d.committedCount,
     raisedCents: d.raisedCents,
     now,

@@ -44,6 +44,7 @@ export async function getCommitmentsCsv(
     "Refunded (USD)",
     "Deposit",
     "Checked in at (UTC)",
+    "Seat",
   ];
   const lines = all.map((p) =>
     [
@@ -64,6 +65,7 @@ export async function getCommitmentsCsv(
       (p.refundedCents / 100).toFixed(2),
       DEPOSIT_CSV_WORDS[deposits.get(p.id) ?? "none"],
       checkedIn.get(p.id)?.toISOString() ?? "",
+      p.seat ?? "",
     ]
       .map(csvCell)
       .join(","),

@@ -7,10 +7,11 @@ import type { CardSummary } from "@/lib/payments/types";
 import { parseInput } from "@/lib/actions";
 import { commitInputSchema, conditionRefusal, CROWDFUND_MIN_CENTS } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, commitBlock, isLateCommit } from "@/lib/access/pledge-policy";
-import { countsTowardGoal, isCrowdfund, isFull, isPaidEvent } from "@/lib/events/lifecycle";
+import { countsTowardGoal, isCrowdfund, isPaidEvent } from "@/lib/events/lifecycle";
 import { memberCount } from "@/lib/campaigns/thresholds";
 import { canSeeEvent } from "@/lib/access/rules";
 import { livePledgeSql, standingPledgeSql } from "@/lib/events/sql";
+import { groupFits, seatsRefusal } from "@/lib/events/seats";
 
 /**
  * The commit decision (SPEC §4 commit flow, DESIGN §1 threshold): reads the campaign row a commit
@@ -37,6 +38,8 @@ export type CommitResult = {
   member: boolean;
   /** issue 21: "only count me if at least N people are in" */
   minPeople: number | null;
+  /** issue 37: the people this commitment holds (its seats), the committer included */
+  seats: number;
   status: "pending" | "funded" | "charged";
   unit: "people" | "dollars";
   free: boolean;
@@ -66,6 +69,8 @@ type LockedCampaign = {
   acceptAfterThreshold: boolean;
   capacity: number | null;
   waitlistCount: number;
+  /** issue 37: the most seats one commitment may hold */
+  maxSeats: number;
   hasConditions: boolean;
   /** issue 21: [threshold, count] of the commitments holding a place, when the event has conditions */
   thresholds: [number, number][] | null;
@@ -108,7 +113,7 @@ export type Pre = { paid: boolean; crowdfund: boolean; card: Card } | null;
 export const commitColumns = (viewerId: string) => Prisma.sql`
     c.xmin::text AS version, c.id, c.goal, c.status::text AS status, c."approvalStatus"::text AS "approvalStatus",
            c.deadline, c."creatorId", c."ticketPriceCents", c."depositCents", c."depositGraceHours", c."pactType"::text AS "pactType", c."paymentMethod",
-           c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.capacity, c."waitlistCount", c."hasConditions", c.title, c.description,
+           c."committedCount", c."pledgeCount", c."raisedCents"::float8 AS "raisedCents", c."acceptAfterThreshold", c.capacity, c."waitlistCount", c."maxSeats", c."hasConditions", c.title, c.description,
            c."startsAt", c."endsAt", c."timeZone", c.venue, c.address, c."onlineUrl", c.area, c."addressPrivate", c."calendarSequence",
            c."coverId",
            EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewerId} AND ${standingPledgeSql("p")}) AS "alreadyCommitted",
@@ -179,18 +184,32 @@ function personalThreshold(c: LockedCampaign, input: CommitInput, crowdfund: boo
  * the commit that writes them checks the row is still that version. (After the tip membership is
  * sticky: the locked path recounts.)
  */
-function countAfter(c: LockedCampaign, card: Card, minPeople: number | null, collectingRecount: boolean) {
+function countAfter(
+  c: LockedCampaign,
+  card: Card,
+  minPeople: number | null,
+  collectingRecount: boolean,
+  seats: number,
+) {
   const counts = countsTowardGoal(c, Boolean(card)) && minPeople === null;
   if (!collectingRecount)
-    return { committedCount: c.committedCount + (counts ? 1 : 0), member: minPeople === null };
+    return { committedCount: c.committedCount + (counts ? seats : 0), member: minPeople === null };
   // no condition on the event yet: everyone holding a place is a member without one
   const hist = new Map<number, number>(
     c.thresholds ? c.thresholds.map(([n, k]) => [n, k]) : [[1, c.committedCount]],
   );
   const mine = minPeople ?? 1;
-  hist.set(mine, (hist.get(mine) ?? 0) + 1);
+  // issue 37: a group's seats are its weight (each seat is a commitment holding a place)
+  hist.set(mine, (hist.get(mine) ?? 0) + seats);
   const committedCount = memberCount(hist);
   return { committedCount, member: mine <= committedCount };
+}
+
+/** Issue 37: the seats asked for, within the event's M and capacity (lib/events/seats). */
+function groupSeats(c: LockedCampaign, input: CommitInput): number {
+  const refused = seatsRefusal(input.seats, c);
+  if (refused) throw new AppError("BAD_REQUEST", refused, { seats: refused });
+  return input.seats;
 }
 
 /**
@@ -209,10 +228,13 @@ export function decide(viewer: Viewer, c: LockedCampaign | null, input: CommitIn
   const amount = crowdfund ? Math.max(1, Math.floor(amountCents / 100)) : 1;
   const pledgeCents = paid || crowdfund ? amountCents : 0;
   const minPeople = personalThreshold(c, input, crowdfund);
-  const base = { c, paid, crowdfund, card, amount, pledgeCents, minPeople };
+  const seats = groupSeats(c, input);
+  const partialOk = seats > 1 && input.partialOk;
+  const base = { c, paid, crowdfund, card, amount, pledgeCents, minPeople, seats, partialOk };
   // A full event (issue 20): the commitment joins the waitlist — counted nowhere, charged never
-  // unless a place opens (lib/campaigns/waitlist.ts promotes in commit order).
-  if (isFull(c)) {
+  // unless a place opens (lib/campaigns/waitlist.ts promotes in commit order). Issue 37: a group
+  // that does not fit the places left waits as a group.
+  if (!groupFits(c, seats)) {
     return {
       ...base,
       committedCount: c.committedCount,
@@ -231,8 +253,8 @@ export function decide(viewer: Viewer, c: LockedCampaign | null, input: CommitIn
   // with a condition anywhere on the event, the commit recounts the members under the lock
   const recount = minPeople !== null || c.hasConditions;
   const collectingRecount = recount && c.status === "pending" && !crowdfund;
-  const { committedCount, member } = countAfter(c, card, minPeople, collectingRecount);
-  const raisedCents = c.raisedCents + pledgeCents;
+  const { committedCount, member } = countAfter(c, card, minPeople, collectingRecount, seats);
+  const raisedCents = c.raisedCents + pledgeCents * seats;
   const progress = crowdfund ? Math.floor(raisedCents / 100) : committedCount;
   // A late commit (the event keeps accepting after its threshold) crosses nothing: the campaign is
   // already confirmed; it is charged at once (free: confirmed on arrival; paid: the charging job).
@@ -272,6 +294,7 @@ export function resultOf(d: Decision, pledgeId: string, status: CommitResult["st
     position: d.position,
     member: d.member,
     minPeople: d.minPeople,
+    seats: d.seats,
     status,
     unit: d.crowdfund ? "dollars" : "people",
     free: !d.paid,

@@ -42,8 +42,10 @@ export async function giveUpPlace(actor: Actor, input: unknown): Promise<{ refun
         },
       });
       if (!c || !canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
+      // issue 37: a holder of several seats gives a guest seat up first, their own last
       const pledge = await tx.pledge.findFirst({
         where: { campaignId, userId: actor.id, ...LIVE_PLEDGE },
+        orderBy: { guestSlot: "desc" },
         select: {
           id: true,
           amount: true,

@@ -13,6 +13,8 @@ import { mayGoAhead } from "@/lib/campaigns/thresholds";
 import { canManageEvent } from "@/lib/access/rules";
 import { needsPayoutSetup } from "@/lib/access/payable";
 import { ledgerOf, type Ledger } from "@/lib/payouts/ledger";
+import { groupSeatsByGroup, type GroupSeats } from "@/lib/pledges/seats";
+import { plural } from "@/lib/format";
 
 /** The organizer's view of their event: every commitment with its charge state, the chart, the CSV (SPEC §6). */
 export type ManageCommitment = {
@@ -46,6 +48,8 @@ export type ManageCommitment = {
   /** issue 34: its money rows — charged and refunded (they add up to the payout ledger's figures) */
   chargedCents: number;
   refundedCents: number;
+  /** issue 37: a seat of a group in words ("Holds 3 seats", "Guest seat 2"), null for one person */
+  seat: string | null;
 };
 
 export type ManageView = {
@@ -240,6 +244,13 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
   };
 }
 
+/** Issue 37: a seat of a group as the organizer reads it; null for a commitment of one. */
+function seatLabel(groupId: string | null, guestSlot: number, groups: Map<string, GroupSeats>) {
+  if (!groupId) return null;
+  if (guestSlot > 0) return `Guest seat ${guestSlot + 1}`;
+  return `Holds ${plural(groups.get(groupId)?.seats ?? 1, "seat", "seats")}`;
+}
+
 /** The manage page lists this many newest commitments; the CSV export has every one. */
 const MANAGE_COMMITMENTS_LIMIT = 500;
 
@@ -272,17 +283,23 @@ export async function listManagedPledges(
       chargeAttempts: true,
       promotedAt: true,
       minPeople: true,
+      groupId: true,
+      guestSlot: true,
       user: { select: { name: true, email: true } },
     },
   });
+  const groups = await groupSeatsByGroup(db, [
+    ...new Set(rows.flatMap((p) => (p.groupId && p.guestSlot === 0 ? [p.groupId] : []))),
+  ]);
   const waiting = rows.filter((p) => p.standing === "waiting").map((p) => p.id);
   const [positions, money] = await Promise.all([
     waitlistPositions(campaignId, waiting),
     refundState(rows.map((p) => p.id)),
   ]);
   // The creator always sees who committed (SPEC §6).
-  return rows.map(({ user, chargeAttempts, ...p }) => ({
+  return rows.map(({ user, chargeAttempts, groupId, guestSlot, ...p }) => ({
     ...p,
+    seat: seatLabel(groupId, guestSlot, groups),
     counted: p.standing === "in",
     status: organizerStory({
       standing: p.standing,

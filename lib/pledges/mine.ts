@@ -46,6 +46,7 @@ import { canSeeExactPlace } from "@/lib/access/rules";
 import { depositLinesOf, type DepositLine } from "@/lib/pledges/deposits";
 import { recoveryOf, type Recovery } from "@/lib/pledges/attention";
 import { whenChargedText } from "@/lib/events/money-sentences";
+import { groupSeatsByGroup, type GroupSeats } from "@/lib/pledges/seats";
 
 /**
  * The backer's own commitments (issue 18): what they committed to, their state in words, their
@@ -102,6 +103,8 @@ export type MyCommitment = {
   receipt: string | null;
   /** issue 36: the show-up deposit's state in words (lib/pledges/deposits), null at events without one */
   deposit: DepositLine | null;
+  /** issue 37: a commitment of several people: its seats standing, those waiting, in words; null for one */
+  seats: GroupSeats | null;
 };
 
 const select = {
@@ -125,6 +128,7 @@ const select = {
   paymentIntentId: true,
   promotedAt: true,
   minPeople: true,
+  groupId: true,
   // a given-up place: whoever took it has paid, so the giver's refund is due
   handedTo: { select: { charged: true } },
   campaign: {
@@ -234,10 +238,11 @@ type Extra = {
   refund: CommitmentFacts["refund"];
   holdsPlace: boolean;
   deposit?: DepositLine;
+  seats?: GroupSeats;
 };
 
 function present(p: Row, viewer: Viewer, now: Date, x: Extra): MyCommitment {
-  const { position, refund, holdsPlace, deposit } = x;
+  const { position, refund, holdsPlace, deposit, seats } = x;
   const c = p.campaign;
   const facts = factsOf(p, position, refund, now);
   const story = backerStory(facts, eventFactsOf(c, now));
@@ -274,6 +279,7 @@ function present(p: Row, viewer: Viewer, now: Date, x: Extra): MyCommitment {
         ? receiptReference(p.id)
         : null,
     deposit: deposit ?? null,
+    seats: seats && stands && seats.seats > 1 ? seats : null,
   };
 }
 
@@ -297,21 +303,24 @@ export async function getMyCommitment(
   now = new Date(),
 ): Promise<MyCommitment | null> {
   const { campaignId } = parseInput(myCommitmentInput, input, { message: ACCESS_TEXTS.campaignNotFound });
-  const rows = await findRows({ campaignId, userId: viewer.id, ...STANDING_PLEDGE }, 1);
+  const rows = await findRows({ campaignId, userId: viewer.id, guestSlot: 0, ...STANDING_PLEDGE }, 1);
   return rows.length > 0 ? (await presentAll(rows, viewer, now))[0] : null;
 }
 
 /** Every commitment of the viewer, newest first (withdrawn ones too, marked so), at most `take`. */
 export async function listMyCommitments(viewer: Viewer, now = new Date(), take = 100) {
-  return presentAll(await findRows({ userId: viewer.id }, take), viewer, now);
+  // issue 37: a group shows once, on its holder's own seat (slot 0)
+  return presentAll(await findRows({ userId: viewer.id, guestSlot: 0 }, take), viewer, now);
 }
 
 /** The rows as the backer reads them: places in line, refunds and deposits read once for all. */
 async function presentAll(rows: Row[], viewer: Viewer, now: Date): Promise<MyCommitment[]> {
-  const [positions, money, deposits] = await Promise.all([
+  const groupIds = rows.flatMap((r) => (r.groupId ? [r.groupId] : []));
+  const [positions, money, deposits, groups] = await Promise.all([
     positionsOf(rows),
     refundState(rows.map((r) => r.id)),
     depositLinesOf(rows, now),
+    groupSeatsByGroup(db, groupIds),
   ]);
   // the events where the viewer holds a place now: there (and only there) an attendee-only address shows
   const holds = (r: Row) => (HOLDS_PLACE as readonly Standing[]).includes(r.standing);
@@ -322,6 +331,7 @@ async function presentAll(rows: Row[], viewer: Viewer, now: Date): Promise<MyCom
       refund: money.get(r.id)?.refund ?? "none",
       holdsPlace: holding.has(r.campaignId),
       deposit: deposits.get(r.id),
+      seats: r.groupId ? groups.get(r.groupId) : undefined,
     }),
   );
 }

@@ -8,7 +8,14 @@ import { seeCampaign, standingPledgeOf } from "@/lib/campaigns/queries";
 import { parseInput } from "@/lib/actions";
 import { EVENT_COMMITMENTS_LIMIT } from "@/lib/campaigns/page-sizes";
 import { firmNeeded, goAheadFrom } from "@/lib/campaigns/thresholds";
-import { callToAction, isCrowdfund, isPaidEvent, type CallToAction } from "@/lib/events/lifecycle";
+import {
+  callToAction,
+  isCrowdfund,
+  isPaidEvent,
+  placesLeft,
+  type CallToAction,
+} from "@/lib/events/lifecycle";
+import { maxSeatsOf } from "@/lib/events/seats";
 import { canModerate, isApproved } from "@/lib/access/rules";
 import { livePledgeSql } from "@/lib/ledger/pledge-state";
 import { memberPledgeSql } from "@/lib/events/sql";
@@ -49,6 +56,9 @@ export type CommitPanel = {
   /** issue 20: the most people who may be in (null: no limit), and how many wait for a place */
   capacity: number | null;
   waitlistCount: number;
+  /** issue 37: the most people this commitment may hold (1: one person), and the places left (null: no limit) */
+  maxSeats: number;
+  placesLeft: number | null;
   /** issue 21: the organizer may go ahead from `goAheadFrom` people (stated before anyone commits) */
   goAheadFrom: number | null;
   /**
@@ -110,6 +120,8 @@ export async function getCommitPanel(
     ),
     capacity: c.capacity,
     waitlistCount: c.waitlistCount,
+    maxSeats: maxSeatsOf(c),
+    placesLeft: c.capacity === null ? null : placesLeft(c),
     goAheadFrom: c.earlyGoAhead && !isCrowdfund(c) ? goAheadFrom(c) : null,
     money: {
       sentence: moneySentence(c, now, { deadline: formatInZone(c.deadline, c.timeZone) }),
@@ -142,6 +154,8 @@ export type PublicCommitment = {
   amount: number;
   verified: boolean;
   paymentMethod: string;
+  /** issue 37: the people this commitment holds that are in (1: one person) */
+  seats: number;
 };
 
 export { EVENT_COMMITMENTS_LIMIT };
@@ -178,17 +192,23 @@ export async function listEventCommitments(
       paymentMethod: string;
       name: string | null;
       email: string;
+      seats: number;
       total: number;
     }>
   >`
     SELECT p.id, p."userId", p."createdAt", p."attendeeNumber", p.amount, p."amountCents", p.verified, p."paymentMethod", u.name, u.email,
-           (SELECT count(*) FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${memberPledgeSql()})::int AS total
+           -- issue 37: a group is one row, its holder's own seat, with the seats of it that are in
+           CASE WHEN p."groupId" IS NULL THEN 1 ELSE (
+             SELECT count(*) FROM "Pledge" g WHERE g."groupId" = p."groupId" AND g."userId" = p."userId" AND ${memberPledgeSql("g")}
+           ) END::int AS seats,
+           (SELECT count(*) FROM "Pledge" WHERE "campaignId" = ${campaignId} AND ${memberPledgeSql()} AND "guestSlot" = 0)::int AS total
     FROM "Pledge" p JOIN "User" u ON u.id = p."userId"
-    WHERE p."campaignId" = ${campaignId} AND ${memberPledgeSql("p")}
+    WHERE p."campaignId" = ${campaignId} AND ${memberPledgeSql("p")} AND p."guestSlot" = 0
     ORDER BY p."createdAt" DESC, p.id DESC
     LIMIT ${limit} OFFSET ${offset}`;
   const total =
-    rows[0]?.total ?? (offset === 0 ? 0 : await db.pledge.count({ where: { campaignId, ...MEMBER_PLEDGE } }));
+    rows[0]?.total ??
+    (offset === 0 ? 0 : await db.pledge.count({ where: { campaignId, guestSlot: 0, ...MEMBER_PLEDGE } }));
   const items = rows.map((p, i): PublicCommitment => {
     // stored at commit (a trigger), never renumbered
     const n = p.attendeeNumber ?? total - offset - i;
@@ -210,6 +230,7 @@ export async function listEventCommitments(
       amount: p.amount,
       verified: p.verified,
       paymentMethod: p.paymentMethod,
+      seats: p.seats,
     };
   });
   return { items, total };

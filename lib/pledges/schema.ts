@@ -5,6 +5,7 @@ import { ACCESS_TEXTS } from "@/lib/access/texts";
 import { dollarsToCents, plural } from "@/lib/format";
 import { CROWDFUND_MIN_CENTS, isConfirmed } from "@/lib/events/lifecycle";
 import { maxPersonalThreshold } from "@/lib/campaigns/thresholds";
+import { SEAT_TEXTS, SEATS_MAX } from "@/lib/events/seats";
 
 /**
  * Inputs of the commit flow, shared by the commit modals (client-side messages) and the server
@@ -101,6 +102,15 @@ export const commitInputSchema = z.object({
   amount: crowdfundAmountSchema.optional(),
   /** issue 21: "only count me if at least N people are in" (N counts the person); empty: no condition */
   minPeople: personalThresholdSchema.optional(),
+  /** issue 37: the people this commitment holds, the committer included (1 to the event's M) */
+  seats: z.coerce
+    .number({ error: SEAT_TEXTS.invalid })
+    .int(SEAT_TEXTS.invalid)
+    .min(1, SEAT_TEXTS.invalid)
+    .max(SEATS_MAX, SEAT_TEXTS.invalid)
+    .default(1),
+  /** issue 37: a group that does not fit may take the places that open, part of it at a time */
+  partialOk: z.boolean({ error: "Invalid choice" }).default(false),
 });
 
 /** "Show more" on an event page's commitments: the page after the `offset` already shown. */

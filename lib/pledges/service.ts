@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { withEvent } from "@/lib/events/lock";
-import { commit } from "@/lib/events/commit";
+import { commit, type CommitWrite } from "@/lib/events/commit";
 import { isAppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/access/viewer";
 import { getGateway } from "@/lib/payments/gateway";
@@ -29,6 +29,7 @@ import { commitEmail, commitWrite } from "@/lib/pledges/commit-rows";
 import { commitGroup, type Entry } from "@/lib/pledges/commit-group";
 import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/campaigns/membership";
 import { STANDING_PLEDGE } from "@/lib/events/lifecycle";
+import { fillOpenPlaces } from "@/lib/campaigns/waitlist";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
@@ -157,11 +158,19 @@ async function commitAlone({ viewer, input, pre }: Entry): Promise<CommitResult>
     const row = await readForCommit(db, input.campaignId, viewer.id);
     const d = decide(viewer, row, input, pre, now);
     // a recount the decision could not make (after the tip) needs the lock; a crossing too
-    if (d.crossed || d.late || d.waitlisted || (d.recount && !d.counted)) break;
+    // issue 37: a group's seats are written together under the lock
+    if (d.crossed || d.late || d.waitlisted || d.seats > 1 || (d.recount && !d.counted)) break;
     const done = await commitInOneStatement(viewer, d, row!.version, now);
     if (done) return done;
   }
   return commitLocked(viewer, input, pre);
+}
+
+/** The commit transition under the caller's lock; the seats written (issue 37: the holder's first). */
+async function commitUnderLock(tx: Prisma.TransactionClient, write: CommitWrite): Promise<string[]> {
+  const written = await commit(tx, write, { version: null, joinUpTo: null, email: null });
+  if (!written.pledgeId) throw fail("alreadyCommitted", "CONFLICT");
+  return [write.pledgeId, ...(write.extraSeats ?? [])];
 }
 
 /**
@@ -186,14 +195,11 @@ function commitLocked(
           // here). A full event (issue 20): the commitment joins the waitlist — its place in line is its
           // commit order — and moves only the waitlist's count.
           const pledgeId = newId();
-          const written = await commit(tx, commitWrite(viewer, d, pledgeId, now, false), {
-            version: null,
-            joinUpTo: null,
-            email: null,
-          });
-          if (!written.pledgeId) throw fail("alreadyCommitted", "CONFLICT");
+          const seatIds = await commitUnderLock(tx, commitWrite(viewer, d, pledgeId, now, false));
           if (d.waitlisted) {
             await queueEmail(tx, commitEmail(viewer, d, pledgeId));
+            // issue 37: a group that may be promoted in part takes the places left now
+            if (d.partialOk) await fillOpenPlaces(tx, c.id, now);
             return resultOf(
               d,
               pledgeId,
@@ -218,7 +224,7 @@ function commitLocked(
             status = c.status === "charged" ? "charged" : "funded";
             // A late member of a confirmed free event is confirmed on arrival (DESIGN §1 "free events"),
             // and so is anyone whose condition this commit made hold.
-            await confirmJoinedIfFree(tx, c.id, member ? [pledgeId, ...joined] : joined, now);
+            await confirmJoinedIfFree(tx, c.id, member ? [...seatIds, ...joined] : joined, now);
           } else {
             const tipped = await tipIfReached(tx, c.id, now);
             if (tipped) [status, crossed] = [tipped, true];

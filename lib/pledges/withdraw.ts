@@ -29,8 +29,16 @@ import { refundOwedPledges } from "@/lib/ledger/refunds";
 import { detachIfUnused, releaseSavedCards } from "@/lib/ledger/cards";
 import type { CardSummary, PaymentGateway } from "@/lib/payments/types";
 import { getGateway } from "@/lib/payments/gateway";
+import { SEAT_TEXTS } from "@/lib/events/seats";
+import { groupSeatsOf, seatsToWithdraw } from "@/lib/pledges/seats";
 
-const withdrawInputSchema = z.object({ campaignId: campaignIdSchema }).strict();
+const withdrawInputSchema = z
+  .object({
+    campaignId: campaignIdSchema,
+    /** issue 37: drop this many of the holder's guest seats, keeping the commitment; none: withdraw it all */
+    dropSeats: z.number({ error: SEAT_TEXTS.invalid }).int().min(1, SEAT_TEXTS.invalid).max(9).optional(),
+  })
+  .strict();
 const changeCardInputSchema = z
   .object({ campaignId: campaignIdSchema, paymentMethodId: z.string().trim().min(1).max(255) })
   .strict();
@@ -42,6 +50,8 @@ export type WithdrawResult = {
   goal: number;
   /** a charge given back (a withdrawal after a date or place change), in cents; 0 when none */
   refundCents: number;
+  /** issue 37: the guest seats dropped (the commitment kept); 0 for a withdrawal */
+  droppedSeats: number;
 };
 
 /** Under the event's lock: the event and the actor's standing commitment, if it may be withdrawn now. */
@@ -66,7 +76,7 @@ async function withdrawable(
   });
   if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
   const pledge = await tx.pledge.findFirst({
-    where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
+    where: { campaignId, userId: actor.id, guestSlot: 0, ...STANDING_PLEDGE },
     select: {
       id: true,
       createdAt: true,
@@ -78,6 +88,8 @@ async function withdrawable(
       minPeople: true,
       memberSince: true,
       standing: true,
+      groupId: true,
+      guestSlot: true,
       user: { select: { email: true, name: true } },
     },
   });
@@ -108,7 +120,9 @@ export async function withdrawCommitment(
   opts: { now?: Date; gateway?: PaymentGateway } = {},
 ): Promise<WithdrawResult> {
   if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
-  const { campaignId } = parseInput(withdrawInputSchema, input, { message: ACCESS_TEXTS.campaignNotFound });
+  const { campaignId, dropSeats } = parseInput(withdrawInputSchema, input, {
+    message: ACCESS_TEXTS.campaignNotFound,
+  });
 
   const done = await oneAtATime(campaignId, () =>
     db.$transaction(
@@ -117,32 +131,48 @@ export async function withdrawCommitment(
         return withEvent(tx, campaignId, async (locked) => {
           if (!locked) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
           const { c, pledge } = await withdrawable(tx, actor, campaignId, now);
-          if (!(await recordWithdrawal(tx, pledge.id, now)))
-            throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
-
-          await uncount(tx, campaignId, c, pledge);
-          // the place it held goes to the first in line (issue 20); the members are recounted (issue 21)
-          const filled = pledge.waitlistedAt ? null : await fillOpenPlaces(tx, campaignId, now);
+          // issue 37: the holder's seats go with the commitment, or only the guest seats dropped
+          const seats = seatsToWithdraw(await groupSeatsOf(tx, actor.id, pledge), dropSeats);
+          for (const seat of seats) {
+            if (!(await recordWithdrawal(tx, seat.id, now)))
+              throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+            await uncount(tx, campaignId, c, seat);
+          }
+          // the places they held go to the first in line (issue 20); the members are recounted (issue 21)
+          const filled = seats.every((s) => s.waitlistedAt)
+            ? null
+            : await fillOpenPlaces(tx, campaignId, now);
           const after = await tx.campaign.findUniqueOrThrow({
             where: { id: campaignId },
             select: { committedCount: true, raisedCents: true },
           });
-          const refundCents = pledge.chargeStatus === "succeeded" ? pledge.amountCents : 0;
-          await queueEmail(
-            tx,
-            withdrawnEmail(
-              c,
-              { userId: actor.id, email: pledge.user.email, name: pledge.user.name },
-              pledge.id,
-              refundCents,
-            ),
+          const refundCents = seats.reduce(
+            (sum, seat) => sum + (seat.chargeStatus === "succeeded" ? seat.amountCents : 0),
+            0,
           );
+          if (!dropSeats)
+            await queueEmail(
+              tx,
+              withdrawnEmail(
+                c,
+                { userId: actor.id, email: pledge.user.email, name: pledge.user.name },
+                pledge.id,
+                refundCents,
+              ),
+            );
           const counts = progress({
             ...c,
             committedCount: after.committedCount,
             raisedCents: after.raisedCents,
           });
-          return { pledgeId: pledge.id, committedCount: counts.value, goal: c.goal, refundCents, filled };
+          return {
+            pledgeId: pledge.id,
+            committedCount: counts.value,
+            goal: c.goal,
+            refundCents,
+            filled,
+            dropped: dropSeats ? seats.length : 0,
+          };
         });
       },
       { maxWait: 60_000, timeout: 60_000 },
@@ -163,6 +193,7 @@ export async function withdrawCommitment(
     committedCount: done.committedCount,
     goal: done.goal,
     refundCents: done.refundCents,
+    droppedSeats: done.dropped,
   };
 }
 
@@ -197,7 +228,7 @@ async function swapCardLocked(
   if (!canSeeEvent(actor, c)) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
   if (!isPaidEvent(c)) throw new AppError("CONFLICT", CHANGE_CARD_TEXTS.notPaid);
   const pledge = await tx.pledge.findFirst({
-    where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
+    where: { campaignId, userId: actor.id, guestSlot: 0, ...STANDING_PLEDGE },
     select: {
       id: true,
       createdAt: true,
@@ -249,7 +280,7 @@ export async function changeCommitmentCard(
   });
   const gateway = opts.gateway ?? getGateway();
   const own = await db.pledge.findFirst({
-    where: { campaignId, userId: actor.id, ...STANDING_PLEDGE },
+    where: { campaignId, userId: actor.id, guestSlot: 0, ...STANDING_PLEDGE },
     select: { id: true },
   });
   if (!own) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);

@@ -48,6 +48,7 @@ type CampaignOverrides = Partial<{
   addressPrivate: boolean;
   capacity: number | null;
   acceptAfterThreshold: boolean;
+  maxSeats: number;
 }>;
 
 export async function createCampaign(overrides: CampaignOverrides = {}) {
@@ -79,6 +80,7 @@ export async function createCampaign(overrides: CampaignOverrides = {}) {
       addressPrivate: overrides.addressPrivate,
       capacity: overrides.capacity,
       acceptAfterThreshold: overrides.acceptAfterThreshold,
+      maxSeats: overrides.maxSeats,
     },
   });
 }

@@ -1,0 +1,99 @@
+import "server-only";
+import type { Prisma } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { STANDING_PLEDGE } from "@/lib/events/lifecycle";
+import { plural } from "@/lib/format";
+
+/**
+ * A holder's seats (issue 37, docs/decisions/group-commitments.md): a commitment of several people
+ * is the holder's own pledge (guest slot 0, whose id is the group's id) and their guest seats
+ * (slots 1..M-1), each a pledge. Withdrawing takes them all; dropping seats takes guest seats only.
+ */
+
+export type Seat = {
+  id: string;
+  guestSlot: number;
+  amount: number;
+  amountCents: number;
+  paymentMethodId: string | null;
+  chargeStatus: string;
+  waitlistedAt: Date | null;
+};
+
+const SEAT_SELECT = {
+  id: true,
+  guestSlot: true,
+  amount: true,
+  amountCents: true,
+  paymentMethodId: true,
+  chargeStatus: true,
+  waitlistedAt: true,
+} as const;
+
+export const DROP_TEXTS = {
+  tooMany: (guests: number) =>
+    guests === 0
+      ? "Your commitment is just you, so there is no seat to drop. To leave, withdraw."
+      : `You hold ${plural(guests, "guest seat", "guest seats")}, so you can drop at most ${guests}.`,
+} as const;
+
+/** The holder's standing seats in the group of `own` (their own first), or just `own`. */
+export async function groupSeatsOf(
+  tx: Prisma.TransactionClient,
+  holderId: string,
+  own: Seat & { groupId: string | null },
+): Promise<Seat[]> {
+  if (!own.groupId) return [own];
+  const guests = await tx.pledge.findMany({
+    where: { groupId: own.groupId, userId: holderId, guestSlot: { gt: 0 }, ...STANDING_PLEDGE },
+    select: SEAT_SELECT,
+    orderBy: { guestSlot: "asc" },
+  });
+  return [own, ...guests];
+}
+
+/**
+ * Which seats go: all of them (a withdrawal), or `drop` guest seats — those still waiting first (they
+ * hold no place), then the highest slots. Refused when the holder has fewer guest seats.
+ */
+export function seatsToWithdraw(seats: Seat[], drop: number | undefined): Seat[] {
+  if (!drop) return seats;
+  const guests = seats.filter((s) => s.guestSlot > 0);
+  if (drop > guests.length) throw new AppError("BAD_REQUEST", DROP_TEXTS.tooMany(guests.length));
+  const order = [...guests].sort(
+    (a, b) => Number(Boolean(b.waitlistedAt)) - Number(Boolean(a.waitlistedAt)) || b.guestSlot - a.guestSlot,
+  );
+  return order.slice(0, drop);
+}
+
+/** A group as its holder reads it: the seats standing and how many of them still wait for a place. */
+export type GroupSeats = { seats: number; waiting: number; text: string };
+
+/** "You and 2 guests", and the seats still waiting: the words of a holder's group (My commitments, the event page). */
+export function groupSeatsText(seats: number, waiting: number): string {
+  const who = seats <= 1 ? "Just you" : `You and ${plural(seats - 1, "guest", "guests")}`;
+  if (waiting === 0 || waiting === seats) return who;
+  return `${who} — ${plural(waiting, "seat", "seats")} still waiting for a place`;
+}
+
+/** The standing seats of each group in `groupIds` (one query), as their holder reads them. */
+export async function groupSeatsByGroup(
+  client: Prisma.TransactionClient,
+  groupIds: string[],
+): Promise<Map<string, GroupSeats>> {
+  const out = new Map<string, GroupSeats>();
+  if (groupIds.length === 0) return out;
+  const rows = await client.pledge.groupBy({
+    by: ["groupId", "standing"],
+    where: { groupId: { in: groupIds }, ...STANDING_PLEDGE },
+    _count: { _all: true },
+  });
+  for (const r of rows) {
+    const g = out.get(r.groupId!) ?? { seats: 0, waiting: 0, text: "" };
+    g.seats += r._count._all;
+    if (r.standing === "waiting") g.waiting += r._count._all;
+    out.set(r.groupId!, g);
+  }
+  for (const g of out.values()) g.text = groupSeatsText(g.seats, g.waiting);
+  return out;
+}
