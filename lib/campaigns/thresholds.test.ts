@@ -106,3 +106,61 @@ describe("firmNeeded", () => {
     );
   });
 });
+
+/**
+ * Issue 37: a group's condition counts its seats (each seat a commitment with the group's N). The
+ * oracle with weights: the heaviest set of whole groups whose conditions all hold in it (a condition
+ * N holds in a set of total weight ≥ N); the rule, fed one threshold per seat, must find that weight
+ * and never split a group.
+ */
+function weightedOracle(groups: { n: number; seats: number }[]): number {
+  let best = 0;
+  for (let mask = 0; mask < 1 << groups.length; mask++) {
+    let weight = 0;
+    for (let i = 0; i < groups.length; i++) if (mask & (1 << i)) weight += groups[i]!.seats;
+    if (weight <= best) continue;
+    let ok = true;
+    for (let i = 0; i < groups.length && ok; i++) if (mask & (1 << i) && groups[i]!.n > weight) ok = false;
+    if (ok) best = weight;
+  }
+  return best;
+}
+
+const groupsArb = fc.array(
+  fc.record({ n: fc.integer({ min: 1, max: 30 }), seats: fc.integer({ min: 1, max: 4 }) }),
+  { maxLength: 11 },
+);
+
+describe("memberCount with group weights (issue 37)", () => {
+  it("equals the heaviest set of whole groups whose conditions hold, and never splits a group", () => {
+    fc.assert(
+      fc.property(groupsArb, (groups) => {
+        const seats = groups.flatMap((g) => Array<number>(g.seats).fill(g.n));
+        const k = memberCount(seats);
+        expect(k).toBe(weightedOracle(groups));
+        // members: whole groups whose N is at most the count, weighing exactly the count
+        const members = groups.filter((g) => g.n <= k);
+        expect(members.reduce((s, g) => s + g.seats, 0)).toBe(k);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("a group joining never removes a member; a group leaving never adds one who was not eligible", () => {
+    fc.assert(
+      fc.property(
+        groupsArb,
+        fc.record({ n: fc.integer({ min: 1, max: 30 }), seats: fc.integer({ min: 1, max: 4 }) }),
+        (groups, g) => {
+          const expand = (gs: typeof groups) => gs.flatMap((x) => Array<number>(x.seats).fill(x.n));
+          const before = memberCount(expand(groups));
+          const after = memberCount(expand([...groups, g]));
+          expect(after).toBeGreaterThanOrEqual(before);
+          const without = memberCount(expand(groups.slice(1)));
+          expect(without).toBeLessThanOrEqual(before);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -43,8 +43,8 @@ export async function getCommitmentsCsv(
     "Charged (USD)",
     "Refunded (USD)",
     "Deposit",
-    "Checked in at (UTC)",
     "Seat",
+    "Checked in at (UTC)",
   ];
   const lines = all.map((p) =>
     [
@@ -64,8 +64,9 @@ export async function getCommitmentsCsv(
       (p.chargedCents / 100).toFixed(2),
       (p.refundedCents / 100).toFixed(2),
       DEPOSIT_CSV_WORDS[deposits.get(p.id) ?? "none"],
-      checkedIn.get(p.id)?.toISOString() ?? "",
+      // issue 37: a seat of a group ("Holds 3 seats", "Guest seat 2")
       p.seat ?? "",
+      checkedIn.get(p.id)?.toISOString() ?? "",
     ]
       .map(csvCell)
       .join(","),

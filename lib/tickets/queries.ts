@@ -102,13 +102,29 @@ export async function holderTicketAt(
 ): Promise<HolderTicket | null> {
   if (!userId) return null;
   await issueForHolder(userId, campaignId);
+  // issue 37: the holder's own place (slot 0), not a guest seat's
   const rows = await db.ticket.findMany({
-    where: { campaignId, pledge: { userId } },
+    where: { campaignId, pledge: { userId, guestSlot: 0 } },
     select: ticketSelect,
     orderBy: { issuedAt: "desc" },
   });
   const row = rows.find((r) => !voidOf(r.pledge)) ?? rows[0];
   return row ? present(row) : null;
+}
+
+/**
+ * Issue 37: the valid tickets of the guest seats `userId` holds at one event (a group's seats not
+ * claimed by anyone), in seat order — printed with the holder's own to pass on. None for anyone else.
+ */
+export async function guestTicketsAt(userId: string, campaignId: string): Promise<ShownTicket[]> {
+  if (!isRowId(campaignId)) return [];
+  await issueForHolder(userId, campaignId);
+  const rows = await db.ticket.findMany({
+    where: { campaignId, pledge: { userId, guestSlot: { gt: 0 } } },
+    select: ticketSelect,
+    orderBy: { pledge: { guestSlot: "asc" } },
+  });
+  return (await Promise.all(rows.filter((r) => !voidOf(r.pledge)).map(present))).map(shown);
 }
 
 /** A ticket as the door finds it: whose place (the pledge), and whether it admits. */

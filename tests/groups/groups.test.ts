@@ -9,11 +9,17 @@ import { SEAT_TEXTS } from "@/lib/events/seats";
 import { DROP_TEXTS } from "@/lib/pledges/seats";
 import { getEditView } from "@/lib/campaigns/edit-view";
 import { updateCampaign } from "@/lib/campaigns/edit";
+import { guestTicketsAt, holderTicketAt } from "@/lib/tickets/queries";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 
 /* Issue 37 item 1: group commitments on free events — seats counted, waiting as a group, dropped. */
 
-const viewer = (u: { id: string; email: string }) => ({ id: u.id, email: u.email, name: null, isAdmin: false });
+const viewer = (u: { id: string; email: string }) => ({
+  id: u.id,
+  email: u.email,
+  name: null,
+  isAdmin: false,
+});
 const refusal = (p: Promise<unknown>) =>
   p.then(
     () => "accepted",
@@ -72,14 +78,18 @@ describe("committing with friends", () => {
     const ada = await person();
     expect(await refusal(commitToCampaign(ada, { campaignId: c.id, seats: 4 }))).toBe(SEAT_TEXTS.tooMany(3));
     expect(await refusal(commitToCampaign(ada, { campaignId: c.id, seats: 0 }))).toBe(SEAT_TEXTS.invalid);
-    expect(await refusal(commitToCampaign(ada, { campaignId: c.id, seats: "lots" }))).toBe(SEAT_TEXTS.invalid);
+    expect(await refusal(commitToCampaign(ada, { campaignId: c.id, seats: "lots" }))).toBe(
+      SEAT_TEXTS.invalid,
+    );
     const off = await freeEvent({ maxSeats: 1 });
-    expect(await refusal(commitToCampaign(ada, { campaignId: off.id, seats: 2 }))).toBe(SEAT_TEXTS.tooMany(1));
+    expect(await refusal(commitToCampaign(ada, { campaignId: off.id, seats: 2 }))).toBe(
+      SEAT_TEXTS.tooMany(1),
+    );
     const paid = await freeEvent({ ticketPriceCents: 1500 });
     // a paid event takes one person per commitment for now, whatever its M says
-    expect(await refusal(commitToCampaign(ada, { campaignId: paid.id, seats: 2, paymentMethodId: "pm_x" }))).toMatch(
-      /one person per commitment|payment|card/i,
-    );
+    expect(
+      await refusal(commitToCampaign(ada, { campaignId: paid.id, seats: 2, paymentMethodId: "pm_x" })),
+    ).toMatch(/one person per commitment|payment|card/i);
     expect(await db.pledge.count({ where: { userId: ada.id } })).toBe(0);
   });
 
@@ -114,7 +124,9 @@ describe("dropping seats and withdrawing", () => {
     const dropped = await withdrawCommitment(ada, { campaignId: c.id, dropSeats: 1 });
     expect(dropped).toMatchObject({ droppedSeats: 1, committedCount: 2 });
     expect((await seatsOf(c.id, ada.id)).map((s) => s.guestSlot)).toEqual([0, 1]);
-    expect(await refusal(withdrawCommitment(ada, { campaignId: c.id, dropSeats: 2 }))).toBe(DROP_TEXTS.tooMany(1));
+    expect(await refusal(withdrawCommitment(ada, { campaignId: c.id, dropSeats: 2 }))).toBe(
+      DROP_TEXTS.tooMany(1),
+    );
     expect((await getMyCommitment(ada, { campaignId: c.id }))?.seats?.text).toBe("You and 1 guest");
 
     await withdrawCommitment(ada, { campaignId: c.id });
@@ -131,7 +143,9 @@ describe("dropping seats and withdrawing", () => {
     const bo = await person();
     await commitToCampaign(ada, { campaignId: c.id, seats: 3 });
     await commitToCampaign(bo, { campaignId: c.id });
-    expect(await refusal(withdrawCommitment(bo, { campaignId: c.id, dropSeats: 1 }))).toBe(DROP_TEXTS.tooMany(0));
+    expect(await refusal(withdrawCommitment(bo, { campaignId: c.id, dropSeats: 1 }))).toBe(
+      DROP_TEXTS.tooMany(0),
+    );
     expect((await seatsOf(c.id, ada.id)).length).toBe(3);
   });
 });
@@ -198,5 +212,24 @@ describe("a personal threshold on a group", () => {
     // 2 firm + the group's 3 = 5: the group's condition holds, every seat counts
     expect((await counters(c.id)).committedCount).toBe(5);
     expect((await seatsOf(c.id, ada.id)).every((s) => s.standing === "in")).toBe(true);
+  });
+});
+
+describe("a group's tickets", () => {
+  it("one ticket per seat: the holder's own on the event page, the guests' printed with it; nobody else's", async () => {
+    const c = await freeEvent({ goal: 3 });
+    const ada = await person();
+    const r = await commitToCampaign(ada, { campaignId: c.id, seats: 3 });
+    expect(r.crossed).toBe(true);
+    const own = await holderTicketAt(ada.id, c.id);
+    expect(own?.pledgeId).toBe(r.pledgeId);
+    const guests = await guestTicketsAt(ada.id, c.id);
+    expect(guests).toHaveLength(2);
+    expect(new Set([own!.code, ...guests.map((g) => g.code)]).size).toBe(3);
+    expect(JSON.stringify(guests)).not.toMatch(/"token"/);
+    expect(await db.ticket.count({ where: { campaignId: c.id } })).toBe(3);
+    const bo = await person();
+    expect(await guestTicketsAt(bo.id, c.id)).toEqual([]);
+    expect(await holderTicketAt(bo.id, c.id)).toBeNull();
   });
 });

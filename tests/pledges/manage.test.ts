@@ -38,7 +38,7 @@ describe("manage page permissions", () => {
     expect(csv?.filename).toMatch(/-commitments\.csv$/);
     const lines = csv!.csv.trim().split("\r\n");
     expect(lines[0]).toBe(
-      '"Contributor","Email","Committed at (UTC)","Amount (USD)","Status","Charged at (UTC)","Card","Failure code","Waitlist position","Promoted at (UTC)","Condition (at least N people)","Counted","Charged (USD)","Refunded (USD)","Deposit","Checked in at (UTC)"',
+      '"Contributor","Email","Committed at (UTC)","Amount (USD)","Status","Charged at (UTC)","Card","Failure code","Waitlist position","Promoted at (UTC)","Condition (at least N people)","Counted","Charged (USD)","Refunded (USD)","Deposit","Seat","Checked in at (UTC)"',
     );
     // A formula in a display name is neutralised for spreadsheets.
     expect(lines[1].startsWith(`"'=HYPERLINK(""evil"")","${backer.email}"`)).toBe(true);
