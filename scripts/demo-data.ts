@@ -21,6 +21,7 @@ import { runPaymentRecovery } from "@/lib/charging/recovery-pass";
 import { confirmJoinedIfFree, tipIfReached } from "@/lib/campaigns/membership";
 import { issueTickets } from "@/lib/tickets/service";
 import { refundOwedDeposits } from "@/lib/ledger/deposits";
+import { commitToCampaign } from "@/lib/pledges/service";
 
 export const DEMO_PASSWORD = "pactnexus-demo";
 const HOUR = 3600_000;
@@ -60,6 +61,8 @@ type EventSeed = {
    * refunded), the others' deposits are held until the end plus the grace
    */
   deposit?: { cents: number; backers: number[]; checkedIn: number };
+  /** issue 37: a backer not yet in commits for themselves and friends (this many people), through the app */
+  group?: number;
 };
 
 const [EXPIRED, CANCELLED] = CALLED_OFF_STATUSES;
@@ -195,6 +198,7 @@ const EVENTS: EventSeed[] = [
     priceCents: 0,
     days: 14,
     pledges: 3,
+    group: 3,
     ageDays: 3,
   },
   {
@@ -533,6 +537,20 @@ async function extraPledges(
     line.map((backer, i) => ({ backer, ...extra(i) })),
   );
   return line.length;
+}
+
+/** Issue 37: the first backer not yet committed commits for `seats` people, through the app's own commit. */
+async function commitAsGroup(campaignId: string, backers: Backer[], seats: number) {
+  const taken = new Set(
+    (await db.pledge.findMany({ where: { campaignId }, select: { userId: true } })).map((p) => p.userId),
+  );
+  const holder = backers.find((b) => !taken.has(b.id));
+  if (!holder) return;
+  const user = await db.user.findUniqueOrThrow({ where: { id: holder.id }, select: { email: true } });
+  await commitToCampaign(
+    { id: holder.id, email: user.email, name: holder.name, isAdmin: false },
+    { campaignId, seats },
+  );
 }
 
 /** The rows the app writes for one event, by table, with their every timestamp column. */
@@ -874,6 +892,8 @@ export async function seedDemo(): Promise<boolean> {
         acceptAfterThreshold: tipAt !== null && line.length > e.goal && !e.capacity,
         earlyGoAhead: e.earlyGoAhead ?? false,
         depositCents: e.deposit?.cents ?? 0,
+        // issue 37: free events take groups of up to 4 (the create form's default)
+        maxSeats: paid || e.deposit ? 1 : 4,
       },
       select: { id: true, ticketPriceCents: true },
     });
@@ -944,6 +964,7 @@ export async function seedDemo(): Promise<boolean> {
         },
       });
     }
+    if (e.group) await commitAsGroup(campaign.id, backers, e.group);
     if (e.pledges > 2) {
       const lines = [
         "Count me in — this is exactly what the neighbourhood needs.",
