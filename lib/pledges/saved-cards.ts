@@ -64,7 +64,7 @@ export async function listSavedCards(userId: string): Promise<SavedCardView[]> {
 
 /** The card the next paid commitment offers in one tap, or null. */
 export async function defaultSavedCard(viewer: Actor): Promise<SavedCardView | null> {
-  if (!viewer) return null;
+  if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   return (await listSavedCards(viewer.id))[0] ?? null;
 }
 
