@@ -6,6 +6,8 @@ import { createCampaign, createUser, expect, fillCard, loginAs, sql, test } from
  * a second paid event commits in one tap with it ("Pay with Visa ·4242"), no card sheet; the profile
  * lists it, and removing it while it backs commitments asks for another card and moves them.
  */
+const SHOTS = process.env.CARD_SHOTS; // a folder: screenshots of the dialog, the sheet and the profile
+
 async function cardsOf(userId: string) {
   const { rows } = await sql().query(
     `SELECT "paymentMethodId", last4, "isDefault" FROM "SavedCard" WHERE "userId" = $1 ORDER BY "createdAt"`,
@@ -74,6 +76,7 @@ for (const viewport of [
       const box = sheet.getByRole("checkbox", { name: "Save this card for next time" });
       await expect(box).not.toBeChecked();
       await box.check();
+      if (SHOTS) await sheet.screenshot({ path: `${SHOTS}/card-sheet-${viewport.width}.png` });
       await fillCard(page, "4242 4242 4242 4242");
       const result = page.getByRole("dialog", { name: "You're Committed!" });
       await expect(result).toBeVisible();
@@ -85,6 +88,7 @@ for (const viewport of [
       await page.getByRole("button", { name: "Commit", exact: true }).click();
       const again = page.getByRole("dialog", { name: "Confirm Your Commitment" });
       await expect(again.getByTestId("commit-saved-card")).toHaveText("Pay with Visa ·4242 (change)");
+      if (SHOTS) await again.screenshot({ path: `${SHOTS}/one-tap-${viewport.width}.png` });
       await again.getByRole("button", { name: "Yes, I'm In!" }).click();
       await expect(page.getByRole("dialog", { name: "You're Committed!" })).toBeVisible();
       await expect(page.getByRole("dialog", { name: "Save Payment Method" })).toHaveCount(0);
@@ -109,10 +113,12 @@ for (const viewport of [
       const section = page.getByTestId("saved-cards");
       await expect(section).toContainText("Visa ·4242");
       await expect(section).toContainText("Default");
+      if (SHOTS) await section.screenshot({ path: `${SHOTS}/profile-cards-${viewport.width}.png` });
       await section.getByRole("button", { name: "Remove Visa ·4242" }).click();
       const ask = page.getByRole("dialog", { name: "Choose another card first" });
       await expect(ask).toContainText(first.title);
       await expect(ask).toContainText(second.title);
+      if (SHOTS) await ask.screenshot({ path: `${SHOTS}/remove-asks-${viewport.width}.png` });
       await ask.getByRole("button", { name: "Use a new card" }).click();
       await fillCard(page, "5555 5555 5555 4444", "Save card and move them");
       await expect(ask).toBeHidden();
