@@ -105,6 +105,24 @@ async function withdrawable(
   return { c, pledge };
 }
 
+/** The seats that go (lib/pledges/seats), each withdrawn and uncounted; refused while a charge of one is in flight. */
+async function withdrawSeats(
+  tx: Prisma.TransactionClient,
+  c: Awaited<ReturnType<typeof withdrawable>>["c"],
+  holderId: string,
+  own: Awaited<ReturnType<typeof withdrawable>>["pledge"],
+  dropSeats: number | undefined,
+  now: Date,
+) {
+  const seats = seatsToWithdraw(await groupSeatsOf(tx, holderId, own), dropSeats);
+  for (const seat of seats) {
+    if (!(await recordWithdrawal(tx, seat.id, now)))
+      throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+    await uncount(tx, c.id, c, seat);
+  }
+  return seats;
+}
+
 /**
  * The backer takes their commitment back (DESIGN §1 "withdrawing"). Under the campaign row lock —
  * the lock every commit takes — so it serialises with the commit that would tip the event: a
@@ -132,12 +150,7 @@ export async function withdrawCommitment(
           if (!locked) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
           const { c, pledge } = await withdrawable(tx, actor, campaignId, now);
           // issue 37: the holder's seats go with the commitment, or only the guest seats dropped
-          const seats = seatsToWithdraw(await groupSeatsOf(tx, actor.id, pledge), dropSeats);
-          for (const seat of seats) {
-            if (!(await recordWithdrawal(tx, seat.id, now)))
-              throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
-            await uncount(tx, campaignId, c, seat);
-          }
+          const seats = await withdrawSeats(tx, c, actor.id, pledge, dropSeats, now);
           // the places they held go to the first in line (issue 20); the members are recounted (issue 21)
           const filled = seats.every((s) => s.waitlistedAt)
             ? null
