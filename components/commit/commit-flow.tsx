@@ -89,6 +89,8 @@ export default function CommitFlow({
   // issue 37: the people this commitment holds, and whether part of the group may take places
   const [seats, setSeats] = useState(1);
   const [partialOk, setPartialOk] = useState(false);
+  // a group larger than the places left joins the waitlist: the button says so
+  const groupWaits = seats > 1 && panel.placesLeft !== null && seats > panel.placesLeft;
 
   const save = useCallback(
     async (paymentMethodId?: string, resuming = false) => {
@@ -354,7 +356,7 @@ export default function CommitFlow({
                 Cancel
               </Button>
               <Button onClick={onConfirm} disabled={saving}>
-                {saving ? "Saving..." : joiningWaitlist ? "Join the waitlist" : "Yes, I'm In!"}
+                {saving ? "Saving..." : joiningWaitlist || groupWaits ? "Join the waitlist" : "Yes, I'm In!"}
               </Button>
             </div>
           </div>
