@@ -122,6 +122,8 @@ export default function CommitFlow({
       .catch(() => null);
     void savedAsked.current.then(setSaved);
   }, [panel.paid, resume, myDefaultCardAction]);
+  // a group larger than the places left joins the waitlist: the button says so
+  const groupWaits = seats > 1 && panel.placesLeft !== null && seats > panel.placesLeft;
 
   const save = useCallback(
     async (paymentMethodId?: string, resuming = false, saveCard = false) => {
@@ -406,7 +408,7 @@ export default function CommitFlow({
                 Cancel
               </Button>
               <Button onClick={onConfirm} disabled={saving}>
-                {saving ? "Saving..." : joiningWaitlist ? "Join the waitlist" : "Yes, I'm In!"}
+                {saving ? "Saving..." : joiningWaitlist || groupWaits ? "Join the waitlist" : "Yes, I'm In!"}
               </Button>
             </div>
           </div>

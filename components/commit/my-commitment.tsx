@@ -228,8 +228,13 @@ export function MyCommitmentCard({
           onConfirm={() => void dropSeat()}
         >
           <p>
-            Your commitment goes from {mine.seats.seats} to {mine.seats.seats - 1} people. You stay committed
-            {mine.seats.seats - 1 > 1 ? " with the others" : ""}; the seat goes back to the event.
+            Your commitment goes from {mine.seats.seats} people to {mine.seats.seats - 1}.{" "}
+            {mine.seats.seats === 2
+              ? "You stay committed on your own"
+              : mine.seats.seats === 3
+                ? "You and your other guest stay committed"
+                : `You and your other ${mine.seats.seats - 2} guests stay committed`}
+            ; the seat goes back to the event.
           </p>
         </ConfirmDialog>
       )}

@@ -264,7 +264,8 @@ export async function listManagedPledges(
   const rows = await db.pledge.findMany({
     where: { campaignId },
     take,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    // issue 37: a group's seats share their commit time: the holder's first, then the guest seats in order
+    orderBy: [{ createdAt: "desc" }, { guestSlot: "asc" }, { id: "desc" }],
     select: {
       id: true,
       createdAt: true,

@@ -29,7 +29,7 @@ import { commitEmail, commitWrite } from "@/lib/pledges/commit-rows";
 import { commitGroup, type Entry } from "@/lib/pledges/commit-group";
 import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/campaigns/membership";
 import { STANDING_PLEDGE } from "@/lib/events/lifecycle";
-import { fillOpenPlaces } from "@/lib/campaigns/waitlist";
+import { fillOpenPlaces, waitingEntries } from "@/lib/campaigns/waitlist";
 import { rememberCard } from "@/lib/pledges/saved-cards";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
@@ -207,11 +207,13 @@ function commitLocked(
           const pledgeId = newId();
           const seatIds = await commitUnderLock(tx, commitWrite(viewer, d, pledgeId, now, false));
           if (d.waitlisted) {
-            await queueEmail(tx, commitEmail(viewer, d, pledgeId));
+            // its place in line: the last entry (issue 37: a group waiting ahead is one entry, not its seats)
+            const w = { ...d, position: await waitingEntries(tx, c.id) };
+            await queueEmail(tx, commitEmail(viewer, w, pledgeId));
             // issue 37: a group that may be promoted in part takes the places left now
             if (d.partialOk) await fillOpenPlaces(tx, c.id, now);
             return resultOf(
-              d,
+              w,
               pledgeId,
               c.status === "charged" ? "charged" : d.late || c.status !== "pending" ? "funded" : "pending",
             );

@@ -183,6 +183,32 @@ describe("a group and the capacity", () => {
     expect(await counters(c.id)).toMatchObject({ pledgeCount: 9, waitlistCount: 0 });
   });
 
+  it("a waiting group is one entry in line: its seats share a place, the one behind it is next", async () => {
+    const c = await freeEvent({ goal: 3, capacity: 3 });
+    for (let i = 0; i < 3; i++) await commitToCampaign(await person(), { campaignId: c.id });
+    const ada = await person();
+    expect(await commitToCampaign(ada, { campaignId: c.id, seats: 3 })).toMatchObject({ position: 1 });
+    const bo = await person();
+    expect(await commitToCampaign(bo, { campaignId: c.id })).toMatchObject({ waitlisted: true, position: 2 });
+    const cy = await person();
+    expect(await commitToCampaign(cy, { campaignId: c.id, seats: 2 })).toMatchObject({ position: 3 });
+    expect(await counters(c.id)).toMatchObject({ waitlistCount: 6 });
+    // the cards say the same (each seat's id is random: the holder's own is never behind its guests)
+    for (const [who, n] of [
+      [ada, 1],
+      [bo, 2],
+      [cy, 3],
+    ] as const)
+      expect((await getMyCommitment(who, { campaignId: c.id }))?.waitlist?.position).toBe(n);
+    const mine = (await listMyCommitments(cy)).find((m) => m.campaignId === c.id);
+    expect(mine?.waitlist?.position).toBe(3);
+    // the email says it too
+    const mail = await db.emailOutbox.findFirst({
+      where: { toEmail: bo.email, subject: { contains: "waitlist" } },
+    });
+    expect(mail?.text).toContain("position 2");
+  });
+
   it("a group that agreed to it is promoted in part, its holder first, then the rest as places open", async () => {
     const organizer = await person();
     const c = await freeEvent({ goal: 5, capacity: 5, creatorId: organizer.id });
