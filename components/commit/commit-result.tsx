@@ -173,6 +173,8 @@ function ResultBody({
 function groupText(r: CommitResult) {
   const who = `For you and ${r.seats - 1 === 1 ? "1 guest" : `${r.seats - 1} guests`}`;
   if (r.waitlisted) return `${who}: your group of ${r.seats} waits for places, in line.`;
+  if (r.seatsWaiting > 0)
+    return `${who}: you're in; ${r.seatsWaiting === 1 ? "1 seat waits" : `${r.seatsWaiting} seats wait`} for a place as they open, in line.`;
   if (r.thresholdMet && r.member) return `${who}: ${r.seats} people are in, each with a ticket of their own.`;
   return `${who}: ${r.seats} people, each with a ticket of their own once the event is confirmed.`;
 }

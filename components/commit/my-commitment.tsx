@@ -188,7 +188,7 @@ export function MyCommitmentCard({
             {waiting ? "Leave the waitlist" : "Withdraw"}
           </Button>
         )}
-        {mine.seats && mine.withdraw && (
+        {mine.seats?.canDrop && (
           <Button size="sm" variant="secondary" onClick={() => (setError(null), setDialog("drop"))}>
             Drop a guest
           </Button>

@@ -40,6 +40,8 @@ export type CommitResult = {
   minPeople: number | null;
   /** issue 37: the people this commitment holds (its seats), the committer included */
   seats: number;
+  /** issue 37: of them, the seats still waiting for a place (a group promoted in part at commit) */
+  seatsWaiting: number;
   status: "pending" | "funded" | "charged";
   unit: "people" | "dollars";
   free: boolean;
@@ -295,6 +297,7 @@ export function resultOf(d: Decision, pledgeId: string, status: CommitResult["st
     member: d.member,
     minPeople: d.minPeople,
     seats: d.seats,
+    seatsWaiting: d.waitlisted ? d.seats : 0,
     status,
     unit: d.crowdfund ? "dollars" : "people",
     free: !d.paid,

@@ -48,7 +48,7 @@ export type ManageCommitment = {
   /** issue 34: its money rows — charged and refunded (they add up to the payout ledger's figures) */
   chargedCents: number;
   refundedCents: number;
-  /** issue 37: a seat of a group in words ("Holds 3 seats", "Guest seat 2"), null for one person */
+  /** issue 37: a seat of a group in words ("Holds 3 seats", "Guest 1"), null for one person */
   seat: string | null;
 };
 
@@ -247,7 +247,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
 /** Issue 37: a seat of a group as the organizer reads it; null for a commitment of one. */
 function seatLabel(groupId: string | null, guestSlot: number, groups: Map<string, GroupSeats>) {
   if (!groupId) return null;
-  if (guestSlot > 0) return `Guest seat ${guestSlot + 1}`;
+  if (guestSlot > 0) return `Guest ${guestSlot}`;
   return `Holds ${plural(groups.get(groupId)?.seats ?? 1, "seat", "seats")}`;
 }
 
