@@ -17,6 +17,7 @@ import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent } from "@/lib/access/p
 import { formatCents, plural } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { showCommitResult } from "@/components/commit/result-store";
+import { postCommit } from "@/components/commit/commit-request";
 
 type Step = "resuming" | "confirm" | "payment";
 
@@ -69,7 +70,7 @@ export default function CommitFlow({
   /** the commit went through: its result is on show (components/commit/result-store.ts) */
   onResult: () => void;
 }) {
-  const { commitToCampaignAction, confirmPledgePaymentAction } = useServerActions();
+  const { confirmPledgePaymentAction } = useServerActions();
   const router = useRouter();
   const [step, setStep] = useState<Step>(resume ? "resuming" : "confirm");
   const [amountError, setAmountError] = useState<string | null>(null);
@@ -90,7 +91,7 @@ export default function CommitFlow({
     async (paymentMethodId?: string, resuming = false) => {
       setSaving(true);
       setError(null);
-      const res = await commitToCampaignAction({
+      const res = await postCommit({
         campaignId: panel.campaignId,
         paymentMethodId,
         amount: panel.crowdfund ? amount : undefined,
@@ -152,7 +153,6 @@ export default function CommitFlow({
       panel.crowdfund,
       amount,
       onExit,
-      commitToCampaignAction,
       confirmPledgePaymentAction,
       publishableKey,
     ],
