@@ -142,6 +142,7 @@ const DOMAIN_FILES = {
     "attention.ts",
     "excuse.ts",
     "deposits.ts",
+    "saved-cards.ts",
   ],
   privacy: ["present.ts"],
   "rate-limit": [],

@@ -5,6 +5,8 @@ import { COMMIT_MESSAGES } from "@/lib/access/pledge-policy";
 export type CommitRequest = {
   campaignId: string;
   paymentMethodId?: string;
+  /** issue 37: "Save this card for next time" was ticked */
+  saveCard?: boolean;
   amount?: string;
   minPeople?: number;
 };

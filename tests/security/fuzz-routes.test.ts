@@ -175,7 +175,10 @@ const TARGETS: Record<string, Target> = {
   "app/api/campaigns/[campaignId]/commit/route.ts#POST": {
     as: (f) => f.user,
     input: (f) =>
-      fc.tuple(segment(f), nastyBody(["paymentMethodId", "amount", "minPeople", "campaignId"], f.known)),
+      fc.tuple(
+        segment(f),
+        nastyBody(["paymentMethodId", "saveCard", "amount", "minPeople", "campaignId"], f.known),
+      ),
     call: (input) => {
       const [id, body] = input as [string, string];
       return commitRoute(post("/api/campaigns/x/commit", body), {
