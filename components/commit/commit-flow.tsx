@@ -18,6 +18,7 @@ import { formatCents, plural } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { showCommitResult } from "@/components/commit/result-store";
 import { SeatPicker } from "@/components/commit/seat-picker";
+import { postCommit } from "@/components/commit/commit-request";
 import type { SavedCardView } from "@/lib/pledges/saved-cards";
 
 type Step = "resuming" | "confirm" | "payment";
@@ -91,7 +92,7 @@ export default function CommitFlow({
   /** the commit went through: its result is on show (components/commit/result-store.ts) */
   onResult: () => void;
 }) {
-  const { commitToCampaignAction, confirmPledgePaymentAction, myDefaultCardAction } = useServerActions();
+  const { confirmPledgePaymentAction, myDefaultCardAction } = useServerActions();
   const router = useRouter();
   const [step, setStep] = useState<Step>(resume ? "resuming" : "confirm");
   const [amountError, setAmountError] = useState<string | null>(null);
@@ -129,7 +130,7 @@ export default function CommitFlow({
     async (paymentMethodId?: string, resuming = false, saveCard = false) => {
       setSaving(true);
       setError(null);
-      const res = await commitToCampaignAction({
+      const res = await postCommit({
         campaignId: panel.campaignId,
         paymentMethodId,
         saveCard: saveCard || undefined,
@@ -196,7 +197,6 @@ export default function CommitFlow({
       seats,
       partialOk,
       onExit,
-      commitToCampaignAction,
       confirmPledgePaymentAction,
       publishableKey,
     ],
