@@ -414,6 +414,12 @@ function targetOf(s, r) {
           `${Math.round((s.reqPerSec / spread) * 100)}%`,
         ]
       : ["≥ 90% of spread commits"];
+  if (s.kind === "commits-group")
+    return [
+      "≥ 90% of plain commits/s, same run; none lost",
+      s.shareOfPlain >= 90 && s.noneLost,
+      `${s.shareOfPlain}%`,
+    ];
   if (name.startsWith("commits"))
     return ["≥ 200/s, p99 ≤ 500 ms, none lost", s.reqPerSec >= 200 && s.p99 <= 500];
   if (s.kind === "charging") return ["≥ 90% of its ceiling, never above the limit", s.ofCeiling >= 90];
