@@ -15,8 +15,8 @@ import { eventIfCurrentSql } from "@/lib/events/lock";
  * The unique live (campaignId, userId, guestSlot) index is the last word on a double commit: a conflict
  * inserts nothing and moves no counter (`pledgeId` null). Issue 37: a group's seats are inserted
  * together (the holder's own seat is the commitment's id and the group's id); the counters move by
- * the seats inserted. A group always commits under the caller's lock (no `version`), so its seats
- * are all inserted or none (the holder's own seat conflicts first).
+ * the seats inserted, all of them or none: the statement holds the event's row lock, and inserts
+ * nothing beside a live commitment of the holder's own (slot 0).
  */
 
 type Tx = Prisma.TransactionClient;

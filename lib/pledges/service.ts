@@ -168,8 +168,8 @@ async function commitAlone({ viewer, input, pre }: Entry): Promise<CommitResult>
     const row = await readForCommit(db, input.campaignId, viewer.id);
     const d = decide(viewer, row, input, pre, now);
     // a recount the decision could not make (after the tip) needs the lock; a crossing too
-    // issue 37: a group's seats are written together under the lock
-    if (d.crossed || d.late || d.waitlisted || d.seats > 1 || (d.recount && !d.counted)) break;
+    // issue 37: a group that fits is the common commit too: its seats in the same one statement
+    if (d.crossed || d.late || d.waitlisted || (d.recount && !d.counted)) break;
     const done = await commitInOneStatement(viewer, d, row!.version, now);
     if (done) return done;
   }
