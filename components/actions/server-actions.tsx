@@ -7,6 +7,7 @@ import type { PresentedComment } from "@/lib/comments/queries";
 import type { MyCommitment } from "@/lib/pledges/mine";
 import type { WithdrawResult } from "@/lib/pledges/withdraw";
 import type { PayPledgeResult } from "@/lib/charging/recovery";
+import type { MyInvites } from "@/lib/pledges/friends";
 
 /**
  * The server actions client components call. A "use server" export is a public endpoint, so the
@@ -56,6 +57,10 @@ export type ServerActions = {
     input: unknown,
     opts?: { resubmit?: boolean },
   ) => Promise<ActionResult<{ id: string; emailed: number }>>;
+  /** issue 37: named friends */
+  inviteFriendAction: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+  myInvitesAction: (input: unknown) => Promise<ActionResult<MyInvites>>;
+  claimSeatAction: (input: unknown) => Promise<ActionResult<{ campaignId: string }>>;
 };
 
 const ServerActionsContext = createContext<ServerActions | null>(null);

@@ -31,6 +31,7 @@ import type { CardSummary, PaymentGateway } from "@/lib/payments/types";
 import { getGateway } from "@/lib/payments/gateway";
 import { SEAT_TEXTS } from "@/lib/events/seats";
 import { groupSeatsOf, seatsToWithdraw } from "@/lib/pledges/seats";
+import { returnClaimedSeat } from "@/lib/pledges/friends";
 
 const withdrawInputSchema = z
   .object({
@@ -106,6 +107,29 @@ async function withdrawable(
 }
 
 /**
+ * Under the event's lock, the seats that leave (issue 37): a claimed seat given up goes back to its
+ * holder (not withdrawn, nothing to uncount); else the holder's seats go with the commitment, or only
+ * the guest seats dropped — each withdrawn and uncounted.
+ */
+async function takeSeats(
+  tx: Prisma.TransactionClient,
+  holderId: string,
+  c: Awaited<ReturnType<typeof withdrawable>>["c"],
+  pledge: Awaited<ReturnType<typeof withdrawable>>["pledge"],
+  dropSeats: number | undefined,
+  now: Date,
+) {
+  if (!dropSeats && (await returnClaimedSeat(tx, pledge))) return { returned: true, seats: [] };
+  const seats = seatsToWithdraw(await groupSeatsOf(tx, holderId, pledge), dropSeats);
+  for (const seat of seats) {
+    if (!(await recordWithdrawal(tx, seat.id, now)))
+      throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+    await uncount(tx, c.id, c, seat);
+  }
+  return { returned: false, seats };
+}
+
+/**
  * The backer takes their commitment back (DESIGN §1 "withdrawing"). Under the campaign row lock —
  * the lock every commit takes — so it serialises with the commit that would tip the event: a
  * withdrawal either lands before the tip (and the tipping commit counts without it) or finds the
@@ -131,13 +155,7 @@ export async function withdrawCommitment(
         return withEvent(tx, campaignId, async (locked) => {
           if (!locked) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
           const { c, pledge } = await withdrawable(tx, actor, campaignId, now);
-          // issue 37: the holder's seats go with the commitment, or only the guest seats dropped
-          const seats = seatsToWithdraw(await groupSeatsOf(tx, actor.id, pledge), dropSeats);
-          for (const seat of seats) {
-            if (!(await recordWithdrawal(tx, seat.id, now)))
-              throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
-            await uncount(tx, campaignId, c, seat);
-          }
+          const { returned, seats } = await takeSeats(tx, actor.id, c, pledge, dropSeats, now);
           // the places they held go to the first in line (issue 20); the members are recounted (issue 21)
           const filled = seats.every((s) => s.waitlistedAt)
             ? null
@@ -150,7 +168,7 @@ export async function withdrawCommitment(
             (sum, seat) => sum + (seat.chargeStatus === "succeeded" ? seat.amountCents : 0),
             0,
           );
-          if (!dropSeats)
+          if (!dropSeats && !returned)
             await queueEmail(
               tx,
               withdrawnEmail(
