@@ -7,7 +7,7 @@ import { CONFIRM_EMAIL_KEY, RESET_PASSWORD_KEY, SEAT_INVITE_KEY } from "@/lib/em
 const OUTBOX_PAGE_SIZE = 25;
 
 export const HIDDEN_LINK_TEXT =
-  "This email holds a one-time confirmation or password-reset link, which is not shown here.";
+  "This email holds a one-time link (an address confirmation, a password reset or a seat claim), which is not shown here.";
 
 /** issue 36: a door ticket's code as an email shows it ("ABCD-EFGH"), and what admins read instead. */
 const SHOWN_TICKET_CODE = /\b[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}\b/g;

@@ -61,27 +61,30 @@ const HOLDER_FALLBACK = "the person who invited you";
 export const INVITE_RATE_LIMIT = { limit: 20, windowMs: 3600_000 } as const;
 
 const inviteSchema = z
-  .object({
-    campaignId: campaignIdSchema,
-    guestSlot: z
-      .number({ error: FRIEND_TEXTS.noSeat })
-      .int(FRIEND_TEXTS.noSeat)
-      .min(1, FRIEND_TEXTS.noSeat)
-      .max(9, FRIEND_TEXTS.noSeat),
-    email: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .max(254, FRIEND_TEXTS.invalidEmail)
-      .pipe(z.email(FRIEND_TEXTS.invalidEmail)),
-  })
+  .object(
+    {
+      campaignId: campaignIdSchema,
+      guestSlot: z
+        .number({ error: FRIEND_TEXTS.noSeat })
+        .int(FRIEND_TEXTS.noSeat)
+        .min(1, FRIEND_TEXTS.noSeat)
+        .max(9, FRIEND_TEXTS.noSeat),
+      email: z
+        .string({ error: FRIEND_TEXTS.invalidEmail })
+        .trim()
+        .toLowerCase()
+        .max(254, FRIEND_TEXTS.invalidEmail)
+        .pipe(z.email(FRIEND_TEXTS.invalidEmail)),
+    },
+    { error: FRIEND_TEXTS.noSeat },
+  )
   .strict();
 const tokenSchema = z.object({ token: z.string().max(200) }).strict();
 
 /** The holder names `email` for their guest seat `guestSlot`: a new invitation (the seat's last one revoked), emailed. */
 export async function inviteFriend(actor: Viewer | null, input: unknown): Promise<{ message: string }> {
   if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
-  const { campaignId, guestSlot, email } = parseInput(inviteSchema, input, { message: FRIEND_TEXTS.noSeat });
+  const { campaignId, guestSlot, email } = parseInput(inviteSchema, input);
   if (actor.email.toLowerCase() === email) throw new AppError("BAD_REQUEST", FRIEND_TEXTS.ownEmail);
   const c = await db.campaign.findUnique({
     where: { id: campaignId },
