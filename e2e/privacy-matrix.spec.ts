@@ -122,6 +122,8 @@ test("no response of any page, route handler or server action carries a hidden i
   // issue 20: someone on the waitlist is nobody's business but theirs, the organizer's and admins'
   // (a card declined at promotion, so no job promotes her while the matrix runs)
   const waiter = await createUser({ name: `Wendy Waiting ${t}`, email: `wendy-${t}@example.test` });
+  // issue 37: a friend named by email for the backer's guest seat (not claimed)
+  const invited = `invited-friend-${t}@example.test`;
   const people: Record<Role, TestUser | null> = {
     visitor: null,
     user: other,
@@ -170,6 +172,20 @@ test("no response of any page, route handler or server action carries a hidden i
     await sql().query(`UPDATE "Pledge" SET "minPeople" = 5, "memberSince" = NULL WHERE id = $1`, [
       pledges[unnamed.id],
     ]);
+    // issue 37: the named backer holds a group of 2 and named a friend by email for the guest seat;
+    // the address is theirs (the holder's) to see, nobody else's
+    const guest = rid("pl");
+    await sql().query(`UPDATE "Pledge" SET "groupId" = id WHERE id = $1`, [pledges[named.id]]);
+    await sql().query(
+      `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt", "groupId", "guestSlot")
+       VALUES ($1, $2, $3, $4, now() - interval '30 minutes', $5, 1)`,
+      [guest, id, named.id, named.name, pledges[named.id]],
+    );
+    await sql().query(
+      `INSERT INTO "SeatInvite" (id, "campaignId", "pledgeId", "inviterId", email, "tokenHash")
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [rid("si"), id, guest, named.id, invited, rid("hash")],
+    );
     const waiting = rid("pl");
     await sql().query(
       `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt", "waitlistedAt", "chargeStatus")
@@ -177,7 +193,7 @@ test("no response of any page, route handler or server action carries a hidden i
       [waiting, id, waiter.id, waiter.name],
     );
     await sql().query(
-      `UPDATE "Campaign" SET "committedCount" = 1, "pledgeCount" = 2, capacity = 10, "waitlistCount" = 1, "hasConditions" = true WHERE id = $1`,
+      `UPDATE "Campaign" SET "committedCount" = 2, "pledgeCount" = 3, "maxSeats" = 3, capacity = 10, "waitlistCount" = 1, "hasConditions" = true WHERE id = $1`,
       [id],
     );
     fixtures.push({ setting, campaignId: id, pledges, comments, waiting });
@@ -197,6 +213,8 @@ test("no response of any page, route handler or server action carries a hidden i
         out.push(f.pledges[person.id], f.comments[person.id]);
       }
     }
+    // issue 37: the address the holder typed for a friend: the holder's own to see
+    if (role !== "backer") out.push(invited);
     // the waitlist, revealed or not: only the organizer and admins see who waits
     out.push(waiter.email, waiter.id, waiter.name!, f.waiting);
     // who is conditional (issue 21): that person's condition, as any payload would carry it, and

@@ -136,9 +136,10 @@ export type MyInvites = {
 
 /** The viewer's own invitations at an event; nothing for anyone without guest seats there. */
 export async function myInvites(actor: Actor, input: unknown): Promise<MyInvites> {
-  const parsed = z.object({ campaignId: campaignIdSchema }).strict().safeParse(input);
-  if (!actor || !parsed.success) return { seats: [], claimed: [] };
-  const { campaignId } = parsed.data;
+  const { campaignId } = parseInput(z.object({ campaignId: campaignIdSchema }).strict(), input, {
+    message: ACCESS_TEXTS.campaignNotFound,
+  });
+  if (!actor) return { seats: [], claimed: [] };
   const [seats, claimed] = await Promise.all([
     db.pledge.findMany({
       where: { campaignId, userId: actor.id, guestSlot: { gt: 0 }, ...STANDING_PLEDGE },

@@ -2,6 +2,7 @@
 
 import { runAction, type ActionResult } from "@/lib/actions";
 import { getViewer } from "@/lib/access/viewer";
+import { AppError } from "@/lib/errors";
 import { inviteFriend, myInvites, type MyInvites } from "@/lib/pledges/friends";
 
 /**
@@ -15,7 +16,9 @@ export async function inviteFriendAction(input: unknown): Promise<ActionResult<{
 }
 
 export async function myInvitesAction(input: unknown): Promise<ActionResult<MyInvites>> {
-  return runAction("Could not load your invitations. Please try again.", async () =>
-    myInvites(await getViewer(), input),
-  );
+  return runAction("Could not load your invitations. Please try again.", async () => {
+    const viewer = await getViewer();
+    if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
+    return myInvites(viewer, input);
+  });
 }
