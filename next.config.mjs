@@ -1,11 +1,14 @@
 import { fileURLToPath } from "node:url";
 
 // Static security headers for every response (the CSP and HSTS are decided per request, in proxy.ts).
+// issue 37: Apple Pay and Google Pay run in Stripe's frames (the Payment Element), which need `payment`:
+// allowed for this origin and Stripe's, nothing else.
+const PAYMENT = 'payment=(self "https://js.stripe.com")';
 const securityHeaders = [
   { key: "X-Content-Type-Options", value: "nosniff" },
   { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
   { key: "X-Frame-Options", value: "DENY" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(self)" },
+  { key: "Permissions-Policy", value: `camera=(), microphone=(), geolocation=(), ${PAYMENT}` },
   { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
 ];
 
@@ -20,7 +23,7 @@ const nextConfig = {
         headers: [
           {
             key: "Permissions-Policy",
-            value: "camera=(self), microphone=(), geolocation=(), payment=(self)",
+            value: `camera=(self), microphone=(), geolocation=(), ${PAYMENT}`,
           },
         ],
       },

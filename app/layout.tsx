@@ -8,6 +8,7 @@ import { deleteCommentAction, postCommentAction } from "@/app/campaign/[campaign
 import { commitToCampaignAction } from "@/app/campaign/[campaignId]/commit-action";
 import { confirmPledgePaymentAction } from "@/app/pledges/[pledgeId]/pay/actions";
 import { setPayoutHoldAction } from "@/app/payouts/actions";
+import { myDefaultCardAction } from "@/app/profile/card-actions";
 import {
   changeCardAction,
   giveUpPlaceAction,
@@ -46,6 +47,7 @@ const actions: ServerActions = {
   myCommitmentAction,
   withdrawCommitmentAction,
   changeCardAction,
+  myDefaultCardAction,
   giveUpPlaceAction,
   goAheadAction,
   confirmPledgePaymentAction,

@@ -147,6 +147,7 @@ const DOMAIN_FILES = {
     "excuse.ts",
     "deposits.ts",
     "seats.ts",
+    "saved-cards.ts",
   ],
   privacy: ["present.ts"],
   "rate-limit": [],

@@ -10,7 +10,11 @@ import { getViewer } from "@/lib/access/viewer";
 import { listCampaignsByCreator } from "@/lib/campaigns/queries";
 import { listMyCommitments } from "@/lib/pledges/mine";
 import { shownTicketsOfHolder } from "@/lib/tickets/queries";
-import { googleEnabled } from "@/lib/env";
+import { env, googleEnabled } from "@/lib/env";
+import { listSavedCards } from "@/lib/pledges/saved-cards";
+import { paymentsMode } from "@/lib/payments/gateway";
+import { SavedCards } from "@/components/payments/saved-cards";
+import { makeDefaultCardAction, removeSavedCardAction } from "./card-actions";
 import { changePasswordAction, signUpAction } from "./actions";
 import { hasPassword } from "@/lib/auth/password-reset";
 import { ChangePasswordForm } from "@/components/auth/password-forms";
@@ -55,13 +59,15 @@ export default async function ProfilePage({
       </div>
     );
   }
-  const [pacts, commitments, confirmed, withPassword, tickets] = await Promise.all([
+  const [pacts, commitments, confirmed, withPassword, tickets, cards] = await Promise.all([
     listCampaignsByCreator(viewer.id),
     listMyCommitments(viewer),
     isEmailConfirmed(viewer.id),
     hasPassword(viewer.id),
     // issue 36: the viewer's door tickets, by pledge (this page is rendered per request, for them only)
     shownTicketsOfHolder(viewer.id),
+    // issue 37: the viewer's cards on file
+    listSavedCards(viewer.id),
   ]);
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:py-10">
@@ -73,6 +79,13 @@ export default async function ProfilePage({
       )}
       {!confirmed && <EmailConfirmationNotice resendAction={resendConfirmationAction} />}
       <ProfileDashboard viewer={viewer} pacts={pacts} commitments={commitments} tickets={tickets} />
+      <SavedCards
+        cards={cards}
+        paymentsMode={paymentsMode()}
+        publishableKey={env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY ?? null}
+        removeAction={removeSavedCardAction}
+        makeDefaultAction={makeDefaultCardAction}
+      />
       {withPassword ? (
         <ChangePasswordForm email={viewer.email} changeAction={changePasswordAction} />
       ) : (

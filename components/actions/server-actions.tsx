@@ -7,6 +7,7 @@ import type { PresentedComment } from "@/lib/comments/queries";
 import type { MyCommitment } from "@/lib/pledges/mine";
 import type { WithdrawResult } from "@/lib/pledges/withdraw";
 import type { PayPledgeResult } from "@/lib/charging/recovery";
+import type { SavedCardView } from "@/lib/pledges/saved-cards";
 import type { MyInvites } from "@/lib/pledges/friends";
 
 /**
@@ -20,6 +21,7 @@ export type ServerActions = {
   myCommitmentAction: (input: unknown) => Promise<ActionResult<MyCommitment | null>>;
   withdrawCommitmentAction: (input: unknown) => Promise<ActionResult<WithdrawResult>>;
   changeCardAction: (input: unknown) => Promise<ActionResult<{ brand: string; last4: string }>>;
+  myDefaultCardAction: () => Promise<ActionResult<SavedCardView | null>>;
   giveUpPlaceAction: (input: unknown) => Promise<ActionResult<{ refundPending: boolean }>>;
   goAheadAction: (input: unknown) => Promise<ActionResult<{ members: number }>>;
   confirmPledgePaymentAction: (input: unknown) => Promise<ActionResult<PayPledgeResult>>;

@@ -1,7 +1,7 @@
 "use client";
 import { useServerActions } from "@/components/actions/server-actions";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Modal } from "@/components/ui/modal";
@@ -18,6 +18,7 @@ import { formatCents, plural } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { showCommitResult } from "@/components/commit/result-store";
 import { SeatPicker } from "@/components/commit/seat-picker";
+import type { SavedCardView } from "@/lib/pledges/saved-cards";
 
 type Step = "resuming" | "confirm" | "payment";
 
@@ -34,6 +35,26 @@ function rememberCondition(campaignId: string, n: number | null) {
     // storage unavailable: the condition is sent from memory only
   }
 }
+/** issue 37: the ticked "Save this card for next time" survives the bank's redirect the same way. */
+const saveKey = (campaignId: string) => `pactnexus:save-card:${campaignId}`;
+function rememberSave(campaignId: string, save: boolean) {
+  try {
+    if (save) sessionStorage.setItem(saveKey(campaignId), "1");
+    else sessionStorage.removeItem(saveKey(campaignId));
+  } catch {}
+}
+function saveFor(campaignId: string): boolean {
+  try {
+    return sessionStorage.getItem(saveKey(campaignId)) === "1";
+  } catch {
+    return false;
+  }
+}
+
+/** "Visa ·4242" (issue 37: the card on file offered in one tap) */
+const savedCardText = (c: { brand: string; last4: string }) =>
+  `${c.brand.charAt(0).toUpperCase()}${c.brand.slice(1)} ·${c.last4}`;
+
 function conditionFor(campaignId: string): number | undefined {
   try {
     const v = sessionStorage.getItem(conditionKey(campaignId));
@@ -70,7 +91,7 @@ export default function CommitFlow({
   /** the commit went through: its result is on show (components/commit/result-store.ts) */
   onResult: () => void;
 }) {
-  const { commitToCampaignAction, confirmPledgePaymentAction } = useServerActions();
+  const { commitToCampaignAction, confirmPledgePaymentAction, myDefaultCardAction } = useServerActions();
   const router = useRouter();
   const [step, setStep] = useState<Step>(resume ? "resuming" : "confirm");
   const [amountError, setAmountError] = useState<string | null>(null);
@@ -89,14 +110,27 @@ export default function CommitFlow({
   // issue 37: the people this commitment holds, and whether part of the group may take places
   const [seats, setSeats] = useState(1);
   const [partialOk, setPartialOk] = useState(false);
+  // issue 37: the card on file offered in one tap (undefined while it is asked for), and the sheet's box
+  const [saved, setSaved] = useState<SavedCardView | null | undefined>(panel.paid ? undefined : null);
+  const savedAsked = useRef<Promise<SavedCardView | null> | null>(null);
+  const [keepCard, setKeepCard] = useState(false);
+
+  useEffect(() => {
+    if (!panel.paid || resume) return;
+    savedAsked.current = myDefaultCardAction()
+      .then((r) => (r.ok ? r.data : null))
+      .catch(() => null);
+    void savedAsked.current.then(setSaved);
+  }, [panel.paid, resume, myDefaultCardAction]);
 
   const save = useCallback(
-    async (paymentMethodId?: string, resuming = false) => {
+    async (paymentMethodId?: string, resuming = false, saveCard = false) => {
       setSaving(true);
       setError(null);
       const res = await commitToCampaignAction({
         campaignId: panel.campaignId,
         paymentMethodId,
+        saveCard: saveCard || undefined,
         amount: panel.crowdfund ? amount : undefined,
         minPeople: conditionFor(panel.campaignId),
         ...(seats > 1 ? { seats, partialOk } : {}),
@@ -180,7 +214,7 @@ export default function CommitFlow({
     import("@/components/payments/stripe-card-form")
       .then((m) => m.paymentMethodFromRedirect(publishableKey, secret))
       .then((pm) => {
-        if (pm) void save(pm, true);
+        if (pm) void save(pm, true, saveFor(panel.campaignId));
         else onExit("Failed to save payment method");
       })
       .catch(() => onExit("Failed to save payment method"));
@@ -220,8 +254,13 @@ export default function CommitFlow({
       }
     }
     setAmountError(null);
-    if (panel.paid) openPayment();
-    else void save();
+    if (!panel.paid) return void save();
+    // issue 37: with a card on file, this tap commits with it (no card sheet); "change" opens the sheet
+    void (async () => {
+      const card = saved === undefined ? await savedAsked.current : saved;
+      if (card) void save(card.paymentMethodId);
+      else openPayment();
+    })();
   }
 
   const close = () => onExit();
@@ -344,6 +383,19 @@ export default function CommitFlow({
                 />
               </Field>
             )}
+            {panel.paid && saved && (
+              <p className="text-sm text-slate-800" data-testid="commit-saved-card">
+                Pay with <span className="font-semibold">{savedCardText(saved)}</span>{" "}
+                <button
+                  type="button"
+                  className="text-brand-700 underline hover:text-brand-800"
+                  onClick={openPayment}
+                  disabled={saving}
+                >
+                  (change)
+                </button>
+              </p>
+            )}
             {error && (
               <p role="alert" className="text-sm text-red-600">
                 {error}
@@ -384,10 +436,22 @@ export default function CommitFlow({
                     : `Your card is saved now. ${panel.money.whenCharged}`}
               </p>
             </div>
+            <label className="flex items-center gap-2 text-sm text-slate-200">
+              <input
+                type="checkbox"
+                className="size-4 accent-brand-400"
+                checked={keepCard}
+                onChange={(e) => {
+                  setKeepCard(e.target.checked);
+                  rememberSave(panel.campaignId, e.target.checked);
+                }}
+              />
+              Save this card for next time
+            </label>
             <SaveCardStep
               paymentsMode={paymentsMode}
               publishableKey={publishableKey}
-              onSaved={(pm) => void save(pm)}
+              onSaved={(pm) => void save(pm, false, keepCard)}
               busy={saving}
             />
             {error && (

@@ -85,6 +85,7 @@ export function DemoCardForm({
       <p className="rounded-lg border border-amber-400/40 bg-amber-400/10 px-3 py-2 text-sm text-amber-200">
         <strong className="font-semibold">Demo payments</strong> — no real card is charged, and only test
         numbers are taken: never enter a real card. Use 4242 4242 4242 4242 with any future date and any CVC.
+        Apple Pay and Google Pay are not offered in demo mode; a saved card is kept the same way.
       </p>
       <div className="space-y-1">
         <label htmlFor={`${id}-number`} className="block text-sm font-medium text-slate-300">

@@ -64,7 +64,9 @@ function Inner({
 
   return (
     <form onSubmit={submit} className="space-y-4">
-      <PaymentElement />
+      {/* issue 37: Apple Pay and Google Pay where the device and the Stripe account offer them (Link too,
+          where the account enables it); the SetupIntent's automatic payment methods carry them */}
+      <PaymentElement options={{ wallets: { applePay: "auto", googlePay: "auto" } }} />
       {error && (
         <p role="alert" className="rounded-lg bg-red-500/15 px-3 py-2 text-sm text-red-300">
           {error}

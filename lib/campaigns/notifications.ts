@@ -144,8 +144,9 @@ export async function queueModerationEmail(tx: Tx, moderationLogId: string): Pro
 }
 
 /**
- * One email per row, to the row's user (issue 20/21: promotions, a closed waitlist, released
- * conditions): the users are read once, and a row whose user is gone gets none.
+ * One email per person among `rows`, to the row's user (issue 20/21: promotions, a closed waitlist,
+ * released conditions): the users are read once, and a row whose user is gone gets none. Issue 37: a
+ * group's seats are one person's rows (the holder's), told once, by the first of them.
  */
 export async function queueToEach<R extends { userId: string }>(
   tx: Tx,
@@ -160,7 +161,8 @@ export async function queueToEach<R extends { userId: string }>(
   const byId = new Map(users.map((u) => [u.id, u]));
   return queueEmails(
     tx,
-    rows.flatMap((r) => {
+    rows.flatMap((r, i) => {
+      if (rows.findIndex((x) => x.userId === r.userId) !== i) return []; // told by their first row
       const u = byId.get(r.userId);
       return u ? [email(r, { userId: u.id, email: u.email, name: u.name })] : [];
     }),

@@ -84,6 +84,10 @@ const createFields = (now: Now) => z.object(createShape(now));
 
 type CreateFields = z.output<ReturnType<typeof createFields>>;
 
+/** Issue 37: people per commitment where the event takes groups (lib/events/seats), else 1. */
+const seatsColumn = (v: CreateFields, depositCents: number) =>
+  groupsRefusal({ pactType: v.pactType, ticketPriceCents: v.ticketPrice, depositCents }) ? 1 : v.maxSeats;
+
 /** The checks across fields (bonus, times, capacity, a crowdfund's payment), then the event's columns. */
 function eventColumns(v: CreateFields, ctx: z.RefinementCtx) {
   // issue 31: the organizer's own promise, on events with a ticket price (or a crowdfund), 1–20%
@@ -157,9 +161,7 @@ function eventColumns(v: CreateFields, ctx: z.RefinementCtx) {
     acceptAfterThreshold: v.acceptAfterThreshold,
     capacity: crowdfund ? null : v.capacity,
     // issue 37: groups where the event takes them (free pactions for now), else one person each
-    maxSeats: groupsRefusal({ pactType: v.pactType, ticketPriceCents: v.ticketPrice, ...deposit })
-      ? 1
-      : v.maxSeats,
+    maxSeats: seatsColumn(v, deposit.depositCents),
     earlyGoAhead: crowdfund ? false : v.earlyGoAhead,
     // Payment instructions belong to crowdfunds only (SPEC §3).
     paymentType: crowdfund ? (v.paymentType as (typeof PAYMENT_TYPES)[number]) : null,

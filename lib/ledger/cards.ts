@@ -5,8 +5,10 @@ import { CALLED_OFF_STATUSES, CANCELLABLE_STATUSES, STANDING_PLEDGE } from "@/li
 
 /**
  * Card release (issue 32: it lives with the ledger; the deadline job, withdrawal, giving up and the
- * waitlist call here). A pledge that will never be charged forgets its saved card, and in Stripe mode
- * the card is detached from the backer's customer unless another live pledge still needs it.
+ * waitlist call here). A pledge that will never be charged forgets its card, and in Stripe mode the
+ * card is detached from the backer's customer unless another live pledge still needs it — or the
+ * backer saved it for next time (issue 37, a SavedCard row): a card on file stays attached until the
+ * backer removes it (lib/pledges/saved-cards.ts).
  */
 
 /** A pledge whose card may go: never charged (its event called off), or withdrawn with no charge in flight. */
@@ -14,8 +16,9 @@ const NEVER_CHARGED = { chargeStatus: "none" } as const;
 const WITHDRAWN_AT_REST = { withdrawnAt: { not: null }, chargeStatus: { not: "processing" } } as const;
 
 /**
- * In Stripe mode, detaches a saved card from the backer's customer unless a live pledge of an event
- * still collecting or charging uses it (other than `exceptPledgeId`). True when the card is free to
+ * In Stripe mode, detaches a pledge's card from the backer's customer unless the backer keeps it on
+ * file (issue 37) or a live pledge of an event still collecting or charging uses it (other than
+ * `exceptPledgeId`). True when the card is free to
  * forget (detached, already gone, or still needed elsewhere); false when detaching failed and should
  * be retried. Demo cards need no detaching.
  */
@@ -25,6 +28,8 @@ export async function detachIfUnused(
   gateway = getGateway(),
 ): Promise<boolean> {
   if (paymentsMode() !== "stripe") return true;
+  // a card on file (issue 37): the pledge forgets it, the backer keeps it for next time
+  if ((await db.savedCard.count({ where: { paymentMethodId } })) > 0) return true;
   const stillNeeded = await db.pledge.count({
     where: {
       id: { not: exceptPledgeId },

@@ -98,6 +98,8 @@ export const commitInputSchema = z.object({
     .max(255)
     .regex(/^[A-Za-z0-9_]+$/, "Invalid payment method")
     .optional(),
+  /** issue 37: "Save this card for next time" was ticked (kept on file once the commitment is recorded) */
+  saveCard: z.boolean().optional(),
   /** crowdfund only: dollars as typed */
   amount: crowdfundAmountSchema.optional(),
   /** issue 21: "only count me if at least N people are in" (N counts the person); empty: no condition */

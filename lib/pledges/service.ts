@@ -30,6 +30,7 @@ import { commitGroup, type Entry } from "@/lib/pledges/commit-group";
 import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/campaigns/membership";
 import { STANDING_PLEDGE } from "@/lib/events/lifecycle";
 import { fillOpenPlaces } from "@/lib/campaigns/waitlist";
+import { rememberCard } from "@/lib/pledges/saved-cards";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
 export const COMMIT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
@@ -129,6 +130,8 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
   }
 
   void kickEmailSender();
+  // issue 37: "Save this card for next time" — the card the provider confirmed is the viewer's, kept on file
+  if (input.saveCard && pre?.card) await keepCard(viewer.id, pre.card);
   if ((result.crossed || result.late) && !result.free) {
     // After commit (SPEC §8): the committer's own pledge is charged now, on-session, within a time
     // budget (a member's: a condition that does not hold yet is not charged); everyone else's by
@@ -149,6 +152,13 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
     }
   }
   return result;
+}
+
+/** The commitment is recorded: failing to keep the card on file only means it is offered again next time. */
+async function keepCard(userId: string, card: NonNullable<Card>) {
+  await rememberCard(userId, card).catch((err) =>
+    console.warn(`[pledges] could not keep the card on file: ${(err as Error).message}`),
+  );
 }
 
 /** One commit on its own, as before group commit: the one statement, else the locked transaction. */

@@ -106,10 +106,28 @@ async function withdrawable(
   return { c, pledge };
 }
 
+/** The seats that go (lib/pledges/seats), each withdrawn and uncounted; refused while a charge of one is in flight. */
+async function withdrawSeats(
+  tx: Prisma.TransactionClient,
+  c: Awaited<ReturnType<typeof withdrawable>>["c"],
+  holderId: string,
+  own: Awaited<ReturnType<typeof withdrawable>>["pledge"],
+  dropSeats: number | undefined,
+  now: Date,
+) {
+  const seats = seatsToWithdraw(await groupSeatsOf(tx, holderId, own), dropSeats);
+  for (const seat of seats) {
+    if (!(await recordWithdrawal(tx, seat.id, now)))
+      throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
+    await uncount(tx, c.id, c, seat);
+  }
+  return seats;
+}
+
 /**
  * Under the event's lock, the seats that leave (issue 37): a claimed seat given up goes back to its
  * holder (not withdrawn, nothing to uncount); else the holder's seats go with the commitment, or only
- * the guest seats dropped — each withdrawn and uncounted.
+ * the guest seats dropped (withdrawSeats).
  */
 async function takeSeats(
   tx: Prisma.TransactionClient,
@@ -120,13 +138,7 @@ async function takeSeats(
   now: Date,
 ) {
   if (!dropSeats && (await returnClaimedSeat(tx, pledge))) return { returned: true, seats: [] };
-  const seats = seatsToWithdraw(await groupSeatsOf(tx, holderId, pledge), dropSeats);
-  for (const seat of seats) {
-    if (!(await recordWithdrawal(tx, seat.id, now)))
-      throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
-    await uncount(tx, c.id, c, seat);
-  }
-  return { returned: false, seats };
+  return { returned: false, seats: await withdrawSeats(tx, c, holderId, pledge, dropSeats, now) };
 }
 
 /**

@@ -96,7 +96,9 @@ async function expectOneStory(campaignId: string) {
   for (const p of pledges) {
     const backer = asViewer(p.user);
     const at = `${where}: pledge ${p.id} (${p.standing}, ${p.chargeStatus})`;
-    const mine = (await listMyCommitments(backer)).find((m) => m.pledgeId === p.id)!;
+    // issue 37: a guest seat is told on its holder's entry (the group's, with its seats)
+    const entry = p.guestSlot > 0 ? p.groupId : p.id;
+    const mine = (await listMyCommitments(backer)).find((m) => m.pledgeId === entry)!;
     expect(mine, at).toBeDefined();
     const card = await getMyCommitment(backer, { campaignId });
     if (card?.pledgeId === p.id) {

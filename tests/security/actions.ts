@@ -20,6 +20,7 @@ export const create = await import("@/app/create-campaign/actions");
 export const pay = await import("@/app/pledges/[pledgeId]/pay/actions");
 export const payouts = await import("@/app/payouts/actions");
 export const profile = await import("@/app/profile/actions");
+export const cards = await import("@/app/profile/card-actions");
 export const unsubscribe = await import("@/app/unsubscribe/actions");
 export const verifyEmail = await import("@/app/verify-email/actions");
 export const forgotPassword = await import("@/app/forgot-password/actions");

@@ -78,6 +78,7 @@ const {
   pay,
   payouts,
   profile,
+  cards,
   unsubscribe,
   verifyEmail,
   forgotPassword,
@@ -108,6 +109,7 @@ const DENIALS = [
   "Only the organizer and the door helpers of this event can check people in.",
   "Only the organizer can invite door helpers.",
   "Only the organizer can excuse a deposit.",
+  "That card is not one of your saved cards.",
 ] as const;
 
 type People = Record<Exclude<Role, "visitor">, Awaited<ReturnType<typeof createUser>>>;
@@ -190,6 +192,23 @@ async function demoCard(userId: string) {
   });
   if (!r.ok) throw new Error(r.error.message);
   return r.setupIntent.payment_method;
+}
+
+/** A demo card the person kept on file (issue 37). */
+async function savedDemoCard(userId: string) {
+  const paymentMethodId = await demoCard(userId);
+  await db.savedCard.create({
+    data: {
+      userId,
+      paymentMethodId,
+      brand: "visa",
+      last4: "4242",
+      expMonth: 12,
+      expYear: 2034,
+      isDefault: true,
+    },
+  });
+  return paymentMethodId;
 }
 
 /** Runs a server action as `role` and classifies the result (a Next redirect counts as success). */
@@ -753,6 +772,18 @@ const SCENARIOS: Record<string, Scenario<any>> = {
       action(f.people, role, () =>
         profile.changePasswordAction({ currentPassword: "old password 1", password: "brand new pass 2" }),
       ),
+  },
+  "app/profile/card-actions.ts#myDefaultCardAction": {
+    setup: async (p) => ({ people: p }),
+    call: (f, role) => action(f.people, role, () => cards.myDefaultCardAction()),
+  },
+  "app/profile/card-actions.ts#makeDefaultCardAction": {
+    setup: async (p) => ({ people: p, card: await savedDemoCard(p.backer.id) }),
+    call: (f, role) => action(f.people, role, () => cards.makeDefaultCardAction({ paymentMethodId: f.card })),
+  },
+  "app/profile/card-actions.ts#removeSavedCardAction": {
+    setup: async (p) => ({ people: p, card: await savedDemoCard(p.backer.id) }),
+    call: (f, role) => action(f.people, role, () => cards.removeSavedCardAction({ paymentMethodId: f.card })),
   },
   "app/forgot-password/actions.ts#requestPasswordResetAction": {
     setup: async (p) => ({ people: p }),

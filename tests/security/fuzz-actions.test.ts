@@ -29,6 +29,7 @@ const {
   pay,
   payouts,
   profile,
+  cards,
   unsubscribe,
   verifyEmail,
   forgotPassword,
@@ -326,6 +327,22 @@ const TARGETS: Record<string, Target> = {
     as: (f) => f.user,
     input: (f) => one(nastyInput(["currentPassword", "password"], f.known)),
     call: (i) => profile.changePasswordAction(i),
+  },
+  "app/profile/card-actions.ts#myDefaultCardAction": {
+    ignoresInput: true,
+    as: (f) => f.user,
+    input: (f) => fc.array(nastyValue(f.known), { maxLength: 2 }),
+    call: (...args) => (cards.myDefaultCardAction as (...a: unknown[]) => Promise<unknown>)(...args),
+  },
+  "app/profile/card-actions.ts#makeDefaultCardAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["paymentMethodId"], f.known)),
+    call: (i) => cards.makeDefaultCardAction(i),
+  },
+  "app/profile/card-actions.ts#removeSavedCardAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["paymentMethodId", "replacementId"], f.known)),
+    call: (i) => cards.removeSavedCardAction(i),
   },
   "app/forgot-password/actions.ts#requestPasswordResetAction": {
     as: () => null,

@@ -393,6 +393,27 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "action",
+    file: "app/profile/card-actions.ts",
+    name: "myDefaultCardAction",
+    access: "signed-in",
+    rule: "lib/pledges/saved-cards defaultSavedCard: the viewer's own card on file (issue 37), or null",
+  },
+  {
+    kind: "action",
+    file: "app/profile/card-actions.ts",
+    name: "makeDefaultCardAction",
+    access: "backer",
+    rule: "lib/pledges/saved-cards makeDefaultCard: only the card's owner (a SavedCard row of the viewer), else 404",
+  },
+  {
+    kind: "action",
+    file: "app/profile/card-actions.ts",
+    name: "removeSavedCardAction",
+    access: "backer",
+    rule: "lib/pledges/saved-cards removeSavedCard: only the card's owner; a card backing commitments needs a replacement the provider says is theirs (gateway.getCard), moved through changeCommitmentCard",
+  },
+  {
+    kind: "action",
     file: "app/forgot-password/actions.ts",
     name: "requestPasswordResetAction",
     access: "public",
