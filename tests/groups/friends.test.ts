@@ -200,6 +200,25 @@ describe("claiming a seat", () => {
     expect((await db.pledge.findUniqueOrThrow({ where: { id: seat1.id } })).userId).toBe(bo.id);
   });
 
+  it("two people claiming one link at once: exactly one gets the seat", async () => {
+    const { c, ada } = await group(2);
+    await inviteFriend(ada, { campaignId: c.id, guestSlot: 1, email: "both@example.test" });
+    const token = await linkSentTo("both@example.test");
+    const [bo, cy] = [await person(), await person()];
+    const before = await counters(c.id);
+    const outcomes = await Promise.all([
+      refusal(claimSeat(bo, { token })),
+      refusal(claimSeat(cy, { token })),
+    ]);
+    expect(outcomes.filter((o) => o === "accepted")).toHaveLength(1);
+    expect(outcomes.filter((o) => o === FRIEND_TEXTS.claimed)).toHaveLength(1);
+    const seat = await db.pledge.findFirstOrThrow({
+      where: { campaignId: c.id, groupId: { not: null }, guestSlot: 0, userId: { not: ada.id } },
+    });
+    expect([bo.id, cy.id]).toContain(seat.userId);
+    expect(await counters(c.id)).toEqual(before);
+  });
+
   it("a friend already committed to the event cannot claim: the seat stays with its holder", async () => {
     const { c, ada } = await group(2);
     const bo = await person();
