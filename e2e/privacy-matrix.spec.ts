@@ -298,10 +298,13 @@ test("no response of any page, route handler or server action carries a hidden i
           ).toBeTruthy();
           const args = READ_ACTIONS.has(entry.name)
             ? [{ campaignId: f.campaignId, offset: 0 }]
-            : // refused on purpose: `minPeople: 0` is no personal threshold, so the commit action (which
-              // takes `{ campaignId }` alone on a free event) refuses too, and "another user" stays no
-              // member — a member may see the attendee-only place on My commitments (issue 34)
-              [{ campaignId: f.campaignId, refusedOnPurpose: true, text: "", minPeople: 0 }];
+            : entry.name === "myInvitesAction"
+              ? // issue 37: the real read: the holder's own invitations, nothing for anyone else
+                [{ campaignId: f.campaignId }]
+              : // refused on purpose: `minPeople: 0` is no personal threshold, so the commit action (which
+                // takes `{ campaignId }` alone on a free event) refuses too, and "another user" stays no
+                // member — a member may see the attendee-only place on My commitments (issue 34)
+                [{ campaignId: f.campaignId, refusedOnPurpose: true, text: "", minPeople: 0 }];
           const url = actionPageUrl(found!.page, ids);
           requests.push({
             role,
