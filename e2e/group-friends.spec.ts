@@ -46,6 +46,11 @@ for (const viewport of [
         page.getByRole("status").filter({ hasText: `Invitation sent to ${friend.email}` }),
       ).toBeVisible();
       await expect(page.getByText(`invited: ${friend.email}`)).toBeVisible();
+      if (process.env.FRIENDS_SHOTS)
+        await page.screenshot({
+          path: `${process.env.FRIENDS_SHOTS}/invite-${viewport.width}.png`,
+          fullPage: true,
+        });
 
       const { rows: seat } = await sql().query(
         `SELECT p.id, t.code FROM "Pledge" p JOIN "Ticket" t ON t."pledgeId" = p.id
@@ -69,6 +74,8 @@ for (const viewport of [
       await loginAs(page, friend);
       await page.goto(link);
       await expect(page.getByRole("heading", { level: 1, name: "Claim your seat" })).toBeVisible();
+      if (process.env.FRIENDS_SHOTS)
+        await page.screenshot({ path: `${process.env.FRIENDS_SHOTS}/claim-${viewport.width}.png` });
       await page.getByTestId("claim-seat").click();
       await expect(page.getByTestId("claim-done")).toBeVisible();
 

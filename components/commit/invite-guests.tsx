@@ -64,13 +64,13 @@ export function InviteGuests({ campaignId }: { campaignId: string }) {
       {data?.seats.map((s) => (
         <form
           key={s.guestSlot}
-          className="mt-2 flex flex-wrap items-end gap-2"
+          className="mt-2 flex flex-col gap-2 sm:flex-row sm:items-end"
           onSubmit={(e) => {
             e.preventDefault();
             void send(s.guestSlot);
           }}
         >
-          <label className="flex min-w-0 flex-1 flex-col text-sm text-slate-800">
+          <label className="flex min-w-0 flex-1 flex-col text-sm wrap-anywhere text-slate-800">
             <span>
               Guest seat {s.guestSlot + 1}
               {s.invited && <span className="text-slate-600"> — invited: {s.invited}</span>}
@@ -87,7 +87,13 @@ export function InviteGuests({ campaignId }: { campaignId: string }) {
               data-testid={`invite-email-${s.guestSlot}`}
             />
           </label>
-          <Button size="sm" type="submit" disabled={busy !== null} data-testid={`invite-send-${s.guestSlot}`}>
+          <Button
+            size="sm"
+            type="submit"
+            className="self-start sm:self-auto"
+            disabled={busy !== null}
+            data-testid={`invite-send-${s.guestSlot}`}
+          >
             {busy === s.guestSlot ? "Sending…" : s.invited ? "Send again" : "Send"}
           </Button>
         </form>
