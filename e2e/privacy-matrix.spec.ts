@@ -122,6 +122,9 @@ test("no response of any page, route handler or server action carries a hidden i
   // issue 20: someone on the waitlist is nobody's business but theirs, the organizer's and admins'
   // (a card declined at promotion, so no job promotes her while the matrix runs)
   const waiter = await createUser({ name: `Wendy Waiting ${t}`, email: `wendy-${t}@example.test` });
+  // issue 37: a group of three (the holder and two guest seats) — one row, "+ 2 guests", on the list;
+  // where names are hidden nobody but the organizer and admins learns who holds it
+  const grouper = await createUser({ name: `Gus Group ${t}`, email: `gus-${t}@example.test` });
   // issue 37: a friend named by email for the backer's guest seat (not claimed)
   const invited = `invited-friend-${t}@example.test`;
   const people: Record<Role, TestUser | null> = {
@@ -138,6 +141,8 @@ test("no response of any page, route handler or server action carries a hidden i
     pledges: Record<string, string>;
     comments: Record<string, string>;
     waiting: string;
+    /** the group's guest seats (pledge ids) */
+    guests: string[];
   };
   const fixtures: Fixture[] = [];
   for (const setting of SETTINGS) {
@@ -162,7 +167,16 @@ test("no response of any page, route handler or server action carries a hidden i
     const pledges = {
       [named.id]: await pledgeOf(id, named, 30),
       [unnamed.id]: await pledgeOf(id, unnamed, 20),
+      [grouper.id]: await pledgeOf(id, grouper, 25),
     };
+    const guests = [rid("pl"), rid("pl")];
+    await sql().query(`UPDATE "Pledge" SET "groupId" = id WHERE id = $1`, [pledges[grouper.id]]);
+    for (const [i, guest] of guests.entries())
+      await sql().query(
+        `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt", "groupId", "guestSlot")
+         VALUES ($1, $2, $3, $4, now() - interval '25 minutes', $5, $6)`,
+        [guest, id, grouper.id, grouper.name, pledges[grouper.id], i + 1],
+      );
     const comments = {
       [named.id]: await commentOf(id, named, 15),
       [unnamed.id]: await commentOf(id, unnamed, 10),
@@ -186,6 +200,7 @@ test("no response of any page, route handler or server action carries a hidden i
        VALUES ($1, $2, $3, $4, $5, $6)`,
       [rid("si"), id, guest, named.id, invited, rid("hash")],
     );
+    guests.push(guest);
     const waiting = rid("pl");
     await sql().query(
       `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt", "waitlistedAt", "chargeStatus")
@@ -193,10 +208,10 @@ test("no response of any page, route handler or server action carries a hidden i
       [waiting, id, waiter.id, waiter.name],
     );
     await sql().query(
-      `UPDATE "Campaign" SET "committedCount" = 2, "pledgeCount" = 3, "maxSeats" = 3, capacity = 10, "waitlistCount" = 1, "hasConditions" = true WHERE id = $1`,
+      `UPDATE "Campaign" SET "committedCount" = 5, "pledgeCount" = 6, "maxSeats" = 3, capacity = 10, "waitlistCount" = 1, "hasConditions" = true WHERE id = $1`,
       [id],
     );
-    fixtures.push({ setting, campaignId: id, pledges, comments, waiting });
+    fixtures.push({ setting, campaignId: id, pledges, comments, waiting, guests });
   }
 
   /** What `role` must never receive about the people of `f`. */
@@ -204,15 +219,18 @@ test("no response of any page, route handler or server action carries a hidden i
     if (role === "creator" || role === "admin") return [];
     const out: string[] = [];
     const viewer = people[role];
-    for (const person of [named, unnamed]) {
+    for (const person of [named, unnamed, grouper]) {
       if (viewer?.id === person.id) continue;
       // nobody's email but to themselves, the organizer and admins; user ids never
       out.push(person.email, person.id);
       if (!f.setting.revealed) {
         if (person.name) out.push(person.name);
-        out.push(f.pledges[person.id], f.comments[person.id]);
+        out.push(f.pledges[person.id]);
+        if (f.comments[person.id]) out.push(f.comments[person.id]);
       }
     }
+    // a group's guest seats: their ids (one holds the holder's user id) where names are hidden
+    if (!f.setting.revealed) out.push(...f.guests);
     // issue 37: the address the holder typed for a friend: the holder's own to see
     if (role !== "backer") out.push(invited);
     // the waitlist, revealed or not: only the organizer and admins see who waits
@@ -339,7 +357,7 @@ test("no response of any page, route handler or server action carries a hidden i
   }
 
   const leaks: string[] = [];
-  const seen = { withData: 0, pages: 0, actions: 0, place: 0 };
+  const seen = { withData: 0, pages: 0, actions: 0, place: 0, group: 0 };
   let next = 0;
   await Promise.all(
     Array.from({ length: 6 }, async () => {
@@ -349,6 +367,9 @@ test("no response of any page, route handler or server action carries a hidden i
         const scanned = `${res.text}\n${res.headers.location ?? ""}`;
         if (res.text.includes(r.f.campaignId)) seen.withData++;
         if (res.text.includes(`Area ${t}`)) seen.place++;
+        // the group is on the public list as one row with its guests, hidden names or not
+        if (r.role === "visitor" && r.what === `GET /campaign/${r.f.campaignId}` && /2 guests/.test(res.text))
+          seen.group++;
         // positive controls: where names are public, a visitor's event page and "Show more" action list the named backer
         if (r.role === "visitor" && r.f.setting.revealed && res.text.includes(named.name!)) {
           if (r.what === `GET /campaign/${r.f.campaignId}`) seen.pages++;
@@ -373,7 +394,7 @@ test("no response of any page, route handler or server action carries a hidden i
   expect(requests.length).toBeGreaterThan(1000);
   expect(seen.withData).toBeGreaterThan(100);
   const revealed = SETTINGS.filter((s) => s.revealed).length;
-  expect(seen).toMatchObject({ pages: revealed, actions: revealed });
+  expect(seen).toMatchObject({ pages: revealed, actions: revealed, group: SETTINGS.length });
   // positive control for the place: the backer's own event page carries the address the others never get
   const backerCtx = await playwright.request.newContext({
     baseURL,

@@ -140,7 +140,11 @@ function CommitmentCard({ m, ticket }: { m: MyCommitment; ticket?: ShownTicket }
           )}
           {(m.withdraw || m.canChangeCard) && (
             <Link href={`/campaign/${m.campaignId}`} className={buttonClass("secondary", "sm")}>
-              {m.canChangeCard ? "Change card or withdraw" : "Withdraw"}
+              {m.canChangeCard
+                ? "Change card or withdraw"
+                : m.seats
+                  ? "Drop a guest or withdraw"
+                  : "Withdraw"}
             </Link>
           )}
         </div>

@@ -18,6 +18,7 @@ import { formatCents, plural } from "@/lib/format";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { showCommitResult } from "@/components/commit/result-store";
 import { SeatPicker } from "@/components/commit/seat-picker";
+import { postCommit } from "@/components/commit/commit-request";
 import type { SavedCardView } from "@/lib/pledges/saved-cards";
 
 type Step = "resuming" | "confirm" | "payment";
@@ -91,7 +92,7 @@ export default function CommitFlow({
   /** the commit went through: its result is on show (components/commit/result-store.ts) */
   onResult: () => void;
 }) {
-  const { commitToCampaignAction, confirmPledgePaymentAction, myDefaultCardAction } = useServerActions();
+  const { confirmPledgePaymentAction, myDefaultCardAction } = useServerActions();
   const router = useRouter();
   const [step, setStep] = useState<Step>(resume ? "resuming" : "confirm");
   const [amountError, setAmountError] = useState<string | null>(null);
@@ -122,12 +123,14 @@ export default function CommitFlow({
       .catch(() => null);
     void savedAsked.current.then(setSaved);
   }, [panel.paid, resume, myDefaultCardAction]);
+  // a group larger than the places left joins the waitlist: the button says so
+  const groupWaits = seats > 1 && panel.placesLeft !== null && seats > panel.placesLeft;
 
   const save = useCallback(
     async (paymentMethodId?: string, resuming = false, saveCard = false) => {
       setSaving(true);
       setError(null);
-      const res = await commitToCampaignAction({
+      const res = await postCommit({
         campaignId: panel.campaignId,
         paymentMethodId,
         saveCard: saveCard || undefined,
@@ -194,7 +197,6 @@ export default function CommitFlow({
       seats,
       partialOk,
       onExit,
-      commitToCampaignAction,
       confirmPledgePaymentAction,
       publishableKey,
     ],
@@ -406,7 +408,7 @@ export default function CommitFlow({
                 Cancel
               </Button>
               <Button onClick={onConfirm} disabled={saving}>
-                {saving ? "Saving..." : joiningWaitlist ? "Join the waitlist" : "Yes, I'm In!"}
+                {saving ? "Saving..." : joiningWaitlist || groupWaits ? "Join the waitlist" : "Yes, I'm In!"}
               </Button>
             </div>
           </div>

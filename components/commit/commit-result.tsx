@@ -18,7 +18,7 @@ export default function CommitResultDialog({ shown }: { shown: ShownResult }) {
       {/* issue 37: a group's seats, said before what happened to them */}
       {shown.result.seats > 1 && (
         <p className="mb-3 text-sm font-medium text-slate-900" data-testid="result-seats">
-          {groupText(shown.result.seats)}
+          {groupText(shown.result)}
         </p>
       )}
       <ResultBody result={shown.result} priceText={shown.priceText} whenCharged={shown.whenCharged} />
@@ -169,9 +169,15 @@ function ResultBody({
   );
 }
 
-/** "For you and 2 guests: 3 places, 3 tickets." */
-const groupText = (seats: number) =>
-  `For you and ${seats - 1 === 1 ? "1 guest" : `${seats - 1} guests`} — ${seats} people, each with a ticket once in.`;
+/** "For you and 2 guests: …" — who the commitment is for, and what that means for them now. */
+function groupText(r: CommitResult) {
+  const who = `For you and ${r.seats - 1 === 1 ? "1 guest" : `${r.seats - 1} guests`}`;
+  if (r.waitlisted) return `${who}: your group of ${r.seats} waits for places, in line.`;
+  if (r.seatsWaiting > 0)
+    return `${who}: you're in; ${r.seatsWaiting === 1 ? "1 seat waits" : `${r.seatsWaiting} seats wait`} for a place as they open, in line.`;
+  if (r.thresholdMet && r.member) return `${who}: ${r.seats} people are in, each with a ticket of their own.`;
+  return `${who}: ${r.seats} people, each with a ticket of their own once the event is confirmed.`;
+}
 
 /** The committer's own charge in words: made, or still going (the email follows). */
 const ownText = (own: CommitResult["ownPayment"], what: string) =>

@@ -5,14 +5,15 @@ import { useState, useTransition } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Modal } from "@/components/ui/modal";
 import { LoadMore } from "@/components/ui/load-more";
-import { formatCents, formatDate, formatDateTime } from "@/lib/format";
+import { formatCents, formatDate, formatDateTime, plural } from "@/lib/format";
 import type { PublicCommitment } from "@/lib/pledges/queries";
 
 const LOAD_FAILED = "Could not load more commitments. Please try again.";
 
 function amountText(c: PublicCommitment, crowdfund: boolean) {
   if (crowdfund || c.amountCents > 0) return formatCents(c.amountCents);
-  return "1 attendee";
+  // issue 37: a group's row counts its people
+  return plural(c.seats, "attendee", "attendees");
 }
 
 /**
@@ -94,8 +95,13 @@ export function CommitmentsList({
                   <span className="block font-medium wrap-anywhere text-slate-900">
                     {c.label}
                     {c.isViewer && <span className="ml-1 text-sm font-normal text-slate-500">(you)</span>}
+                    {/* a space, not a margin: wrapped to its own line, "+ 2 guests" starts flush */}
+                    {c.seats > 1 && " "}
                     {c.seats > 1 && (
-                      <span className="ml-1 text-sm font-normal text-slate-600" data-testid="group-seats">
+                      <span
+                        className="text-sm font-normal whitespace-nowrap text-slate-600"
+                        data-testid="group-seats"
+                      >
                         + {c.seats - 1 === 1 ? "1 guest" : `${c.seats - 1} guests`}
                       </span>
                     )}

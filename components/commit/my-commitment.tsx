@@ -189,7 +189,7 @@ export function MyCommitmentCard({
             {waiting ? "Leave the waitlist" : "Withdraw"}
           </Button>
         )}
-        {mine.seats && mine.withdraw && (
+        {mine.seats?.canDrop && (
           <Button size="sm" variant="secondary" onClick={() => (setError(null), setDialog("drop"))}>
             Drop a guest
           </Button>
@@ -230,8 +230,13 @@ export function MyCommitmentCard({
           onConfirm={() => void dropSeat()}
         >
           <p>
-            Your commitment goes from {mine.seats.seats} to {mine.seats.seats - 1} people. You stay committed
-            {mine.seats.seats - 1 > 1 ? " with the others" : ""}; the seat goes back to the event.
+            Your commitment goes from {mine.seats.seats} people to {mine.seats.seats - 1}.{" "}
+            {mine.seats.seats === 2
+              ? "You stay committed on your own"
+              : mine.seats.seats === 3
+                ? "You and your other guest stay committed"
+                : `You and your other ${mine.seats.seats - 2} guests stay committed`}
+            ; the seat goes back to the event.
           </p>
         </ConfirmDialog>
       )}

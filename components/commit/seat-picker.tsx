@@ -27,14 +27,19 @@ export function SeatPicker({
   return (
     <fieldset className="rounded-lg border border-slate-200 px-3 py-3" data-testid="commit-seats">
       <legend className="px-1 text-sm font-medium text-slate-800">Who is coming?</legend>
-      <div className="flex flex-wrap gap-2" role="group" aria-label="People in this commitment">
+      {/* four a row on a phone (no lone choice wrapping under the others), in one line where there is room */}
+      <div
+        className="grid grid-cols-4 gap-2 sm:flex sm:flex-wrap"
+        role="group"
+        aria-label="People in this commitment"
+      >
         {choices.map((n) => (
           <button
             key={n}
             type="button"
             aria-pressed={seats === n}
             onClick={() => setSeats(n)}
-            className={`min-h-10 rounded-lg px-3 text-sm font-medium ring-1 transition-colors ${
+            className={`min-h-10 rounded-lg px-1 text-sm font-medium whitespace-nowrap ring-1 transition-colors sm:px-3 ${
               seats === n
                 ? "bg-brand-600 text-white ring-brand-600"
                 : "bg-white text-slate-800 ring-slate-300 hover:bg-slate-50"
@@ -54,8 +59,8 @@ export function SeatPicker({
           {short && (
             <p className="rounded-md bg-amber-50 px-2 py-1.5 text-xs text-amber-900 ring-1 ring-amber-200">
               {placesLeft === 0
-                ? "The event is full: your group waits for places, in order."
-                : `Only ${plural(placesLeft, "place is", "places are")} left: your group waits for ${seats} places, in order.`}
+                ? `The event is full: your group of ${seats} joins the waitlist and keeps its place in line.`
+                : `Only ${plural(placesLeft, "place is", "places are")} left: your group of ${seats} joins the waitlist and keeps its place in line.`}
             </p>
           )}
           <label className="flex items-start gap-2 text-sm text-slate-800">
@@ -68,8 +73,8 @@ export function SeatPicker({
             <span>
               If we don&apos;t all fit, some of us may take places as they open
               <span className="block text-xs text-slate-600">
-                Unticked: we come together or not at all — the group keeps its place in line while places go
-                to those after it who fit.
+                Unticked, you all come or none of you do: your group keeps its place in line, and a place too
+                few for all of you goes to the next person it fits.
               </span>
             </span>
           </label>

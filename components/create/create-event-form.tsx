@@ -434,10 +434,12 @@ function SettingsStep({
       {/* issue 37: people per commitment — free pactions for now (lib/events/seats) */}
       {values.pactType !== "crowdfund" && (
         <div className="rounded-lg border border-slate-200 p-4">
+          {/* off on a paid event: read-only at 1 (what is stored), with the reason, as the edit form shows it */}
           <EventField
             name="maxSeats"
             {...field}
-            disabled={formIsPaid(values)}
+            values={formIsPaid(values) ? { ...values, maxSeats: "1" } : values}
+            readOnly={formIsPaid(values)}
             hint={formIsPaid(values) ? SEAT_TEXTS.paidNotYet : undefined}
           />
         </div>

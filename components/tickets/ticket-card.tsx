@@ -11,10 +11,13 @@ export function TicketCard({
   ticket,
   printHref,
   size = 176,
+  label = "Your ticket",
 }: {
   ticket: ShownTicket;
   printHref?: string;
   size?: number;
+  /** what the ticket is called (issue 37: a guest seat's, printed by its holder, is "Guest ticket") */
+  label?: string;
 }) {
   const v = ticket.void;
   return (
@@ -24,7 +27,7 @@ export function TicketCard({
       data-void={v ? v.reason : undefined}
     >
       <p className="text-xs font-bold uppercase tracking-wide text-slate-600">
-        {v ? "Ticket (void)" : "Your ticket"}
+        {v ? "Ticket (void)" : label}
       </p>
       <div className="mt-2 flex flex-col items-center gap-3 @sm:flex-row @sm:items-center">
         {/* eslint-disable-next-line @next/next/no-img-element -- a per-person data: URL, never optimised or cached */}

@@ -283,7 +283,11 @@ async function closeWaitlist(campaignId: string, now: Date): Promise<number> {
   return gone.length;
 }
 
-/** A waiting commitment's place in line (1 = next), counted in commit order; null when it is not waiting. */
+/**
+ * A waiting commitment's place in line (1 = next), counted in commit order; null when it is not waiting.
+ * Issue 37: a group is one entry in the line (its seats share their commit time and its group id), so
+ * its seats share one place and those behind it are one further back, not one per seat.
+ */
 export async function waitlistPositions(
   campaignId: string,
   pledgeIds: string[],
@@ -291,8 +295,17 @@ export async function waitlistPositions(
   if (pledgeIds.length === 0) return new Map();
   const rows = await db.$queryRaw<{ id: string; position: number }[]>`
     SELECT id, position FROM (
-      SELECT id, row_number() OVER (ORDER BY "createdAt" ASC, id ASC)::int AS position FROM "Pledge"
+      SELECT id, dense_rank() OVER (ORDER BY "createdAt" ASC, COALESCE("groupId", id) ASC)::int AS position
+      FROM "Pledge"
       WHERE "campaignId" = ${campaignId} AND "waitlistedAt" IS NOT NULL AND ${standingPledgeSql()}
     ) w WHERE id IN (${Prisma.join(pledgeIds)})`;
   return new Map(rows.map((r) => [r.id, r.position]));
+}
+
+/** The entries waiting in line (a group counts once): a commitment that just joined it is this far back. */
+export async function waitingEntries(tx: Prisma.TransactionClient, campaignId: string): Promise<number> {
+  const [row] = await tx.$queryRaw<{ n: number }[]>`
+    SELECT count(DISTINCT COALESCE("groupId", id))::int AS n FROM "Pledge"
+    WHERE "campaignId" = ${campaignId} AND "waitlistedAt" IS NOT NULL AND ${standingPledgeSql()}`;
+  return row?.n ?? 0;
 }

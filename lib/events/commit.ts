@@ -1,6 +1,6 @@
 import "server-only";
 import type { outboxColumns } from "@/lib/email/service";
-import { Prisma } from "@/lib/db";
+import { Prisma, queryOn } from "@/lib/db";
 import { livePledgeSql } from "@/lib/events/sql";
 import { eventIfCurrentSql } from "@/lib/events/lock";
 
@@ -93,7 +93,7 @@ export async function commit(
       ON CONFLICT ("dedupeKey") DO NOTHING
       RETURNING id)`
     : Prisma.empty;
-  const rows = await client.$queryRaw<{ locked: boolean; pledgeId: string | null }[]>`
+  const rows = await queryOn<{ locked: boolean; pledgeId: string | null }>(client)`
     WITH c AS (${event}), p AS (
       INSERT INTO "Pledge" (id, "campaignId", "userId", amount, "amountCents", contributor, "paymentMethodId", "cardBrand",
                             "cardLast4", "paymentMethod", "createdAt", "waitlistedAt", "minPeople", "memberSince",
@@ -172,7 +172,7 @@ export async function commitMany(
     ? Prisma.sql`, true, true, ${now}::timestamptz, 'free'::"ChargeType", 'succeeded'::"PledgeChargeStatus"`
     : Prisma.empty;
   const confirmedCount = confirmed ? Prisma.sql`, "totalCharged" = "totalCharged" + s.n` : Prisma.empty;
-  const result = await client.$queryRaw<{ locked: boolean; inserted: string[] | null }[]>`
+  const result = await queryOn<{ locked: boolean; inserted: string[] | null }>(client)`
     WITH c AS (${eventIfCurrentSql(campaignId, version)}),
     r AS (SELECT * FROM json_to_recordset(${rows}::json) AS r(id text, "userId" text, amount int, "amountCents" int,
             contributor text, "paymentMethodId" text, "cardBrand" text, "cardLast4" text, "paymentMethod" text,

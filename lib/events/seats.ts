@@ -44,6 +44,10 @@ export function groupsRefusal(c: PactKind): string | null {
 /** The most seats one commitment to `c` may hold now: its M, or 1 where groups are not taken. */
 export const maxSeatsOf = (c: PactKind & { maxSeats: number }) => (groupsRefusal(c) ? 1 : c.maxSeats);
 
+/** The most people the commit dialog offers for one commitment: M, never more than the event's places. */
+export const seatChoicesOf = (c: PactKind & { maxSeats: number; capacity: number | null }) =>
+  c.capacity === null ? maxSeatsOf(c) : Math.max(1, Math.min(maxSeatsOf(c), c.capacity));
+
 /** Why a commitment of `seats` people is refused on `c`, or null. */
 export function seatsRefusal(
   seats: number,

@@ -64,7 +64,7 @@ export async function getCommitmentsCsv(
       (p.chargedCents / 100).toFixed(2),
       (p.refundedCents / 100).toFixed(2),
       DEPOSIT_CSV_WORDS[deposits.get(p.id) ?? "none"],
-      // issue 37: a seat of a group ("Holds 3 seats", "Guest seat 2")
+      // issue 37: a seat of a group ("Holds 3 seats", "Guest 1")
       p.seat ?? "",
       checkedIn.get(p.id)?.toISOString() ?? "",
     ]

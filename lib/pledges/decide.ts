@@ -1,6 +1,6 @@
 import "server-only";
 import type { OwnPayment } from "@/lib/charging/recovery";
-import { Prisma } from "@/lib/db";
+import { Prisma, queryOn } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Viewer } from "@/lib/access/viewer";
 import type { CardSummary } from "@/lib/payments/types";
@@ -40,6 +40,8 @@ export type CommitResult = {
   minPeople: number | null;
   /** issue 37: the people this commitment holds (its seats), the committer included */
   seats: number;
+  /** issue 37: of them, the seats still waiting for a place (a group promoted in part at commit) */
+  seatsWaiting: number;
   status: "pending" | "funded" | "charged";
   unit: "people" | "dollars";
   free: boolean;
@@ -131,7 +133,7 @@ export type { LockedCampaign };
 
 /** The commit columns without a lock (the one-statement commit checks the version when it writes). */
 export async function readForCommit(client: Prisma.TransactionClient, campaignId: string, viewerId: string) {
-  const rows = await client.$queryRaw<LockedCampaign[]>`
+  const rows = await queryOn<LockedCampaign>(client)`
     SELECT ${commitColumns(viewerId)} FROM "Campaign" c WHERE c.id = ${campaignId}`;
   return rows[0] ?? null;
 }
@@ -295,6 +297,7 @@ export function resultOf(d: Decision, pledgeId: string, status: CommitResult["st
     member: d.member,
     minPeople: d.minPeople,
     seats: d.seats,
+    seatsWaiting: d.waitlisted ? d.seats : 0,
     status,
     unit: d.crowdfund ? "dollars" : "people",
     free: !d.paid,
@@ -317,7 +320,7 @@ export async function readForBatch(
   campaignId: string,
   viewerIds: string[],
 ) {
-  const rows = await client.$queryRaw<(LockedCampaign & { viewers: BatchViewers | null })[]>`
+  const rows = await queryOn<LockedCampaign & { viewers: BatchViewers | null }>(client)`
     SELECT ${commitColumns(viewerIds[0] ?? "")},
       (SELECT json_object_agg(v.id, json_build_array(
           EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = v.id AND ${standingPledgeSql("p")}),

@@ -48,7 +48,7 @@ export type ManageCommitment = {
   /** issue 34: its money rows — charged and refunded (they add up to the payout ledger's figures) */
   chargedCents: number;
   refundedCents: number;
-  /** issue 37: a seat of a group in words ("Holds 3 seats", "Guest seat 2"), null for one person */
+  /** issue 37: a seat of a group in words ("Holds 3 seats", "Guest 1"), null for one person */
   seat: string | null;
 };
 
@@ -247,7 +247,7 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
 /** Issue 37: a seat of a group as the organizer reads it; null for a commitment of one. */
 function seatLabel(id: string, groupId: string | null, guestSlot: number, groups: Map<string, GroupSeats>) {
   if (!groupId) return null;
-  if (guestSlot > 0) return `Guest seat ${guestSlot + 1}`;
+  if (guestSlot > 0) return `Guest ${guestSlot}`;
   if (groupId !== id) return "Claimed guest seat";
   return `Holds ${plural(groups.get(groupId)?.seats ?? 1, "seat", "seats")}`;
 }
@@ -265,7 +265,8 @@ export async function listManagedPledges(
   const rows = await db.pledge.findMany({
     where: { campaignId },
     take,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    // issue 37: a group's seats share their commit time: the holder's first, then the guest seats in order
+    orderBy: [{ createdAt: "desc" }, { guestSlot: "asc" }, { id: "desc" }],
     select: {
       id: true,
       createdAt: true,

@@ -279,7 +279,10 @@ function present(p: Row, viewer: Viewer, now: Date, x: Extra): MyCommitment {
         ? receiptReference(p.id)
         : null,
     deposit: deposit ?? null,
-    seats: seats && stands && seats.seats > 1 ? seats : null,
+    seats:
+      seats && stands && seats.seats > 1
+        ? { ...seats, canDrop: actionsOf(p, now).withdraw !== null || seats.waiting > 0 }
+        : null,
   };
 }
 

@@ -15,7 +15,7 @@ import {
   placesLeft,
   type CallToAction,
 } from "@/lib/events/lifecycle";
-import { maxSeatsOf } from "@/lib/events/seats";
+import { seatChoicesOf } from "@/lib/events/seats";
 import { canModerate, isApproved } from "@/lib/access/rules";
 import { livePledgeSql } from "@/lib/ledger/pledge-state";
 import { memberPledgeSql } from "@/lib/events/sql";
@@ -120,7 +120,7 @@ export async function getCommitPanel(
     ),
     capacity: c.capacity,
     waitlistCount: c.waitlistCount,
-    maxSeats: maxSeatsOf(c),
+    maxSeats: seatChoicesOf(c),
     placesLeft: c.capacity === null ? null : placesLeft(c),
     goAheadFrom: c.earlyGoAhead && !isCrowdfund(c) ? goAheadFrom(c) : null,
     money: {

@@ -66,8 +66,12 @@ export function seatsToWithdraw(seats: Seat[], drop: number | undefined): Seat[]
   return order.slice(0, drop);
 }
 
-/** A group as its holder reads it: the seats standing and how many of them still wait for a place. */
-export type GroupSeats = { seats: number; waiting: number; text: string };
+/**
+ * A group as its holder reads it: the seats standing, how many of them still wait for a place, and
+ * whether a guest seat may be dropped now (`canDrop`: set by My commitments from the withdraw rule —
+ * open, or a guest seat still waiting, which may go at any time).
+ */
+export type GroupSeats = { seats: number; waiting: number; text: string; canDrop?: boolean };
 
 /** "You and 2 guests", and the seats still waiting: the words of a holder's group (My commitments, the event page). */
 export function groupSeatsText(seats: number, waiting: number): string {

@@ -29,7 +29,7 @@ import { commitEmail, commitWrite } from "@/lib/pledges/commit-rows";
 import { commitGroup, type Entry } from "@/lib/pledges/commit-group";
 import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/campaigns/membership";
 import { STANDING_PLEDGE } from "@/lib/events/lifecycle";
-import { fillOpenPlaces } from "@/lib/campaigns/waitlist";
+import { fillOpenPlaces, waitingEntries } from "@/lib/campaigns/waitlist";
 import { rememberCard } from "@/lib/pledges/saved-cards";
 
 /** At most 20 commit attempts per user per minute (a person commits once per event). */
@@ -176,6 +176,50 @@ async function commitAlone({ viewer, input, pre }: Entry): Promise<CommitResult>
   return commitLocked(viewer, input, pre);
 }
 
+/** The status a commit reports for the event's status `s` (late: after the tip). */
+const reported = (s: string, late: boolean): CommitResult["status"] =>
+  s === "charged" ? "charged" : late || s !== "pending" ? "funded" : "pending";
+
+/**
+ * A full event (issue 20), or a group that does not fit (issue 37): the commitment waits in line at
+ * the last entry. A group whose holder agreed to it takes the places left at once, part of it; when
+ * that put the holder in, the commit answers so (the promotion's email tells them, not "you're in line").
+ */
+async function joinLine(
+  tx: Prisma.TransactionClient,
+  viewer: Viewer,
+  d: Decision,
+  seatIds: string[],
+  now: Date,
+): Promise<CommitResult> {
+  const { c } = d;
+  const pledgeId = seatIds[0]!;
+  // its place in line: the last entry (issue 37: a group waiting ahead is one entry, not its seats)
+  const w = { ...d, position: await waitingEntries(tx, c.id) };
+  const filled = d.partialOk ? await fillOpenPlaces(tx, c.id, now) : null;
+  if (!filled?.promoted.includes(pledgeId)) {
+    await queueEmail(tx, commitEmail(viewer, w, pledgeId));
+    return resultOf(w, pledgeId, reported(c.status, d.late));
+  }
+  const after = await tx.campaign.findUniqueOrThrow({
+    where: { id: c.id },
+    select: { status: true, committedCount: true },
+  });
+  const crossed = c.status === "pending" && after.status !== "pending";
+  return {
+    ...resultOf(d, pledgeId, reported(after.status, d.late)),
+    waitlisted: false,
+    position: null,
+    committedCount: after.committedCount,
+    remaining: Math.max(0, c.goal - after.committedCount),
+    crossed,
+    thresholdMet: crossed || d.late,
+    chargingQueued: (crossed || d.late) && !d.paid,
+    member: await isMember(tx, pledgeId),
+    seatsWaiting: d.seats - filled.promoted.filter((id) => seatIds.includes(id)).length,
+  };
+}
+
 /** The commit transition under the caller's lock; the seats written (issue 37: the holder's first). */
 async function commitUnderLock(tx: Prisma.TransactionClient, write: CommitWrite): Promise<string[]> {
   const written = await commit(tx, write, { version: null, joinUpTo: null, email: null });
@@ -206,16 +250,7 @@ function commitLocked(
           // commit order — and moves only the waitlist's count.
           const pledgeId = newId();
           const seatIds = await commitUnderLock(tx, commitWrite(viewer, d, pledgeId, now, false));
-          if (d.waitlisted) {
-            await queueEmail(tx, commitEmail(viewer, d, pledgeId));
-            // issue 37: a group that may be promoted in part takes the places left now
-            if (d.partialOk) await fillOpenPlaces(tx, c.id, now);
-            return resultOf(
-              d,
-              pledgeId,
-              c.status === "charged" ? "charged" : d.late || c.status !== "pending" ? "funded" : "pending",
-            );
-          }
+          if (d.waitlisted) return joinLine(tx, viewer, d, seatIds, now);
 
           // Personal thresholds (issue 21): who counts is recounted under this lock — the new
           // commitment may make others' conditions hold (the cascade), or wait for its own.

@@ -101,9 +101,14 @@ async function withdrawable(
     pledge.standing === "waiting" ||
     (pledge.standing === "conditional" && !inStatuses(CALLED_OFF_STATUSES, c.status));
   const rule = uncounted ? ({ kind: "open" } as const) : withdrawRule(c, pledge, now);
-  if (rule.kind === "binding") throw new AppError("CONFLICT", WITHDRAW_TEXTS.binding);
-  if (rule.kind === "over") throw new AppError("CONFLICT", WITHDRAW_TEXTS.over);
-  return { c, pledge };
+  // the caller throws it unless what goes is only guest seats still waiting (issue 37: open at any time)
+  const refusal =
+    rule.kind === "binding"
+      ? new AppError("CONFLICT", WITHDRAW_TEXTS.binding)
+      : rule.kind === "over"
+        ? new AppError("CONFLICT", WITHDRAW_TEXTS.over)
+        : null;
+  return { c, pledge, refusal };
 }
 
 /** The seats that go (lib/pledges/seats), each withdrawn and uncounted; refused while a charge of one is in flight. */
@@ -113,9 +118,12 @@ async function withdrawSeats(
   holderId: string,
   own: Awaited<ReturnType<typeof withdrawable>>["pledge"],
   dropSeats: number | undefined,
+  refusal: AppError | null,
   now: Date,
 ) {
   const seats = seatsToWithdraw(await groupSeatsOf(tx, holderId, own), dropSeats);
+  // a guest seat still waiting holds no place and was never charged: it may be dropped at any time
+  if (refusal && !(dropSeats && seats.every((s) => s.waitlistedAt))) throw refusal;
   for (const seat of seats) {
     if (!(await recordWithdrawal(tx, seat.id, now)))
       throw new AppError("CONFLICT", WITHDRAW_TEXTS.processing);
@@ -135,10 +143,12 @@ async function takeSeats(
   c: Awaited<ReturnType<typeof withdrawable>>["c"],
   pledge: Awaited<ReturnType<typeof withdrawable>>["pledge"],
   dropSeats: number | undefined,
+  refusal: AppError | null,
   now: Date,
 ) {
-  if (!dropSeats && (await returnClaimedSeat(tx, pledge))) return { returned: true, seats: [] };
-  return { returned: false, seats: await withdrawSeats(tx, c, holderId, pledge, dropSeats, now) };
+  // the friend may give the seat back when they may withdraw (the same rule); else withdrawSeats refuses
+  if (!dropSeats && !refusal && (await returnClaimedSeat(tx, pledge))) return { returned: true, seats: [] };
+  return { returned: false, seats: await withdrawSeats(tx, c, holderId, pledge, dropSeats, refusal, now) };
 }
 
 /**
@@ -166,8 +176,8 @@ export async function withdrawCommitment(
         const now = opts.now ?? new Date();
         return withEvent(tx, campaignId, async (locked) => {
           if (!locked) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
-          const { c, pledge } = await withdrawable(tx, actor, campaignId, now);
-          const { returned, seats } = await takeSeats(tx, actor.id, c, pledge, dropSeats, now);
+          const { c, pledge, refusal } = await withdrawable(tx, actor, campaignId, now);
+          const { returned, seats } = await takeSeats(tx, actor.id, c, pledge, dropSeats, refusal, now);
           // the places they held go to the first in line (issue 20); the members are recounted (issue 21)
           const filled = seats.every((s) => s.waitlistedAt)
             ? null

@@ -56,10 +56,10 @@ WHERE s."campaignId" = c.id;
 
 -- free events for the commit scenario: 200 events with a goal no commit run reaches
 INSERT INTO "Campaign" (id, title, description, goal, deadline, "createdAt", "updatedAt", "creatorId", "creatorEmail",
-  status, "approvalStatus", "pactType", "ticketPriceCents", "isTest")
+  status, "approvalStatus", "pactType", "ticketPriceCents", "isTest", "maxSeats")
 SELECT 'bf' || lpad(g::text, 8, '0'), 'Benchmark free event ' || g, 'A free benchmark event that collects commitments from many users.',
        10000, now() + interval '30 days', now() - interval '400 days', now(), 'bu00000001', 'bench1@bench.test',
-       'pending', 'approved', 'paction', 0, true
+       'pending', 'approved', 'paction', 0, true, 4
 FROM generate_series(1, 200) g;
 
 -- hot events for the one-event commit scenarios (issue 32): free, no pledges yet; the scenario sets the

@@ -6,7 +6,7 @@
 // that a commit through instance A is visible to the next visitor on instance B.
 import { createBalancer } from "../lib/balancer.mjs";
 import { freePort } from "../lib/embedded-db.mjs";
-import { commitOne, spreadCommits } from "./scenarios.mjs";
+import { COMMIT_VIA, commitOne, spreadCommits } from "./scenarios.mjs";
 
 export const TWO = "two instances";
 
@@ -71,7 +71,7 @@ export async function twoInstances({ url, startServer, measure, secret, log, q, 
       const row = await spreadCommits.run({ ...ctx, base: lb });
       rows.push({
         ...row,
-        scenario: `${TWO}: commits (distinct signed-in users, server action, through the balancer)`,
+        scenario: `${TWO}: commits (distinct signed-in users, ${COMMIT_VIA}, through the balancer)`,
         kind: "commits-two-instances",
         oneInstance: "commits (distinct",
         alone: alone.reqPerSec,

@@ -132,6 +132,9 @@ const SMALL_ANSWER_ACTIONS = [
   { file: "app/campaign/[campaignId]/commit-action.ts", name: "commitToCampaignAction" },
 ];
 
+/** Route handlers whose answer is a few hundred bytes of JSON (the commit: issue 35 item 3), uncompressed alike. */
+export const SMALL_ANSWER_ROUTES = [/^\/api\/campaigns\/[^/?#]+\/commit(?:\?|$)/];
+
 /** Whether an action id is one of SMALL_ANSWER_ACTIONS in the build's server-reference manifest (read once). */
 export function smallAnswerActionIds(distDir = process.env.NEXT_DIST_DIR || ".next") {
   let ids = null;
@@ -300,6 +303,8 @@ export function createFrontServer({
         });
       }
       if (isSmallAnswer(String(action))) delete headers["accept-encoding"];
+    } else if (method === "POST" && SMALL_ANSWER_ROUTES.some((r) => r.test(req.url || ""))) {
+      delete headers["accept-encoding"];
     }
 
     // Read the (bounded) body, check it, then send it on.

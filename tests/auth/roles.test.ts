@@ -92,6 +92,13 @@ describe("getViewer / requireUser / requireAdmin", () => {
       ),
     ).toBeNull();
     expect(await sessionUserId(cookie("not-a-token"))).toBeNull();
+    // the key is derived once per secret (issue 35): a token of the first secret still decodes after
+    // another secret's, and NextAuth's 15 s clock tolerance holds (expired 5 s ago: still signed in)
+    expect(
+      await sessionUserId(
+        cookie(await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET!, maxAge: -5 })),
+      ),
+    ).toBe(user.id);
     // a large token split by NextAuth into numbered cookies is joined in order
     const token = await encode({ token: { sub: user.id }, secret: process.env.NEXTAUTH_SECRET! });
     const parts = [token.slice(0, 40), token.slice(40, 90), token.slice(90)].map((value, i) => ({

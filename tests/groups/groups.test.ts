@@ -68,7 +68,7 @@ describe("committing with friends", () => {
     expect((await getMyCommitment(ada, { campaignId: c.id }))?.pledgeId).toBe(r.pledgeId);
     // the organizer's list: every seat, said which
     const managed = await listManagedPledges(c.id, { paid: false, cancelled: false });
-    expect(managed.map((m) => m.seat).sort()).toEqual(["Guest seat 2", "Guest seat 3", "Holds 3 seats"]);
+    expect(managed.map((m) => m.seat).sort()).toEqual(["Guest 1", "Guest 2", "Holds 3 seats"]);
     // and the person cannot commit again beside their group
     expect(await refusal(commitToCampaign(ada, { campaignId: c.id }))).toMatch(/already/i);
   });
@@ -183,20 +183,65 @@ describe("a group and the capacity", () => {
     expect(await counters(c.id)).toMatchObject({ pledgeCount: 9, waitlistCount: 0 });
   });
 
+  it("a waiting group is one entry in line: its seats share a place, the one behind it is next", async () => {
+    const c = await freeEvent({ goal: 3, capacity: 3 });
+    for (let i = 0; i < 3; i++) await commitToCampaign(await person(), { campaignId: c.id });
+    const ada = await person();
+    expect(await commitToCampaign(ada, { campaignId: c.id, seats: 3 })).toMatchObject({ position: 1 });
+    const bo = await person();
+    expect(await commitToCampaign(bo, { campaignId: c.id })).toMatchObject({ waitlisted: true, position: 2 });
+    const cy = await person();
+    expect(await commitToCampaign(cy, { campaignId: c.id, seats: 2 })).toMatchObject({ position: 3 });
+    expect(await counters(c.id)).toMatchObject({ waitlistCount: 6 });
+    // the cards say the same (each seat's id is random: the holder's own is never behind its guests)
+    for (const [who, n] of [
+      [ada, 1],
+      [bo, 2],
+      [cy, 3],
+    ] as const)
+      expect((await getMyCommitment(who, { campaignId: c.id }))?.waitlist?.position).toBe(n);
+    const mine = (await listMyCommitments(cy)).find((m) => m.campaignId === c.id);
+    expect(mine?.waitlist?.position).toBe(3);
+    // the email says it too
+    const mail = await db.emailOutbox.findFirst({
+      where: { toEmail: bo.email, subject: { contains: "waitlist" } },
+    });
+    expect(mail?.text).toContain("position 2");
+  });
+
   it("a group that agreed to it is promoted in part, its holder first, then the rest as places open", async () => {
     const organizer = await person();
     const c = await freeEvent({ goal: 5, capacity: 5, creatorId: organizer.id });
     for (let i = 0; i < 4; i++) await commitToCampaign(await person(), { campaignId: c.id });
     const ada = await person();
+    // the holder takes the one place left at once (it reaches the goal: the free event is confirmed)
     const r = await commitToCampaign(ada, { campaignId: c.id, seats: 3, partialOk: true });
-    expect(r.waitlisted).toBe(true);
+    expect(r).toMatchObject({
+      waitlisted: false,
+      position: null,
+      crossed: true,
+      committedCount: 5,
+      seatsWaiting: 2,
+    });
     expect((await seatsOf(c.id, ada.id)).map((s) => s.standing)).toEqual(["in", "waiting", "waiting"]);
-    expect((await getMyCommitment(ada, { campaignId: c.id }))?.seats?.text).toBe(
-      "You and 2 guests — 2 seats still waiting for a place",
-    );
+    const told = await db.emailOutbox.findMany({
+      where: { toEmail: ada.email },
+      select: { dedupeKey: true },
+    });
+    expect(told.some((e) => e.dedupeKey.startsWith("waitlist-joined"))).toBe(false);
+    const mine = await getMyCommitment(ada, { campaignId: c.id });
+    expect(mine?.seats).toMatchObject({
+      text: "You and 2 guests — 2 seats still waiting for a place",
+      canDrop: true,
+    });
     await raiseCapacity(organizer, c.id, 6);
     expect((await seatsOf(c.id, ada.id)).map((s) => s.standing)).toEqual(["in", "in", "waiting"]);
     expect(await counters(c.id)).toMatchObject({ pledgeCount: 6, waitlistCount: 1 });
+    // after the tip a guest still waiting may be dropped; one holding a place may not (it is binding)
+    await withdrawCommitment(ada, { campaignId: c.id, dropSeats: 1 });
+    expect((await seatsOf(c.id, ada.id)).map((s) => s.standing)).toEqual(["in", "in"]);
+    expect(await counters(c.id)).toMatchObject({ pledgeCount: 6, waitlistCount: 0 });
+    expect(await refusal(withdrawCommitment(ada, { campaignId: c.id, dropSeats: 1 }))).toMatch(/binding/);
   });
 });
 

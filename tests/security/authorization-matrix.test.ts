@@ -43,6 +43,7 @@ const routes = {
   csv: (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET,
   payoutsCsv: (await import("@/app/payouts/payouts.csv/route")).GET,
   cover: await import("@/app/api/campaigns/[campaignId]/cover/route"),
+  commit: (await import("@/app/api/campaigns/[campaignId]/commit/route")).POST,
   coverImage: (await import("@/app/images/covers/[imageId]/[size]/route")).GET,
 };
 
@@ -521,6 +522,18 @@ const SCENARIOS: Record<string, Scenario<any>> = {
     setup: (p) => eventWithBacker(p),
     call: (f, role) =>
       action(f.people, role, () => lists.loadMoreCommitmentsAction({ campaignId: f.campaign.id, offset: 0 })),
+  },
+  "app/api/campaigns/[campaignId]/commit/route.ts#POST": {
+    // as the server action below: every signed-in role can commit to an event it has no pledge on
+    setup: async (p) => ({
+      people: p,
+      campaign: await createCampaign({ creatorId: p.creator.id, goal: 10 }),
+      other: await eventWithBacker(p),
+    }),
+    call: (f, role) =>
+      route(f.people, role, () =>
+        routes.commit(post(`/api/campaigns/${f.campaign.id}/commit`, {}), params(f.campaign.id)),
+      ),
   },
   "app/campaign/[campaignId]/commit-action.ts#commitToCampaignAction": {
     // the backer's pledge is on another event, so every signed-in role can commit to this one

@@ -321,7 +321,7 @@ describe("what Next would answer 500 to never reaches it (issue 31 item 5)", () 
     }
   });
 
-  it("a small-answer action (the commit) reaches Next without Accept-Encoding; other actions and pages keep it", async () => {
+  it("a small-answer action (the commit) and the commit route reach Next without Accept-Encoding; other actions, routes and pages keep it", async () => {
     const small = createFrontServer({
       handle: echo,
       port: 3000,
@@ -347,6 +347,25 @@ describe("what Next would answer 500 to never reaches it (issue 31 item 5)", () 
         });
         expect(res.status).toBe(200);
         expect(last().headers["accept-encoding"], String(action)).toBe(
+          kept ? "gzip, deflate, br" : undefined,
+        );
+      }
+      // issue 35 item 3: the commit route's JSON answer alike; another route, or a GET, keeps it
+      for (const [method, path, kept] of [
+        ["POST", "/api/campaigns/c123/commit", false],
+        ["POST", "/api/campaigns/c123/commit?x=1", false],
+        ["POST", "/api/campaigns/c123/cover", true],
+        ["POST", "/api/campaigns/c123/commit/more", true],
+        ["GET", "/api/campaigns/c123/commit", true],
+      ] as const) {
+        const res = await send(smallPort, {
+          method,
+          path,
+          headers: { "accept-encoding": "gzip, deflate, br", "content-type": "application/json" },
+          body: method === "POST" ? "{}" : undefined,
+        });
+        expect(res.status).toBe(200);
+        expect(last().headers["accept-encoding"], `${method} ${path}`).toBe(
           kept ? "gzip, deflate, br" : undefined,
         );
       }

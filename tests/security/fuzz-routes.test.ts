@@ -31,6 +31,7 @@ const calendar = (await import("@/app/campaign/[campaignId]/calendar.ics/route")
 const csv = (await import("@/app/campaign/[campaignId]/commitments.csv/route")).GET;
 const payoutsCsv = (await import("@/app/payouts/payouts.csv/route")).GET;
 const coverRoute = await import("@/app/api/campaigns/[campaignId]/cover/route");
+const commitRoute = (await import("@/app/api/campaigns/[campaignId]/commit/route")).POST;
 const coverImage = (await import("@/app/images/covers/[imageId]/[size]/route")).GET;
 const { authOptions } = await import("@/lib/auth/options");
 const { AuthHandler } = await import("@/tests/helpers/next-auth-core");
@@ -168,6 +169,21 @@ const TARGETS: Record<string, Target> = {
           ? new Request(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
           : new Request(url, { method: "POST", body: form });
       return coverRoute.POST(req, { params: Promise.resolve({ campaignId: id }) });
+    },
+  },
+  // the commit dialog's commit: any event id in the path, any body (a commit to a known event is accepted)
+  "app/api/campaigns/[campaignId]/commit/route.ts#POST": {
+    as: (f) => f.user,
+    input: (f) =>
+      fc.tuple(
+        segment(f),
+        nastyBody(["paymentMethodId", "saveCard", "amount", "minPeople", "campaignId"], f.known),
+      ),
+    call: (input) => {
+      const [id, body] = input as [string, string];
+      return commitRoute(post("/api/campaigns/x/commit", body), {
+        params: Promise.resolve({ campaignId: id }),
+      });
     },
   },
   "app/api/campaigns/[campaignId]/cover/route.ts#DELETE": {

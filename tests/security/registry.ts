@@ -56,6 +56,13 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "route",
+    file: "app/api/campaigns/[campaignId]/commit/route.ts",
+    name: "POST",
+    access: "signed-in",
+    rule: "the commit dialog's commit (issue 35 item 3): lib/pledges/service commitToCampaign — signed in, once per campaign, rate-limited per user",
+  },
+  {
+    kind: "route",
     file: "app/images/covers/[imageId]/[size]/route.ts",
     name: "GET",
     access: "public",

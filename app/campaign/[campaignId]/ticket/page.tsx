@@ -39,7 +39,7 @@ export default async function TicketPage({ params }: Props) {
       {guests.length > 0 && (
         <p className="mb-4 text-sm text-slate-700 print:hidden">
           Your ticket and your {guests.length === 1 ? "guest's" : `${guests.length} guests'`}: each admits one
-          person at the door. Print them, or send each guest theirs.
+          person at the door. Print them and give each guest theirs.
         </p>
       )}
       <div className="space-y-6">
@@ -49,13 +49,24 @@ export default async function TicketPage({ params }: Props) {
         ].map(({ ticket: t, label }) => (
           <article
             key={t.code}
-            className="rounded-2xl border-2 border-slate-300 bg-white p-6 print:break-after-page print:border-4"
+            // one ticket a page in print: each guest's starts a new page (no blank page after the last)
+            className={`rounded-2xl border-2 border-slate-300 bg-white p-6 print:border-4 ${label ? "print:break-before-page" : ""}`}
             data-testid={label ? "guest-ticket" : "own-ticket"}
           >
-            <p className="text-sm font-bold uppercase tracking-[0.2em] text-brand-700">
-              PactNexus ticket{label ? ` · ${label}` : ""}
-            </p>
-            <h1 className="mt-2 wrap-anywhere text-2xl font-extrabold text-slate-900">{info.title}</h1>
+            <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+              <p className="text-sm font-bold uppercase tracking-[0.2em] text-brand-700">PactNexus ticket</p>
+              {label && (
+                <p className="rounded-full bg-brand-50 px-3 py-0.5 text-sm font-semibold text-brand-900 ring-1 ring-brand-100">
+                  {label}
+                </p>
+              )}
+            </div>
+            {/* one h1 on the page: the guests' tickets repeat the title as h2 */}
+            {label ? (
+              <h2 className="mt-2 wrap-anywhere text-2xl font-extrabold text-slate-900">{info.title}</h2>
+            ) : (
+              <h1 className="mt-2 wrap-anywhere text-2xl font-extrabold text-slate-900">{info.title}</h1>
+            )}
             <p className="mt-1 text-slate-700">
               {info.startsAt
                 ? formatEventRange(info.startsAt, info.endsAt, info.timeZone)
@@ -63,7 +74,7 @@ export default async function TicketPage({ params }: Props) {
               {placeLine(info.publicPlace) ? ` · ${placeLine(info.publicPlace)}` : ""}
             </p>
             <div className="mt-4">
-              <TicketCard ticket={t} size={240} />
+              <TicketCard ticket={t} size={240} label={label ? "Guest ticket" : undefined} />
             </div>
           </article>
         ))}
