@@ -16,6 +16,8 @@ import {
   withdrawCommitmentAction,
 } from "@/app/campaign/[campaignId]/backer-actions";
 import { goAheadAction } from "@/app/campaign/[campaignId]/go-ahead-actions";
+import { claimSeatAction } from "@/app/claim/[token]/actions";
+import { inviteFriendAction, myInvitesAction } from "@/app/campaign/[campaignId]/friend-actions";
 import { loadMoreCommentsAction, loadMoreCommitmentsAction } from "@/app/campaign/[campaignId]/list-actions";
 import { postUpdateAction } from "@/app/campaign/[campaignId]/update-actions";
 import { updateCampaignAction } from "@/app/campaign/[campaignId]/edit-actions";
@@ -62,6 +64,9 @@ const actions: ServerActions = {
   saveDraftAction,
   deleteDraftAction,
   updateCampaignAction,
+  inviteFriendAction,
+  myInvitesAction,
+  claimSeatAction,
 };
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

@@ -125,6 +125,8 @@ test("no response of any page, route handler or server action carries a hidden i
   // issue 37: a group of three (the holder and two guest seats) — one row, "+ 2 guests", on the list;
   // where names are hidden nobody but the organizer and admins learns who holds it
   const grouper = await createUser({ name: `Gus Group ${t}`, email: `gus-${t}@example.test` });
+  // issue 37: a friend named by email for the backer's guest seat (not claimed)
+  const invited = `invited-friend-${t}@example.test`;
   const people: Record<Role, TestUser | null> = {
     visitor: null,
     user: other,
@@ -184,6 +186,21 @@ test("no response of any page, route handler or server action carries a hidden i
     await sql().query(`UPDATE "Pledge" SET "minPeople" = 5, "memberSince" = NULL WHERE id = $1`, [
       pledges[unnamed.id],
     ]);
+    // issue 37: the named backer holds a group of 2 and named a friend by email for the guest seat;
+    // the address is theirs (the holder's) to see, nobody else's
+    const guest = rid("pl");
+    await sql().query(`UPDATE "Pledge" SET "groupId" = id WHERE id = $1`, [pledges[named.id]]);
+    await sql().query(
+      `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt", "groupId", "guestSlot")
+       VALUES ($1, $2, $3, $4, now() - interval '30 minutes', $5, 1)`,
+      [guest, id, named.id, named.name, pledges[named.id]],
+    );
+    await sql().query(
+      `INSERT INTO "SeatInvite" (id, "campaignId", "pledgeId", "inviterId", email, "tokenHash")
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [rid("si"), id, guest, named.id, invited, rid("hash")],
+    );
+    guests.push(guest);
     const waiting = rid("pl");
     await sql().query(
       `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "createdAt", "waitlistedAt", "chargeStatus")
@@ -191,7 +208,7 @@ test("no response of any page, route handler or server action carries a hidden i
       [waiting, id, waiter.id, waiter.name],
     );
     await sql().query(
-      `UPDATE "Campaign" SET "committedCount" = 4, "pledgeCount" = 5, capacity = 10, "waitlistCount" = 1, "hasConditions" = true WHERE id = $1`,
+      `UPDATE "Campaign" SET "committedCount" = 5, "pledgeCount" = 6, "maxSeats" = 3, capacity = 10, "waitlistCount" = 1, "hasConditions" = true WHERE id = $1`,
       [id],
     );
     fixtures.push({ setting, campaignId: id, pledges, comments, waiting, guests });
@@ -214,6 +231,8 @@ test("no response of any page, route handler or server action carries a hidden i
     }
     // a group's guest seats: their ids (one holds the holder's user id) where names are hidden
     if (!f.setting.revealed) out.push(...f.guests);
+    // issue 37: the address the holder typed for a friend: the holder's own to see
+    if (role !== "backer") out.push(invited);
     // the waitlist, revealed or not: only the organizer and admins see who waits
     out.push(waiter.email, waiter.id, waiter.name!, f.waiting);
     // who is conditional (issue 21): that person's condition, as any payload would carry it, and
@@ -277,7 +296,11 @@ test("no response of any page, route handler or server action carries a hidden i
               .replace(/\/route\.ts$/, "")
               .replace("[campaignId]", f.campaignId)
               .replace("[...nextauth]", "session");
-          const body = { campaignId: f.campaignId };
+          // the commit route (issue 35) takes `{ campaignId }` alone on a free event: refused on purpose
+          // like the commit action below, so "another user" stays no member
+          const body = entry.file.endsWith("/commit/route.ts")
+            ? { campaignId: f.campaignId, refusedOnPurpose: true, minPeople: 0 }
+            : { campaignId: f.campaignId };
           requests.push({
             role,
             f,
@@ -297,10 +320,13 @@ test("no response of any page, route handler or server action carries a hidden i
           ).toBeTruthy();
           const args = READ_ACTIONS.has(entry.name)
             ? [{ campaignId: f.campaignId, offset: 0 }]
-            : // refused on purpose: `minPeople: 0` is no personal threshold, so the commit action (which
-              // takes `{ campaignId }` alone on a free event) refuses too, and "another user" stays no
-              // member — a member may see the attendee-only place on My commitments (issue 34)
-              [{ campaignId: f.campaignId, refusedOnPurpose: true, text: "", minPeople: 0 }];
+            : entry.name === "myInvitesAction"
+              ? // issue 37: the real read: the holder's own invitations, nothing for anyone else
+                [{ campaignId: f.campaignId }]
+              : // refused on purpose: `minPeople: 0` is no personal threshold, so the commit action (which
+                // takes `{ campaignId }` alone on a free event) refuses too, and "another user" stays no
+                // member — a member may see the attendee-only place on My commitments (issue 34)
+                [{ campaignId: f.campaignId, refusedOnPurpose: true, text: "", minPeople: 0 }];
           const url = actionPageUrl(found!.page, ids);
           requests.push({
             role,

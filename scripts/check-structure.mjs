@@ -135,6 +135,8 @@ const DOMAIN_FILES = {
     "decide.ts",
     "commit-group.ts",
     "commit-rows.ts",
+    "friends.ts",
+    "emails.ts",
     "manage-queries.ts",
     "withdraw.ts",
     "mine.ts",

@@ -8,6 +8,7 @@ import type { MyCommitment } from "@/lib/pledges/mine";
 import type { WithdrawResult } from "@/lib/pledges/withdraw";
 import type { PayPledgeResult } from "@/lib/charging/recovery";
 import type { SavedCardView } from "@/lib/pledges/saved-cards";
+import type { MyInvites } from "@/lib/pledges/friends";
 
 /**
  * The server actions client components call. A "use server" export is a public endpoint, so the
@@ -58,6 +59,10 @@ export type ServerActions = {
     input: unknown,
     opts?: { resubmit?: boolean },
   ) => Promise<ActionResult<{ id: string; emailed: number }>>;
+  /** issue 37: named friends */
+  inviteFriendAction: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+  myInvitesAction: (input: unknown) => Promise<ActionResult<MyInvites>>;
+  claimSeatAction: (input: unknown) => Promise<ActionResult<{ campaignId: string }>>;
 };
 
 const ServerActionsContext = createContext<ServerActions | null>(null);

@@ -13,6 +13,7 @@ import { formatCents } from "@/lib/format";
 import type { MyCommitment } from "@/lib/pledges/mine";
 import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";
 import { RecoveryBanner } from "@/components/commit/recovery-banner";
+import { InviteGuests } from "@/components/commit/invite-guests";
 
 /**
  * The committed backer's own card on the event page (issue 18): "You're in", their state, their
@@ -193,6 +194,7 @@ export function MyCommitmentCard({
             Drop a guest
           </Button>
         )}
+        {mine.seats && mine.seats.seats > 1 && <InviteGuests campaignId={campaignId} />}
         {mine.canGiveUp && (
           <Button size="sm" variant="secondary" onClick={() => (setError(null), setDialog("giveUp"))}>
             Give up my place

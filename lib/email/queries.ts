@@ -2,12 +2,12 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { smtpConfigured } from "@/lib/email/transport";
-import { CONFIRM_EMAIL_KEY, RESET_PASSWORD_KEY } from "@/lib/email/schema";
+import { CONFIRM_EMAIL_KEY, RESET_PASSWORD_KEY, SEAT_INVITE_KEY } from "@/lib/email/schema";
 
 const OUTBOX_PAGE_SIZE = 25;
 
 export const HIDDEN_LINK_TEXT =
-  "This email holds a one-time confirmation or password-reset link, which is not shown here.";
+  "This email holds a one-time link (an address confirmation, a password reset or a seat claim), which is not shown here.";
 
 /** issue 36: a door ticket's code as an email shows it ("ABCD-EFGH"), and what admins read instead. */
 const SHOWN_TICKET_CODE = /\b[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}\b/g;
@@ -74,7 +74,9 @@ export async function listOutboxForAdmin(
     entries: rows.map(({ attachments, dedupeKey, ...r }) => {
       // DESIGN §1 "emails": confirmation and reset links are never shown here (an admin could
       // confirm any address, or take over any account)
-      const hidden = dedupeKey.startsWith(CONFIRM_EMAIL_KEY) || dedupeKey.startsWith(RESET_PASSWORD_KEY);
+      const hidden = [CONFIRM_EMAIL_KEY, RESET_PASSWORD_KEY, SEAT_INVITE_KEY].some((k) =>
+        dedupeKey.startsWith(k),
+      );
       // issue 36: nor a door ticket's code (anyone holding it gets in as its holder); its QR image is
       // drawn at send time and never stored (lib/email/ticket-image.ts), only its name is listed
       const ticket = carriesTicket(attachments);

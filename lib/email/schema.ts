@@ -44,6 +44,8 @@ export type QueuedEmail = z.input<typeof queuedEmailSchema>;
  */
 export const CONFIRM_EMAIL_KEY = "confirm-email:";
 export const RESET_PASSWORD_KEY = "reset-password:";
+/** issue 37: a named friend's claim link (lib/pledges/friends.ts) */
+export const SEAT_INVITE_KEY = "seat-invite:";
 
 /** Admin list paging (/admin/emails?page=N). */
 export const outboxPageSchema = pageNumberSchema;

@@ -245,9 +245,10 @@ export async function getManageView(campaignId: string, viewer: Viewer | null): 
 }
 
 /** Issue 37: a seat of a group as the organizer reads it; null for a commitment of one. */
-function seatLabel(groupId: string | null, guestSlot: number, groups: Map<string, GroupSeats>) {
+function seatLabel(id: string, groupId: string | null, guestSlot: number, groups: Map<string, GroupSeats>) {
   if (!groupId) return null;
   if (guestSlot > 0) return `Guest ${guestSlot}`;
+  if (groupId !== id) return "Claimed guest seat";
   return `Holds ${plural(groups.get(groupId)?.seats ?? 1, "seat", "seats")}`;
 }
 
@@ -300,7 +301,7 @@ export async function listManagedPledges(
   // The creator always sees who committed (SPEC §6).
   return rows.map(({ user, chargeAttempts, groupId, guestSlot, ...p }) => ({
     ...p,
-    seat: seatLabel(groupId, guestSlot, groups),
+    seat: seatLabel(p.id, groupId, guestSlot, groups),
     counted: p.standing === "in",
     status: organizerStory({
       standing: p.standing,

@@ -334,7 +334,8 @@ async function presentAll(rows: Row[], viewer: Viewer, now: Date): Promise<MyCom
       refund: money.get(r.id)?.refund ?? "none",
       holdsPlace: holding.has(r.campaignId),
       deposit: deposits.get(r.id),
-      seats: r.groupId ? groups.get(r.groupId) : undefined,
+      // a claimed guest seat (issue 37) is its friend's own: the group's seats are its holder's to show
+      seats: r.groupId === r.id ? groups.get(r.groupId) : undefined,
     }),
   );
 }

@@ -89,7 +89,12 @@ export async function groupSeatsByGroup(
   if (groupIds.length === 0) return out;
   const rows = await client.pledge.groupBy({
     by: ["groupId", "standing"],
-    where: { groupId: { in: groupIds }, ...STANDING_PLEDGE },
+    // the holder's own seat and the guest seats they hold (a claimed seat is its friend's, issue 37)
+    where: {
+      groupId: { in: groupIds },
+      OR: [{ guestSlot: { gt: 0 } }, { id: { in: groupIds } }],
+      ...STANDING_PLEDGE,
+    },
     _count: { _all: true },
   });
   for (const r of rows) {

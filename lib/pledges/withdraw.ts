@@ -31,6 +31,7 @@ import type { CardSummary, PaymentGateway } from "@/lib/payments/types";
 import { getGateway } from "@/lib/payments/gateway";
 import { SEAT_TEXTS } from "@/lib/events/seats";
 import { groupSeatsOf, seatsToWithdraw } from "@/lib/pledges/seats";
+import { returnClaimedSeat } from "@/lib/pledges/friends";
 
 const withdrawInputSchema = z
   .object({
@@ -132,6 +133,25 @@ async function withdrawSeats(
 }
 
 /**
+ * Under the event's lock, the seats that leave (issue 37): a claimed seat given up goes back to its
+ * holder (not withdrawn, nothing to uncount); else the holder's seats go with the commitment, or only
+ * the guest seats dropped (withdrawSeats).
+ */
+async function takeSeats(
+  tx: Prisma.TransactionClient,
+  holderId: string,
+  c: Awaited<ReturnType<typeof withdrawable>>["c"],
+  pledge: Awaited<ReturnType<typeof withdrawable>>["pledge"],
+  dropSeats: number | undefined,
+  refusal: AppError | null,
+  now: Date,
+) {
+  // the friend may give the seat back when they may withdraw (the same rule); else withdrawSeats refuses
+  if (!dropSeats && !refusal && (await returnClaimedSeat(tx, pledge))) return { returned: true, seats: [] };
+  return { returned: false, seats: await withdrawSeats(tx, c, holderId, pledge, dropSeats, refusal, now) };
+}
+
+/**
  * The backer takes their commitment back (DESIGN §1 "withdrawing"). Under the campaign row lock —
  * the lock every commit takes — so it serialises with the commit that would tip the event: a
  * withdrawal either lands before the tip (and the tipping commit counts without it) or finds the
@@ -157,8 +177,7 @@ export async function withdrawCommitment(
         return withEvent(tx, campaignId, async (locked) => {
           if (!locked) throw new AppError("NOT_FOUND", ACCESS_TEXTS.campaignNotFound);
           const { c, pledge, refusal } = await withdrawable(tx, actor, campaignId, now);
-          // issue 37: the holder's seats go with the commitment, or only the guest seats dropped
-          const seats = await withdrawSeats(tx, c, actor.id, pledge, dropSeats, refusal, now);
+          const { returned, seats } = await takeSeats(tx, actor.id, c, pledge, dropSeats, refusal, now);
           // the places they held go to the first in line (issue 20); the members are recounted (issue 21)
           const filled = seats.every((s) => s.waitlistedAt)
             ? null
@@ -171,7 +190,7 @@ export async function withdrawCommitment(
             (sum, seat) => sum + (seat.chargeStatus === "succeeded" ? seat.amountCents : 0),
             0,
           );
-          if (!dropSeats)
+          if (!dropSeats && !returned)
             await queueEmail(
               tx,
               withdrawnEmail(

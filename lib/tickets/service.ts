@@ -100,3 +100,23 @@ export async function openTicketToken(ticket: { id: string; tokenSealed: string 
   if (!theirs) throw new Error("tickets: the ticket's seal cannot be opened");
   return theirs;
 }
+
+/**
+ * A seat changed hands (issue 37, named friends): its ticket gets a new token and a new code, so the
+ * one its last holder may have printed stops admitting. The row (and any check-in on it) stays, one
+ * ticket per pledge. A seat without a ticket yet is ticketed when it is confirmed, as any.
+ */
+export async function reissueTicket(tx: Tx, pledgeId: string): Promise<boolean> {
+  for (let round = 0; round < ROUNDS; round++) {
+    const token = newTicketToken();
+    const code = newTicketCode();
+    const n = await tx.$executeRaw`
+      UPDATE "Ticket" t SET "tokenHash" = ${hashTicketToken(token)}, "tokenSealed" = ${sealTicketToken(token)},
+        code = ${code}, "issuedAt" = now()
+      WHERE t."pledgeId" = ${pledgeId}
+        AND NOT EXISTS (SELECT 1 FROM "Ticket" o WHERE o."campaignId" = t."campaignId" AND o.code = ${code})`;
+    if (n === 1) return true;
+    if (!(await tx.ticket.findUnique({ where: { pledgeId }, select: { id: true } }))) return false;
+  }
+  throw new Error(`tickets: no free code to re-issue the ticket of ${pledgeId}`);
+}

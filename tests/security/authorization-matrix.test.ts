@@ -72,6 +72,8 @@ const {
   checkInActions,
   door,
   deposits,
+  friends,
+  claim,
   edit,
   create,
   pay,
@@ -167,6 +169,18 @@ async function ticketedEvent(p: People) {
   await issueTickets(db, f.campaign.id);
   const { code } = await db.ticket.findUniqueOrThrow({ where: { pledgeId: f.pledge.id } });
   return { ...f, code };
+}
+
+/** Issue 37: a free event taking groups, where `backer` holds a group of 2 (one guest seat). */
+async function groupEvent(p: People) {
+  const campaign = await createCampaign({ creatorId: p.creator.id, goal: 10, maxSeats: 3 });
+  const { commitToCampaign } = await import("@/lib/pledges/service");
+  const b = p.backer;
+  await commitToCampaign(
+    { id: b.id, email: b.email, name: null, isAdmin: false },
+    { campaignId: campaign.id, seats: 2 },
+  );
+  return { people: p, campaign };
 }
 
 async function demoCard(userId: string) {
@@ -623,6 +637,40 @@ const SCENARIOS: Record<string, Scenario<any>> = {
       action(f.people, role, () =>
         door.removeDoorHelperAction({ campaignId: f.campaign.id, email: "door@example.test" }),
       ),
+  },
+  "app/campaign/[campaignId]/friend-actions.ts#inviteFriendAction": {
+    // issue 37: the backer holds a group of 2 (a guest seat to name a friend for)
+    setup: async (p) => {
+      const f = await groupEvent(p);
+      return f;
+    },
+    call: (f, role) =>
+      action(f.people, role, () =>
+        friends.inviteFriendAction({ campaignId: f.campaign.id, guestSlot: 1, email: "friend@example.test" }),
+      ),
+  },
+  "app/campaign/[campaignId]/friend-actions.ts#myInvitesAction": {
+    setup: (p) => groupEvent(p),
+    call: (f, role) => action(f.people, role, () => friends.myInvitesAction({ campaignId: f.campaign.id })),
+  },
+  "app/claim/[token]/actions.ts#claimSeatAction": {
+    // a holder (none of the roles) named a friend: any signed-in person holding the link claims it
+    setup: async (p) => {
+      const campaign = await createCampaign({ creatorId: p.creator.id, goal: 10, maxSeats: 3 });
+      const holder = await createUser();
+      const { commitToCampaign } = await import("@/lib/pledges/service");
+      const { inviteFriend } = await import("@/lib/pledges/friends");
+      const asHolder = { id: holder.id, email: holder.email, name: null, isAdmin: false };
+      await commitToCampaign(asHolder, { campaignId: campaign.id, seats: 2 });
+      await inviteFriend(asHolder, { campaignId: campaign.id, guestSlot: 1, email: "friend@example.test" });
+      const mail = await db.emailOutbox.findFirstOrThrow({
+        where: { toEmail: "friend@example.test", subject: { startsWith: "A seat for you" } },
+        orderBy: { createdAt: "desc" },
+        select: { text: true },
+      });
+      return { people: p, campaign, token: /\/claim\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]! };
+    },
+    call: (f, role) => action(f.people, role, () => claim.claimSeatAction({ token: f.token })),
   },
   "app/campaign/[campaignId]/deposit-actions.ts#excuseDepositAction": {
     // issue 36: the backer's $10 deposit is held, not checked in; the signed-in user organizes another event

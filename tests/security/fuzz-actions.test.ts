@@ -22,6 +22,8 @@ const {
   checkInActions,
   door,
   deposits,
+  friends,
+  claim,
   edit,
   create,
   pay,
@@ -175,6 +177,21 @@ const TARGETS: Record<string, Target> = {
     as: (f) => f.creator,
     input: (f) => one(nastyInput(["campaignId", "email"], f.known)),
     call: (i) => door.removeDoorHelperAction(i as never),
+  },
+  "app/campaign/[campaignId]/friend-actions.ts#inviteFriendAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["campaignId", "guestSlot", "email"], [...f.known, "friend@example.test"])),
+    call: (i) => friends.inviteFriendAction(i),
+  },
+  "app/campaign/[campaignId]/friend-actions.ts#myInvitesAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["campaignId"], f.known)),
+    call: (i) => friends.myInvitesAction(i),
+  },
+  "app/claim/[token]/actions.ts#claimSeatAction": {
+    as: (f) => f.user,
+    input: (f) => one(nastyInput(["token"], [...f.known, "A".repeat(43)])),
+    call: (i) => claim.claimSeatAction(i),
   },
   "app/campaign/[campaignId]/deposit-actions.ts#excuseDepositAction": {
     as: (f) => f.creator,

@@ -260,6 +260,27 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     kind: "action",
+    file: "app/campaign/[campaignId]/friend-actions.ts",
+    name: "inviteFriendAction",
+    access: "backer",
+    rule: "lib/pledges/friends inviteFriend: the holder's own standing guest seat only (slot 1..M-1 of their group); one live invitation per seat, at most M − 1; rate-limited per user; the token stored hashed",
+  },
+  {
+    kind: "action",
+    file: "app/campaign/[campaignId]/friend-actions.ts",
+    name: "myInvitesAction",
+    access: "signed-in",
+    rule: "changes nothing; lib/pledges/friends myInvites: only the viewer's own invitations (the addresses they typed), empty for everyone else",
+  },
+  {
+    kind: "action",
+    file: "app/claim/[token]/actions.ts",
+    name: "claimSeatAction",
+    access: "signed-in",
+    rule: "lib/pledges/friends claimSeat: a live invitation's random token (stored hashed), used once; under the event's lock, not the holder, not someone already committed (the live unique index); the seat's ticket re-issued",
+  },
+  {
+    kind: "action",
     file: "app/campaign/[campaignId]/backer-actions.ts",
     name: "myCommitmentAction",
     access: "signed-in",
@@ -485,6 +506,12 @@ export const PAGES: readonly PageEntry[] = [
     access: "public",
     path: ({ campaignId }) => `/campaign/${campaignId}/flyer`,
     rule: "lib/sharing getShareInfo",
+  },
+  {
+    file: "app/claim/[token]/page.tsx",
+    access: "token",
+    path: () => "/claim/unknown-token",
+    rule: "a named friend's claim link: lib/pledges/friends claimView (a visitor is sent to sign in; an unknown, used or replaced link says so and changes nothing)",
   },
   {
     file: "app/campaign/[campaignId]/ticket/page.tsx",
