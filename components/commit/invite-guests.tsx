@@ -72,7 +72,7 @@ export function InviteGuests({ campaignId }: { campaignId: string }) {
         >
           <label className="flex min-w-0 flex-1 flex-col text-sm wrap-anywhere text-slate-800">
             <span>
-              Guest seat {s.guestSlot + 1}
+              Guest {s.guestSlot}
               {s.invited && <span className="text-slate-600"> — invited: {s.invited}</span>}
             </span>
             <input
