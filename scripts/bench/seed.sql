@@ -3,7 +3,7 @@
 BEGIN;
 INSERT INTO "User" (id, email, name, "passwordHash", "updatedAt")
 SELECT 'bu' || lpad(g::text, 8, '0'), 'bench' || g || '@bench.test', 'Bench User ' || g, NULL, now()
-FROM generate_series(1, 20000) g;
+FROM generate_series(1, 30000) g;
 
 INSERT INTO "Campaign" (id, title, description, goal, deadline, "createdAt", "updatedAt", "creatorId", "creatorEmail",
   status, "approvalStatus", "pactType", "ticketPriceCents", "attendeesAnonymous", "identityRevelationType")
