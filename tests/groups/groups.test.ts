@@ -10,6 +10,7 @@ import { DROP_TEXTS } from "@/lib/pledges/seats";
 import { getEditView } from "@/lib/campaigns/edit-view";
 import { updateCampaign } from "@/lib/campaigns/edit";
 import { guestTicketsAt, holderTicketAt } from "@/lib/tickets/queries";
+import { cancelCampaign } from "@/lib/cancellation/service";
 import { createCampaign, createUser } from "@/tests/helpers/factories";
 
 /* Issue 37 item 1: group commitments on free events — seats counted, waiting as a group, dropped. */
@@ -276,5 +277,25 @@ describe("a group's tickets", () => {
     const bo = await person();
     expect(await guestTicketsAt(bo.id, c.id)).toEqual([]);
     expect(await holderTicketAt(bo.id, c.id)).toBeNull();
+  });
+});
+
+describe("a group and a cancelled event", () => {
+  it("every seat shows the cancellation; the holder is emailed once; My commitments and the manage page agree", async () => {
+    const organizer = await person();
+    const c = await freeEvent({ creatorId: organizer.id });
+    const ada = await person();
+    await commitToCampaign(ada, { campaignId: c.id, seats: 3 });
+    await cancelCampaign(organizer, { campaignId: c.id, reason: "The venue closed." });
+    expect((await counters(c.id)).status).toBe("cancelled");
+    const mine = (await listMyCommitments(ada)).filter((m) => m.campaignId === c.id);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.standingBadge).toBeNull();
+    const managed = await listManagedPledges(c.id, { paid: false, cancelled: true });
+    expect(new Set(managed.map((m) => m.status.label)).size).toBe(1);
+    const told = await db.emailOutbox.count({
+      where: { toEmail: ada.email, dedupeKey: { startsWith: "cancelled:" } },
+    });
+    expect(told).toBe(1);
   });
 });
