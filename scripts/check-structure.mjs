@@ -111,6 +111,8 @@ const DOMAIN_FILES = {
     "movements.ts",
     "deposits.ts",
     "refunds.ts",
+    "seat-money.ts",
+    "group-charges.ts",
     "cards.ts",
     "pledge-state.ts",
     "payment-window.ts",

@@ -13,6 +13,7 @@ import {
   STALE_CLAIM_MS,
   type ClaimedPledge,
 } from "@/lib/ledger/pledge-state";
+import { recordUnitResult, unitsOf, type ChargeUnit } from "@/lib/ledger/group-charges";
 import type { CampaignForCharge, RunCounts, RunOptions } from "@/lib/charging/run";
 
 /**
@@ -89,8 +90,8 @@ function liveGate(campaignId: string): LiveGate {
 type ClaimFeed = {
   /** when the run stops claiming (the time budget) */
   stopAt: number;
-  /** the next claimed pledge: none once the time budget is spent (what is left is given back) */
-  next(): Promise<ClaimedPledge | null>;
+  /** the next claimed unit (a pledge, or a group's seats: issue 37): none once the time budget is spent (what is left is given back) */
+  next(): Promise<ChargeUnit | null>;
   mayStart(p: ClaimedPledge): Promise<boolean>;
   /** waits for the claim and the live check in flight */
   settle(): Promise<void>;
@@ -112,7 +113,7 @@ export async function claimFeed(
   const stopAt = opts.timeBudgetMs ? Date.now() + opts.timeBudgetMs : Infinity;
   const retryFailed = opts.retryFailed ?? false;
   const gate = liveGate(campaignId);
-  const queue: ClaimedPledge[] = [];
+  const queue: ChargeUnit[] = [];
   let exhausted = false;
   let claiming: Promise<void> | null = null;
   let claimError: unknown = null;
@@ -120,11 +121,11 @@ export async function claimFeed(
     if (!claiming) {
       const sent = performance.now();
       claiming = claimBatch(campaignId, staleAfterMs, runStart, retryFailed, concurrency)
-        .then((rows) => {
+        .then(async (rows) => {
           if (rows.length === 0) exhausted = true;
           // Fresh claims were selected only from a live campaign.
           if (rows.some((r) => r.prevStatus !== "processing")) gate.sawLive(sent);
-          queue.push(...rows);
+          queue.push(...(await unitsOf(rows)));
         })
         .catch((err) => {
           claimError = err;
@@ -135,7 +136,7 @@ export async function claimFeed(
     }
     return claiming;
   };
-  const next = async (): Promise<ClaimedPledge | null> => {
+  const next = async (): Promise<ChargeUnit | null> => {
     for (;;) {
       if (claimError) throw claimError;
       if (Date.now() > stopAt) return null;
@@ -156,12 +157,13 @@ export async function claimFeed(
       await claiming;
       await gate.settle();
     },
-    drain: () => queue.splice(0),
+    drain: () => queue.splice(0).flatMap((u) => u.seats),
   };
 }
 
 type Recorder = {
-  record(p: ClaimedPledge, amountCents: number, result: ChargeResult): void;
+  /** `amountCents`: each seat's part (a unit of several seats was charged that × its seats) */
+  record(u: ChargeUnit, amountCents: number, result: ChargeResult): void;
   /** failed promotions whose place went to the next in line */
   movedOn(): number;
   /** waits until every outcome is written (or given up on) */
@@ -202,7 +204,26 @@ export function resultRecorder(counts: RunCounts, gateway: PaymentGateway): Reco
     if (await returnFailedPromotion(p.id, gateway)) movedOn++;
     else await onChargeFailed(p.id);
   };
-  const record = (p: ClaimedPledge, amountCents: number, result: ChargeResult) => {
+  const record = (u: ChargeUnit, amountCents: number, result: ChargeResult) => {
+    const p = u.lead;
+    if (u.lead.chargeUnitId !== null) {
+      // a group's seats (issue 37): one outcome for all of them, one money row
+      track(
+        recordUnitResult(p.chargeUnitId!, amountCents, u.seatCount, result).then(
+          (changed) => {
+            if (result.status === "succeeded") counts.charged += changed ? u.seatCount : 0;
+            else return recordFailure(p, changed);
+          },
+          (err) => {
+            console.warn(
+              `[charging] unit ${p.id}: result not recorded, will be re-driven: ${(err as Error).message}`,
+            );
+            counts.unknown += u.seats.length;
+          },
+        ),
+      );
+      return;
+    }
     if (result.status === "succeeded") {
       succeeded.push({ pledgeId: p.id, amountCents, paymentIntentId: result.paymentIntentId });
       if (!flushing) track((flushing = flushSuccesses()));
@@ -239,15 +260,18 @@ export type Lane = {
   notCharged: ClaimedPledge[];
 };
 
-/** One charging lane: takes claimed pledges one at a time, charges each, hands the outcome on. */
+/**
+ * One charging lane: takes claimed units one at a time (a pledge, or a group's seats: one charge of
+ * seats × price under the unit's first seat's key), charges each, hands the outcome on.
+ */
 export async function chargeLane(lane: Lane): Promise<void> {
   for (;;) {
-    const p = await lane.feed.next();
-    if (!p) return;
-    if (!(await startsNow(lane, p))) continue;
-    const amountCents = pledgeChargeCents(lane.campaign, p);
+    const u = await lane.feed.next();
+    if (!u) return;
+    if (!(await startsNow(lane, u))) continue;
+    const amountCents = pledgeChargeCents(lane.campaign, u.lead);
     if (amountCents + lane.campaign.depositCents <= 0) {
-      lane.recorder.record(p, 0, {
+      lane.recorder.record(u, 0, {
         status: "failed",
         code: "invalid_amount",
         message: "There is nothing to charge for this pledge.",
@@ -255,25 +279,25 @@ export async function chargeLane(lane: Lane): Promise<void> {
       });
       continue;
     }
-    const result = await chargeOne(lane, p, amountCents);
-    if (result) lane.recorder.record(p, amountCents, result);
+    const result = await chargeOne(lane, u.lead, amountCents * u.seatCount);
+    if (result) lane.recorder.record(u, amountCents, result);
   }
 }
 
 /** Whether the lane may charge `p` now; if not, the claim is kept to be given back. */
-async function startsNow(lane: Lane, p: ClaimedPledge): Promise<boolean> {
+async function startsNow(lane: Lane, u: ChargeUnit): Promise<boolean> {
   let start: boolean;
   try {
-    start = await lane.feed.mayStart(p);
+    start = await lane.feed.mayStart(u.lead);
   } catch (err) {
-    lane.notCharged.push(p);
+    lane.notCharged.push(...u.seats);
     throw err;
   }
-  if (!start) lane.notCharged.push(p);
+  if (!start) lane.notCharged.push(...u.seats);
   return start;
 }
 
-/** The provider's answer for one claimed pledge; null when the outcome is unknown (claim kept). */
+/** The provider's answer for one claimed pledge (a unit's first seat); null when the outcome is unknown (claim kept). */
 async function chargeOne(lane: Lane, p: ClaimedPledge, amountCents: number): Promise<ChargeResult | null> {
   try {
     return await lane.gateway.charge({

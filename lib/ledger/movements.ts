@@ -70,7 +70,8 @@ export function chargeMovementSql(
     ON CONFLICT ("idempotencyKey") DO UPDATE SET "state" = EXCLUDED."state", "amountCents" = EXCLUDED."amountCents",
       "providerId" = COALESCE(EXCLUDED."providerId", "MoneyMovement"."providerId"), "failureCode" = EXCLUDED."failureCode",
       "updatedAt" = now()
-    WHERE "MoneyMovement"."state" <> 'succeeded'`;
+    WHERE "MoneyMovement"."state" <> 'succeeded'
+    RETURNING "id", "purpose"`;
 }
 
 /** The RETURNING list a pledge update needs for `chargeMovementSql`. */

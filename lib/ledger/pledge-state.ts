@@ -37,7 +37,7 @@ export const RECOVERABLE_STATES = ["failed", "requires_action"] as const;
 /** The states a charge attempt ends in (what a charge summary reports). */
 export const OUTCOME_STATES = ["succeeded", ...RECOVERABLE_STATES] as const;
 /** A success is recorded from any of these (not over an earlier success, nor after a refund). */
-const SUCCESS_MAY_FOLLOW = ["none", "processing", ...RECOVERABLE_STATES] as const;
+export const SUCCESS_MAY_FOLLOW = ["none", "processing", ...RECOVERABLE_STATES] as const;
 /** Money moved for these (a refund follows a success): what a payout counts as collected. */
 export const SETTLED_STATES = ["succeeded", "refunded"] as const;
 /** Not charged yet, or a charge in flight: a campaign with such a pledge is not finished charging. */
@@ -65,6 +65,9 @@ export type ClaimedPledge = {
   prevStatus: string;
   prevClaimedAt: Date | null;
   prevAttempts: number;
+  /** issue 37: the seat's group (null: one seat) and the charge unit it was claimed in (null: itself alone) */
+  groupId: string | null;
+  chargeUnitId: string | null;
 };
 
 /**
@@ -94,25 +97,40 @@ export async function claimBatch(
     ? Prisma.sql`OR ("chargeClaimedAt" < ${runStart} AND ${live} AND ${memberPledgeSql()} AND ${softRetrySql('"Pledge"')} AND ${stillPayableSql('"Pledge"')}
          ${retryFailed instanceof Date ? Prisma.sql`AND "paymentFailedAt" <= ${retryFailed}` : Prisma.empty})`
     : Prisma.empty;
-  const rows = await db.$queryRaw<ClaimedPledge[]>`
-    UPDATE "Pledge" AS p SET
-      "chargeStatus" = 'processing',
-      "chargeClaimedAt" = clock_timestamp(),
-      "chargeAttempts" = CASE WHEN p."chargeStatus" = 'processing' THEN GREATEST(p."chargeAttempts", 1) ELSE p."chargeAttempts" + 1 END
-    FROM (
-      SELECT "id", "chargeStatus"::text AS "prevStatus", "chargeClaimedAt" AS "prevClaimedAt", "chargeAttempts" AS "prevAttempts" FROM "Pledge"
-      WHERE "campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
+  const claimable = Prisma.sql`"campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
         ${onlyPledgeId ? Prisma.sql`AND "id" = ${onlyPledgeId}` : Prisma.empty}
         AND (("chargeStatus" = 'none' AND ${live} AND ${memberPledgeSql()})
           OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < LEAST(${runStart}, clock_timestamp() - (${staleAfterMs}::int * interval '1 millisecond')))
-          ${retry})
+          ${retry})`;
+  const cols = Prisma.sql`"id", "groupId", "guestSlot", "chargeStatus"::text AS "prevStatus", "chargeClaimedAt" AS "prevClaimedAt", "chargeAttempts" AS "prevAttempts"`;
+  // Issue 37: a group's claimable seats are claimed together (the mates of the seats picked) and form
+  // one charge unit per group and kind of claim (fresh, or re-driven); a fresh unit of several seats
+  // stores its first seat's id (the holder's own first) on each, so a re-drive finds the same seats.
+  // The payer is the group's holder (a named friend's seat is paid by the holder's card).
+  const rows = await db.$queryRaw<ClaimedPledge[]>`
+    WITH picked AS (
+      SELECT ${cols} FROM "Pledge" WHERE ${claimable}
       ORDER BY "createdAt" ASC, "id" ASC
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
-    ) AS next, "User" AS u
-    WHERE p."id" = next."id" AND u."id" = p."userId"
-    RETURNING p."id", p."userId", p."paymentMethodId", p."amountCents", p."chargeAttempts", p."createdAt", u."stripeCustomerId" AS "customerId",
-      p."chargeClaimedAt" AS "claimedAt", next."prevStatus", next."prevClaimedAt", next."prevAttempts"`;
+    ), mates AS (
+      SELECT ${cols} FROM "Pledge" WHERE "groupId" IN (SELECT "groupId" FROM picked WHERE "groupId" IS NOT NULL)
+        AND "id" NOT IN (SELECT "id" FROM picked) AND ${claimable}
+      FOR UPDATE SKIP LOCKED
+    ), claimed AS (SELECT * FROM picked UNION ALL SELECT * FROM mates), next AS (
+      SELECT c.*, first_value(c."id") OVER w AS "unitLead", count(*) OVER w AS "unitSize" FROM claimed c
+      WINDOW w AS (PARTITION BY COALESCE(c."groupId", c."id"), c."prevStatus" = 'processing'
+        ORDER BY (c."id" = c."groupId") DESC, c."guestSlot" ASC, c."id" ASC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+    )
+    UPDATE "Pledge" AS p SET
+      "chargeStatus" = 'processing',
+      "chargeClaimedAt" = clock_timestamp(),
+      "chargeAttempts" = CASE WHEN p."chargeStatus" = 'processing' THEN GREATEST(p."chargeAttempts", 1) ELSE p."chargeAttempts" + 1 END,
+      "chargeUnitId" = CASE WHEN p."chargeStatus" = 'processing' THEN p."chargeUnitId" WHEN next."unitSize" > 1 THEN next."unitLead" END
+    FROM next, "User" AS u
+    WHERE p."id" = next."id" AND u."id" = COALESCE((SELECT h."userId" FROM "Pledge" h WHERE h."id" = p."groupId"), p."userId")
+    RETURNING p."id", u."id" AS "userId", p."paymentMethodId", p."amountCents", p."chargeAttempts", p."createdAt", u."stripeCustomerId" AS "customerId",
+      p."chargeClaimedAt" AS "claimedAt", next."prevStatus", next."prevClaimedAt", next."prevAttempts", p."groupId", p."chargeUnitId"`;
   // In the order they were committed (RETURNING keeps none).
   return rows.sort(
     (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),

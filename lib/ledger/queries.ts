@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { db, Prisma } from "@/lib/db";
+import { seatMoneySql } from "@/lib/ledger/seat-money";
 
 /**
  * What the money rows say about pledges (issue 32 item 4), for the presenters: a refund is
@@ -19,7 +20,10 @@ export type PledgeMoney = {
 
 const NO_MONEY: PledgeMoney = { refund: "none", chargedCents: 0, refundedCents: 0 };
 
-/** The money of each pledge, from its movement rows; a pledge with none reads as no money. */
+/**
+ * The money of each pledge, from its movement rows (a seat of a group's charge: its share,
+ * lib/ledger/seat-money.ts); a pledge with none reads as no money.
+ */
 export async function refundState(
   pledgeIds: readonly string[],
   tx: Prisma.TransactionClient = db,
@@ -34,7 +38,7 @@ export async function refundState(
       COALESCE(sum("amountCents") FILTER (WHERE "kind" = 'refund' AND "state" = 'succeeded'), 0)::float8 AS "refundedCents",
       count(*) FILTER (WHERE "kind" = 'refund' AND "state" <> 'failed')::int AS "refunds",
       count(*) FILTER (WHERE "kind" = 'refund' AND "state" = 'succeeded')::int AS "refundsDone"
-    FROM "MoneyMovement" WHERE "pledgeId" = ANY(${[...pledgeIds]}::text[]) AND "purpose" = 'ticket'
+    FROM ${seatMoneySql({ pledgeIds })} AS s WHERE "pledgeId" = ANY(${[...pledgeIds]}::text[]) AND "purpose" = 'ticket'
     GROUP BY "pledgeId"`;
   for (const r of rows) {
     out.set(r.pledgeId, {

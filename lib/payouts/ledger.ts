@@ -3,6 +3,7 @@ import { Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { recoveryDays } from "@/lib/ledger/payment-window";
 import { depositKeptAtSql, depositOwedBackSql } from "@/lib/events/deposit";
+import { seatMoneySql } from "@/lib/ledger/seat-money";
 
 /**
  * An event's money, from the organizer's side (issue 23), in one place: what was collected, what
@@ -66,13 +67,14 @@ export function payoutAvailableAt(fundedAt: Date): Date {
 export async function ledgerOf(tx: Prisma.TransactionClient, campaignId: string): Promise<Ledger> {
   const [row] = await tx.$queryRaw<Record<keyof Omit<Ledger, "netCents" | "dueCents">, number>[]>`
     WITH pl AS (
-      -- each succeeded charge (the money rows, lib/ledger), whether a refund of it went through,
-      -- and its pledge's withdrawal and the provider's fee
+      -- each succeeded charge of a place (the money rows, lib/ledger; a group's charge once per seat
+      -- it covers, lib/ledger/seat-money), whether a refund of it went through, and its pledge's
+      -- withdrawal and the provider's fee (a group's on its payment's seat, the one with its id)
       SELECT m."amountCents", p."withdrawnAt", p."processingFeeCents", p."paymentIntentId",
         CASE WHEN EXISTS (SELECT 1 FROM "MoneyMovement" r WHERE r."pledgeId" = m."pledgeId"
                             AND r."kind" = 'refund' AND r."purpose" = m."purpose" AND r."state" = 'succeeded')
              THEN 'refunded' ELSE 'succeeded' END AS s
-      FROM "MoneyMovement" m JOIN "Pledge" p ON p."id" = m."pledgeId"
+      FROM ${seatMoneySql({ campaignId })} m JOIN "Pledge" p ON p."id" = m."pledgeId"
       WHERE m."campaignId" = ${campaignId} AND m."kind" = 'charge' AND m."purpose" = 'ticket' AND m."state" = 'succeeded'
     ), dep AS (
       -- issue 36: each deposit charged, refunded or not, owed back or not, kept or not (lib/events/deposit)
@@ -81,7 +83,7 @@ export async function ledgerOf(tx: Prisma.TransactionClient, campaignId: string)
                   AND r."purpose" = 'deposit' AND r."state" = 'succeeded') AS refunded,
         ${Prisma.raw(depositOwedBackSql("p", "c"))} AS "owedBack",
         COALESCE(now() >= ${Prisma.raw(depositKeptAtSql("c"))}, false) AS "pastGrace"
-      FROM "MoneyMovement" m JOIN "Pledge" p ON p."id" = m."pledgeId" JOIN "Campaign" c ON c."id" = m."campaignId"
+      FROM ${seatMoneySql({ campaignId })} m JOIN "Pledge" p ON p."id" = m."pledgeId" JOIN "Campaign" c ON c."id" = m."campaignId"
       WHERE m."campaignId" = ${campaignId} AND m."kind" = 'charge' AND m."purpose" = 'deposit' AND m."state" = 'succeeded'
     ), terms AS (
       SELECT "platformFeeBps", "platformFeeFixedCents" FROM "Campaign" WHERE "id" = ${campaignId}
