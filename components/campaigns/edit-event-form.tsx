@@ -137,8 +137,8 @@ export function EditEventForm({ view }: { view: EditView }) {
             <EventField
               name="maxSeats"
               {...field}
-              readOnly={locked("maxSeats") || formIsPaid(values)}
-              hint={formIsPaid(values) ? SEAT_TEXTS.paidNotYet : locked("maxSeats") ? FIXED : undefined}
+              readOnly={locked("maxSeats") || values.depositEnabled}
+              hint={values.depositEnabled ? SEAT_TEXTS.deposit : locked("maxSeats") ? FIXED : undefined}
             />
           )}
         </div>

@@ -431,16 +431,16 @@ function SettingsStep({
         </div>
       )}
 
-      {/* issue 37: people per commitment — free pactions for now (lib/events/seats) */}
+      {/* issue 37: people per commitment — free and paid pactions, not with a deposit (lib/events/seats) */}
       {values.pactType !== "crowdfund" && (
         <div className="rounded-lg border border-slate-200 p-4">
-          {/* off on a paid event: read-only at 1 (what is stored), with the reason, as the edit form shows it */}
+          {/* off with a show-up deposit: read-only at 1 (what is stored), with the reason, as the edit form shows it */}
           <EventField
             name="maxSeats"
             {...field}
-            values={formIsPaid(values) ? { ...values, maxSeats: "1" } : values}
-            readOnly={formIsPaid(values)}
-            hint={formIsPaid(values) ? SEAT_TEXTS.paidNotYet : undefined}
+            values={values.depositEnabled ? { ...values, maxSeats: "1" } : values}
+            readOnly={values.depositEnabled}
+            hint={values.depositEnabled ? SEAT_TEXTS.deposit : undefined}
           />
         </div>
       )}

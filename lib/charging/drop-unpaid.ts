@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { withEvent } from "@/lib/events/lock";
 import { pledgeChargeCents } from "@/lib/events/lifecycle";
 import { recordChargeResult } from "@/lib/ledger/pledge-state";
+import { recordUnitResult, seatsAwaiting } from "@/lib/ledger/group-charges";
 import { releaseSavedCards } from "@/lib/ledger/cards";
 import { recordDrop, uncount } from "@/lib/campaigns/places";
 import { afterPlacesFilled, fillOpenPlaces, type Filled } from "@/lib/campaigns/waitlist";
@@ -31,13 +32,20 @@ export async function dropUnpaidPledge(
       chargeStatus: true,
       paymentIntentId: true,
       amountCents: true,
+      chargeUnitId: true,
       campaign: { select: { ticketPriceCents: true, pactType: true, depositCents: true } },
     },
   });
+  // issue 37: a group's payment is dropped with its first seat, all its seats together
+  const unitId = open?.chargeUnitId ?? null;
+  if (unitId !== null && unitId !== pledgeId) return false;
   if (open?.chargeStatus === "requires_action" && open.paymentIntentId) {
     const final = await gateway.cancelIntent(open.paymentIntentId);
     if (final.status === "succeeded") {
-      await recordChargeResult(pledgeId, pledgeChargeCents(open.campaign, open), final);
+      const seatCents = pledgeChargeCents(open.campaign, open);
+      if (unitId)
+        await recordUnitResult(db, unitId, seatCents, seatCents * (await seatsAwaiting(db, unitId)), final);
+      else await recordChargeResult(pledgeId, seatCents, final);
       return false;
     }
   }
@@ -49,9 +57,27 @@ export async function dropUnpaidPledge(
       });
       if (!pledge) return null;
       return withEvent(tx, pledge.campaignId, async () => {
-        if (!(await recordDrop(tx, pledgeId, now))) return null;
-        await uncount(tx, pledge.campaignId, pledge.campaign, pledge);
-        await queueEmails(tx, droppedEmails(pledge));
+        const seats = unitId
+          ? await tx.pledge.findMany({
+              where: { chargeUnitId: unitId },
+              select: {
+                id: true,
+                amount: true,
+                amountCents: true,
+                paymentMethodId: true,
+                waitlistedAt: true,
+              },
+              orderBy: { guestSlot: "asc" },
+            })
+          : [pledge];
+        let dropped = 0;
+        for (const seat of seats) {
+          if (!(await recordDrop(tx, seat.id, now))) continue;
+          await uncount(tx, pledge.campaignId, pledge.campaign, seat);
+          dropped++;
+        }
+        if (dropped === 0) return null;
+        await queueEmails(tx, droppedEmails({ ...pledge, seats: dropped }));
         // the place it held goes to the first in line (issue 20)
         return { campaignId: pledge.campaignId, filled: await fillOpenPlaces(tx, pledge.campaignId, now) };
       });

@@ -5,7 +5,7 @@ import { cardInWords, formatCents } from "@/lib/format";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { pledgeChargeCents } from "@/lib/events/lifecycle";
 import { wentAhead } from "@/lib/events/money-sentences";
-import { isRecoverable } from "@/lib/ledger/pledge-state";
+import { isRecoverable, RECOVERABLE_STATES } from "@/lib/ledger/pledge-state";
 import { paymentDueBy } from "@/lib/ledger/payment-window";
 import { renderEmail } from "@/lib/email/render";
 import type { QueuedEmail } from "@/lib/email/schema";
@@ -31,6 +31,7 @@ export const paymentSelect = {
   paymentFailedAt: true,
   attendeeNumber: true,
   waitlistedAt: true,
+  chargeUnitId: true,
   user: { select: { email: true, name: true } },
   campaign: {
     select: {
@@ -47,11 +48,25 @@ export const paymentSelect = {
     },
   },
 } as const satisfies Prisma.PledgeSelect;
-export type PaymentRow = Prisma.PledgeGetPayload<{ select: typeof paymentSelect }>;
+/** `seats`: how many seats the payment is for (issue 37: a group's one payment; 1 otherwise) */
+export type PaymentRow = Prisma.PledgeGetPayload<{ select: typeof paymentSelect }> & { seats?: number };
+
+/** The rows with the seats each one's payment is for (a group's payment, on its first seat: issue 37). */
+export async function withSeats(tx: Prisma.TransactionClient, rows: PaymentRow[]): Promise<PaymentRow[]> {
+  const units = rows.filter((r) => r.chargeUnitId === r.id).map((r) => r.id);
+  if (units.length === 0) return rows;
+  const counts = await tx.pledge.groupBy({
+    by: ["chargeUnitId"],
+    where: { chargeUnitId: { in: units }, chargeStatus: { in: [...RECOVERABLE_STATES] } },
+    _count: true,
+  });
+  const by = new Map(counts.map((c) => [c.chargeUnitId, c._count]));
+  return rows.map((r) => (by.has(r.id) ? { ...r, seats: by.get(r.id) } : r));
+}
 
 function facts(p: PaymentRow) {
-  // the payment: the ticket's part and the show-up deposit charged with it (issue 36)
-  const amount = formatCents(pledgeChargeCents(p.campaign, p) + p.campaign.depositCents);
+  // the payment: the ticket's part (each seat's, issue 37) and the show-up deposit charged with it (issue 36)
+  const amount = formatCents(pledgeChargeCents(p.campaign, p) * (p.seats ?? 1) + p.campaign.depositCents);
   const card = p.cardLast4 ? `your ${cardInWords(p.cardBrand, p.cardLast4, "")}` : "your card";
   const reason =
     p.chargeStatus === "requires_action"
@@ -136,5 +151,8 @@ export async function onChargeFailed(pledgeId: string): Promise<void> {
   const pledge = await db.pledge.findUnique({ where: { id: pledgeId }, select: paymentSelect });
   // back on the waitlist (issue 20): its own email asked for a new card, there is nothing to pay
   if (!pledge || !isRecoverable(pledge.chargeStatus) || pledge.waitlistedAt) return;
-  await db.$transaction((tx) => queueEmail(tx, paymentFailedEmail(pledge)));
+  await db.$transaction(async (tx) => {
+    const [row] = await withSeats(tx, [pledge]);
+    await queueEmail(tx, paymentFailedEmail(row!));
+  });
 }

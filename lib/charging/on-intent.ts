@@ -1,9 +1,12 @@
 import "server-only";
 import type Stripe from "stripe";
 import type { Prisma } from "@/lib/db";
+import type { ChargeResult } from "@/lib/payments/types";
 import { finalizeIfDone } from "@/lib/charging/run";
 import { onChargeFailed } from "@/lib/charging/notify";
 import { recordProviderFailure, recordProviderSuccess } from "@/lib/ledger/pledge-state";
+import { recordUnitResult, seatsAwaiting } from "@/lib/ledger/group-charges";
+import { pledgeChargeCents } from "@/lib/events/lifecycle";
 import { handleStripeEventOnce } from "@/lib/payments/webhook";
 
 /**
@@ -32,6 +35,9 @@ async function findPledge(tx: Tx, pi: Stripe.PaymentIntent) {
     chargeStatus: true,
     chargeAttempts: true,
     paymentIntentId: true,
+    chargeUnitId: true,
+    amountCents: true,
+    campaign: { select: { ticketPriceCents: true, pactType: true, depositCents: true } },
   } as const;
   const byMeta = pledgeId ? await tx.pledge.findUnique({ where: { id: pledgeId }, select }) : null;
   return byMeta ?? (await tx.pledge.findUnique({ where: { paymentIntentId: pi.id }, select }));
@@ -46,6 +52,15 @@ function depositOf(pi: Stripe.PaymentIntent): number {
 async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outcome> {
   const pledge = await findPledge(tx, pi);
   if (!pledge) return {};
+  if (pledge.chargeUnitId === pledge.id) {
+    // issue 37: a group's one payment pays the seats it was for
+    const seatCents = pledgeChargeCents(pledge.campaign, pledge);
+    const seats = await seatsAwaiting(tx, pledge.id);
+    const total =
+      Number.isInteger(pi.amount) && pi.amount > 0 ? pi.amount - depositOf(pi) : seatCents * seats;
+    await recordUnitResult(tx, pledge.id, seatCents, total, { status: "succeeded", paymentIntentId: pi.id });
+    return { campaignId: pledge.campaignId };
+  }
   await recordProviderSuccess(tx, pledge.id, {
     paymentIntentId: pi.id,
     chargedAt: Number.isInteger(pi.created) ? new Date(pi.created * 1000) : new Date(),
@@ -73,6 +88,21 @@ async function onIntentUnsuccessful(
     kind === "requires_action"
       ? "authentication_required"
       : (err?.decline_code ?? err?.code ?? "card_declined");
+  if (pledge.chargeUnitId === pledge.id) {
+    // issue 37: a group's payment fails for its seats together
+    const seatCents = pledgeChargeCents(pledge.campaign, pledge);
+    const seats = Math.max(1, await seatsAwaiting(tx, pledge.id));
+    const changed = await recordUnitResult(tx, pledge.id, seatCents, seatCents * seats, {
+      status: kind,
+      code: kind === "requires_action" ? "authentication_required" : code,
+      message: err?.message ?? "Your card was declined.",
+      paymentIntentId: pi.id,
+      retryable: false,
+    } as ChargeResult);
+    return changed
+      ? { campaignId: pledge.campaignId, failedPledgeId: pledge.id }
+      : { campaignId: pledge.campaignId };
+  }
   const changed = await recordProviderFailure(tx, pledge, {
     kind,
     code,

@@ -13,7 +13,7 @@ import {
   STALE_CLAIM_MS,
   type ClaimedPledge,
 } from "@/lib/ledger/pledge-state";
-import { recordUnitResult, unitsOf, type ChargeUnit } from "@/lib/ledger/group-charges";
+import { recordOutcome, unitsOf, type ChargeUnit } from "@/lib/ledger/group-charges";
 import type { CampaignForCharge, RunCounts, RunOptions } from "@/lib/charging/run";
 
 /**
@@ -196,12 +196,15 @@ export function resultRecorder(counts: RunCounts, gateway: PaymentGateway): Reco
     }
     flushing = null;
   };
-  const recordFailure = async (p: ClaimedPledge, changed: boolean) => {
+  const recordFailure = async (p: ClaimedPledge, changed: boolean, seats: ClaimedPledge[] = [p]) => {
     if (!changed) return;
     counts.failed++;
     // A promotion from the waitlist that cannot be paid goes back in line and the place moves
-    // on (issue 20); any other failure starts the backer's recovery.
-    if (await returnFailedPromotion(p.id, gateway)) movedOn++;
+    // on (issue 20: a group's promoted seats go back together); any other failure starts the
+    // backer's recovery (a group's: one for its seats, on its first seat).
+    let back = false;
+    for (const seat of seats) if (await returnFailedPromotion(seat.id, gateway)) back = true;
+    if (back) movedOn++;
     else await onChargeFailed(p.id);
   };
   const record = (u: ChargeUnit, amountCents: number, result: ChargeResult) => {
@@ -209,10 +212,10 @@ export function resultRecorder(counts: RunCounts, gateway: PaymentGateway): Reco
     if (u.lead.chargeUnitId !== null) {
       // a group's seats (issue 37): one outcome for all of them, one money row
       track(
-        recordUnitResult(p.chargeUnitId!, amountCents, u.seatCount, result).then(
+        recordOutcome(u, amountCents, result).then(
           (changed) => {
             if (result.status === "succeeded") counts.charged += changed ? u.seatCount : 0;
-            else return recordFailure(p, changed);
+            else return recordFailure(p, changed, u.seats);
           },
           (err) => {
             console.warn(

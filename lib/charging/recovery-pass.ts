@@ -12,7 +12,7 @@ import {
   softRetrySql,
   stillPayableSql,
 } from "@/lib/ledger/payment-window";
-import { paymentFailedEmail, paymentSelect, type PaymentRow } from "@/lib/charging/notify";
+import { paymentFailedEmail, paymentSelect, withSeats, type PaymentRow } from "@/lib/charging/notify";
 import type { QueuedEmail } from "@/lib/email/schema";
 import { dropUnpaidPledge } from "@/lib/charging/drop-unpaid";
 
@@ -48,6 +48,10 @@ const inRecovery = (p: string) =>
   Prisma.sql`${livePledgeSql(p)} AND ${Prisma.raw(p)}."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})
     AND EXISTS (SELECT 1 FROM "Campaign" rc WHERE rc."id" = ${Prisma.raw(p)}."campaignId" AND rc."status" IN (${statusIn(CONFIRMED_STATUSES)}))`;
 
+/** Issue 37: a group's one payment is followed on its first seat (its other seats drop and are told with it). */
+const payerSeat = (p: string) =>
+  Prisma.sql`(${Prisma.raw(p)}."chargeUnitId" IS NULL OR ${Prisma.raw(p)}."chargeUnitId" = ${Prisma.raw(p)}."id")`;
+
 /** The failure email is sent when the charge fails; this one catches any that was not (a crash between the two, or a bank's authentication left unfinished in the commit dialog). */
 const FIRST_NOTICE_AFTER_MS = 15 * 60_000;
 
@@ -60,7 +64,7 @@ export async function runPaymentRecovery(
   for (let b = 0; b < MAX_BATCHES; b++) {
     const closed = await db.$queryRaw<{ id: string }[]>`
       SELECT p."id" FROM "Pledge" p
-      WHERE ${inRecovery("p")} AND NOT ${stillPayableSql("p", now)}
+      WHERE ${inRecovery("p")} AND NOT ${stillPayableSql("p", now)} AND ${payerSeat("p")}
       ORDER BY p."paymentFailedAt" ASC, p."id" ASC LIMIT ${BATCH}`;
     let moved = 0;
     for (const { id } of closed) {
@@ -98,7 +102,7 @@ export async function runPaymentRecovery(
       UPDATE "Pledge" AS p SET "paymentRemindedAt" = p."paymentFailedAt"
       WHERE p."id" IN (
         SELECT q."id" FROM "Pledge" q
-        WHERE ${inRecovery("q")} AND q."paymentRemindedAt" IS NULL AND q."paymentFailedAt" <= ${noticeBefore}
+        WHERE ${inRecovery("q")} AND ${payerSeat("q")} AND q."paymentRemindedAt" IS NULL AND q."paymentFailedAt" <= ${noticeBefore}
         ORDER BY q."paymentFailedAt" ASC LIMIT ${BATCH * 5} FOR UPDATE SKIP LOCKED)
       RETURNING p."id"`,
     (p) => paymentFailedEmail(p),
@@ -110,7 +114,7 @@ export async function runPaymentRecovery(
       Prisma.sql`
         WITH due AS (
           SELECT p."id" FROM "Pledge" p
-          WHERE ${inRecovery("p")} AND ${stillPayableSql("p", now)}
+          WHERE ${inRecovery("p")} AND ${stillPayableSql("p", now)} AND ${payerSeat("p")}
             AND COALESCE(p."paymentRemindedAt", p."paymentFailedAt") <= ${remindBefore}
           ORDER BY COALESCE(p."paymentRemindedAt", p."paymentFailedAt") ASC, p."id" ASC
           LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
@@ -146,6 +150,6 @@ async function stampAndEmail(
       where: { id: { in: due.map((d) => d.id) } },
       select: paymentSelect,
     });
-    return { stamped: due.length, queued: await queueEmails(tx, rows.map(email)) };
+    return { stamped: due.length, queued: await queueEmails(tx, (await withSeats(tx, rows)).map(email)) };
   });
 }

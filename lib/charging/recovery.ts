@@ -13,6 +13,13 @@ import {
   recordChargeResult,
   STALE_CLAIM_MS,
 } from "@/lib/ledger/pledge-state";
+import {
+  claimUnitForOnSession,
+  recordOutcome,
+  recordUnitResult,
+  seatsAwaiting,
+  unitsOf,
+} from "@/lib/ledger/group-charges";
 import { onChargeFailed } from "@/lib/charging/notify";
 import { declineInPlainWords } from "@/lib/payments/declines";
 import { formatInZone } from "@/lib/campaigns/event-time";
@@ -65,6 +72,7 @@ async function ownedPledge(viewer: Viewer, pledgeId: string) {
       withdrawnAt: true,
       droppedAt: true,
       paymentFailedAt: true,
+      chargeUnitId: true,
       standing: true,
       campaign: {
         select: { ticketPriceCents: true, pactType: true, status: true, startsAt: true, depositCents: true },
@@ -98,12 +106,19 @@ export async function payPledgeOnSession(
   }
   const gateway = getGateway();
   const card = await gateway.getCard(viewer, input.paymentMethodId);
-  const attempt = await claimForOnSession(pledge.id, viewer.id, card);
-  if (attempt === null)
-    throw new AppError("CONFLICT", "A payment for this commitment is already in progress.");
-  const amountCents = pledgeChargeCents(pledge.campaign, pledge);
+  // issue 37: a seat of a group's payment is paid with the group's seats, in one payment
+  const unitId = pledge.chargeUnitId;
+  const claim = unitId
+    ? await claimUnitForOnSession(unitId, viewer.id, card)
+    : await claimForOnSession(pledge.id, viewer.id, card).then((attempt) =>
+        attempt === null ? null : { attempt, seats: 1 },
+      );
+  if (claim === null) throw new AppError("CONFLICT", "A payment for this commitment is already in progress.");
+  const { attempt } = claim;
+  const seatCents = pledgeChargeCents(pledge.campaign, pledge);
+  const amountCents = seatCents * claim.seats;
   const result = await gateway.chargeOnSession({
-    pledgeId: pledge.id,
+    pledgeId: unitId ?? pledge.id,
     campaignId: pledge.campaignId,
     userId: viewer.id,
     paymentMethodId: card.paymentMethodId,
@@ -111,7 +126,8 @@ export async function payPledgeOnSession(
     depositCents: pledge.campaign.depositCents,
     attempt,
   });
-  await recordChargeResult(pledge.id, amountCents, result);
+  if (unitId) await recordUnitResult(db, unitId, seatCents, amountCents, result);
+  else await recordChargeResult(pledge.id, amountCents, result);
   if (result.status === "succeeded") {
     await finalizeIfDone(pledge.campaignId);
     return { status: "succeeded" };
@@ -141,14 +157,22 @@ export async function confirmPledgePayment(viewer: Viewer, pledgeId: string): Pr
     };
   }
   if (pledge.chargeStatus === "succeeded") return { status: "succeeded" };
-  if (!pledge.paymentIntentId || pledge.chargeStatus !== "requires_action") {
+  // issue 37: a group's payment is on its first seat
+  const unitId = pledge.chargeUnitId;
+  const payment = unitId
+    ? await db.pledge.findUnique({ where: { id: unitId }, select: { paymentIntentId: true } })
+    : pledge;
+  if (!payment?.paymentIntentId || pledge.chargeStatus !== "requires_action") {
     throw new AppError("CONFLICT", "There is no payment waiting for authentication.");
   }
-  const { result, metadata } = await getGateway().retrieveIntent(pledge.paymentIntentId);
-  if (metadata.pledgeId && metadata.pledgeId !== pledge.id)
+  const { result, metadata } = await getGateway().retrieveIntent(payment.paymentIntentId);
+  if (metadata.pledgeId && metadata.pledgeId !== (unitId ?? pledge.id))
     throw new AppError("CONFLICT", "That payment belongs to another commitment.");
   if (result.status === "succeeded") {
-    await recordChargeResult(pledge.id, pledgeChargeCents(pledge.campaign, pledge), result);
+    const seatCents = pledgeChargeCents(pledge.campaign, pledge);
+    if (unitId)
+      await recordUnitResult(db, unitId, seatCents, seatCents * (await seatsAwaiting(db, unitId)), result);
+    else await recordChargeResult(pledge.id, seatCents, result);
     await finalizeIfDone(pledge.campaignId);
     return { status: "succeeded" };
   }
@@ -190,17 +214,20 @@ export async function chargeOwnPledgeNow(
   budgetMs = OWN_CHARGE_BUDGET_MS,
 ): Promise<OwnPayment> {
   const [{ now }] = await db.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS "now"`;
-  const [claim] = await claimBatch(campaignId, STALE_CLAIM_MS, now, false, 1, pledgeId);
+  // the pledge, with its group's claimable seats (issue 37: one charge of seats × price)
+  const [unit] = await unitsOf(await claimBatch(campaignId, STALE_CLAIM_MS, now, false, 1, pledgeId));
+  const claim = unit?.lead;
   if (!claim || claim.userId !== viewer.id) return { status: "pending" };
   const campaign = await db.campaign.findUniqueOrThrow({
     where: { id: campaignId },
     select: { ticketPriceCents: true, pactType: true, startsAt: true, timeZone: true, depositCents: true },
   });
-  const amountCents = pledgeChargeCents(campaign, claim);
+  const seatCents = pledgeChargeCents(campaign, claim);
+  const amountCents = seatCents * unit.seatCount;
   const gateway = getGateway();
   const work = (async () => {
     const result = await gateway.chargeOnSession({
-      pledgeId,
+      pledgeId: claim.id,
       campaignId,
       userId: viewer.id,
       paymentMethodId: claim.paymentMethodId,
@@ -209,7 +236,7 @@ export async function chargeOwnPledgeNow(
       attempt: claim.chargeAttempts,
       customerId: claim.customerId,
     });
-    const changed = await recordChargeResult(pledgeId, amountCents, result);
+    const changed = await recordOutcome(unit, seatCents, result);
     // A bank's authentication is completed in the dialog; the reminders follow if it is not.
     if (
       changed &&

@@ -1,8 +1,18 @@
 import "server-only";
 import { db, Prisma } from "@/lib/db";
-import type { ChargeResult } from "@/lib/payments/types";
+import type { CardSummary, ChargeResult } from "@/lib/payments/types";
 import { CHARGE_MOVEMENT_RETURNING, chargeMovementSql } from "@/lib/ledger/movements";
-import { pledgeStatesIn, SUCCESS_MAY_FOLLOW, type ClaimedPledge } from "@/lib/ledger/pledge-state";
+import {
+  pledgeStatesIn,
+  recordChargeResult,
+  RECOVERABLE_STATES,
+  SETTLED_STATES,
+  SUCCESS_MAY_FOLLOW,
+  type ClaimedPledge,
+} from "@/lib/ledger/pledge-state";
+import { memberPledgeSql, statusIn } from "@/lib/events/sql";
+import { CONFIRMED_STATUSES } from "@/lib/events/lifecycle";
+import { stillPayableSql } from "@/lib/ledger/payment-window";
 
 /**
  * Paid groups (issue 37, docs/decisions/group-commitments.md): a group's seats claimed together are
@@ -41,9 +51,11 @@ export async function unitsOf(rows: ClaimedPledge[]): Promise<ChargeUnit[]> {
   }
   const grouped = [...units.entries()].filter(([, u]) => inUnit(u.lead));
   if (grouped.length > 0) {
+    // the seats still claimed under the unit: exactly those its claim took (they are recorded together)
     const counts = await db.$queryRaw<{ unit: string; n: number }[]>`
       SELECT "chargeUnitId" AS "unit", count(*)::int AS "n" FROM "Pledge"
-      WHERE "chargeUnitId" = ANY(${grouped.map(([k]) => k)}::text[]) GROUP BY "chargeUnitId"`;
+      WHERE "chargeUnitId" = ANY(${grouped.map(([k]) => k)}::text[]) AND "chargeStatus" = 'processing'
+      GROUP BY "chargeUnitId"`;
     const byUnit = new Map(counts.map((c) => [c.unit, c.n]));
     for (const [key, u] of grouped) {
       u.lead = u.seats.find((s) => s.id === key) ?? u.seats[0]!;
@@ -53,20 +65,33 @@ export async function unitsOf(rows: ClaimedPledge[]): Promise<ChargeUnit[]> {
   return [...units.values()];
 }
 
-/**
- * Records a unit's outcome on every seat of it, with the unit's one money row (the lead's, the whole
- * amount) and the rows saying which seats it covers, in one statement. A success is the provider's
- * word that money moved: every seat not already paid is marked paid, with its share (`seatCents`);
- * only the lead carries the payment's id (it is unique). A failure applies to the seats still
- * claimed. Returns whether any seat changed.
- */
-export async function recordUnitResult(
-  unitId: string,
+/** A claimed unit's outcome, recorded on its one pledge or on every seat of it (`seatCents`: each seat's part). */
+export async function recordOutcome(
+  u: ChargeUnit,
   seatCents: number,
-  seatCount: number,
   result: ChargeResult,
 ): Promise<boolean> {
-  const total = seatCents * seatCount;
+  return u.lead.chargeUnitId === null
+    ? recordChargeResult(u.lead.id, seatCents, result)
+    : recordUnitResult(db, u.lead.chargeUnitId, seatCents, seatCents * u.seatCount, result);
+}
+
+/**
+ * Records a unit's outcome on every seat of it, with the unit's one money row (the lead's, the whole
+ * amount `totalCents`) and the rows saying which seats it covers, in one statement. A success is the
+ * provider's word that money moved: every seat of the unit not already paid that was claimed or
+ * still holds its place is marked paid, with its share (`seatCents`); only the lead carries the
+ * payment's id (it is unique). A failure applies to the seats still claimed. Returns whether any
+ * seat changed.
+ */
+export async function recordUnitResult(
+  tx: Prisma.TransactionClient,
+  unitId: string,
+  seatCents: number,
+  totalCents: number,
+  result: ChargeResult,
+): Promise<boolean> {
+  const total = totalCents;
   const succeeded = result.status === "succeeded";
   const state = succeeded ? "succeeded" : result.status === "requires_action" ? "requires_action" : "failed";
   const providerId = result.paymentIntentId ?? null;
@@ -79,9 +104,9 @@ export async function recordUnitResult(
         "chargeFailureMessage" = ${result.message.slice(0, 500)},
         "paymentIntentId" = CASE WHEN "id" = ${unitId} THEN COALESCE(${providerId}::text, "paymentIntentId") END`;
   const which = succeeded
-    ? Prisma.sql`"chargeStatus" IN (${pledgeStatesIn(SUCCESS_MAY_FOLLOW)})`
+    ? Prisma.sql`"chargeStatus" IN (${pledgeStatesIn(SUCCESS_MAY_FOLLOW)}) AND ("chargeStatus" = 'processing' OR ${memberPledgeSql()})`
     : Prisma.sql`"chargeStatus" = 'processing'`;
-  const [{ n }] = await db.$queryRaw<{ n: number }[]>`
+  const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
     WITH p AS (
       UPDATE "Pledge" SET ${set} WHERE "chargeUnitId" = ${unitId} AND ${which}
       RETURNING ${CHARGE_MOVEMENT_RETURNING}
@@ -94,4 +119,36 @@ export async function recordUnitResult(
     )
     SELECT count(*)::int AS "n" FROM p`;
   return n > 0;
+}
+
+/**
+ * The holder pays a group's failed payment themselves (on-session, /pledges/{id}/pay): every seat of
+ * the unit still in its recovery window is claimed with the card just given, a new attempt of the
+ * unit's first seat (a new key). Only while the event is confirmed, only the group's holder, and only
+ * with the first seat among them. Returns the attempt and how many seats it pays for, or null.
+ */
+export async function claimUnitForOnSession(
+  unitId: string,
+  userId: string,
+  card: CardSummary,
+): Promise<{ attempt: number; seats: number } | null> {
+  const payable = (p: string) => Prisma.sql`${Prisma.raw(p)}."chargeUnitId" = ${unitId}
+    AND ${Prisma.raw(p)}."chargeStatus" IN (${pledgeStatesIn(RECOVERABLE_STATES)})
+    AND ${memberPledgeSql(p)} AND ${stillPayableSql(p)}`;
+  const rows = await db.$queryRaw<{ id: string; chargeAttempts: number }[]>`
+    UPDATE "Pledge" AS s SET "chargeStatus" = 'processing', "chargeClaimedAt" = clock_timestamp(),
+      "chargeAttempts" = s."chargeAttempts" + 1,
+      "paymentMethodId" = ${card.paymentMethodId}, "cardBrand" = ${card.brand}, "cardLast4" = ${card.last4}
+    WHERE ${payable("s")}
+      AND EXISTS (SELECT 1 FROM "Pledge" l WHERE l."id" = ${unitId} AND ${payable("l")})
+      AND EXISTS (SELECT 1 FROM "Pledge" h WHERE h."id" = s."groupId" AND h."userId" = ${userId})
+      AND EXISTS (SELECT 1 FROM "Campaign" c WHERE c."id" = s."campaignId" AND c."status" IN (${statusIn(CONFIRMED_STATUSES)}))
+    RETURNING s."id", s."chargeAttempts"`;
+  const lead = rows.find((r) => r.id === unitId);
+  return lead ? { attempt: lead.chargeAttempts, seats: rows.length } : null;
+}
+
+/** How many seats of a unit its payment is for while it is not through (a late report, an authentication). */
+export async function seatsAwaiting(tx: Prisma.TransactionClient, unitId: string): Promise<number> {
+  return tx.pledge.count({ where: { chargeUnitId: unitId, chargeStatus: { notIn: [...SETTLED_STATES] } } });
 }

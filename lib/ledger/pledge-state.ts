@@ -98,7 +98,6 @@ export async function claimBatch(
          ${retryFailed instanceof Date ? Prisma.sql`AND "paymentFailedAt" <= ${retryFailed}` : Prisma.empty})`
     : Prisma.empty;
   const claimable = Prisma.sql`"campaignId" = ${campaignId} AND "paymentMethodId" IS NOT NULL AND "charged" = false
-        ${onlyPledgeId ? Prisma.sql`AND "id" = ${onlyPledgeId}` : Prisma.empty}
         AND (("chargeStatus" = 'none' AND ${live} AND ${memberPledgeSql()})
           OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < LEAST(${runStart}, clock_timestamp() - (${staleAfterMs}::int * interval '1 millisecond')))
           ${retry})`;
@@ -106,10 +105,11 @@ export async function claimBatch(
   // Issue 37: a group's claimable seats are claimed together (the mates of the seats picked) and form
   // one charge unit per group and kind of claim (fresh, or re-driven); a fresh unit of several seats
   // stores its first seat's id (the holder's own first) on each, so a re-drive finds the same seats.
-  // The payer is the group's holder (a named friend's seat is paid by the holder's card).
+  // The payer is the group's holder (a named friend's seat is paid by the holder's card). `onlyPledgeId`
+  // (the committer's own charge) takes that pledge and its group's claimable seats.
   const rows = await db.$queryRaw<ClaimedPledge[]>`
     WITH picked AS (
-      SELECT ${cols} FROM "Pledge" WHERE ${claimable}
+      SELECT ${cols} FROM "Pledge" WHERE ${claimable} ${onlyPledgeId ? Prisma.sql`AND "id" = ${onlyPledgeId}` : Prisma.empty}
       ORDER BY "createdAt" ASC, "id" ASC
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED

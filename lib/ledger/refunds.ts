@@ -34,14 +34,19 @@ export async function refundOwedPledges(
     where: {
       chargeStatus: "succeeded",
       refundId: null,
-      paymentIntentId: { not: null },
       amountCents: { gt: 0 }, // a free event's deposit alone is refunded by refundOwedDeposits
       ...(campaignId ? { campaignId } : {}),
-      OR: [
-        { campaign: { status: "cancelled" } },
-        { withdrawnAt: { not: null }, gaveUpAt: null },
-        // the charged flag is set by every success and never cleared: whoever took the place has paid
-        { withdrawnAt: { not: null }, handedTo: { charged: true } },
+      AND: [
+        // its own payment, or (issue 37) a seat of a group's payment, which is on the unit's first seat
+        { OR: [{ paymentIntentId: { not: null } }, { chargeUnitId: { not: null } }] },
+        {
+          OR: [
+            { campaign: { status: "cancelled" } },
+            { withdrawnAt: { not: null }, gaveUpAt: null },
+            // the charged flag is set by every success and never cleared: whoever took the place has paid
+            { withdrawnAt: { not: null }, handedTo: { charged: true } },
+          ],
+        },
       ],
     },
     take,
@@ -50,16 +55,21 @@ export async function refundOwedPledges(
       campaignId: true,
       amountCents: true,
       paymentIntentId: true,
+      chargeUnitId: true,
       campaign: { select: { depositCents: true } },
     },
   });
+  const units = await paymentsOfUnits(pledges.map((p) => p.chargeUnitId));
   let refunded = 0;
-  for (const { campaign, ...p } of pledges) {
+  for (const { campaign, chargeUnitId, ...p } of pledges) {
     // a charge that carried a deposit gives back the ticket's part here; the deposit follows the place
-    // by its own refund (lib/ledger/deposits), the same rule for every way a place goes
-    const partial = campaign.depositCents > 0;
+    // by its own refund (lib/ledger/deposits), the same rule for every way a place goes. A seat of a
+    // group's payment (issue 37) gives back its share of it: a partial refund, once per seat.
+    const partial = campaign.depositCents > 0 || chargeUnitId !== null;
+    const paymentIntentId = chargeUnitId ? units.get(chargeUnitId) : p.paymentIntentId;
+    if (!paymentIntentId) continue;
     try {
-      if (await refundPledge({ ...p, paymentIntentId: p.paymentIntentId!, partial }, gateway)) refunded++;
+      if (await refundPledge({ ...p, paymentIntentId, partial }, gateway)) refunded++;
     } catch (err) {
       console.warn(
         `[ledger] refund of pledge ${p.id} failed, the sweeper retries: ${(err as Error)?.message}`,
@@ -71,8 +81,19 @@ export async function refundOwedPledges(
   return refunded;
 }
 
+/** The payment id of each group charge unit (on its first seat). */
+async function paymentsOfUnits(unitIds: (string | null)[]): Promise<Map<string, string>> {
+  const ids = [...new Set(unitIds.filter((u): u is string => u !== null))];
+  if (ids.length === 0) return new Map();
+  const leads = await db.pledge.findMany({
+    where: { id: { in: ids }, paymentIntentId: { not: null } },
+    select: { id: true, paymentIntentId: true },
+  });
+  return new Map(leads.map((l) => [l.id, l.paymentIntentId!]));
+}
+
 /**
- * Refunds one pledge's charge in full: claims its refund row, asks the provider under the row's key,
+ * Refunds one pledge's charge in full (or `partial`: its own amount of the payment): claims its refund row, asks the provider under the row's key,
  * records the answer. Returns whether this call recorded the refund. Throws when the provider's
  * answer is not known (the claim stays for the next try).
  */

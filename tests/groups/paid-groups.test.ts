@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { startFakeStripe, type FakeStripe } from "@/tests/fake-stripe/server";
 import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
-import { fundedPaidCampaign } from "@/tests/charging/helpers";
+import { fundedPaidCampaign, stripeBackers, type StripeBacker } from "@/tests/charging/helpers";
+import { createCampaign } from "@/tests/helpers/factories";
+import { getEditView } from "@/lib/campaigns/edit-view";
+import { updateCampaign } from "@/lib/campaigns/edit";
 import type { CardBehavior } from "@/tests/fake-stripe/server";
 
 /* Issue 37, paid groups: a group's seats are paid by ONE charge of seats × price on the holder's card. */
@@ -178,5 +181,156 @@ describe("a paid group is charged once for its seats", () => {
     ]);
     const emails = await db.emailOutbox.findMany({ where: { toEmail: holder.email } });
     expect(emails.filter((e) => e.dedupeKey.startsWith("charge-failed:"))).toHaveLength(1);
+  });
+});
+
+describe("paid groups through the commit path", () => {
+  let pledgeService: typeof import("@/lib/pledges/service");
+  let giveUp: typeof import("@/lib/pledges/give-up");
+  let recovery: typeof import("@/lib/charging/recovery");
+  let cancellation: typeof import("@/lib/cancellation/service");
+  let refunds: typeof import("@/lib/ledger/refunds");
+  beforeAll(async () => {
+    useFakeStripeEnv(fake, { STRIPE_RATE_LIMIT: "1000", RATE_LIMIT_DISABLED: "true" });
+    pledgeService = await import("@/lib/pledges/service");
+    giveUp = await import("@/lib/pledges/give-up");
+    recovery = await import("@/lib/charging/recovery");
+    cancellation = await import("@/lib/cancellation/service");
+    refunds = await import("@/lib/ledger/refunds");
+  });
+  const groupOf = (campaignId: string, userId: string) =>
+    db.pledge.findMany({ where: { campaignId, userId }, orderBy: { guestSlot: "asc" } });
+  const succeededAt = (pledgeId: string) =>
+    (fake.state.chargesByPledge.get(pledgeId) ?? [])
+      .filter((c) => c.status === "succeeded")
+      .map((c) => c.amount);
+
+  it("a group of 3 that tips the event pays once, 3 × price, on-session; every seat is in and paid", async () => {
+    const c = await createCampaign({ goal: 3, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada] = await stripeBackers(fake, 1);
+    const r = await pledgeService.commitToCampaign(ada!, {
+      campaignId: c.id,
+      paymentMethodId: ada!.card,
+      seats: 3,
+    });
+    expect(r).toMatchObject({ crossed: true, ownPayment: { status: "succeeded", amountCents: 3 * PRICE } });
+    expect(succeededAt(r.pledgeId)).toEqual([3 * PRICE]);
+    const seats = await groupOf(c.id, ada!.id);
+    expect(seats).toHaveLength(3);
+    expect(seats.every((s) => s.charged && s.chargeStatus === "succeeded" && s.amountCents === PRICE)).toBe(
+      true,
+    );
+    await service.runCharging(c.id);
+    expect(fake.chargeCount(r.pledgeId)).toBe(1);
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: c.id } })).status).toBe("charged");
+  });
+
+  it("waiting groups: one that refused a partial promotion keeps its place; the next that fits is promoted whole and charged once; one that agreed is promoted in part and charged once for those seats", async () => {
+    const organizer = await db.user.create({
+      data: { email: `org-${Date.now().toString(36)}${++seq}@example.test` },
+    });
+    const org = { id: organizer.id, email: organizer.email, name: null, isAdmin: false };
+    const c = await createCampaign({
+      goal: 1,
+      capacity: 3,
+      ticketPriceCents: PRICE,
+      maxSeats: 4,
+      creatorId: organizer.id,
+    });
+    // the organizer raises the capacity through the edit form: the places it opens go to the line
+    const raiseCapacity = async (capacity: number) => {
+      const view = await getEditView(org, c.id);
+      await updateCampaign(org, c.id, { ...view!.values, capacity: String(capacity) });
+    };
+    const [first, single, whole, duo, trio] = await stripeBackers(fake, 5);
+    const commit = (who: StripeBacker, seats: number, partialOk = false) =>
+      pledgeService.commitToCampaign(who, { campaignId: c.id, paymentMethodId: who.card, seats, partialOk });
+    await commit(first!, 1); // tips the event
+    await commit(single!, 2); // full
+    const w = await commit(whole!, 3); // waits whole, no partial
+    const d = await commit(duo!, 2); // waits whole, no partial
+    const t = await commit(trio!, 3, true); // waits, a partial promotion agreed
+    expect([w.waitlisted, d.waitlisted, t.waitlisted]).toEqual([true, true, true]);
+    await service.runCharging(c.id);
+
+    // two places: the group of 3 does not fit and keeps its place; the group of 2 is promoted whole
+    // and charged once for its 2 seats
+    await raiseCapacity(5);
+    await service.runCharging(c.id);
+    expect(succeededAt(d.pledgeId)).toEqual([2 * PRICE]);
+    expect((await groupOf(c.id, duo!.id)).every((s) => s.standing === "in" && s.charged)).toBe(true);
+    const waiting = async () => groupOf(c.id, whole!.id);
+    expect((await waiting()).every((s) => s.standing === "waiting" && s.chargeStatus === "none")).toBe(true);
+
+    // two more: the group of 3 still does not fit; the group that agreed takes both, its holder's
+    // seat first, charged once for those 2 seats; its third seat and the group of 3 wait
+    await raiseCapacity(7);
+    await service.runCharging(c.id);
+    const trioSeats = await groupOf(c.id, trio!.id);
+    expect(trioSeats.map((s) => s.standing)).toEqual(["in", "in", "waiting"]);
+    expect(succeededAt(t.pledgeId)).toEqual([2 * PRICE]);
+    expect(trioSeats.slice(1).every((s) => fake.chargeCount(s.id) === 0)).toBe(true);
+    const cover = await db.moneyMovementPledge.findMany({
+      where: { pledgeId: { in: trioSeats.map((s) => s.id) } },
+    });
+    expect(cover.map((m) => m.pledgeId).sort()).toEqual(
+      trioSeats
+        .slice(0, 2)
+        .map((s) => s.id)
+        .sort(),
+    );
+    expect((await waiting()).every((s) => s.standing === "waiting" && s.chargeStatus === "none")).toBe(true);
+    expect(fake.chargeCount(w.pledgeId)).toBe(0);
+  });
+
+  it("a seat given up after the tip is refunded its share of the group's payment, once; a cancel refunds every seat once", async () => {
+    const c = await createCampaign({ goal: 3, capacity: 3, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada, bo] = await stripeBackers(fake, 2);
+    const r = await pledgeService.commitToCampaign(ada!, {
+      campaignId: c.id,
+      paymentMethodId: ada!.card,
+      seats: 3,
+    });
+    expect(succeededAt(r.pledgeId)).toEqual([3 * PRICE]);
+    const b = await pledgeService.commitToCampaign(bo!, { campaignId: c.id, paymentMethodId: bo!.card });
+    expect(b.waitlisted).toBe(true);
+    // Ada gives a guest seat up: Bo takes it and pays; Ada's seat is refunded its share, once
+    await giveUp.giveUpPlace(ada!, { campaignId: c.id });
+    await service.runCharging(c.id);
+    expect(succeededAt(b.pledgeId)).toEqual([PRICE]);
+    await refunds.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
+    const seats = await groupOf(c.id, ada!.id);
+    const given = seats.find((s) => s.gaveUpAt)!;
+    expect(given.guestSlot).toBe(2);
+    const refundRows = () =>
+      db.moneyMovement.findMany({ where: { campaignId: c.id, kind: "refund" }, orderBy: { id: "asc" } });
+    expect((await refundRows()).map((m) => [m.pledgeId, m.state, Number(m.amountCents)])).toEqual([
+      [given.id, "succeeded", PRICE],
+    ]);
+    const money = await queries.refundState(seats.map((s) => s.id));
+    expect(seats.map((s) => money.get(s.id)!.refund)).toEqual(["none", "none", "refunded"]);
+    const refundsAtStripe = () =>
+      fake.state.requests.filter(
+        (q) => q.path === "/v1/refunds" && JSON.stringify(q.body).includes(r.pledgeId),
+      );
+    expect(refundsAtStripe().every((q) => Number(q.body.amount) === PRICE)).toBe(true);
+
+    // the event is cancelled: every seat still paid is refunded its share, once, and Bo in full
+    const organizer = await db.user.findUniqueOrThrow({ where: { id: c.creatorId } });
+    await cancellation.cancelCampaign({ ...organizer, isAdmin: false }, { campaignId: c.id });
+    await refunds.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
+    const rows = await refundRows();
+    expect(rows.every((m) => m.state === "succeeded" && Number(m.amountCents) === PRICE)).toBe(true);
+    expect(rows.map((m) => m.pledgeId).sort()).toEqual([...seats.map((s) => s.id), b.pledgeId].sort());
+    expect(await queries.heldCents(c.id)).toBe(0);
+    const l = await ledger.ledgerOf(db, c.id);
+    expect(l).toMatchObject({
+      collectedCents: 4 * PRICE,
+      refundedCents: 4 * PRICE,
+      chargeCount: 4,
+      refundCount: 4,
+    });
   });
 });
