@@ -5,7 +5,7 @@ import { withdrawCommitment } from "@/lib/pledges/withdraw";
 import { getMyCommitment, listMyCommitments } from "@/lib/pledges/mine";
 import { listEventCommitments } from "@/lib/pledges/queries";
 import { listManagedPledges } from "@/lib/pledges/manage-queries";
-import { SEAT_TEXTS } from "@/lib/events/seats";
+import { groupsRefusal, SEAT_TEXTS, seatsRefusal } from "@/lib/events/seats";
 import { DROP_TEXTS } from "@/lib/pledges/seats";
 import { getEditView } from "@/lib/campaigns/edit-view";
 import { updateCampaign } from "@/lib/campaigns/edit";
@@ -74,7 +74,7 @@ describe("committing with friends", () => {
     expect(await refusal(commitToCampaign(ada, { campaignId: c.id }))).toMatch(/already/i);
   });
 
-  it("refuses more seats than the event takes, groups on a paid event, and a bad number; nothing written", async () => {
+  it("refuses more seats than the event takes, groups on a deposit event, and a bad number; nothing written", async () => {
     const c = await freeEvent({ maxSeats: 3 });
     const ada = await person();
     expect(await refusal(commitToCampaign(ada, { campaignId: c.id, seats: 4 }))).toBe(SEAT_TEXTS.tooMany(3));
@@ -87,10 +87,15 @@ describe("committing with friends", () => {
       SEAT_TEXTS.tooMany(1),
     );
     const paid = await freeEvent({ ticketPriceCents: 1500 });
-    // a paid event takes one person per commitment for now, whatever its M says
+    // a paid event takes groups (tests/groups/paid-groups.test.ts); a card that is not the person's is refused
     expect(
       await refusal(commitToCampaign(ada, { campaignId: paid.id, seats: 2, paymentMethodId: "pm_x" })),
     ).toMatch(/one person per commitment|payment|card/i);
+    // an event with a show-up deposit takes one person per commitment, whatever its M says
+    const deposit = { ...paid, depositCents: 1000 };
+    expect(groupsRefusal(deposit)).toBe(SEAT_TEXTS.deposit);
+    expect(seatsRefusal(2, deposit)).toBe(SEAT_TEXTS.tooMany(1));
+    expect(groupsRefusal(paid)).toBeNull();
     expect(await db.pledge.count({ where: { userId: ada.id } })).toBe(0);
   });
 

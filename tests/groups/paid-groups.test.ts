@@ -184,6 +184,63 @@ describe("a paid group is charged once for its seats", () => {
   });
 });
 
+describe("a failed group payment: one recovery window for its seats", () => {
+  it("the holder pays once for every seat; the charge covers them all", async () => {
+    const { campaign, groupId, seatIds, holder } = await eventWithGroup({
+      seats: 3,
+      behavior: "generic_decline",
+    });
+    await service.runCharging(campaign.id);
+    expect((await seatsOf(seatIds)).every((s) => s.chargeStatus === "failed")).toBe(true);
+    const recovery = await import("@/lib/charging/recovery");
+    const card = fake.addPaymentMethod(holder.stripeCustomerId!, "ok");
+    const viewer = { id: holder.id, email: holder.email, isAdmin: false };
+    // the pay link of any seat pays the group's one payment
+    expect(
+      await recovery.payPledgeOnSession(viewer, { pledgeId: seatIds[2]!, paymentMethodId: card }),
+    ).toEqual({
+      status: "succeeded",
+    });
+    const seats = await seatsOf(seatIds);
+    expect(seats.every((s) => s.charged && s.chargeStatus === "succeeded")).toBe(true);
+    expect(
+      (fake.state.chargesByPledge.get(groupId) ?? [])
+        .map((c) => [c.status, c.amount])
+        .filter(([st]) => st === "succeeded"),
+    ).toEqual([["succeeded", 3 * PRICE]]);
+    const paid = await db.moneyMovement.findMany({
+      where: { pledgeId: groupId, kind: "charge", state: "succeeded" },
+      include: { seats: true },
+    });
+    expect(paid).toHaveLength(1);
+    expect(paid[0]!.seats).toHaveLength(3);
+    // paying again is refused and charges nothing
+    await expect(
+      recovery.payPledgeOnSession(viewer, { pledgeId: groupId, paymentMethodId: card }),
+    ).rejects.toThrow(/already been paid/);
+    expect(await queries.heldCents(campaign.id)).toBe(4 * PRICE);
+  });
+
+  it("seats not paid in time drop together: one email to the holder, every place released", async () => {
+    const { campaign, seatIds, holder } = await eventWithGroup({ seats: 3, behavior: "generic_decline" });
+    await service.runCharging(campaign.id);
+    const pass = await import("@/lib/charging/recovery-pass");
+    const later = new Date(Date.now() + 60 * 86_400_000);
+    const counts = await pass.runPaymentRecovery({ now: later });
+    expect(counts.dropped).toBe(1);
+    const seats = await seatsOf(seatIds);
+    expect(seats.map((s) => s.standing)).toEqual(["dropped", "dropped", "dropped"]);
+    expect(seats.every((s) => !s.charged)).toBe(true);
+    const emails = await db.emailOutbox.findMany({ where: { toEmail: holder.email } });
+    expect(emails.filter((e) => e.dedupeKey.startsWith("charge-dropped:"))).toHaveLength(1);
+    expect(emails.filter((e) => e.dedupeKey.startsWith("charge-failed:"))).toHaveLength(1);
+    expect(emails.find((e) => e.dedupeKey.startsWith("charge-failed:"))!.subject).toContain("$60.00");
+    const c = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    expect(c.committedCount).toBe(1);
+    expect(await queries.heldCents(campaign.id)).toBe(PRICE);
+  });
+});
+
 describe("paid groups through the commit path", () => {
   let pledgeService: typeof import("@/lib/pledges/service");
   let giveUp: typeof import("@/lib/pledges/give-up");
