@@ -15,6 +15,7 @@ import {
 } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent } from "@/lib/access/pledge-policy";
 import { formatCents, plural } from "@/lib/format";
+import { seatsPriceText } from "@/lib/events/money-sentences";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { showCommitResult } from "@/components/commit/result-store";
 import { SeatPicker } from "@/components/commit/seat-picker";
@@ -101,8 +102,6 @@ export default function CommitFlow({
 
   const unit = panel.crowdfund ? "dollars" : "participants";
   const current = panel.crowdfund ? Math.floor(panel.raisedCents / 100) : panel.committedCount;
-  // issue 36: the show-up deposit is charged with the ticket, in the same payment
-  const priceText = formatCents(panel.ticketPriceCents + panel.depositCents);
   const deposit = panel.money.deposit;
   const joiningWaitlist = panel.cta === "waitlist";
   const [conditional, setConditional] = useState(false);
@@ -110,6 +109,9 @@ export default function CommitFlow({
   const [minPeopleError, setMinPeopleError] = useState<string | null>(null);
   // issue 37: the people this commitment holds, and whether part of the group may take places
   const [seats, setSeats] = useState(1);
+  // issue 36: the show-up deposit is charged with the ticket, in the same payment; issue 37: a group
+  // pays one charge of seats × price ("3 people × $20.00 = $60.00", lib/events/money-sentences)
+  const priceText = seatsPriceText(panel.ticketPriceCents + panel.depositCents, seats);
   const [partialOk, setPartialOk] = useState(false);
   // issue 37: the card on file offered in one tap (undefined while it is asked for), and the sheet's box
   const [saved, setSaved] = useState<SavedCardView | null | undefined>(panel.paid ? undefined : null);
@@ -384,6 +386,11 @@ export default function CommitFlow({
                   }}
                 />
               </Field>
+            )}
+            {panel.paid && seats > 1 && (
+              <p className="text-sm text-slate-800" data-testid="commit-group-total">
+                Your group pays once: <span className="font-semibold">{priceText}</span>
+              </p>
             )}
             {panel.paid && saved && (
               <p className="text-sm text-slate-800" data-testid="commit-saved-card">

@@ -2,7 +2,14 @@ import "server-only";
 import { db } from "@/lib/db";
 import { livePledgeSql, memberPledgeSql } from "@/lib/events/sql";
 import { pledgeChargeCents } from "@/lib/events/lifecycle";
-import { LIVE_PLEDGE, OUTCOME_STATES, pledgeStatesIn, RECOVERABLE_STATES } from "@/lib/ledger/pledge-state";
+import {
+  isRecoverable,
+  LIVE_PLEDGE,
+  OUTCOME_STATES,
+  pledgeStatesIn,
+  RECOVERABLE_STATES,
+} from "@/lib/ledger/pledge-state";
+import { seatsAwaiting } from "@/lib/ledger/group-charges";
 import { pledgeDueBy, softRetrySql, stillPayableSql } from "@/lib/ledger/payment-window";
 
 /**
@@ -77,6 +84,7 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
       droppedAt: true,
       paymentFailedAt: true,
       standing: true,
+      chargeUnitId: true,
       campaign: {
         select: {
           id: true,
@@ -92,8 +100,13 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
     },
   });
   if (!pledge || pledge.userId !== userId) return null;
-  // the ticket's part; a show-up deposit is paid in the same payment (issue 36): depositCents
-  const amountCents = pledgeChargeCents(pledge.campaign, pledge);
+  // the ticket's part; a show-up deposit is paid in the same payment (issue 36): depositCents. A
+  // group's payment (issue 37) is for every seat of it still to pay: seats × price
+  const seats =
+    pledge.chargeUnitId && isRecoverable(pledge.chargeStatus)
+      ? await seatsAwaiting(db, pledge.chargeUnitId)
+      : 1;
+  const amountCents = pledgeChargeCents(pledge.campaign, pledge) * Math.max(1, seats);
   // the recovery window (DESIGN §1 "failed payments"): when a failed payment must be paid by
   const dueBy = pledgeDueBy(pledge);
   return { ...pledge, amountCents, dueBy };

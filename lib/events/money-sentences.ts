@@ -15,6 +15,16 @@ import { isCrowdfund, isFreeEvent, keepsAccepting, phaseOf, type PactKind } from
  */
 export const eachCents = (c: PactKind) => c.ticketPriceCents + (isCrowdfund(c) ? 0 : c.depositCents);
 
+/**
+ * What a commitment of `seats` people is charged, in words (issue 37: a paid group pays one charge of
+ * seats × price): "$20.00" for one, "3 people × $20.00 = $60.00" for a group. The commit dialog says
+ * this wherever it names the payment.
+ */
+export const seatsPriceText = (each: number, seats: number) =>
+  seats <= 1
+    ? formatCents(each)
+    : `${plural(seats, "person", "people")} × ${formatCents(each)} = ${formatCents(each * seats)}`;
+
 /** An organizer who opted in may go ahead from this many members: 80% of the goal, rounded up. */
 export const goAheadFrom = (c: { goal: number }) => Math.ceil(c.goal * 0.8);
 

@@ -195,6 +195,9 @@ describe("a failed group payment: one recovery window for its seats", () => {
     const recovery = await import("@/lib/charging/recovery");
     const card = fake.addPaymentMethod(holder.stripeCustomerId!, "ok");
     const viewer = { id: holder.id, email: holder.email, isAdmin: false };
+    // the pay page asks for the group's one payment
+    const { getPledgeForPayment } = await import("@/lib/charging/queries");
+    expect((await getPledgeForPayment(seatIds[1]!, holder.id))?.amountCents).toBe(3 * PRICE);
     // the pay link of any seat pays the group's one payment
     expect(
       await recovery.payPledgeOnSession(viewer, { pledgeId: seatIds[2]!, paymentMethodId: card }),
@@ -227,7 +230,7 @@ describe("a failed group payment: one recovery window for its seats", () => {
     const pass = await import("@/lib/charging/recovery-pass");
     const later = new Date(Date.now() + 60 * 86_400_000);
     const counts = await pass.runPaymentRecovery({ now: later });
-    expect(counts.dropped).toBe(1);
+    expect(counts.dropped).toBeGreaterThanOrEqual(1); // (other tests' unpaid groups too: the pass is global)
     const seats = await seatsOf(seatIds);
     expect(seats.map((s) => s.standing)).toEqual(["dropped", "dropped", "dropped"]);
     expect(seats.every((s) => !s.charged)).toBe(true);
