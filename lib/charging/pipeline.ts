@@ -8,7 +8,6 @@ import { returnFailedPromotion } from "@/lib/campaigns/waitlist";
 import {
   claimBatch,
   giveBackClaims,
-  recordChargeResult,
   recordSuccesses,
   STALE_CLAIM_MS,
   type ClaimedPledge,
@@ -196,7 +195,7 @@ export function resultRecorder(counts: RunCounts, gateway: PaymentGateway): Reco
     }
     flushing = null;
   };
-  const recordFailure = async (p: ClaimedPledge, changed: boolean, seats: ClaimedPledge[] = [p]) => {
+  const recordFailure = async (p: ClaimedPledge, changed: boolean, seats: ClaimedPledge[]) => {
     if (!changed) return;
     counts.failed++;
     // A promotion from the waitlist that cannot be paid goes back in line and the place moves
@@ -209,37 +208,24 @@ export function resultRecorder(counts: RunCounts, gateway: PaymentGateway): Reco
   };
   const record = (u: ChargeUnit, amountCents: number, result: ChargeResult) => {
     const p = u.lead;
-    if (u.lead.chargeUnitId !== null) {
-      // a group's seats (issue 37): one outcome for all of them, one money row
-      track(
-        recordOutcome(u, amountCents, result).then(
-          (changed) => {
-            if (result.status === "succeeded") counts.charged += changed ? u.seatCount : 0;
-            else return recordFailure(p, changed, u.seats);
-          },
-          (err) => {
-            console.warn(
-              `[charging] unit ${p.id}: result not recorded, will be re-driven: ${(err as Error).message}`,
-            );
-            counts.unknown += u.seats.length;
-          },
-        ),
-      );
-      return;
-    }
-    if (result.status === "succeeded") {
+    // a pledge's success joins the batch; a failure, or a group's outcome (issue 37: one for all its
+    // seats, one money row), is written on its own
+    if (result.status === "succeeded" && p.chargeUnitId === null) {
       succeeded.push({ pledgeId: p.id, amountCents, paymentIntentId: result.paymentIntentId });
       if (!flushing) track((flushing = flushSuccesses()));
       return;
     }
     track(
-      recordChargeResult(p.id, amountCents, result).then(
-        (changed) => recordFailure(p, changed),
+      recordOutcome(u, amountCents, result).then(
+        async (changed) => {
+          if (result.status !== "succeeded") await recordFailure(p, changed, u.seats);
+          else if (changed) counts.charged += u.seatCount;
+        },
         (err) => {
           console.warn(
             `[charging] pledge ${p.id}: result not recorded, will be re-driven: ${(err as Error).message}`,
           );
-          counts.unknown++;
+          counts.unknown += u.seats.length;
         },
       ),
     );

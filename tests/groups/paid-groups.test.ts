@@ -244,17 +244,62 @@ describe("a failed group payment: one recovery window for its seats", () => {
   });
 });
 
+describe("the provider's word on a group's payment (webhook)", () => {
+  it("a payment that needed the bank's authentication succeeds later: every seat of it is paid, once", async () => {
+    const { campaign, groupId, seatIds } = await eventWithGroup({
+      seats: 3,
+      behavior: "authentication_required",
+    });
+    await service.runCharging(campaign.id);
+    const before = await seatsOf(seatIds);
+    expect(before.map((s) => s.chargeStatus)).toEqual([
+      "requires_action",
+      "requires_action",
+      "requires_action",
+    ]);
+    const lead = before[0]!;
+    const { handleIntentEvent } = await import("@/lib/charging/on-intent");
+    const event = {
+      id: `evt_group_${seq++}_${Date.now().toString(36)}`,
+      object: "event",
+      type: "payment_intent.succeeded",
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: lead.paymentIntentId,
+          object: "payment_intent",
+          amount: 3 * PRICE,
+          created: Math.floor(Date.now() / 1000),
+          status: "succeeded",
+          metadata: { pledgeId: groupId, attempt: String(lead.chargeAttempts) },
+        },
+      },
+    } as unknown as Parameters<typeof handleIntentEvent>[0];
+    expect(await handleIntentEvent(event)).toBe(true);
+    expect(await handleIntentEvent(event)).toBe(false); // a second delivery changes nothing
+    const seats = await seatsOf(seatIds);
+    expect(seats.every((s) => s.charged && s.chargeStatus === "succeeded" && s.amountCents === PRICE)).toBe(
+      true,
+    );
+    const rows = await db.moneyMovement.findMany({
+      where: { pledgeId: groupId, kind: "charge", state: "succeeded" },
+      include: { seats: true },
+    });
+    expect(rows.map((r) => [Number(r.amountCents), r.seats.length])).toEqual([[3 * PRICE, 3]]);
+    const money = await queries.refundState(seatIds);
+    expect(seatIds.map((id) => money.get(id)!.chargedCents)).toEqual([PRICE, PRICE, PRICE]);
+  });
+});
+
 describe("paid groups through the commit path", () => {
   let pledgeService: typeof import("@/lib/pledges/service");
   let giveUp: typeof import("@/lib/pledges/give-up");
-  let recovery: typeof import("@/lib/charging/recovery");
   let cancellation: typeof import("@/lib/cancellation/service");
   let refunds: typeof import("@/lib/ledger/refunds");
   beforeAll(async () => {
     useFakeStripeEnv(fake, { STRIPE_RATE_LIMIT: "1000", RATE_LIMIT_DISABLED: "true" });
     pledgeService = await import("@/lib/pledges/service");
     giveUp = await import("@/lib/pledges/give-up");
-    recovery = await import("@/lib/charging/recovery");
     cancellation = await import("@/lib/cancellation/service");
     refunds = await import("@/lib/ledger/refunds");
   });
