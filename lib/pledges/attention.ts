@@ -51,12 +51,14 @@ export async function paymentAttention(viewer: Viewer | null, now = new Date()):
       id: true,
       chargeStatus: true,
       paymentFailedAt: true,
+      chargeUnitId: true,
       campaign: { select: { id: true, title: true, timeZone: true, startsAt: true } },
     },
     orderBy: [{ paymentFailedAt: "asc" }, { id: "asc" }],
     take: 50,
   });
   return rows
+    .filter((p) => p.chargeUnitId === null || p.chargeUnitId === p.id) // issue 37: a group's one payment, once
     .map((p) => {
       const dueAt = paymentDueBy(p.paymentFailedAt ?? now, p.campaign.startsAt);
       const zone = p.campaign.timeZone;

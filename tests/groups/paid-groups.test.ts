@@ -195,6 +195,12 @@ describe("a failed group payment: one recovery window for its seats", () => {
     const recovery = await import("@/lib/charging/recovery");
     const card = fake.addPaymentMethod(holder.stripeCustomerId!, "ok");
     const viewer = { id: holder.id, email: holder.email, isAdmin: false };
+    // one payment to attend to, not one per seat
+    const { paymentAttention } = await import("@/lib/pledges/attention");
+    const attention = (await paymentAttention({ ...viewer, name: null })).filter(
+      (a) => a.campaignId === campaign.id,
+    );
+    expect(attention.map((a) => a.payUrl)).toEqual([`/pledges/${groupId}/pay`]);
     // the pay page asks for the group's one payment
     const { getPledgeForPayment } = await import("@/lib/charging/queries");
     expect((await getPledgeForPayment(seatIds[1]!, holder.id))?.amountCents).toBe(3 * PRICE);
