@@ -101,7 +101,7 @@ export async function claimBatch(
         AND (("chargeStatus" = 'none' AND ${live} AND ${memberPledgeSql()})
           OR ("chargeStatus" = 'processing' AND "chargeClaimedAt" < LEAST(${runStart}, clock_timestamp() - (${staleAfterMs}::int * interval '1 millisecond')))
           ${retry})`;
-  const cols = Prisma.sql`"id", "groupId", "guestSlot", "chargeStatus"::text AS "prevStatus", "chargeClaimedAt" AS "prevClaimedAt", "chargeAttempts" AS "prevAttempts"`;
+  const cols = Prisma.sql`"id", "userId", "groupId", "guestSlot", "chargeStatus"::text AS "prevStatus", "chargeClaimedAt" AS "prevClaimedAt", "chargeAttempts" AS "prevAttempts"`;
   // Issue 37: a group's claimable seats are claimed together (the mates of the seats picked) and form
   // one charge unit per group and kind of claim (fresh, or re-driven); a fresh unit of several seats
   // stores its first seat's id (the holder's own first) on each, so a re-drive finds the same seats.
@@ -114,7 +114,9 @@ export async function claimBatch(
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     ), mates AS (
-      SELECT ${cols} FROM "Pledge" WHERE "groupId" IN (SELECT "groupId" FROM picked WHERE "groupId" IS NOT NULL)
+      SELECT ${cols} FROM "Pledge"
+      WHERE EXISTS (SELECT 1 FROM picked WHERE "groupId" IS NOT NULL) -- none: not even looked for (one-time filter)
+        AND "groupId" IN (SELECT "groupId" FROM picked WHERE "groupId" IS NOT NULL)
         AND "id" NOT IN (SELECT "id" FROM picked) AND ${claimable}
       FOR UPDATE SKIP LOCKED
     ), claimed AS (SELECT * FROM picked UNION ALL SELECT * FROM mates), next AS (
@@ -127,8 +129,8 @@ export async function claimBatch(
       "chargeClaimedAt" = clock_timestamp(),
       "chargeAttempts" = CASE WHEN p."chargeStatus" = 'processing' THEN GREATEST(p."chargeAttempts", 1) ELSE p."chargeAttempts" + 1 END,
       "chargeUnitId" = CASE WHEN p."chargeStatus" = 'processing' THEN p."chargeUnitId" WHEN next."unitSize" > 1 THEN next."unitLead" END
-    FROM next, "User" AS u
-    WHERE p."id" = next."id" AND u."id" = COALESCE((SELECT h."userId" FROM "Pledge" h WHERE h."id" = p."groupId"), p."userId")
+    FROM next LEFT JOIN "Pledge" AS h ON h."id" = next."groupId" JOIN "User" AS u ON u."id" = COALESCE(h."userId", next."userId")
+    WHERE p."id" = next."id"
     RETURNING p."id", u."id" AS "userId", p."paymentMethodId", p."amountCents", p."chargeAttempts", p."createdAt", u."stripeCustomerId" AS "customerId",
       p."chargeClaimedAt" AS "claimedAt", next."prevStatus", next."prevClaimedAt", next."prevAttempts", p."groupId", p."chargeUnitId"`;
   // In the order they were committed (RETURNING keeps none).

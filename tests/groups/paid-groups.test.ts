@@ -124,6 +124,22 @@ describe("a paid group is charged once for its seats", () => {
     expect(fake.chargeCount(groupId)).toBe(1);
   });
 
+  it("a seat a named friend claimed is paid with the group, on the holder's card", async () => {
+    const { campaign, groupId, seatIds, holder } = await eventWithGroup({ seats: 3 });
+    // the friend claimed guest seat 2 (lib/pledges/friends claimSeat: their own seat, slot 0, same group)
+    const friend = await db.user.create({
+      data: { email: `friend-${Date.now().toString(36)}${++seq}@example.test` },
+    });
+    await db.pledge.update({ where: { id: seatIds[2]! }, data: { userId: friend.id, guestSlot: 0 } });
+    await service.runCharging(campaign.id);
+    const charges = fake.state.chargesByPledge.get(groupId) ?? [];
+    expect(charges.map((c) => [c.status, c.amount])).toEqual([["succeeded", 3 * PRICE]]);
+    const seats = await db.pledge.findMany({ where: { id: { in: seatIds } } });
+    expect(seats.every((s) => s.charged && s.chargeStatus === "succeeded")).toBe(true);
+    const intent = fake.state.requests.filter((r) => r.path === "/v1/payment_intents").at(-1)!;
+    expect(intent.body.customer).toBe(holder.stripeCustomerId);
+  });
+
   it("seats dropped before the tip are not charged: the rest of the group pays for itself", async () => {
     const { campaign, groupId, seatIds } = await eventWithGroup({ seats: 4 });
     // the holder dropped a guest before the tip (a withdrawn seat: lib/pledges/seats)
