@@ -44,12 +44,29 @@ export async function getChargeSummary(
       userId: true,
       chargeStatus: true,
       paymentIntentId: true,
+      chargeUnitId: true,
       chargeFailureCode: true,
       chargeFailureMessage: true,
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
-  const succeeded = pledges.filter((p) => p.chargeStatus === "succeeded" && p.paymentIntentId);
+  // issue 37: a seat of a group's payment carries no payment id of its own: the payment is its unit's
+  const units = [...new Set(pledges.flatMap((p) => (p.chargeUnitId ? [p.chargeUnitId] : [])))];
+  const unitPayments = new Map(
+    units.length === 0
+      ? []
+      : (
+          await db.pledge.findMany({
+            where: { id: { in: units }, paymentIntentId: { not: null } },
+            select: { id: true, paymentIntentId: true },
+          })
+        ).map((u) => [u.id, u.paymentIntentId]),
+  );
+  const paymentOf = (p: { paymentIntentId: string | null; chargeUnitId: string | null }) =>
+    p.paymentIntentId ?? (p.chargeUnitId ? (unitPayments.get(p.chargeUnitId) ?? null) : null);
+  const succeeded = pledges
+    .map((p) => ({ ...p, paymentIntentId: paymentOf(p) }))
+    .filter((p) => p.chargeStatus === "succeeded" && p.paymentIntentId);
   const notSucceeded = pledges.filter((p) => p.chargeStatus !== "succeeded");
   const listed = (p: { userId: string }) =>
     audience !== null && ("all" in audience || audience.userId === p.userId);

@@ -85,7 +85,13 @@ const seatsOf = (ids: string[]) =>
 describe("a paid group is charged once for its seats", () => {
   it("a group of 3 is one provider charge of 3 × price at the tip, and every seat is paid", async () => {
     const { campaign, pledges, groupId, seatIds } = await eventWithGroup({ singles: 2, seats: 3 });
-    await service.runCharging(campaign.id, { concurrency: 2 });
+    const summary = await service.runCharging(campaign.id, { concurrency: 2 });
+    // check-and-charge's summary: every seat charged, each with the group's payment
+    expect(summary.totalCharged).toBe(5);
+    const groupPayment = summary.successful.find((r) => r.pledgeId === groupId)!.paymentIntentId;
+    expect(
+      summary.successful.filter((r) => seatIds.includes(r.pledgeId)).map((r) => r.paymentIntentId),
+    ).toEqual([groupPayment, groupPayment, groupPayment]);
 
     // one charge at the provider, under the holder's seat, for 3 × price; none for the guest seats
     const charges = fake.state.chargesByPledge.get(groupId) ?? [];
