@@ -7,11 +7,14 @@ import { Modal } from "@/components/ui/modal";
 import { LoadMore } from "@/components/ui/load-more";
 import { formatCents, formatDate, formatDateTime, plural } from "@/lib/format";
 import type { PublicCommitment } from "@/lib/pledges/queries";
+import { seatsPriceText } from "@/lib/events/money-sentences";
 
 const LOAD_FAILED = "Could not load more commitments. Please try again.";
 
 function amountText(c: PublicCommitment, crowdfund: boolean) {
-  if (crowdfund || c.amountCents > 0) return formatCents(c.amountCents);
+  if (crowdfund) return formatCents(c.amountCents);
+  // issue 37: a paid group's row says its one payment ("3 people × $20.00 = $60.00")
+  if (c.amountCents > 0) return seatsPriceText(c.amountCents, c.seats);
   // issue 37: a group's row counts its people
   return plural(c.seats, "attendee", "attendees");
 }

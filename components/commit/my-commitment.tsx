@@ -9,6 +9,7 @@ import { Modal } from "@/components/ui/modal";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { SaveCardStep } from "@/components/payments/save-card-step";
 import { GIVE_UP_TEXTS, WAITLIST_TEXTS, WITHDRAW_TEXTS } from "@/lib/access/pledge-policy";
+import { seatsPriceText } from "@/lib/events/money-sentences";
 import { formatCents } from "@/lib/format";
 import type { MyCommitment } from "@/lib/pledges/mine";
 import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";
@@ -257,7 +258,7 @@ export function MyCommitmentCard({
               ? `You will leave the waitlist for "${title}" and lose your place in line. Nothing is charged.`
               : mine.withdraw.kind === "afterChange"
                 ? mine.state === "charged"
-                  ? `You will no longer be committed to "${title}", and your payment of ${formatCents(mine.amountCents)} is refunded in full.`
+                  ? `You will no longer be committed to "${title}", and your payment of ${seatsPriceText(mine.amountCents, mine.seats ? Math.max(1, mine.seats.seats - mine.seats.waiting) : 1)} is refunded in full.`
                   : `You will no longer be committed to "${title}", and your card will not be charged for it.`
                 : `You will no longer be committed to "${title}". Nothing is charged, and your card will not be used for it. You can commit again while it is open.`}
           </p>
