@@ -200,3 +200,43 @@ test("payment setup failing to start shows the SPEC message with the error", asy
   ]);
   expect(rows[0].n).toBe(0);
 });
+
+test("paid event, a group of 3 (issue 37): the dialog says 3 people × $8.00 = $24.00, and one charge covers the 3 seats", async ({
+  page,
+}) => {
+  const event = await createCampaign({ title: "Paid group supper", goal: 3, ticketPriceCents: 800 });
+  await sql().query(`UPDATE "Campaign" SET "maxSeats" = 4 WHERE id = $1`, [event.id]);
+  await loginAs(page, await createUser({ name: "Group Holder" }));
+  await page.goto(`/campaign/${event.id}`);
+  await page.getByRole("button", { name: "Commit", exact: true }).click();
+  await page.getByRole("button", { name: "Me + 2" }).click();
+  await expect(page.getByTestId("commit-group-total")).toHaveText(
+    "Your group pays once: 3 people × $8.00 = $24.00",
+  );
+  await page.getByRole("button", { name: "Yes, I'm In!" }).click();
+  await expect(page.getByText("3 people × $8.00 = $24.00")).toBeVisible();
+  await fillCard(page, "4242 4242 4242 4242");
+  await expect(page.getByRole("dialog", { name: "Event Confirmed!" })).toBeVisible();
+  await expect
+    .poll(
+      async () =>
+        (await sql().query(`SELECT status::text FROM "Campaign" WHERE id = $1`, [event.id])).rows[0].status,
+      { timeout: 30_000 },
+    )
+    .toBe("charged");
+  const { rows: seats } = await sql().query(
+    `SELECT charged, "amountCents" FROM "Pledge" WHERE "campaignId" = $1 ORDER BY "guestSlot"`,
+    [event.id],
+  );
+  expect(seats).toEqual([
+    { charged: true, amountCents: 800 },
+    { charged: true, amountCents: 800 },
+    { charged: true, amountCents: 800 },
+  ]);
+  const { rows: money } = await sql().query(
+    `SELECT m."amountCents"::int AS "amountCents", (SELECT count(*)::int FROM "MoneyMovementPledge" mp WHERE mp."movementId" = m.id) AS seats
+     FROM "MoneyMovement" m WHERE m."campaignId" = $1 AND m.kind = 'charge' AND m.state = 'succeeded'`,
+    [event.id],
+  );
+  expect(money).toEqual([{ amountCents: 2400, seats: 3 }]);
+});
