@@ -332,7 +332,8 @@ export async function listManagedPledges(
     contributor: user.name?.trim() || user.email,
     email: user.email,
     createdAt: p.createdAt.toISOString(),
-    chargedAt: p.chargedAt?.toISOString() ?? null,
+    // a free event's confirmation time is not a payment (the CSV's "Charged at" stays empty)
+    chargedAt: paid ? (p.chargedAt?.toISOString() ?? null) : null,
     withdrawnAt: p.withdrawnAt?.toISOString() ?? null,
   }));
 }
