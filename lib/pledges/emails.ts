@@ -50,7 +50,7 @@ export function seatClaimedEmail(
     ...renderEmail({
       heading: "Your friend claimed their seat",
       paragraphs: [
-        `The seat you named ${to.invited} for at "${c.title}" is now in their own account, with their own ticket. It still counts toward the goal.`,
+        `The seat you named ${to.invited} for at "${c.title}" is now in their own account, with their own ticket and calendar entry. The seat keeps its place.`,
         "If they give it up, it comes back to you as a guest seat, and we will tell you.",
       ],
       action: { label: "View the event", url: campaignUrl(c) },
@@ -74,7 +74,7 @@ export function seatReturnedEmail(
     ...renderEmail({
       heading: "A seat came back to you",
       paragraphs: [
-        `${to.invited} gave up the seat you named them for at "${c.title}", so it is yours again as Guest ${to.guestSlot}. It keeps its place and still counts.`,
+        `${to.invited} gave up the seat you named them for at "${c.title}", so it is yours again as Guest ${to.guestSlot}. The seat keeps its place.`,
         'To give it to someone else, name them under "Invite your guests" on the event page.',
       ],
       action: { label: "View the event", url: campaignUrl(c) },
