@@ -126,3 +126,41 @@ test("another user, an admin and a visitor are sent home with the notice; the CS
   await page.goto(`/campaign/doesnotexist123/manage`);
   await expect(page.getByRole("alert").filter({ hasText: DENIED })).toBeVisible();
 });
+
+test("a confirmed free event: every seat says VERIFIED, no Paid and no Charge column, at 375 and 1440 px", async ({
+  page,
+}) => {
+  const creator = await createUser({ name: "Free Organizer" });
+  const event = await createCampaign({ title: "Free picnic", creator, goal: 3, status: "charged" });
+  const holder = await createUser({ name: "Group Holder" });
+  const solo = await createUser({ name: "Solo Backer" });
+  const group = `p${Math.random().toString(36).slice(2, 14)}`;
+  for (const [id, user, slot] of [
+    [group, holder, 0],
+    [`p${Math.random().toString(36).slice(2, 14)}`, holder, 1],
+    [`p${Math.random().toString(36).slice(2, 14)}`, solo, 0],
+  ] as const)
+    await sql().query(
+      `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", charged, verified, "chargeType",
+         "chargeStatus", "chargedAt", "groupId", "guestSlot")
+       VALUES ($1,$2,$3,$4,0,true,true,'free','succeeded',now(),$5,$6)`,
+      [id, event.id, user.id, user.name, user.id === holder.id ? group : null, slot],
+    );
+  await sql().query(`UPDATE "Campaign" SET "committedCount" = 3, "pledgeCount" = 3 WHERE id = $1`, [
+    event.id,
+  ]);
+  await loginAs(page, creator);
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/campaign/${event.id}/manage`);
+    const list = page.getByRole("list", { name: "Commitments, newest first" });
+    await expect(list.getByText("VERIFIED", { exact: true })).toHaveCount(3);
+    await expect(list.getByText("Paid", { exact: true })).toHaveCount(0);
+    await expect(list.getByText("Holds 2 seats")).toBeVisible();
+    await expect(list.getByText("Guest 1")).toBeVisible();
+    if (width === 1440) {
+      await expect(list.getByText("Status", { exact: true })).toBeVisible();
+      await expect(list.getByText("Charge", { exact: true })).toHaveCount(0);
+    }
+  }
+});

@@ -151,3 +151,64 @@ test("goal 1 with card 0341: Commitment Recorded!, the banner, then paying with 
     expect(subjects.some((s) => s.startsWith(`Charging done for "Goal one supper ${t}"`))).toBe(true);
   }).toPass({ timeout: 180_000, intervals: [5_000] });
 });
+
+test("a backer with a card on file pays the declined charge in one tap, at 375 and 1440 px", async ({
+  page,
+}) => {
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    const { backer, pledgeId } = await failedPledge();
+    const pm = `pm_demo_${Math.random().toString(16).slice(2, 14)}${Math.random().toString(16).slice(2, 14)}`;
+    await sql().query(
+      `INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior) VALUES ($1,$2,'mastercard','4444',12,2034,'ok')`,
+      [pm, backer.id],
+    );
+    await sql().query(
+      `INSERT INTO "SavedCard" (id, "userId", "paymentMethodId", brand, last4, "expMonth", "expYear", "isDefault")
+       VALUES ($1,$2,$3,'mastercard','4444',12,2034,true)`,
+      [`sc${Math.random().toString(36).slice(2, 14)}`, backer.id, pm],
+    );
+    await page.goto("about:blank");
+    await page.context().clearCookies();
+    await loginAs(page, backer);
+    await page.goto(`/pledges/${pledgeId}/pay`);
+    await expect(page.getByText("Pay below to keep your place.")).toBeVisible();
+    const tap = page.getByRole("button", { name: "Pay with Mastercard ·4444" });
+    await expect(tap).toBeVisible();
+    // the card sheet only on request
+    await expect(page.getByRole("button", { name: "Pay $30.00" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Use a new card" })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(overflow).toBe(false);
+
+    await tap.click();
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+    await expect(page.getByRole("definition").nth(1)).toHaveText("Mastercard ending in 4444");
+    const intents = await sql().query(
+      `SELECT count(*)::int AS n FROM "DemoPaymentIntent" WHERE metadata->>'pledgeId' = $1 AND status = 'succeeded'`,
+      [pledgeId],
+    );
+    expect(intents.rows[0].n).toBe(1);
+    await page.waitForLoadState("networkidle");
+  }
+});
+
+test("with a card on file, 'Use a new card' opens the card sheet", async ({ page }) => {
+  const { backer, pledgeId } = await failedPledge();
+  const pm = `pm_demo_${Math.random().toString(16).slice(2, 14)}${Math.random().toString(16).slice(2, 14)}`;
+  await sql().query(
+    `INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior) VALUES ($1,$2,'visa','1881',12,2034,'ok')`,
+    [pm, backer.id],
+  );
+  await sql().query(
+    `INSERT INTO "SavedCard" (id, "userId", "paymentMethodId", brand, last4, "expMonth", "expYear", "isDefault")
+     VALUES ($1,$2,$3,'visa','1881',12,2034,true)`,
+    [`sc${Math.random().toString(36).slice(2, 14)}`, backer.id, pm],
+  );
+  await loginAs(page, backer);
+  await page.goto(`/pledges/${pledgeId}/pay`);
+  await page.getByRole("button", { name: "Use a new card" }).click();
+  await fillCard(page, "4242 4242 4242 4242", "Pay $30.00");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  await expect(page.getByRole("definition").nth(1)).toHaveText("Visa ending in 4242");
+});

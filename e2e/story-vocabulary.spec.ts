@@ -54,6 +54,8 @@ for (const [name, viewport] of [
       await expect(row.getByText("REJECTED", { exact: true })).toBeVisible();
       await expect(row.getByText("Active", { exact: true })).toHaveCount(0);
       await page.goto(`/campaign/${rejected.id}`);
+      // the page itself first, so a failure says whether the event page came at all
+      await expect(page.getByRole("heading", { name: rejected.title })).toBeVisible();
       await expect(page.getByText("REJECTED", { exact: true }).first()).toBeVisible();
       await expect(page.getByRole("main").getByText("Active", { exact: true })).toHaveCount(0);
     });

@@ -307,7 +307,7 @@ export function ManageView({ view, now }: { view: View; now: string }) {
               <span>Contributor</span>
               <span>Date</span>
               <span className="text-right">Amount</span>
-              <span className="text-right">Charge</span>
+              <span className="text-right">{c.paid ? "Charge" : "Status"}</span>
             </li>
             {view.commitments.map((p) => (
               <li

@@ -103,7 +103,8 @@ export const MONEY_WORDS = {
 function chargeStory(f: CommitmentFacts, money: MoneyState): OrganizerStory {
   if (money === "refunded") return { label: MONEY_WORDS.refunded, tone: "slate", note: null };
   if (money === "owed") return { label: MONEY_WORDS.owed, tone: "slate", note: null };
-  if (f.charged)
+  // a free event's confirmation marks its seats "charged" with no money: never "Paid" there
+  if (f.charged && f.paid)
     return {
       label: f.promoted ? `${MONEY_WORDS.charged}, from waitlist` : MONEY_WORDS.charged,
       tone: "green",

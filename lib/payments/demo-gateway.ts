@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { db, Prisma } from "@/lib/db";
+import { db, Prisma, queryOn } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import {
@@ -204,7 +204,18 @@ const demoPayments: Omit<PaymentGateway, "mode" | PayoutMethods> = {
     return { clientSecret: createDemoSetupSecret(user.id) };
   },
   async getCard(user, paymentMethodId): Promise<CardSummary> {
-    const pm = await db.demoPaymentMethod.findUnique({ where: { id: paymentMethodId } });
+    // raw and prepared: every paid commit asks (issue 37's one-tap commits, bench "saved card")
+    const [pm] = await queryOn<{
+      id: string;
+      userId: string;
+      brand: string;
+      last4: string;
+      expMonth: number;
+      expYear: number;
+      detached: boolean;
+    }>(db)`
+      SELECT id, "userId", brand, last4, "expMonth", "expYear", detached
+      FROM "DemoPaymentMethod" WHERE id = ${paymentMethodId}`;
     if (!pm || pm.userId !== user.id || pm.detached)
       throw new AppError("BAD_REQUEST", "That payment method is not one of your saved cards.");
     return {

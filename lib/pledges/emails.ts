@@ -2,6 +2,7 @@ import "server-only";
 import { appUrl } from "@/lib/env";
 import { renderEmail } from "@/lib/email/render";
 import { SEAT_INVITE_KEY, type QueuedEmail } from "@/lib/email/schema";
+import { campaignUrl } from "@/lib/campaigns/emails";
 
 /**
  * The emails of named friends (issue 37 item 1, lib/pledges/friends.ts), as data for queueEmail. The
@@ -29,6 +30,54 @@ export function seatInviteEmail(
         "If you already have a commitment to this event, you cannot claim a second seat: the seat stays with the person who invited you.",
       ],
       action: { label: "Claim your seat", url: claimUrl(to.token) },
+    }),
+  };
+}
+
+/**
+ * To the holder, when the friend they named claimed the seat. The friend is named only by the address
+ * the holder typed for them (never the friend's account name or email). One per invitation: a link
+ * works once, so the key is the invitation's.
+ */
+export function seatClaimedEmail(
+  c: { id: string; title: string },
+  to: { email: string; invited: string; inviteId: string },
+): QueuedEmail {
+  return {
+    dedupeKey: `seat-claimed:${to.inviteId}`,
+    to: to.email,
+    subject: `${to.invited} claimed a seat for "${c.title}"`,
+    ...renderEmail({
+      heading: "Your friend claimed their seat",
+      paragraphs: [
+        `The seat you named ${to.invited} for at "${c.title}" is now in their own account, with their own ticket and calendar entry. The seat keeps its place.`,
+        "If they give it up, it comes back to you as a guest seat, and we will tell you.",
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
+    }),
+  };
+}
+
+/**
+ * To the holder, when a claimed seat came back to them (its friend withdrew): it is their guest seat
+ * `guestSlot` again. One per claim (the key is the claimed invitation's: a seat claimed again needs a
+ * new invitation).
+ */
+export function seatReturnedEmail(
+  c: { id: string; title: string },
+  to: { email: string; invited: string; inviteId: string; guestSlot: number },
+): QueuedEmail {
+  return {
+    dedupeKey: `seat-returned:${to.inviteId}`,
+    to: to.email,
+    subject: `A seat came back to you: "${c.title}"`,
+    ...renderEmail({
+      heading: "A seat came back to you",
+      paragraphs: [
+        `${to.invited} gave up the seat you named them for at "${c.title}", so it is yours again as Guest ${to.guestSlot}. The seat keeps its place.`,
+        'To give it to someone else, name them under "Invite your guests" on the event page.',
+      ],
+      action: { label: "View the event", url: campaignUrl(c) },
     }),
   };
 }

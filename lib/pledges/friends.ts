@@ -16,11 +16,12 @@ import {
 import { presentIdentity } from "@/lib/privacy/present";
 import { reissueTicket } from "@/lib/tickets/service";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
+import type { QueuedEmail } from "@/lib/email/schema";
 import { consume, minutesText } from "@/lib/rate-limit/service";
 import { hashTicketToken, isTicketToken, newTicketToken } from "@/lib/security/ticket-token";
 import { isUniqueViolation } from "@/lib/campaigns/commit-slots";
 import { campaignIdSchema } from "@/lib/pledges/schema";
-import { seatInviteEmail } from "@/lib/pledges/emails";
+import { seatClaimedEmail, seatInviteEmail, seatReturnedEmail } from "@/lib/pledges/emails";
 
 /**
  * Named friends (issue 37 item 1, docs/decisions/group-commitments.md): the holder of a group names a
@@ -181,6 +182,7 @@ async function findInvite(client: Tx | typeof db, token: string) {
       campaignId: true,
       pledgeId: true,
       inviterId: true,
+      email: true,
       claimedAt: true,
       revokedAt: true,
       pledge: { select: { userId: true, guestSlot: true, standing: true, withdrawnAt: true } },
@@ -280,6 +282,9 @@ export async function claimSeat(
           data: { claimedAt: now, claimedById: actor.id },
         });
         await reissueTicket(tx, inv.pledgeId);
+        await emailHolder(tx, inv.inviterId, (to) =>
+          seatClaimedEmail(r.c, { email: to, invited: inv.email, inviteId: inv.id }),
+        );
       }),
     );
   } catch (err) {
@@ -287,6 +292,7 @@ export async function claimSeat(
       throw new AppError("CONFLICT", FRIEND_TEXTS.alreadyCommitted(HOLDER_FALLBACK));
     throw err;
   }
+  await kickEmailSender().catch(() => {});
   return { campaignId: first.campaignId };
 }
 
@@ -311,5 +317,30 @@ export async function returnClaimedSeat(
     WHERE p.id = ${seat.id} AND h.id = p."groupId" AND ${Prisma.raw(standingPledgeWhere("h"))}`;
   if (moved !== 1) return false;
   await reissueTicket(tx, seat.id);
+  // the holder hears of it once, named by the address they typed (the withdrawal kicks the sender)
+  const back = await tx.pledge.findUniqueOrThrow({
+    where: { id: seat.id },
+    select: { userId: true, guestSlot: true, campaign: { select: { id: true, title: true } } },
+  });
+  const inv = await tx.seatInvite.findFirst({
+    where: { pledgeId: seat.id, claimedAt: { not: null }, revokedAt: null },
+    orderBy: { claimedAt: "desc" },
+    select: { id: true, email: true },
+  });
+  if (inv)
+    await emailHolder(tx, back.userId, (to) =>
+      seatReturnedEmail(back.campaign, {
+        email: to,
+        invited: inv.email,
+        inviteId: inv.id,
+        guestSlot: back.guestSlot,
+      }),
+    );
   return true;
+}
+
+/** Queues one email to the holder (their account's address), in the caller's transaction. */
+async function emailHolder(tx: Tx, holderId: string, email: (to: string) => QueuedEmail) {
+  const holder = await tx.user.findUniqueOrThrow({ where: { id: holderId }, select: { email: true } });
+  await queueEmail(tx, email(holder.email));
 }

@@ -255,7 +255,10 @@ function seatLabel(id: string, groupId: string | null, guestSlot: number, groups
 /** The manage page lists this many newest commitments; the CSV export has every one. */
 const MANAGE_COMMITMENTS_LIMIT = 500;
 
-/** Every commitment of an event for its organizer; `paid`: the event takes money (lifecycle isPaidEvent). */
+/**
+ * Every commitment of an event for its organizer; `paid`: the event takes money (lifecycle isPaidEvent).
+ * A free event's confirmation time is not a payment: `chargedAt` is null there (the CSV's "Charged at").
+ */
 export async function listManagedPledges(
   campaignId: string,
   event: { paid: boolean; cancelled: boolean },
@@ -332,7 +335,7 @@ export async function listManagedPledges(
     contributor: user.name?.trim() || user.email,
     email: user.email,
     createdAt: p.createdAt.toISOString(),
-    chargedAt: p.chargedAt?.toISOString() ?? null,
+    chargedAt: paid ? (p.chargedAt?.toISOString() ?? null) : null,
     withdrawnAt: p.withdrawnAt?.toISOString() ?? null,
   }));
 }

@@ -6,6 +6,8 @@ import { parseInput } from "@/lib/actions";
 import type { Actor } from "@/lib/access/rules";
 import { CANCELLABLE_STATUSES, STANDING_PLEDGE } from "@/lib/events/lifecycle";
 import { getGateway } from "@/lib/payments/gateway";
+import { isHardDecline } from "@/lib/payments/declines";
+import { isRecoverable } from "@/lib/ledger/pledge-state";
 import type { CardSummary, PaymentGateway } from "@/lib/payments/types";
 import { changeCommitmentCard } from "@/lib/pledges/withdraw";
 
@@ -66,6 +68,27 @@ export async function listSavedCards(userId: string): Promise<SavedCardView[]> {
 export async function defaultSavedCard(viewer: Actor): Promise<SavedCardView | null> {
   if (!viewer) throw new AppError("UNAUTHENTICATED", "Please sign in first.");
   return (await listSavedCards(viewer.id))[0] ?? null;
+}
+
+/**
+ * The saved card the pay page offers in one tap for the viewer's own failed (or authentication-blocked)
+ * payment, or null. Another saved card comes first; the card that failed only when the bank may say
+ * yes on a new try: a soft decline, or authentication (now done with the backer present). A hard
+ * decline (lost, expired, closed…) never offers that card again. The charge itself checks the card
+ * with the provider as any on-session payment (lib/charging/recovery payPledgeOnSession).
+ */
+export async function recoveryCard(viewer: Actor, pledgeId: string): Promise<SavedCardView | null> {
+  if (!viewer) return null;
+  const pledge = await db.pledge.findFirst({
+    where: { id: pledgeId, userId: viewer.id },
+    select: { paymentMethodId: true, chargeStatus: true, chargeFailureCode: true },
+  });
+  if (!pledge || !isRecoverable(pledge.chargeStatus)) return null;
+  const failedMayRetry =
+    pledge.chargeStatus === "requires_action" || !isHardDecline(pledge.chargeFailureCode);
+  const cards = await listSavedCards(viewer.id);
+  const failed = (c: SavedCardView) => c.paymentMethodId === pledge.paymentMethodId;
+  return cards.find((c) => !failed(c)) ?? (failedMayRetry ? (cards.find(failed) ?? null) : null);
 }
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import { db, type Prisma } from "@/lib/db";
+import { db, queryOn, type Prisma } from "@/lib/db";
 import { withEvent } from "@/lib/events/lock";
 import { commit, type CommitWrite } from "@/lib/events/commit";
 import { isAppError } from "@/lib/errors";
@@ -28,7 +28,7 @@ import { inGroups, isUniqueViolation, newId, withCommitSlot } from "@/lib/campai
 import { commitEmail, commitWrite } from "@/lib/pledges/commit-rows";
 import { commitGroup, type Entry } from "@/lib/pledges/commit-group";
 import { confirmJoinedIfFree, isMember, recountMembers, tipIfReached } from "@/lib/campaigns/membership";
-import { STANDING_PLEDGE } from "@/lib/events/lifecycle";
+import { standingPledgeSql } from "@/lib/events/sql";
 import { fillOpenPlaces, waitingEntries } from "@/lib/campaigns/waitlist";
 import { rememberCard } from "@/lib/pledges/saved-cards";
 
@@ -94,23 +94,22 @@ export async function commitToCampaign(viewer: Viewer | null, rawInput: unknown)
     if (!input.paymentMethodId) return null;
 
     // A cheap read first: decides whether the card is needed and refuses obvious cases before asking
-    // the payment provider anything. Everything is checked again on the row that is written.
-    const snapshot = await db.campaign.findUnique({
-      where: { id: input.campaignId },
-      select: {
-        creatorId: true,
-        approvalStatus: true,
-        ticketPriceCents: true,
-        pactType: true,
-        depositCents: true,
-      },
-    });
+    // the payment provider anything. Everything is checked again on the row that is written. One raw,
+    // prepared statement (issue 37's one-tap commits: two Prisma reads cost ~1 ms more of CPU).
+    const [snapshot] = await queryOn<{
+      creatorId: string;
+      approvalStatus: string;
+      ticketPriceCents: number;
+      pactType: string | null;
+      depositCents: number;
+      committed: boolean;
+    }>(db)`
+      SELECT c."creatorId", c."approvalStatus", c."ticketPriceCents", c."pactType", c."depositCents",
+        EXISTS (SELECT 1 FROM "Pledge" p WHERE p."campaignId" = c.id AND p."userId" = ${viewer.id}
+                AND ${standingPledgeSql("p")}) AS committed
+      FROM "Campaign" c WHERE c.id = ${input.campaignId}`;
     if (!snapshot || !canSeeEvent(viewer, snapshot)) throw fail("notFound", "NOT_FOUND");
-    const existing = await db.pledge.findFirst({
-      where: { campaignId: input.campaignId, userId: viewer.id, ...STANDING_PLEDGE },
-      select: { id: true },
-    });
-    if (existing) throw fail("alreadyCommitted", "CONFLICT");
+    if (snapshot.committed) throw fail("alreadyCommitted", "CONFLICT");
 
     const paid = isPaidEvent(snapshot);
     const crowdfund = isCrowdfund(snapshot);

@@ -3,7 +3,7 @@
 BEGIN;
 INSERT INTO "User" (id, email, name, "passwordHash", "updatedAt")
 SELECT 'bu' || lpad(g::text, 8, '0'), 'bench' || g || '@bench.test', 'Bench User ' || g, NULL, now()
-FROM generate_series(1, 30000) g;
+FROM generate_series(1, 40000) g;
 
 INSERT INTO "Campaign" (id, title, description, goal, deadline, "createdAt", "updatedAt", "creatorId", "creatorEmail",
   status, "approvalStatus", "pactType", "ticketPriceCents", "attendeesAnonymous", "identityRevelationType")
@@ -61,6 +61,21 @@ SELECT 'bf' || lpad(g::text, 8, '0'), 'Benchmark free event ' || g, 'A free benc
        10000, now() + interval '30 days', now() - interval '400 days', now(), 'bu00000001', 'bench1@bench.test',
        'pending', 'approved', 'paction', 0, true, 4
 FROM generate_series(1, 200) g;
+
+-- issue 37: paid events for the saved-card commit scenario ($15, a goal no run reaches), and a card on
+-- file for every bench user: the demo gateway's card and the SavedCard row the profile lists
+INSERT INTO "Campaign" (id, title, description, goal, deadline, "createdAt", "updatedAt", "creatorId", "creatorEmail",
+  status, "approvalStatus", "pactType", "ticketPriceCents", "isTest")
+SELECT 'bq' || lpad(g::text, 8, '0'), 'Benchmark paid event ' || g, 'A paid benchmark event that collects commitments with saved cards.',
+       10000, now() + interval '30 days', now() - interval '400 days', now(), 'bu00000001', 'bench1@bench.test',
+       'pending', 'approved', 'paction', 1500, true
+FROM generate_series(1, 200) g;
+INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior)
+SELECT 'pm_demo_saved_' || lpad(g::text, 8, '0'), 'bu' || lpad(g::text, 8, '0'), 'visa', '4242', 12, 2030, 'ok'
+FROM generate_series(1, 40000) g;
+INSERT INTO "SavedCard" (id, "userId", "paymentMethodId", brand, last4, "expMonth", "expYear", "isDefault")
+SELECT 'bsc' || lpad(g::text, 8, '0'), 'bu' || lpad(g::text, 8, '0'), 'pm_demo_saved_' || lpad(g::text, 8, '0'), 'visa', '4242', 12, 2030, true
+FROM generate_series(1, 40000) g;
 
 -- hot events for the one-event commit scenarios (issue 32): free, no pledges yet; the scenario sets the
 -- goal (and capacity) after its warm-up so the threshold is crossed mid-run. bh00000001 keeps accepting after the

@@ -160,6 +160,19 @@ export function smallAnswerActionIds(distDir = process.env.NEXT_DIST_DIR || ".ne
   };
 }
 
+/**
+ * The headers the door sets itself, never passed on as the client sent them; `true`: passed on when
+ * proxies are trusted (the proxy in front set it), until the door sets it below.
+ */
+const DOOR_SETS = new Map([
+  [CLIENT_IP_HEADER, false],
+  ["x-real-ip", false],
+  ["x-forwarded-for", false],
+  ["x-forwarded-host", true],
+  ["x-forwarded-proto", true],
+  ["host", false],
+]);
+
 const kb = (n) => `${Math.round(n / 1024)} kB`;
 
 /** The headers as a raw [name, value, …] list (Next reads the parsed ones; both are kept in step). */
@@ -175,7 +188,12 @@ const rawOf = (headers) =>
 function handOn(req, headers, body) {
   if (body === undefined) {
     req.headers = headers;
-    req.rawHeaders = rawOf(headers);
+    // Next reads the parsed headers only: the raw list is built if someone asks for it
+    Object.defineProperty(req, "rawHeaders", {
+      configurable: true,
+      enumerable: true,
+      get: () => rawOf(req.headers),
+    });
     return req;
   }
   const replay = new http.IncomingMessage(req.socket);
@@ -240,16 +258,20 @@ export function createFrontServer({
       );
     }
     const ip = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedHops);
-    const headers = { ...req.headers };
-    delete headers[CLIENT_IP_HEADER];
-    delete headers["x-real-ip"];
+    // A copy without the headers the door sets (no `delete`: it would turn the object Next reads on
+    // every request into a slow dictionary).
+    const headers = {};
+    const sent = req.headers;
+    for (const name in sent) {
+      const own = DOOR_SETS.get(name);
+      if (own === undefined || (own && trustedHops)) headers[name] = sent[name];
+    }
     headers[CLIENT_IP_HEADER] = ip;
     headers["x-forwarded-for"] = ip;
     // Next sees its own address as the Host (a middleware rewrite is internal only when its origin is
     // Next's own); the public host goes on in X-Forwarded-Host, as the proxies in front set it, or
     // as the client asked for it when no proxy is trusted.
-    if (!trustedHops || !headers["x-forwarded-host"]) headers["x-forwarded-host"] = req.headers.host ?? "";
-    if (!trustedHops) delete headers["x-forwarded-proto"];
+    if (!trustedHops || !headers["x-forwarded-host"]) headers["x-forwarded-host"] = sent.host ?? "";
     headers.host = `localhost:${port}`;
 
     const hasBody =

@@ -11,7 +11,8 @@ import { isPaidEvent } from "@/lib/events/lifecycle";
 import { paymentsMode } from "@/lib/payments/gateway";
 import { declineInPlainWords } from "@/lib/payments/declines";
 import { env } from "@/lib/env";
-import { cardInWords, formatCents } from "@/lib/format";
+import { cardInWords, cardShort, formatCents } from "@/lib/format";
+import { recoveryCard } from "@/lib/pledges/saved-cards";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { YourTime } from "@/components/time/your-time";
 import { Badge } from "@/components/ui/badge";
@@ -37,6 +38,8 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
   const due = !closed && (pledge.chargeStatus === "failed" || pledge.chargeStatus === "requires_action");
   const paid = pledge.chargeStatus === "succeeded";
   const refund = (await refundState([pledge.id])).get(pledge.id)?.refund ?? "none";
+  // issue 37: a card on file offered in one tap (the viewer's own; never a hard-declined one)
+  const saved = due ? await recoveryCard(viewer, pledge.id) : null;
   const badge = paymentBadge({
     refund,
     eventCancelled: pledge.campaign.status === "cancelled",
@@ -84,7 +87,7 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
               <span className="font-medium">
                 {declineInPlainWords(pledge.chargeFailureCode, pledge.chargeFailureMessage)}
               </span>{" "}
-              Save a new card below to pay and keep your place.
+              {saved ? "Pay below to keep your place." : "Save a new card below to pay and keep your place."}
             </p>
           )}
           {due && pledge.dueBy && (
@@ -97,7 +100,8 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
           {!closed && pledge.chargeStatus === "requires_action" && (
             <p>
               The event reached its goal, but your bank asked to confirm the charge on {card}, which we cannot
-              do while you are away. Enter a card below to pay now; your bank may ask you to confirm.
+              do while you are away. {saved ? "Pay below now" : "Enter a card below to pay now"}; your bank
+              may ask you to confirm.
             </p>
           )}
           {paid && (
@@ -144,6 +148,11 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
           <PayForm
             pledgeId={pledge.id}
             amountText={amountText}
+            savedCard={
+              saved
+                ? { paymentMethodId: saved.paymentMethodId, text: cardShort(saved.brand, saved.last4) }
+                : null
+            }
             paymentsMode={paymentsMode()}
             publishableKey={env().NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY ?? null}
           />

@@ -3,21 +3,27 @@
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { SaveCardStep } from "@/components/payments/save-card-step";
+import { Button } from "@/components/ui/button";
 import { confirmPledgePaymentAction, payPledgeAction } from "@/app/pledges/[pledgeId]/pay/actions";
 
 /**
  * Update the card and pay on-session: save a new card (Stripe Elements or the demo form), then the
  * server charges it at once. With Stripe, a bank that asks for authentication gets it here, with
- * the backer present (stripe.handleNextAction), and the server records the outcome.
+ * the backer present (stripe.handleNextAction), and the server records the outcome. With a card on
+ * file (issue 37, `savedCard`: the viewer's own, chosen by lib/pledges/saved-cards recoveryCard) the
+ * form offers it in one tap, and a new card on "Use a new card".
  */
 export function PayForm({
   pledgeId,
   amountText,
+  savedCard,
   paymentsMode,
   publishableKey,
 }: {
   pledgeId: string;
   amountText: string;
+  /** "Visa ·4242" and its id, or null */
+  savedCard: { paymentMethodId: string; text: string } | null;
   paymentsMode: "stripe" | "demo";
   publishableKey: string | null;
 }) {
@@ -27,6 +33,8 @@ export function PayForm({
   const [paid, setPaid] = useState(false);
   // A used setup intent cannot be confirmed again: a new attempt remounts the card step for a fresh one.
   const [attempt, setAttempt] = useState(0);
+  // the card sheet (and its SetupIntent) only when asked for, while a saved card is offered
+  const [newCard, setNewCard] = useState(savedCard === null);
 
   async function pay(paymentMethodId: string) {
     setPaying(true);
@@ -78,7 +86,7 @@ export function PayForm({
   return (
     <div className="rounded-xl bg-slate-900 p-5 text-slate-100 shadow-lg sm:p-6">
       <div className="mb-4 flex items-baseline justify-between gap-3">
-        <h2 className="text-lg font-semibold">New payment method</h2>
+        <h2 className="text-lg font-semibold">{newCard ? "New payment method" : "Pay now"}</h2>
         <span className="text-sm text-slate-300">
           Amount due <strong className="text-white">{amountText}</strong>
         </span>
@@ -88,19 +96,44 @@ export function PayForm({
           {error}
         </p>
       )}
-      <SaveCardStep
-        key={attempt}
-        paymentsMode={paymentsMode}
-        publishableKey={publishableKey}
-        onSaved={(pm) => void pay(pm)}
-        busy={paying}
-        submitLabel={`Pay ${amountText}`}
-        busyLabel="Paying..."
-        onSubmitting={() => setError(null)}
-        preparingText="Preparing secure card form..."
-      />
+      {savedCard && !newCard && (
+        <div className="space-y-3">
+          <Button
+            size="lg"
+            className="w-full"
+            onClick={() => void pay(savedCard.paymentMethodId)}
+            disabled={paying}
+            data-testid="pay-saved-card"
+          >
+            {paying ? "Paying..." : `Pay with ${savedCard.text}`}
+          </Button>
+          <button
+            type="button"
+            className="w-full text-center text-sm text-slate-300 underline hover:text-white"
+            onClick={() => setNewCard(true)}
+            disabled={paying}
+          >
+            Use a new card
+          </button>
+        </div>
+      )}
+      {newCard && (
+        <SaveCardStep
+          key={attempt}
+          paymentsMode={paymentsMode}
+          publishableKey={publishableKey}
+          onSaved={(pm) => void pay(pm)}
+          busy={paying}
+          submitLabel={`Pay ${amountText}`}
+          busyLabel="Paying..."
+          onSubmitting={() => setError(null)}
+          preparingText="Preparing secure card form..."
+        />
+      )}
       <p className="mt-4 text-xs text-slate-400">
-        Your card is charged {amountText} when you press Pay. It is used for this commitment only.
+        {newCard
+          ? `Your card is charged ${amountText} when you press Pay. It is used for this commitment only.`
+          : `Your saved card is charged ${amountText} when you press Pay.`}
       </p>
     </div>
   );
