@@ -213,6 +213,12 @@ test("paid event, a group of 3 (issue 37): the dialog says 3 people × $8.00 = $
   await expect(page.getByTestId("commit-group-total")).toHaveText(
     "Your group pays once: 3 people × $8.00 = $24.00",
   );
+  // the dialog's money sentence says the group's amount too, never one person's $8.00
+  const dialog = page.getByRole("dialog");
+  await expect(
+    dialog.getByText(/You're charged \$24\.00 for 3 people \(\$8\.00 each\) only if/),
+  ).toBeVisible();
+  await expect(dialog.getByText(/You're charged \$8\.00 only if/)).toHaveCount(0);
   await page.getByRole("button", { name: "Yes, I'm In!" }).click();
   await expect(page.getByText("3 people × $8.00 = $24.00")).toBeVisible();
   await fillCard(page, "4242 4242 4242 4242");

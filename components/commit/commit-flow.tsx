@@ -112,6 +112,8 @@ export default function CommitFlow({
   // issue 36: the show-up deposit is charged with the ticket, in the same payment; issue 37: a group
   // pays one charge of seats × price ("3 people × $20.00 = $60.00", lib/events/money-sentences)
   const priceText = seatsPriceText(panel.ticketPriceCents + panel.depositCents, seats);
+  // the money sentences for this many people (a group's amount), as the server said them
+  const money = (seats > 1 && panel.money.bySeats[seats - 2]) || panel.money;
   const [partialOk, setPartialOk] = useState(false);
   // issue 37: the card on file offered in one tap (undefined while it is asked for), and the sheet's box
   const [saved, setSaved] = useState<SavedCardView | null | undefined>(panel.paid ? undefined : null);
@@ -183,7 +185,7 @@ export default function CommitFlow({
         campaignId: panel.campaignId,
         result: done,
         priceText,
-        whenCharged: panel.money.whenCharged,
+        whenCharged: money.whenCharged,
       });
       router.refresh();
       onResult();
@@ -192,7 +194,7 @@ export default function CommitFlow({
       router,
       onResult,
       priceText,
-      panel.money.whenCharged,
+      money.whenCharged,
       panel.campaignId,
       panel.crowdfund,
       amount,
@@ -293,7 +295,7 @@ export default function CommitFlow({
               <p
                 className={`rounded-lg px-3 py-2 text-sm ring-1 ${panel.lateCommit ? "bg-emerald-50 text-emerald-900 ring-emerald-200" : "bg-amber-50 text-amber-900 ring-amber-200"}`}
               >
-                {panel.money.sentence}
+                {money.sentence}
               </p>
             )}
             {/* issue 36: the show-up deposit, stated before the card sheet */}
@@ -442,7 +444,7 @@ export default function CommitFlow({
                   ? "Your card is saved now and charged only if a place opens for you before the event starts."
                   : panel.lateCommit
                     ? "Your card is saved now and charged right away: the event is confirmed."
-                    : `Your card is saved now. ${panel.money.whenCharged}`}
+                    : `Your card is saved now. ${money.whenCharged}`}
               </p>
             </div>
             <label className="flex items-center gap-2 text-sm text-slate-200">

@@ -91,8 +91,8 @@ export const wentAheadText = (c: GoAheadFacts, name = "The event") =>
   `${name} reached ${c.goAheadCount ?? "?"} of the ${c.goal} people it aimed for, and the organizer went ahead, as they said they might from 80% of the goal.`;
 
 /** What a go-ahead means for the money: "If they do, you're charged $35.00 at once, as when the goal is met." */
-export const goAheadOffer = (c: GoAheadFacts) =>
-  `${mayGoAheadText(c)} If they do, ${isFreeEvent(c) ? "it is happening" : `you're charged ${whatText(c)} at once, as when the goal is met`}.`;
+export const goAheadOffer = (c: GoAheadFacts, seats = 1) =>
+  `${mayGoAheadText(c)} If they do, ${isFreeEvent(c) ? "it is happening" : `you're charged ${whatText(c, seats)} at once, as when the goal is met`}.`;
 
 /** The event page's and the manage page's going-ahead banner: why it happens, and what it costs. */
 export const wentAheadSentence = (c: GoAheadFacts) =>
@@ -113,8 +113,8 @@ export function goalMetSentence(c: GoAheadFacts & { raisedCents?: number | bigin
  * change): "Your card is charged $35.00 the moment the goal is met or the organizer goes ahead, if
  * that happens by the deadline. Otherwise nobody pays."
  */
-export const whenChargedText = (c: GoAheadFacts, card = "Your card") =>
-  `${card} is charged ${whatText(c)} the moment the goal is met${offersGoAhead(c) ? " or the organizer goes ahead" : ""}, if that happens by the deadline. Otherwise nobody pays.`;
+export const whenChargedText = (c: GoAheadFacts, card = "Your card", seats = 1) =>
+  `${card} is charged ${whatText(c, seats)} the moment the goal is met${offersGoAhead(c) ? " or the organizer goes ahead" : ""}, if that happens by the deadline. Otherwise nobody pays.`;
 
 /**
  * Why an event is happening, for the emails about it (`title` quoted): the goal was met, or the
@@ -129,7 +129,12 @@ export function happeningText(c: GoAheadFacts & { title: string }): string {
 }
 
 /** Texts the caller formats in the event's zone (this module knows no time zones). */
-export type MoneyWhen = { deadline?: string; chargedOn?: string };
+export type MoneyWhen = {
+  deadline?: string;
+  chargedOn?: string;
+  /** issue 37: the commitment being made holds this many people (a group pays seats × price) */
+  seats?: number;
+};
 
 const goalText = (c: GoAheadFacts) =>
   isCrowdfund(c)
@@ -137,7 +142,12 @@ const goalText = (c: GoAheadFacts) =>
     : `the goal of ${plural(c.goal, "person", "people")}`;
 
 /** What one backer is charged: the ticket price (and the show-up deposit), or their pledge. */
-const whatText = (c: GoAheadFacts) => (isCrowdfund(c) ? "your pledge" : formatCents(eachCents(c)));
+const whatText = (c: GoAheadFacts, seats = 1) =>
+  isCrowdfund(c)
+    ? "your pledge"
+    : seats > 1
+      ? `${formatCents(eachCents(c) * seats)} for ${plural(seats, "person", "people")} (${formatCents(eachCents(c))} each)`
+      : formatCents(eachCents(c));
 
 /**
  * Before the decision: when the card is charged. "You're charged $35.00 only if the goal of 5 people
@@ -146,18 +156,18 @@ const whatText = (c: GoAheadFacts) => (isCrowdfund(c) ? "your pledge" : formatCe
  */
 export function collectingSentence(c: GoAheadFacts, when: MoneyWhen = {}): string {
   const by = ` by ${when.deadline ?? "the deadline"}`;
-  const ahead = offersGoAhead(c) ? ` ${goAheadOffer(c)}` : "";
+  const ahead = offersGoAhead(c) ? ` ${goAheadOffer(c, when.seats)}` : "";
   if (isFreeEvent(c)) return `Free: nobody pays. It happens only if ${goalText(c)} is met${by}.${ahead}`;
-  const who = isCrowdfund(c) ? "Your pledge is charged" : `You're charged ${whatText(c)}`;
+  const who = isCrowdfund(c) ? "Your pledge is charged" : `You're charged ${whatText(c, when.seats)}`;
   return `${who} only if ${goalText(c)} is met${by}, and at once, the moment it is.${ahead} Otherwise nobody pays.`;
 }
 
 /** Commit now on a confirmed event that keeps accepting: charged at once. */
-const lateText = (c: MoneyFacts, now: Date) =>
+const lateText = (c: MoneyFacts, now: Date, seats = 1) =>
   keepsAccepting(c) && c.deadline.getTime() > now.getTime() && !isFreeEvent(c)
     ? isCrowdfund(c)
       ? " Pledges made now are charged at once."
-      : ` Commit now and you're charged ${formatCents(eachCents(c))} at once.`
+      : ` Commit now and you're charged ${whatText(c, seats)} at once.`
     : "";
 
 /** The one money sentence for the event's state (the price box says it; the other surfaces too). */
@@ -174,18 +184,18 @@ export function moneySentence(c: MoneyFacts, now: Date, when: MoneyWhen = {}): s
     case "tipped":
       if (money === "free") return "The goal was met: it is happening. Free: nobody pays.";
       return money === "crowdfund"
-        ? `The goal was met: backers are being charged their pledges.${lateText(c, now)}`
-        : `The goal was met: everyone in is being charged ${price}.${lateText(c, now)}`;
+        ? `The goal was met: backers are being charged their pledges.${lateText(c, now, when.seats)}`
+        : `The goal was met: everyone in is being charged ${price}.${lateText(c, now, when.seats)}`;
     case "goneAhead":
       return money === "free"
         ? `${goneAheadLead(c)} It is happening. Free: nobody pays.`
-        : `${goneAheadLead(c)} Everyone in is being charged ${money === "crowdfund" ? "their pledges" : price}, as when a goal is met.${lateText(c, now)}`;
+        : `${goneAheadLead(c)} Everyone in is being charged ${money === "crowdfund" ? "their pledges" : price}, as when a goal is met.${lateText(c, now, when.seats)}`;
     case "charged": {
       const lead = wentAhead(c) ? `${goneAheadLead(c)} ` : "";
       if (money === "free") return `${lead}It is happening. Free: nobody pays.`;
       return money === "crowdfund"
-        ? `${lead}Backers were charged their pledges${on}.${lateText(c, now)}`
-        : `${lead}Charged ${price} per attendee${on}.${lateText(c, now)}`;
+        ? `${lead}Backers were charged their pledges${on}.${lateText(c, now, when.seats)}`
+        : `${lead}Charged ${price} per attendee${on}.${lateText(c, now, when.seats)}`;
     }
     case "expired":
       return money === "free"

@@ -71,6 +71,11 @@ export type CommitPanel = {
     refunds: string[];
     /** issue 36: "$20.00 ticket + $10.00 show-up deposit, refunded when you check in" and its rules */
     deposit: { line: string; rules: string } | null;
+    /**
+     * issue 37: `sentence` and `whenCharged` for a commitment of 2, 3, … people (index 0 is 2) on a paid
+     * event, whose group pays seats × price; empty where the amount does not depend on the people.
+     */
+    bySeats: { sentence: string; whenCharged: string }[];
   };
   /**
    * issue 34: the viewer holds a place on a condition that does not hold yet: not "You're in" but
@@ -128,6 +133,12 @@ export async function getCommitPanel(
       whenCharged: whenChargedText(c),
       refunds: refundRules(c),
       deposit: depositOf(c),
+      bySeats: isPaidEvent(c)
+        ? Array.from({ length: Math.max(0, seatChoicesOf(c) - 1) }, (_, i) => ({
+            sentence: moneySentence(c, now, { deadline: formatInZone(c.deadline, c.timeZone), seats: i + 2 }),
+            whenCharged: whenChargedText(c, "Your card", i + 2),
+          }))
+        : [],
     },
     condition:
       standing && standing.condition !== null

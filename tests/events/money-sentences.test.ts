@@ -203,3 +203,24 @@ describe("the refund rules (DESIGN §1 withdrawing, waitlist; lib/pledges/give-u
     expect(changeWithdrawUntil(now, null).getTime() - now.getTime()).toBe(7 * 86_400_000);
   });
 });
+
+describe("a group's money sentences say the group's amount (issue 37)", () => {
+  it("before the decision, at the go-ahead and when charged: seats × price, once", () => {
+    const when = { deadline: "Jun 14, 2026, 12:00 PM UTC", seats: 3 };
+    expect(moneySentence(paid, now, when)).toBe(
+      "You're charged $105.00 for 3 people ($35.00 each) only if the goal of 5 people is met by Jun 14, 2026, 12:00 PM UTC, and at once, the moment it is. Otherwise nobody pays.",
+    );
+    expect(moneySentence(withGoAhead(paid), now, when)).toContain(
+      "If they do, you're charged $105.00 for 3 people ($35.00 each) at once",
+    );
+    expect(whenChargedText(paid, "Your card", 3)).toBe(
+      "Your card is charged $105.00 for 3 people ($35.00 each) the moment the goal is met, if that happens by the deadline. Otherwise nobody pays.",
+    );
+    const late = { ...paid, status: "charged", acceptAfterThreshold: true };
+    expect(moneySentence(late, now, when)).toContain("Commit now and you're charged $105.00 for 3 people");
+    // one person, and events whose amount is not per person, as before
+    expect(moneySentence(paid, now, { ...when, seats: 1 })).toContain("You're charged $35.00 only if");
+    expect(moneySentence(free, now, when)).toMatch(/^Free: nobody pays/);
+    expect(moneySentence(crowdfund, now, when)).toMatch(/^Your pledge is charged/);
+  });
+});
