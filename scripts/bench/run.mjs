@@ -93,7 +93,7 @@ function processTreeRss(pid) {
 }
 
 /**
- * CPU time (user + system, ms) used so far by a process and its live children (/proc; Linux only,
+ * CPU time (user + system, ms) used so far by a process and its children, live or reaped (/proc; Linux only,
  * else 0): the server's cost per commit, and PostgreSQL's (the postmaster and its backends).
  */
 function processTreeCpuMs(pid) {
@@ -104,7 +104,9 @@ function processTreeCpuMs(pid) {
     try {
       const stat = fs.readFileSync(`/proc/${pids[i]}/stat`, "utf8");
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ms += (Number(f[11]) + Number(f[12])) * tick; // utime, stime
+      // utime, stime, and cutime, cstime: children that exited and were reaped (PostgreSQL's backends
+      // come and go with the pool; without them the tree's time went backwards when one ended)
+      ms += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * tick;
       const kids = fs.readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, "utf8").trim();
       if (kids) pids.push(...kids.split(/\s+/).map(Number));
     } catch {}
