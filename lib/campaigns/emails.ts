@@ -296,7 +296,11 @@ export function cancelledEmail(
   refundedCents: number,
   chargeInFlight = false,
   reason: string | null = null,
+  /** issue 37: the seats the refund is for; `paidByHolder`: a named friend's seat, paid by its holder */
+  group: { seats?: number; paidByHolder?: boolean } = {},
 ): QueuedEmail {
+  const seats = group.seats ?? 1;
+  const forWhom = seats > 1 ? ` for ${plural(seats, "person", "people")}` : "";
   return {
     dedupeKey: `cancelled:${c.id}:${to.userId}`,
     to: to.email,
@@ -308,10 +312,12 @@ export function cancelledEmail(
         `The organizer cancelled "${c.title}".`,
         ...(reason ? [`The reason given: ${reason}`] : []),
         refundedCents > 0
-          ? `Your payment of ${formatCents(refundedCents)} is being refunded to your card.`
-          : chargeInFlight
-            ? "If your card was charged for it, the payment is refunded automatically."
-            : "Nobody was charged.",
+          ? `Your payment of ${formatCents(refundedCents)}${forWhom} is being refunded to your card.`
+          : group.paidByHolder
+            ? "The person who invited you paid for your seat; it is refunded to them. You pay nothing."
+            : chargeInFlight
+              ? "If your card was charged for it, the payment is refunded automatically."
+              : "Nobody was charged.",
       ],
       action: { label: "View the event", url: campaignUrl(c) },
     }),

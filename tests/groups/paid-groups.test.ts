@@ -4,6 +4,7 @@ import { startFakeStripe, type FakeStripe } from "@/tests/fake-stripe/server";
 import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
 import { fundedPaidCampaign, stripeBackers, type StripeBacker } from "@/tests/charging/helpers";
 import { createCampaign } from "@/tests/helpers/factories";
+import { nameAndClaim, person } from "@/tests/helpers/friends";
 import { getEditView } from "@/lib/campaigns/edit-view";
 import { updateCampaign } from "@/lib/campaigns/edit";
 import type { CardBehavior } from "@/tests/fake-stripe/server";
@@ -465,5 +466,51 @@ describe("paid groups through the commit path", () => {
       chargeCount: 4,
       refundCount: 4,
     });
+  });
+
+  it("a cancel tells the payer once: ONE refund email for the group's total, and a named friend's cancellation says the holder paid", async () => {
+    const c = await createCampaign({ goal: 3, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada] = await stripeBackers(fake, 1);
+    const r = await pledgeService.commitToCampaign(ada!, {
+      campaignId: c.id,
+      paymentMethodId: ada!.card,
+      seats: 3,
+    });
+    expect(succeededAt(r.pledgeId)).toEqual([3 * PRICE]);
+    const sam = await person("Sam Friend");
+    await nameAndClaim(ada!, c.id, 1, "sam.paid@example.test", sam);
+
+    const organizer = await db.user.findUniqueOrThrow({ where: { id: c.creatorId } });
+    await cancellation.cancelCampaign({ ...organizer, isAdmin: false }, { campaignId: c.id });
+    await refunds.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
+    // still a refund per seat at the provider, each its share, once
+    const rows = await db.moneyMovement.findMany({ where: { campaignId: c.id, kind: "refund" } });
+    expect(rows.map((m) => [m.state, Number(m.amountCents)])).toEqual([
+      ["succeeded", PRICE],
+      ["succeeded", PRICE],
+      ["succeeded", PRICE],
+    ]);
+
+    const mail = (toEmail: string) =>
+      db.emailOutbox.findMany({ where: { toEmail }, select: { dedupeKey: true, subject: true, text: true } });
+    const refunded = (m: { subject: string }) => m.subject.startsWith("Refunded");
+    // the holder: one cancellation saying the group's payment, one refund email for the group's total
+    const adas = await mail(ada!.email);
+    expect(adas.filter(refunded)).toHaveLength(1);
+    const [refund] = adas.filter(refunded);
+    expect(refund!.subject).toBe(`Refunded: $60.00 for "${c.title}"`);
+    expect(refund!.text).toContain("We refunded $60.00 for 3 people");
+    expect(refund!.text).toContain("was cancelled");
+    const adaCancel = adas.filter((m) => m.subject === `"${c.title}" was cancelled`);
+    expect(adaCancel).toHaveLength(1);
+    expect(adaCancel[0]!.text).toContain("Your payment of $60.00 for 3 people is being refunded");
+    // the friend: the cancellation, saying the holder paid; no money of theirs refunded
+    const sams = await mail(sam.email);
+    expect(sams.filter(refunded)).toHaveLength(0);
+    const samCancel = sams.filter((m) => m.subject === `"${c.title}" was cancelled`);
+    expect(samCancel).toHaveLength(1);
+    expect(samCancel[0]!.text).toContain("The person who invited you paid for your seat");
+    expect(samCancel[0]!.text).not.toMatch(/your payment|refunded to your card/i);
   });
 });
