@@ -5,7 +5,13 @@ import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeFor, placeLine, type WhenWhereRow } from "@/lib/campaigns/place";
 import { coverUrl } from "@/lib/images/limits";
 import { isCrowdfund, isPaidEvent, progress } from "@/lib/events/lifecycle";
-import { collectingSentence, depositSentences, happeningText, wentAhead } from "@/lib/events/money-sentences";
+import {
+  cancelledMoneyText,
+  collectingSentence,
+  depositSentences,
+  happeningText,
+  wentAhead,
+} from "@/lib/events/money-sentences";
 import { icsAttachment } from "@/lib/campaigns/ics";
 import { displayTicketCode } from "@/lib/security/ticket-token";
 import { TICKET_CID, ticketAttachment, type EmailTicket } from "@/lib/email/ticket-image";
@@ -299,8 +305,6 @@ export function cancelledEmail(
   /** issue 37: the seats the refund is for; `paidByHolder`: a named friend's seat, paid by its holder */
   group: { seats?: number; paidByHolder?: boolean } = {},
 ): QueuedEmail {
-  const seats = group.seats ?? 1;
-  const forWhom = seats > 1 ? ` for ${plural(seats, "person", "people")}` : "";
   return {
     dedupeKey: `cancelled:${c.id}:${to.userId}`,
     to: to.email,
@@ -311,13 +315,7 @@ export function cancelledEmail(
       paragraphs: [
         `The organizer cancelled "${c.title}".`,
         ...(reason ? [`The reason given: ${reason}`] : []),
-        refundedCents > 0
-          ? `Your payment of ${formatCents(refundedCents)}${forWhom} is being refunded to your card.`
-          : group.paidByHolder
-            ? "The person who invited you paid for your seat; it is refunded to them. You pay nothing."
-            : chargeInFlight
-              ? "If your card was charged for it, the payment is refunded automatically."
-              : "Nobody was charged.",
+        cancelledMoneyText({ refundedCents, chargeInFlight, ...group }),
       ],
       action: { label: "View the event", url: campaignUrl(c) },
     }),
