@@ -292,8 +292,8 @@ export function organizerUpdateEmail(
 }
 
 /**
- * To attendees when the organizer cancels. `refundedCents` > 0 when their charge is refunded;
- * `chargeInFlight` when a charge may still complete (it is then refunded automatically). The
+ * To attendees when the organizer cancels: `refundedCents` refunded (for `group.seats`, issue 37), a charge
+ * in flight, or a named friend's seat `paidByHolder` (lib/events/money-sentences cancelledMoneyText). The
  * organizer's `reason` (issue 34), if any, is quoted (escaped like every email text: renderEmail).
  */
 export function cancelledEmail(
@@ -302,7 +302,6 @@ export function cancelledEmail(
   refundedCents: number,
   chargeInFlight = false,
   reason: string | null = null,
-  /** issue 37: the seats the refund is for; `paidByHolder`: a named friend's seat, paid by its holder */
   group: { seats?: number; paidByHolder?: boolean } = {},
 ): QueuedEmail {
   return {
