@@ -325,12 +325,14 @@ describe("paid groups through the commit path", () => {
   let giveUp: typeof import("@/lib/pledges/give-up");
   let cancellation: typeof import("@/lib/cancellation/service");
   let refunds: typeof import("@/lib/ledger/refunds");
+  let mine: typeof import("@/lib/pledges/mine");
   beforeAll(async () => {
     useFakeStripeEnv(fake, { STRIPE_RATE_LIMIT: "1000", RATE_LIMIT_DISABLED: "true" });
     pledgeService = await import("@/lib/pledges/service");
     giveUp = await import("@/lib/pledges/give-up");
     cancellation = await import("@/lib/cancellation/service");
     refunds = await import("@/lib/ledger/refunds");
+    mine = await import("@/lib/pledges/mine");
   });
   const groupOf = (campaignId: string, userId: string) =>
     db.pledge.findMany({ where: { campaignId, userId }, orderBy: { guestSlot: "asc" } });
@@ -512,5 +514,28 @@ describe("paid groups through the commit path", () => {
     expect(samCancel).toHaveLength(1);
     expect(samCancel[0]!.text).toContain("The person who invited you paid for your seat");
     expect(samCancel[0]!.text).not.toMatch(/your payment|refunded to your card/i);
+  });
+
+  it("My commitments: the holder's entry says the group's amount; a named friend's seat says the holder pays", async () => {
+    const c = await createCampaign({ goal: 3, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada] = await stripeBackers(fake, 1);
+    await pledgeService.commitToCampaign(ada!, { campaignId: c.id, paymentMethodId: ada!.card, seats: 3 });
+    const sam = await person("Sam Friend");
+    await nameAndClaim(ada!, c.id, 1, "sam.mine@example.test", sam);
+    const entry = async (who: { id: string; email: string }) =>
+      (await mine.listMyCommitments({ ...who, name: null, isAdmin: false })).find(
+        (m) => m.campaignId === c.id,
+      )!;
+
+    // Ada pays for her seat, her guest's and the seat Sam claimed: one payment of 3 × price
+    const hers = await entry(ada!);
+    expect(hers.amountText).toBe("3 people × $20.00 = $60.00");
+    expect(hers.stateText).toMatch(/^Charged \$60\.00 on /);
+    // Sam owes nothing: the person who invited them pays
+    const his = await entry(sam);
+    expect(his.amountText).toBe("Paid by the person who invited you");
+    expect(his.amountCents).toBe(0);
+    expect(his.stateText).not.toContain("$");
+    expect(his.payUrl).toBeNull();
   });
 });
