@@ -538,4 +538,30 @@ describe("paid groups through the commit path", () => {
     expect(his.stateText).not.toContain("$");
     expect(his.payUrl).toBeNull();
   });
+
+  it("a named friend's seat given up and refunded: the refund email goes to the holder who paid, none to the friend", async () => {
+    const c = await createCampaign({ goal: 3, capacity: 3, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada, bo] = await stripeBackers(fake, 2);
+    await pledgeService.commitToCampaign(ada!, { campaignId: c.id, paymentMethodId: ada!.card, seats: 3 });
+    const sam = await person("Sam Giver");
+    await nameAndClaim(ada!, c.id, 1, "sam.gives@example.test", sam);
+    const b = await pledgeService.commitToCampaign(bo!, { campaignId: c.id, paymentMethodId: bo!.card });
+    expect(b.waitlisted).toBe(true);
+    await giveUp.giveUpPlace(sam, { campaignId: c.id });
+    await service.runCharging(c.id);
+    expect(succeededAt(b.pledgeId)).toEqual([PRICE]);
+    await refunds.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
+
+    const refundMails = (toEmail: string) =>
+      db.emailOutbox.findMany({
+        where: { toEmail, subject: { startsWith: "Refunded" } },
+        select: { text: true },
+      });
+    expect(await refundMails(sam.email)).toHaveLength(0);
+    const adas = await refundMails(ada!.email);
+    expect(adas).toHaveLength(1);
+    expect(adas[0]!.text).toContain(`We refunded $20.00 to your`);
+    expect(adas[0]!.text).toContain(`the seat you paid for at "${c.title}" was given up`);
+  });
 });
