@@ -564,4 +564,31 @@ describe("paid groups through the commit path", () => {
     expect(adas[0]!.text).toContain(`We refunded $20.00 to your`);
     expect(adas[0]!.text).toContain(`the seat you paid for at "${c.title}" was given up`);
   });
+
+  it("a cancel's group refund email is queued once when two sweeps refund the group's seats at the same time", async () => {
+    const c = await createCampaign({ goal: 4, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada] = await stripeBackers(fake, 1);
+    await pledgeService.commitToCampaign(ada!, { campaignId: c.id, paymentMethodId: ada!.card, seats: 4 });
+    const { getGateway } = await import("@/lib/payments/gateway");
+    const down = Object.assign(Object.create(getGateway()), {
+      refund: async () => {
+        throw new Error("the provider is down");
+      },
+    });
+    const organizer = await db.user.findUniqueOrThrow({ where: { id: c.creatorId } });
+    await cancellation.cancelCampaign(
+      { ...organizer, isAdmin: false },
+      { campaignId: c.id },
+      { gateway: down },
+    );
+    expect(await db.pledge.count({ where: { campaignId: c.id, refundId: { not: null } } })).toBe(0);
+    await Promise.all([refunds.refundOwedPledges(c.id), refunds.refundOwedPledges(c.id)]);
+    expect(await db.pledge.count({ where: { campaignId: c.id, refundId: { not: null } } })).toBe(4);
+    const mails = await db.emailOutbox.findMany({
+      where: { toEmail: ada!.email, subject: { startsWith: "Refunded" } },
+      select: { text: true },
+    });
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain("We refunded $80.00 for 4 people");
+  });
 });
