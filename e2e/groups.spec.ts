@@ -406,4 +406,5 @@ test("My commitments on a paid event: the holder sees the group's amount, a name
   await page.goto("/profile");
   await expect(entry().getByTestId("amount-line")).toHaveText("Paid by the person who invited you");
   await expect(entry()).not.toContainText("$45.00");
+  await expect(entry()).not.toContainText("4242"); // the holder's card is not the friend's
 });

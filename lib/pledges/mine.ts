@@ -75,9 +75,8 @@ export type MyCommitment = {
   tone: Tone;
   /** the money owed back or given back (lib/events/story refundLine) */
   refund: RefundLine | null;
-  /** one seat's price (a crowdfund: the pledge); 0 when free or a named friend's seat (its holder pays) */
+  /** one seat's price (a crowdfund: the pledge; 0: free, a friend's seat); amountText: in words (lib/pledges/seats) */
   amountCents: number;
-  /** issue 37: what it pays, in words (lib/pledges/seats amountText) */
   amountText: string;
   card: { brand: string; last4: string } | null;
   /** withdrawing is possible now: before the tip, or until `until` after a change after the tip */
@@ -272,8 +271,9 @@ function present(p: Row, viewer: Viewer, now: Date, x: Extra): MyCommitment {
     refund: story.refund,
     amountCents: each,
     amountText: amountText(each, paysFor, friendSeat && isPaidEvent(c)),
-    card: p.cardLast4 && stands ? { brand: p.cardBrand ?? "card", last4: p.cardLast4 } : null,
+    card: p.cardLast4 && stands && !friendSeat ? { brand: p.cardBrand ?? "card", last4: p.cardLast4 } : null,
     ...actionsOf(p, now),
+    ...(friendSeat ? { canChangeCard: false } : {}),
     payUrl:
       story.state === "failed" && inStatuses(CONFIRMED_STATUSES, c.status) ? `/pledges/${p.id}/pay` : null,
     recovery: recoveryOf(p, now),

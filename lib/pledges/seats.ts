@@ -114,7 +114,10 @@ export async function groupSeatsByGroup(
   return out;
 }
 
-/** A named friend's claimed seat (issue 37) is paid by the holder's card: nothing is owed by the friend. */
+/**
+ * A named friend's claimed seat (issue 37) is paid by the holder's card: nothing is owed by the friend,
+ * and the card is not theirs to see or change (My commitments shows none and offers no "Change card").
+ */
 export const PAID_BY_HOLDER = "Paid by the person who invited you";
 
 /**

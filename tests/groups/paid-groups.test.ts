@@ -537,6 +537,8 @@ describe("paid groups through the commit path", () => {
     expect(his.amountCents).toBe(0);
     expect(his.stateText).not.toContain("$");
     expect(his.payUrl).toBeNull();
+    expect([his.card, his.canChangeCard]).toEqual([null, false]);
+    expect(hers.card).not.toBeNull();
   });
 
   it("a named friend's seat given up and refunded: the refund email goes to the holder who paid, none to the friend", async () => {
