@@ -43,6 +43,12 @@ async function findPledge(tx: Tx, pi: Stripe.PaymentIntent) {
   return byMeta ?? (await tx.pledge.findUnique({ where: { paymentIntentId: pi.id }, select }));
 }
 
+/** The attempt a payment was made for (its metadata, set by the gateway), if it says. */
+function attemptOf(pi: Stripe.PaymentIntent): number | null {
+  const a = Number(pi.metadata?.attempt);
+  return Number.isInteger(a) && a > 0 ? a : null;
+}
+
 /** The deposit a payment carried (its metadata, set by the gateway), in cents. */
 function depositOf(pi: Stripe.PaymentIntent): number {
   const d = Number(pi.metadata?.depositCents ?? 0);
@@ -58,7 +64,14 @@ async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outc
     const seats = await seatsAwaiting(tx, pledge.id);
     const total =
       Number.isInteger(pi.amount) && pi.amount > 0 ? pi.amount - depositOf(pi) : seatCents * seats;
-    await recordUnitResult(tx, pledge.id, seatCents, total, { status: "succeeded", paymentIntentId: pi.id });
+    await recordUnitResult(
+      tx,
+      pledge.id,
+      seatCents,
+      total,
+      { status: "succeeded", paymentIntentId: pi.id },
+      attemptOf(pi),
+    );
     return { campaignId: pledge.campaignId };
   }
   await recordProviderSuccess(tx, pledge.id, {
@@ -66,7 +79,7 @@ async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outc
     chargedAt: Number.isInteger(pi.created) ? new Date(pi.created * 1000) : new Date(),
     // the ticket's part: a show-up deposit charged with it is its own money row (issue 36)
     amountCents: Number.isInteger(pi.amount) && pi.amount >= 0 ? pi.amount - depositOf(pi) : null,
-    attempt: Number.isInteger(Number(pi.metadata?.attempt)) ? Number(pi.metadata?.attempt) : null,
+    attempt: attemptOf(pi),
   });
   return { campaignId: pledge.campaignId };
 }

@@ -126,7 +126,7 @@ export async function payPledgeOnSession(
     depositCents: pledge.campaign.depositCents,
     attempt,
   });
-  if (unitId) await recordUnitResult(db, unitId, seatCents, amountCents, result);
+  if (unitId) await recordUnitResult(db, unitId, seatCents, amountCents, result, attempt);
   else await recordChargeResult(pledge.id, amountCents, result);
   if (result.status === "succeeded") {
     await finalizeIfDone(pledge.campaignId);
@@ -170,9 +170,11 @@ export async function confirmPledgePayment(viewer: Viewer, pledgeId: string): Pr
     throw new AppError("CONFLICT", "That payment belongs to another commitment.");
   if (result.status === "succeeded") {
     const seatCents = pledgeChargeCents(pledge.campaign, pledge);
-    if (unitId)
-      await recordUnitResult(db, unitId, seatCents, seatCents * (await seatsAwaiting(db, unitId)), result);
-    else await recordChargeResult(pledge.id, seatCents, result);
+    if (unitId) {
+      const attempt = Number(metadata.attempt);
+      const seats = await seatsAwaiting(db, unitId);
+      await recordUnitResult(db, unitId, seatCents, seatCents * seats, result, attempt > 0 ? attempt : null);
+    } else await recordChargeResult(pledge.id, seatCents, result);
     await finalizeIfDone(pledge.campaignId);
     return { status: "succeeded" };
   }
