@@ -148,6 +148,25 @@ export const actionPageUrl = (worker: string, ids: { campaignId: string; pledgeI
 
 export const test = base;
 
+/**
+ * A demo card kept on file for `userId` (a `DemoPaymentMethod` and its `SavedCard`, the default), as
+ * ticking "Save this card for next time" leaves them: its payment method id.
+ */
+export async function saveDemoCard(userId: string, brand: string, last4: string): Promise<string> {
+  const rand = () => Math.random().toString(16).slice(2, 14);
+  const pm = `pm_demo_${rand()}${rand()}`;
+  await sql().query(
+    `INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior) VALUES ($1,$2,$3,$4,12,2034,'ok')`,
+    [pm, userId, brand, last4],
+  );
+  await sql().query(
+    `INSERT INTO "SavedCard" (id, "userId", "paymentMethodId", brand, last4, "expMonth", "expYear", "isDefault")
+     VALUES ($1,$2,$3,$4,$5,12,2034,true)`,
+    [`sc${Math.random().toString(36).slice(2, 14)}`, userId, pm, brand, last4],
+  );
+  return pm;
+}
+
 /** Fills the demo card form (DESIGN §1 demo payments) with `number` and submits it ("Save Card", or "Pay $X" on the pay page). */
 export async function fillCard(page: Page, number: string, button = "Save Card") {
   await page.getByLabel("Card number").fill(number);

@@ -363,3 +363,48 @@ for (const viewport of [
     });
   });
 }
+
+test("My commitments on a paid event: the holder sees the group's amount, a named friend that the holder pays (issue 37)", async ({
+  page,
+}) => {
+  const t = Date.now().toString(36);
+  const event = await createCampaign({ title: `Paid group walk ${t}`, goal: 10, ticketPriceCents: 4500 });
+  const holder = await createUser({ name: `Hal Holder ${t}` });
+  const friend = await createUser({ name: `Fay Friend ${t}` });
+  const newId = () => `p${Math.random().toString(36).slice(2, 14)}`;
+  const group = newId();
+  // the holder's own seat (the group's id), their Guest 2, and Guest 1 that the friend claimed: one group
+  for (const [id, user, slot] of [
+    [group, holder, 0],
+    [newId(), holder, 2],
+    [newId(), friend, 0],
+  ] as const)
+    await sql().query(
+      `INSERT INTO "Pledge" (id, "campaignId", "userId", contributor, "amountCents", "paymentMethodId", "cardBrand",
+         "cardLast4", "groupId", "guestSlot")
+       VALUES ($1,$2,$3,$4,4500,'pm_demo_e2e_group','visa','4242',$5,$6)`,
+      [id, event.id, user.id, user.name, group, slot],
+    );
+  await sql().query(`UPDATE "Campaign" SET "committedCount" = 3, "pledgeCount" = 3 WHERE id = $1`, [
+    event.id,
+  ]);
+
+  const entry = () =>
+    page
+      .getByRole("region", { name: "My commitments" })
+      .getByRole("listitem")
+      .filter({ hasText: `Paid group walk ${t}` });
+  await loginAs(page, holder);
+  await page.goto("/profile");
+  await expect(entry().getByTestId("amount-line")).toHaveText("3 people × $45.00 = $135.00");
+  await expect(entry().getByTestId("seats-line")).toHaveText("You and 1 guest");
+
+  await page.waitForLoadState("networkidle");
+  await page.goto("about:blank");
+  await page.context().clearCookies();
+  await loginAs(page, friend);
+  await page.goto("/profile");
+  await expect(entry().getByTestId("amount-line")).toHaveText("Paid by the person who invited you");
+  await expect(entry()).not.toContainText("$45.00");
+  await expect(entry()).not.toContainText("4242"); // the holder's card is not the friend's
+});

@@ -1,4 +1,4 @@
-import { createCampaign, createUser, expect, fillCard, loginAs, sql, test } from "./fixtures";
+import { createCampaign, createUser, expect, fillCard, loginAs, saveDemoCard, sql, test } from "./fixtures";
 
 /** A confirmed paid event where `backer`'s off-session charge was declined. */
 async function failedPledge() {
@@ -158,16 +158,7 @@ test("a backer with a card on file pays the declined charge in one tap, at 375 a
   for (const width of [375, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     const { backer, pledgeId } = await failedPledge();
-    const pm = `pm_demo_${Math.random().toString(16).slice(2, 14)}${Math.random().toString(16).slice(2, 14)}`;
-    await sql().query(
-      `INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior) VALUES ($1,$2,'mastercard','4444',12,2034,'ok')`,
-      [pm, backer.id],
-    );
-    await sql().query(
-      `INSERT INTO "SavedCard" (id, "userId", "paymentMethodId", brand, last4, "expMonth", "expYear", "isDefault")
-       VALUES ($1,$2,$3,'mastercard','4444',12,2034,true)`,
-      [`sc${Math.random().toString(36).slice(2, 14)}`, backer.id, pm],
-    );
+    await saveDemoCard(backer.id, "mastercard", "4444");
     await page.goto("about:blank");
     await page.context().clearCookies();
     await loginAs(page, backer);
@@ -195,16 +186,7 @@ test("a backer with a card on file pays the declined charge in one tap, at 375 a
 
 test("with a card on file, 'Use a new card' opens the card sheet", async ({ page }) => {
   const { backer, pledgeId } = await failedPledge();
-  const pm = `pm_demo_${Math.random().toString(16).slice(2, 14)}${Math.random().toString(16).slice(2, 14)}`;
-  await sql().query(
-    `INSERT INTO "DemoPaymentMethod" (id, "userId", brand, last4, "expMonth", "expYear", behavior) VALUES ($1,$2,'visa','1881',12,2034,'ok')`,
-    [pm, backer.id],
-  );
-  await sql().query(
-    `INSERT INTO "SavedCard" (id, "userId", "paymentMethodId", brand, last4, "expMonth", "expYear", "isDefault")
-     VALUES ($1,$2,$3,'visa','1881',12,2034,true)`,
-    [`sc${Math.random().toString(36).slice(2, 14)}`, backer.id, pm],
-  );
+  await saveDemoCard(backer.id, "visa", "1881");
   await loginAs(page, backer);
   await page.goto(`/pledges/${pledgeId}/pay`);
   await page.getByRole("button", { name: "Use a new card" }).click();

@@ -22,6 +22,7 @@ import { confirmJoinedIfFree, tipIfReached } from "@/lib/campaigns/membership";
 import { issueTickets } from "@/lib/tickets/service";
 import { refundOwedDeposits } from "@/lib/ledger/deposits";
 import { commitToCampaign } from "@/lib/pledges/service";
+import { claimSeat, inviteFriend } from "@/lib/pledges/friends";
 
 export const DEMO_PASSWORD = "pactnexus-demo";
 const HOUR = 3600_000;
@@ -63,6 +64,12 @@ type EventSeed = {
   deposit?: { cents: number; backers: number[]; checkedIn: number };
   /** issue 37: a backer not yet in commits for themselves and friends (this many people), through the app */
   group?: number;
+  /**
+   * issue 37, a paid group: the demo backer `holder` (by index) commits for `seats` people with a saved
+   * card, names the demo backer `friend` for Guest 1, and the friend claims the seat through the emailed
+   * link — all through the app (the holder's card pays for every seat, the friend's claimed one too)
+   */
+  paidGroup?: { seats: number; holder: number; friend: number };
 };
 
 const [EXPIRED, CANCELLED] = CALLED_OFF_STATUSES;
@@ -178,6 +185,7 @@ const EVENTS: EventSeed[] = [
     priceCents: 2000,
     days: 9,
     pledges: 4,
+    paidGroup: { seats: 3, holder: 7, friend: 8 },
     ageDays: 4,
   },
   {
@@ -551,6 +559,32 @@ async function commitAsGroup(campaignId: string, backers: Backer[], seats: numbe
     { id: holder.id, email: user.email, name: holder.name, isAdmin: false },
     { campaignId, seats },
   );
+}
+
+/**
+ * Issue 37, a paid group with a named friend: the holder commits for `seats` people with a card saved
+ * as the card sheet saves it; they name the friend for Guest 1 ("Invite your guests"), and the friend
+ * claims the seat with the link of the email the app queued (the outbox is emptied at the end).
+ */
+async function commitAsPaidGroup(campaignId: string, holder: Backer, friend: Backer, seats: number) {
+  const viewer = async (b: Backer) => ({
+    id: b.id,
+    email: (await db.user.findUniqueOrThrow({ where: { id: b.id }, select: { email: true } })).email,
+    name: b.name,
+    isAdmin: false,
+  });
+  const [asHolder, asFriend] = [await viewer(holder), await viewer(friend)];
+  const card = await saveDemoCard(holder.id, CARD_OK);
+  await commitToCampaign(asHolder, { campaignId, seats, paymentMethodId: card.paymentMethodId });
+  await inviteFriend(asHolder, { campaignId, guestSlot: 1, email: asFriend.email });
+  const invite = await db.emailOutbox.findFirstOrThrow({
+    where: { toEmail: asFriend.email, subject: { startsWith: "A seat for you" } },
+    orderBy: { createdAt: "desc" },
+    select: { text: true },
+  });
+  const token = /\/claim\/([A-Za-z0-9_-]+)/.exec(invite.text)?.[1];
+  if (!token) throw new Error("The demo seat invitation has no claim link.");
+  await claimSeat(asFriend, { token });
 }
 
 /** The rows the app writes for one event, by table, with their every timestamp column. */
@@ -966,6 +1000,10 @@ export async function seedDemo(): Promise<boolean> {
       });
     }
     if (e.group) await commitAsGroup(campaign.id, backers, e.group);
+    if (e.paidGroup) {
+      const g = e.paidGroup;
+      await commitAsPaidGroup(campaign.id, backers[g.holder], backers[g.friend], g.seats);
+    }
     if (e.pledges > 2) {
       const lines = [
         "Count me in — this is exactly what the neighbourhood needs.",

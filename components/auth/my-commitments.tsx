@@ -8,7 +8,7 @@ import { RecoveryBanner } from "@/components/commit/recovery-banner";
 import { cardLabel, STATE_TONE_CLASS } from "@/components/commit/commitment-text";
 import { YourTime } from "@/components/time/your-time";
 import { ViewerTime } from "@/components/time/viewer-time";
-import { formatCents, formatDate } from "@/lib/format";
+import { formatDate } from "@/lib/format";
 
 /**
  * The backer's commitments on their profile (issue 18), beside SPEC's "Your Active Pacts": every
@@ -115,7 +115,7 @@ function CommitmentCard({ m, ticket }: { m: MyCommitment; ticket?: ShownTicket }
           </>
         )}
         <dt>Amount</dt>
-        <dd>{m.amountCents > 0 ? formatCents(m.amountCents) : "Free"}</dd>
+        <dd data-testid="amount-line">{m.amountText}</dd>
         <dt>Committed</dt>
         <dd>{formatDate(m.committedAt)}</dd>
         {m.card && (

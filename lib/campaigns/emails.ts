@@ -5,7 +5,13 @@ import { formatEventRange, formatInZone } from "@/lib/campaigns/event-time";
 import { placeFor, placeLine, type WhenWhereRow } from "@/lib/campaigns/place";
 import { coverUrl } from "@/lib/images/limits";
 import { isCrowdfund, isPaidEvent, progress } from "@/lib/events/lifecycle";
-import { collectingSentence, depositSentences, happeningText, wentAhead } from "@/lib/events/money-sentences";
+import {
+  cancelledMoneyText,
+  collectingSentence,
+  depositSentences,
+  happeningText,
+  wentAhead,
+} from "@/lib/events/money-sentences";
 import { icsAttachment } from "@/lib/campaigns/ics";
 import { displayTicketCode } from "@/lib/security/ticket-token";
 import { TICKET_CID, ticketAttachment, type EmailTicket } from "@/lib/email/ticket-image";
@@ -286,8 +292,8 @@ export function organizerUpdateEmail(
 }
 
 /**
- * To attendees when the organizer cancels. `refundedCents` > 0 when their charge is refunded;
- * `chargeInFlight` when a charge may still complete (it is then refunded automatically). The
+ * To attendees when the organizer cancels: `refundedCents` refunded (for `group.seats`, issue 37), a charge
+ * in flight, or a named friend's seat `paidByHolder` (lib/events/money-sentences cancelledMoneyText). The
  * organizer's `reason` (issue 34), if any, is quoted (escaped like every email text: renderEmail).
  */
 export function cancelledEmail(
@@ -296,6 +302,7 @@ export function cancelledEmail(
   refundedCents: number,
   chargeInFlight = false,
   reason: string | null = null,
+  group: { seats?: number; paidByHolder?: boolean } = {},
 ): QueuedEmail {
   return {
     dedupeKey: `cancelled:${c.id}:${to.userId}`,
@@ -307,11 +314,7 @@ export function cancelledEmail(
       paragraphs: [
         `The organizer cancelled "${c.title}".`,
         ...(reason ? [`The reason given: ${reason}`] : []),
-        refundedCents > 0
-          ? `Your payment of ${formatCents(refundedCents)} is being refunded to your card.`
-          : chargeInFlight
-            ? "If your card was charged for it, the payment is refunded automatically."
-            : "Nobody was charged.",
+        cancelledMoneyText({ refundedCents, chargeInFlight, ...group }),
       ],
       action: { label: "View the event", url: campaignUrl(c) },
     }),

@@ -1,6 +1,6 @@
 import "server-only";
 import { isCancellable, isPaidEvent, STANDING_PLEDGE } from "@/lib/events/lifecycle";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { cancel } from "@/lib/events/status";
 import { AppError } from "@/lib/errors";
 import { parseInput } from "@/lib/actions";
@@ -49,7 +49,9 @@ export async function cancelCampaign(
     const pledges = await tx.pledge.findMany({
       where: { campaignId, ...STANDING_PLEDGE }, // the waitlist hears too
       select: {
+        id: true,
         userId: true,
+        groupId: true,
         amountCents: true,
         chargeStatus: true,
         paymentMethodId: true,
@@ -59,14 +61,11 @@ export async function cancelCampaign(
     const chargingStarted = c.status !== "pending";
     return queueEmails(
       tx,
-      pledges.map((p) =>
-        cancelledEmail(
-          c,
-          { userId: p.userId, email: p.user.email, name: p.user.name },
-          p.chargeStatus === "succeeded" ? p.amountCents : 0,
-          chargingStarted && p.chargeStatus !== "succeeded" && Boolean(p.paymentMethodId) && isPaidEvent(c),
-          reason,
-        ),
+      (await cancelNotices(tx, pledges)).map((n) =>
+        cancelledEmail(c, n.to, n.refundedCents, chargingStarted && n.unpaidCard && isPaidEvent(c), reason, {
+          seats: n.paidSeats,
+          paidByHolder: n.paidByHolder && isPaidEvent(c),
+        }),
       ),
     );
   });
@@ -74,4 +73,57 @@ export async function cancelCampaign(
   const refunded = await refundOwedPledges(campaignId, opts.gateway);
   await kickEmailSender();
   return { campaignId, refunded, emailed };
+}
+
+type CancelledSeat = {
+  id: string;
+  userId: string;
+  groupId: string | null;
+  amountCents: number;
+  chargeStatus: string;
+  paymentMethodId: string | null;
+  user: { email: string; name: string | null };
+};
+
+/**
+ * One cancellation notice per person (issue 37: a group's seats are one person's, or a named friend's
+ * own): what they paid is what the seats they pay for were charged — a group's seats are paid by their
+ * holder, so the holder's notice says the group's payment and a friend's seat says the holder paid.
+ */
+async function cancelNotices(tx: Prisma.TransactionClient, seats: CancelledSeat[]) {
+  const groupIds = [...new Set(seats.flatMap((p) => (p.groupId ? [p.groupId] : [])))];
+  const holders = new Map(
+    (await tx.pledge.findMany({ where: { id: { in: groupIds } }, select: { id: true, userId: true } })).map(
+      (h) => [h.id, h.userId],
+    ),
+  );
+  const payerOf = (p: CancelledSeat) => (p.groupId ? (holders.get(p.groupId) ?? p.userId) : p.userId);
+  type Notice = {
+    to: { userId: string; email: string; name: string | null };
+    refundedCents: number;
+    paidSeats: number;
+    unpaidCard: boolean;
+    paidByHolder: boolean;
+  };
+  const notices = new Map<string, Notice>();
+  for (const p of seats)
+    notices.set(p.userId, {
+      to: { userId: p.userId, email: p.user.email, name: p.user.name },
+      refundedCents: 0,
+      paidSeats: 0,
+      unpaidCard: false,
+      paidByHolder: false,
+    });
+  for (const p of seats) {
+    const payer = payerOf(p);
+    // a named friend's seat: the holder's card paid (or pays) for it, so its money is on their notice
+    if (payer !== p.userId) notices.get(p.userId)!.paidByHolder = true;
+    const n = notices.get(payer);
+    if (!n) continue; // a holder who left: their refund email still tells them (lib/ledger/refunds)
+    if (p.chargeStatus === "succeeded") {
+      n.refundedCents += p.amountCents;
+      n.paidSeats++;
+    } else if (p.paymentMethodId) n.unpaidCard = true;
+  }
+  return [...notices.values()];
 }

@@ -212,6 +212,27 @@ export function moneySentence(c: MoneyFacts, now: Date, when: MoneyWhen = {}): s
 const goneAheadLead = (c: GoAheadFacts) =>
   `Going ahead by the organizer's choice, with ${c.goAheadCount ?? "fewer than the"} of the ${c.goal} people it aimed for.`;
 
+/**
+ * A cancelled event's money, to one person (the cancellation email): their payment refunded — a group's
+ * holder's for its seats, "Your payment of $135.00 for 3 people …" (issue 37) —, a named friend's seat
+ * paid by the person who invited them, a charge that may still complete, or nobody charged.
+ */
+export function cancelledMoneyText(m: {
+  refundedCents: number;
+  chargeInFlight: boolean;
+  seats?: number;
+  paidByHolder?: boolean;
+}): string {
+  const seats = m.seats ?? 1;
+  if (m.refundedCents > 0)
+    return `Your payment of ${formatCents(m.refundedCents)}${seats > 1 ? ` for ${plural(seats, "person", "people")}` : ""} is being refunded to your card.`;
+  if (m.paidByHolder)
+    return "The person who invited you paid for your seat; it is refunded to them. You pay nothing.";
+  return m.chargeInFlight
+    ? "If your card was charged for it, the payment is refunded automatically."
+    : "Nobody was charged.";
+}
+
 // ---- the refund rules (DESIGN §1 "withdrawing", "capacity and waitlist"; issue 17 changes) ----------
 
 export const REFUND_RULES = {

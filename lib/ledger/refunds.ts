@@ -1,9 +1,9 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
-import { refundIssuedEmail } from "@/lib/ledger/emails";
+import { groupRefundEmail, refundIssuedEmail } from "@/lib/ledger/emails";
 import { refundOwedDeposits } from "@/lib/ledger/deposits";
 
 /**
@@ -118,10 +118,19 @@ export async function refundPledge(
 
 /**
  * A refund went through: recorded once per pledge, on its money row and its own columns together,
- * and the backer told in the same transaction (only by the call that recorded it).
+ * and the payer told in the same transaction (only by the call that recorded it). A seat of a group's
+ * payment (issue 37) is the holder's money: they hear of it, never a named friend who claimed the seat;
+ * a cancelled event's group refund is ONE email for the group's seats (`groupRefundEmail`), queued by
+ * the transaction that records the group's last owed seat (the group's lock orders them).
  */
 async function recordRefund(pledgeId: string, key: string, refundId: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
+    const seat = await tx.pledge.findUnique({
+      where: { id: pledgeId },
+      select: { groupId: true, chargeUnitId: true },
+    });
+    const groupId = seat?.chargeUnitId ? seat.groupId : null;
+    if (groupId) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`refund-group:${groupId}`}))`;
     const { count } = await tx.pledge.updateMany({
       where: { id: pledgeId, refundId: null },
       data: { refundId, refundedAt: new Date(), chargeStatus: "refunded" },
@@ -139,11 +148,62 @@ async function recordRefund(pledgeId: string, key: string, refundId: string): Pr
         cardBrand: true,
         cardLast4: true,
         standing: true,
+        userId: true,
         user: { select: { email: true } },
-        campaign: { select: { id: true, title: true, status: true } },
+        campaign: { select: { id: true, title: true, status: true, cancelledAt: true } },
       },
     });
-    await queueEmail(tx, refundIssuedEmail(pledge));
+    if (!groupId) {
+      await queueEmail(tx, refundIssuedEmail(pledge));
+      return true;
+    }
+    const holder = await tx.pledge.findUniqueOrThrow({
+      where: { id: groupId },
+      select: { userId: true, cardBrand: true, cardLast4: true, user: { select: { email: true } } },
+    });
+    const payer = { email: holder.user.email, cardBrand: holder.cardBrand, cardLast4: holder.cardLast4 };
+    const { cancelledAt } = pledge.campaign;
+    if (pledge.campaign.status !== "cancelled" || !cancelledAt) {
+      // one seat refunded on its own (given up, withdrawn after a change): its own email, to the payer
+      await queueEmail(tx, refundIssuedEmail(pledge, pledge.userId === holder.userId ? undefined : payer));
+      return true;
+    }
+    await queueGroupRefundEmail(tx, { groupId, cancelledAt, payer, campaign: pledge.campaign });
     return true;
   });
+}
+
+/**
+ * A cancelled event's group: once no seat of its payment is owed a refund any more, the one email for
+ * the seats refunded since the cancellation (a seat refunded before it had its own).
+ */
+async function queueGroupRefundEmail(
+  tx: Prisma.TransactionClient,
+  g: {
+    groupId: string;
+    cancelledAt: Date;
+    payer: { email: string; cardBrand: string | null; cardLast4: string | null };
+    campaign: { id: string; title: string };
+  },
+): Promise<void> {
+  const paidSeats = { groupId: g.groupId, chargeUnitId: { not: null }, amountCents: { gt: 0 } };
+  const owed = await tx.pledge.count({ where: { ...paidSeats, chargeStatus: "succeeded", refundId: null } });
+  if (owed > 0) return; // the last seat's refund tells
+  const refunded = await tx.pledge.aggregate({
+    where: { ...paidSeats, refundId: { not: null }, refundedAt: { gte: g.cancelledAt } },
+    _sum: { amountCents: true },
+    _count: { _all: true },
+  });
+  await queueEmail(
+    tx,
+    groupRefundEmail({
+      groupId: g.groupId,
+      cents: refunded._sum.amountCents ?? 0,
+      seats: refunded._count._all,
+      to: g.payer.email,
+      cardBrand: g.payer.cardBrand,
+      cardLast4: g.payer.cardLast4,
+      campaign: g.campaign,
+    }),
+  );
 }

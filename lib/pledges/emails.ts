@@ -36,7 +36,8 @@ export function seatInviteEmail(
 
 /**
  * To the holder, when the friend they named claimed the seat. The friend is named only by the address
- * the holder typed for them (never the friend's account name or email). One per invitation: a link
+ * the holder typed for them (never the friend's account name or email), and only in the text: the
+ * subject is generic, as every subject of these emails is. One per invitation: a link
  * works once, so the key is the invitation's.
  */
 export function seatClaimedEmail(
@@ -46,7 +47,8 @@ export function seatClaimedEmail(
   return {
     dedupeKey: `seat-claimed:${to.inviteId}`,
     to: to.email,
-    subject: `${to.invited} claimed a seat for "${c.title}"`,
+    // the subject is listed in the admins' outbox: it names nobody (the address is the holder's to read)
+    subject: `Your friend claimed their seat: "${c.title}"`,
     ...renderEmail({
       heading: "Your friend claimed their seat",
       paragraphs: [

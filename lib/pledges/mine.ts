@@ -46,7 +46,7 @@ import { canSeeExactPlace } from "@/lib/access/rules";
 import { depositLinesOf, type DepositLine } from "@/lib/pledges/deposits";
 import { recoveryOf, type Recovery } from "@/lib/pledges/attention";
 import { whenChargedText } from "@/lib/events/money-sentences";
-import { groupSeatsByGroup, type GroupSeats } from "@/lib/pledges/seats";
+import { amountText, groupSeatsByGroup, type GroupSeats } from "@/lib/pledges/seats";
 
 /**
  * The backer's own commitments (issue 18): what they committed to, their state in words, their
@@ -75,7 +75,9 @@ export type MyCommitment = {
   tone: Tone;
   /** the money owed back or given back (lib/events/story refundLine) */
   refund: RefundLine | null;
+  /** one seat's price (a crowdfund: the pledge; 0: free, a friend's seat); amountText: in words (lib/pledges/seats) */
   amountCents: number;
+  amountText: string;
   card: { brand: string; last4: string } | null;
   /** withdrawing is possible now: before the tip, or until `until` after a change after the tip */
   withdraw: { kind: "open" } | { kind: "afterChange"; until: string; untilText: string } | null;
@@ -244,7 +246,11 @@ type Extra = {
 function present(p: Row, viewer: Viewer, now: Date, x: Extra): MyCommitment {
   const { position, refund, holdsPlace, deposit, seats } = x;
   const c = p.campaign;
-  const facts = factsOf(p, position, refund, now);
+  const friendSeat = p.groupId !== null && p.groupId !== p.id;
+  const facts = { ...factsOf(p, position, refund, now), ...(friendSeat ? { paid: false } : {}) };
+  const paysFor = seats?.paysFor ?? 1; // a holder's group: one payment for its seats, friends' too
+  const each = facts.paid ? pledgeChargeCents(c, p) : 0;
+  if (paysFor > 1 && facts.paid) facts.cents = each * (paysFor - (seats?.waiting ?? 0));
   const story = backerStory(facts, eventFactsOf(c, now));
   const stands = standsNow(p.standing);
   return {
@@ -263,16 +269,18 @@ function present(p: Row, viewer: Viewer, now: Date, x: Extra): MyCommitment {
     stateText: story.text,
     tone: story.tone,
     refund: story.refund,
-    amountCents: facts.paid ? pledgeChargeCents(c, p) : 0,
-    card: p.cardLast4 && stands ? { brand: p.cardBrand ?? "card", last4: p.cardLast4 } : null,
+    amountCents: each,
+    amountText: amountText(each, paysFor, friendSeat && isPaidEvent(c)),
+    card: p.cardLast4 && stands && !friendSeat ? { brand: p.cardBrand ?? "card", last4: p.cardLast4 } : null,
     ...actionsOf(p, now),
+    ...(friendSeat ? { canChangeCard: false } : {}),
     payUrl:
       story.state === "failed" && inStatuses(CONFIRMED_STATUSES, c.status) ? `/pledges/${p.id}/pay` : null,
     recovery: recoveryOf(p, now),
     waitlist: facts.waitlist ? { position: position ?? 0, paused: facts.waitlist.paused } : null,
     promotedAt: p.promotedAt?.toISOString() ?? null,
     calendarUrl: c.startsAt && stands ? `/campaign/${c.id}/calendar.ics` : null,
-    whenCharged: whenChargedText(c, "It"),
+    whenCharged: whenChargedText(c, "It", paysFor),
     // a payment was taken (and may since have been refunded): its receipt
     receipt:
       p.paymentIntentId && (p.chargeStatus === "succeeded" || p.chargeStatus === "refunded")

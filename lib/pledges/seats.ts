@@ -3,6 +3,7 @@ import type { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { STANDING_PLEDGE } from "@/lib/events/lifecycle";
 import { plural } from "@/lib/format";
+import { seatsPriceText } from "@/lib/events/money-sentences";
 
 /**
  * A holder's seats (issue 37, docs/decisions/group-commitments.md): a commitment of several people
@@ -71,7 +72,12 @@ export function seatsToWithdraw(seats: Seat[], drop: number | undefined): Seat[]
  * whether a guest seat may be dropped now (`canDrop`: set by My commitments from the withdraw rule —
  * open, or a guest seat still waiting, which may go at any time).
  */
-export type GroupSeats = { seats: number; waiting: number; text: string; canDrop?: boolean };
+/**
+ * A holder's group as they read it: the seats they hold (`seats`, their own and their guests'), those
+ * waiting, in words; `paysFor`: the standing seats their card pays for — theirs and those named friends
+ * claimed (issue 37: a claimed seat stays in the group and its payment).
+ */
+export type GroupSeats = { seats: number; waiting: number; text: string; paysFor: number; canDrop?: boolean };
 
 /** "You and 2 guests", and the seats still waiting: the words of a holder's group (My commitments, the event page). */
 export function groupSeatsText(seats: number, waiting: number): string {
@@ -87,22 +93,37 @@ export async function groupSeatsByGroup(
 ): Promise<Map<string, GroupSeats>> {
   const out = new Map<string, GroupSeats>();
   if (groupIds.length === 0) return out;
-  const rows = await client.pledge.groupBy({
-    by: ["groupId", "standing"],
-    // the holder's own seat and the guest seats they hold (a claimed seat is its friend's, issue 37)
-    where: {
-      groupId: { in: groupIds },
-      OR: [{ guestSlot: { gt: 0 } }, { id: { in: groupIds } }],
-      ...STANDING_PLEDGE,
-    },
-    _count: { _all: true },
+  const rows = await client.pledge.findMany({
+    where: { groupId: { in: groupIds }, ...STANDING_PLEDGE },
+    select: { id: true, groupId: true, guestSlot: true, standing: true },
   });
   for (const r of rows) {
-    const g = out.get(r.groupId!) ?? { seats: 0, waiting: 0, text: "" };
-    g.seats += r._count._all;
-    if (r.standing === "waiting") g.waiting += r._count._all;
+    const g = out.get(r.groupId!) ?? { seats: 0, waiting: 0, text: "", paysFor: 0 };
     out.set(r.groupId!, g);
+    g.paysFor++;
+    // the holder's own seat and the guest seats they hold (a claimed seat is its friend's, issue 37)
+    if (r.guestSlot === 0 && r.id !== r.groupId) continue;
+    g.seats++;
+    if (r.standing === "waiting") g.waiting++;
   }
-  for (const g of out.values()) g.text = groupSeatsText(g.seats, g.waiting);
+  for (const [id, g] of out) {
+    if (g.seats === 0)
+      out.delete(id); // the holder is gone: only friends' seats of it stand
+    else g.text = groupSeatsText(g.seats, g.waiting);
+  }
   return out;
 }
+
+/**
+ * A named friend's claimed seat (issue 37) is paid by the holder's card: nothing is owed by the friend,
+ * and the card is not theirs to see or change (My commitments shows none and offers no "Change card").
+ */
+export const PAID_BY_HOLDER = "Paid by the person who invited you";
+
+/**
+ * What a commitment pays, in words (My commitments): "$45.00"; a holder's group, one payment for the
+ * `paysFor` seats of it, "3 people × $45.00 = $135.00" (the money sentences' seatsPriceText); a named
+ * friend's seat, PAID_BY_HOLDER; "Free".
+ */
+export const amountText = (each: number, paysFor: number, paidByHolder: boolean) =>
+  paidByHolder ? PAID_BY_HOLDER : each > 0 ? seatsPriceText(each, paysFor) : "Free";

@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { confirmDemoSetup, createDemoSetupSecret } from "@/lib/payments/demo-gateway";
 import { checkAndCharge } from "@/lib/charging/service";
 import { payPledgeOnSession } from "@/lib/charging/recovery";
 import { getPledgeForPayment } from "@/lib/charging/queries";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
-
-async function demoCard(userId: string, cardNumber: string) {
-  const result = await confirmDemoSetup(userId, {
-    clientSecret: createDemoSetupSecret(userId),
-    cardNumber,
-    expMonth: "12",
-    expYear: "2034",
-    cvc: "123",
-  });
-  if (!result.ok) throw new Error(result.error.message);
-  return result.setupIntent.payment_method;
-}
+import { demoCard } from "@/tests/helpers/demo-card";
 
 /** A confirmed paid event where backer 0's charge failed (0341) and backer 1's needed authentication (3184). */
 async function eventWithFailures() {

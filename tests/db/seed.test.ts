@@ -11,6 +11,7 @@ import { giveUpPlace } from "@/lib/pledges/give-up";
 import { getPayoutsCsv, getPayoutsView } from "@/lib/payouts/queries";
 import { getCommitmentsCsv } from "@/lib/pledges/commitments-csv";
 import { listMyCommitments } from "@/lib/pledges/mine";
+import { listManagedPledges } from "@/lib/pledges/manage-queries";
 import { payoutHoldDays } from "@/lib/payouts/ledger";
 import { referenceStanding } from "../helpers/standing-reference";
 import { asViewer, postCheckAndCharge, type ChargeSummary } from "@/tests/helpers/check-and-charge";
@@ -428,6 +429,42 @@ describe("the demo data's money is the app's own", () => {
       depositHeldCents: 1000,
       depositKeptCents: 0,
     });
+  });
+
+  it("issue 37: the hike has a paid group of 3 — Hana holds it on her card, Ivan claimed Guest 1 as a named friend", async () => {
+    const [hana, ivan] = await Promise.all([
+      userByEmail("hana@pactnexus.demo"),
+      userByEmail("ivan@pactnexus.demo"),
+    ]);
+    const hike = await event("Group Hike: Eagle Ridge Trail");
+    const seats = await db.pledge.findMany({
+      where: { campaignId: hike.id, groupId: { not: null } },
+      orderBy: [{ guestSlot: "asc" }, { userId: "asc" }],
+    });
+    // three seats, one group on Hana's card: her own (the group's id), Guest 2, and Ivan's claimed seat
+    expect(seats).toHaveLength(3);
+    const own = seats.find((p) => p.id === p.groupId)!;
+    expect(own.userId).toBe(hana.id);
+    expect(seats.every((p) => p.groupId === own.id && p.standing === "in" && p.paymentMethodId)).toBe(true);
+    expect(seats.map((p) => [p.userId === hana.id ? "hana" : "ivan", p.guestSlot]).sort()).toEqual([
+      ["hana", 0],
+      ["hana", 2],
+      ["ivan", 0],
+    ]);
+    expect(await db.seatInvite.count({ where: { campaignId: hike.id, claimedAt: { not: null } } })).toBe(1);
+    expect([hike.status, hike.committedCount, hike.goal]).toEqual(["pending", 7, 12]);
+    // My commitments: Hana's group pays once for 3; Ivan owes nothing
+    const entry = async (u: { id: string; email: string }) =>
+      (await listMyCommitments({ ...u, name: null, isAdmin: false })).find((m) => m.campaignId === hike.id)!;
+    expect((await entry(hana)).amountText).toBe("3 people × $20.00 = $60.00");
+    expect((await entry(hana)).seats?.text).toBe("You and 1 guest");
+    expect((await entry(ivan)).amountText).toBe("Paid by the person who invited you");
+    const managed = await listManagedPledges(hike.id, { paid: true, cancelled: false });
+    expect(managed.flatMap((m) => (m.seat ? [m.seat] : [])).sort()).toEqual([
+      "Claimed guest seat",
+      "Guest 2",
+      "Holds 2 seats",
+    ]);
   });
 
   it("seeds an empty database only", async () => {

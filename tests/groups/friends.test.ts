@@ -17,40 +17,21 @@ import { checkIn } from "@/lib/tickets/check-in";
 import { guestTicketsAt, holderTicketAt, ticketByCode, ticketByToken } from "@/lib/tickets/queries";
 import { openTicketToken } from "@/lib/tickets/service";
 import { listOutboxForAdmin } from "@/lib/email/queries";
-import { createCampaign, createUser } from "@/tests/helpers/factories";
+import { createCampaign } from "@/tests/helpers/factories";
+import { linkSentTo, nameAndClaim, person } from "@/tests/helpers/friends";
 
 /* Issue 37 item 1, named friends: invitations by email, the claim link, a claimed seat given back. */
 
-const viewer = (u: { id: string; email: string; name?: string | null }) => ({
-  id: u.id,
-  email: u.email,
-  name: u.name ?? null,
-  isAdmin: false,
-});
 const refusal = (p: Promise<unknown>) =>
   p.then(
     () => "accepted",
     (e: Error) => e.message,
   );
-async function person(name: string | null = null) {
-  const u = await createUser();
-  if (name) await db.user.update({ where: { id: u.id }, data: { name } });
-  return viewer({ ...u, name });
-}
 const counters = (id: string) =>
   db.campaign.findUniqueOrThrow({
     where: { id },
     select: { committedCount: true, pledgeCount: true, waitlistCount: true, status: true },
   });
-/** The claim link's token, as the friend reads it in their email (the outbox row). */
-async function linkSentTo(email: string): Promise<string> {
-  const mail = await db.emailOutbox.findFirstOrThrow({
-    where: { toEmail: email, subject: { startsWith: "A seat for you" } },
-    orderBy: { createdAt: "desc" },
-    select: { text: true },
-  });
-  return /\/claim\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
-}
 /** Ada holds a group of `seats` on a free event (confirmed when `goal` ≤ seats). */
 async function group(seats: number, goal = 10, maxSeats = 4) {
   const deadline = new Date(Date.now() + 7 * 86_400_000);
@@ -267,9 +248,8 @@ describe("claiming a seat", () => {
 describe("a claimed seat given up", () => {
   it("goes back to its holder at their lowest free guest slot, not withdrawn; counters unchanged", async () => {
     const { c, ada, groupId } = await group(3);
-    await inviteFriend(ada, { campaignId: c.id, guestSlot: 1, email: "bo@example.test" });
     const bo = await person();
-    await claimSeat(bo, { token: await linkSentTo("bo@example.test") });
+    await nameAndClaim(ada, c.id, 1, "bo@example.test", bo);
     const seat = await db.pledge.findFirstOrThrow({ where: { campaignId: c.id, userId: bo.id } });
     const before = await counters(c.id);
     const r = await withdrawCommitment(bo, { campaignId: c.id });
@@ -295,9 +275,8 @@ describe("a claimed seat given up", () => {
 
   it("is withdrawn like any once its holder's own commitment is gone", async () => {
     const { c, ada } = await group(2);
-    await inviteFriend(ada, { campaignId: c.id, guestSlot: 1, email: "bo@example.test" });
     const bo = await person();
-    await claimSeat(bo, { token: await linkSentTo("bo@example.test") });
+    await nameAndClaim(ada, c.id, 1, "bo@example.test", bo);
     // the holder withdraws: their seats go; the claimed seat is the friend's and stays
     await withdrawCommitment(ada, { campaignId: c.id });
     expect(await counters(c.id)).toMatchObject({ committedCount: 1 });

@@ -4,6 +4,7 @@ import { startFakeStripe, type FakeStripe } from "@/tests/fake-stripe/server";
 import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
 import { fundedPaidCampaign, stripeBackers, type StripeBacker } from "@/tests/charging/helpers";
 import { createCampaign } from "@/tests/helpers/factories";
+import { nameAndClaim, person } from "@/tests/helpers/friends";
 import { getEditView } from "@/lib/campaigns/edit-view";
 import { updateCampaign } from "@/lib/campaigns/edit";
 import type { CardBehavior } from "@/tests/fake-stripe/server";
@@ -324,12 +325,14 @@ describe("paid groups through the commit path", () => {
   let giveUp: typeof import("@/lib/pledges/give-up");
   let cancellation: typeof import("@/lib/cancellation/service");
   let refunds: typeof import("@/lib/ledger/refunds");
+  let mine: typeof import("@/lib/pledges/mine");
   beforeAll(async () => {
     useFakeStripeEnv(fake, { STRIPE_RATE_LIMIT: "1000", RATE_LIMIT_DISABLED: "true" });
     pledgeService = await import("@/lib/pledges/service");
     giveUp = await import("@/lib/pledges/give-up");
     cancellation = await import("@/lib/cancellation/service");
     refunds = await import("@/lib/ledger/refunds");
+    mine = await import("@/lib/pledges/mine");
   });
   const groupOf = (campaignId: string, userId: string) =>
     db.pledge.findMany({ where: { campaignId, userId }, orderBy: { guestSlot: "asc" } });
@@ -555,5 +558,129 @@ describe("paid groups through the commit path", () => {
       chargeCount: 4,
       refundCount: 4,
     });
+  });
+
+  it("a cancel tells the payer once: ONE refund email for the group's total, and a named friend's cancellation says the holder paid", async () => {
+    const c = await createCampaign({ goal: 3, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada] = await stripeBackers(fake, 1);
+    const r = await pledgeService.commitToCampaign(ada!, {
+      campaignId: c.id,
+      paymentMethodId: ada!.card,
+      seats: 3,
+    });
+    expect(succeededAt(r.pledgeId)).toEqual([3 * PRICE]);
+    const sam = await person("Sam Friend");
+    await nameAndClaim(ada!, c.id, 1, "sam.paid@example.test", sam);
+
+    const organizer = await db.user.findUniqueOrThrow({ where: { id: c.creatorId } });
+    await cancellation.cancelCampaign({ ...organizer, isAdmin: false }, { campaignId: c.id });
+    await refunds.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
+    // still a refund per seat at the provider, each its share, once
+    const rows = await db.moneyMovement.findMany({ where: { campaignId: c.id, kind: "refund" } });
+    expect(rows.map((m) => [m.state, Number(m.amountCents)])).toEqual([
+      ["succeeded", PRICE],
+      ["succeeded", PRICE],
+      ["succeeded", PRICE],
+    ]);
+
+    const mail = (toEmail: string) =>
+      db.emailOutbox.findMany({ where: { toEmail }, select: { dedupeKey: true, subject: true, text: true } });
+    const refunded = (m: { subject: string }) => m.subject.startsWith("Refunded");
+    // the holder: one cancellation saying the group's payment, one refund email for the group's total
+    const adas = await mail(ada!.email);
+    expect(adas.filter(refunded)).toHaveLength(1);
+    const [refund] = adas.filter(refunded);
+    expect(refund!.subject).toBe(`Refunded: $60.00 for "${c.title}"`);
+    expect(refund!.text).toContain("We refunded $60.00 for 3 people");
+    expect(refund!.text).toContain("was cancelled");
+    const adaCancel = adas.filter((m) => m.subject === `"${c.title}" was cancelled`);
+    expect(adaCancel).toHaveLength(1);
+    expect(adaCancel[0]!.text).toContain("Your payment of $60.00 for 3 people is being refunded");
+    // the friend: the cancellation, saying the holder paid; no money of theirs refunded
+    const sams = await mail(sam.email);
+    expect(sams.filter(refunded)).toHaveLength(0);
+    const samCancel = sams.filter((m) => m.subject === `"${c.title}" was cancelled`);
+    expect(samCancel).toHaveLength(1);
+    expect(samCancel[0]!.text).toContain("The person who invited you paid for your seat");
+    expect(samCancel[0]!.text).not.toMatch(/your payment|refunded to your card/i);
+  });
+
+  it("My commitments: the holder's entry says the group's amount; a named friend's seat says the holder pays", async () => {
+    const c = await createCampaign({ goal: 3, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada] = await stripeBackers(fake, 1);
+    await pledgeService.commitToCampaign(ada!, { campaignId: c.id, paymentMethodId: ada!.card, seats: 3 });
+    const sam = await person("Sam Friend");
+    await nameAndClaim(ada!, c.id, 1, "sam.mine@example.test", sam);
+    const entry = async (who: { id: string; email: string }) =>
+      (await mine.listMyCommitments({ ...who, name: null, isAdmin: false })).find(
+        (m) => m.campaignId === c.id,
+      )!;
+
+    // Ada pays for her seat, her guest's and the seat Sam claimed: one payment of 3 × price
+    const hers = await entry(ada!);
+    expect(hers.amountText).toBe("3 people × $20.00 = $60.00");
+    expect(hers.stateText).toMatch(/^Charged \$60\.00 on /);
+    // Sam owes nothing: the person who invited them pays
+    const his = await entry(sam);
+    expect(his.amountText).toBe("Paid by the person who invited you");
+    expect(his.amountCents).toBe(0);
+    expect(his.stateText).not.toContain("$");
+    expect(his.payUrl).toBeNull();
+    expect([his.card, his.canChangeCard]).toEqual([null, false]);
+    expect(hers.card).not.toBeNull();
+  });
+
+  it("a named friend's seat given up and refunded: the refund email goes to the holder who paid, none to the friend", async () => {
+    const c = await createCampaign({ goal: 3, capacity: 3, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada, bo] = await stripeBackers(fake, 2);
+    await pledgeService.commitToCampaign(ada!, { campaignId: c.id, paymentMethodId: ada!.card, seats: 3 });
+    const sam = await person("Sam Giver");
+    await nameAndClaim(ada!, c.id, 1, "sam.gives@example.test", sam);
+    const b = await pledgeService.commitToCampaign(bo!, { campaignId: c.id, paymentMethodId: bo!.card });
+    expect(b.waitlisted).toBe(true);
+    await giveUp.giveUpPlace(sam, { campaignId: c.id });
+    await service.runCharging(c.id);
+    expect(succeededAt(b.pledgeId)).toEqual([PRICE]);
+    await refunds.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
+
+    const refundMails = (toEmail: string) =>
+      db.emailOutbox.findMany({
+        where: { toEmail, subject: { startsWith: "Refunded" } },
+        select: { text: true },
+      });
+    expect(await refundMails(sam.email)).toHaveLength(0);
+    const adas = await refundMails(ada!.email);
+    expect(adas).toHaveLength(1);
+    expect(adas[0]!.text).toContain(`We refunded $20.00 to your`);
+    expect(adas[0]!.text).toContain(`the seat you paid for at "${c.title}" was given up`);
+  });
+
+  it("a cancel's group refund email is queued once when two sweeps refund the group's seats at the same time", async () => {
+    const c = await createCampaign({ goal: 4, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada] = await stripeBackers(fake, 1);
+    await pledgeService.commitToCampaign(ada!, { campaignId: c.id, paymentMethodId: ada!.card, seats: 4 });
+    const { getGateway } = await import("@/lib/payments/gateway");
+    const down = Object.assign(Object.create(getGateway()), {
+      refund: async () => {
+        throw new Error("the provider is down");
+      },
+    });
+    const organizer = await db.user.findUniqueOrThrow({ where: { id: c.creatorId } });
+    await cancellation.cancelCampaign(
+      { ...organizer, isAdmin: false },
+      { campaignId: c.id },
+      { gateway: down },
+    );
+    expect(await db.pledge.count({ where: { campaignId: c.id, refundId: { not: null } } })).toBe(0);
+    await Promise.all([refunds.refundOwedPledges(c.id), refunds.refundOwedPledges(c.id)]);
+    expect(await db.pledge.count({ where: { campaignId: c.id, refundId: { not: null } } })).toBe(4);
+    const mails = await db.emailOutbox.findMany({
+      where: { toEmail: ada!.email, subject: { startsWith: "Refunded" } },
+      select: { text: true },
+    });
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain("We refunded $80.00 for 4 people");
   });
 });

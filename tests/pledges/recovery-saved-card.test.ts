@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { confirmDemoSetup, createDemoSetupSecret } from "@/lib/payments/demo-gateway";
 import { getGateway } from "@/lib/payments/gateway";
 import { checkAndCharge } from "@/lib/charging/service";
 import { payPledgeOnSession } from "@/lib/charging/recovery";
 import { recoveryCard, rememberCard } from "@/lib/pledges/saved-cards";
 import { createCampaign, createPledge, createUser } from "@/tests/helpers/factories";
+import { demoCard } from "@/tests/helpers/demo-card";
 
 /* Issue 37: the pay page of a failed payment offers the backer's card on file in one tap (demo gateway). */
 
@@ -16,17 +16,6 @@ const asViewer = (u: { id: string; email: string }) => ({
   isAdmin: false,
 });
 
-async function demoCard(userId: string, cardNumber: string) {
-  const result = await confirmDemoSetup(userId, {
-    clientSecret: createDemoSetupSecret(userId),
-    cardNumber,
-    expMonth: "12",
-    expYear: "2034",
-    cvc: "123",
-  });
-  if (!result.ok) throw new Error(result.error.message);
-  return result.setupIntent.payment_method;
-}
 /** Kept on file as the card sheet's ticked box does (the provider says it is theirs). */
 async function saved(u: { id: string; email: string }, cardNumber: string) {
   const pm = await demoCard(u.id, cardNumber);
