@@ -240,6 +240,8 @@ export async function withdrawCommitment(
 export const CHANGE_CARD_TEXTS = {
   notPaid: "This event has nothing to charge, so there is no card to change.",
   done: "Your card is updated.",
+  /** issue 37: a named friend's claimed seat is paid by the holder's card, which is not the friend's to change */
+  friendSeat: "The person who invited you pays for your seat, so there is no card of yours to change.",
 } as const;
 
 /** Under the event's lock: the new card on the actor's commitment, while a change is allowed. */
@@ -271,6 +273,7 @@ async function swapCardLocked(
     where: { campaignId, userId: actor.id, guestSlot: 0, ...STANDING_PLEDGE },
     select: {
       id: true,
+      groupId: true,
       createdAt: true,
       paymentMethodId: true,
       waitlistedAt: true,
@@ -280,6 +283,8 @@ async function swapCardLocked(
     },
   });
   if (!pledge) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
+  if (pledge.groupId !== null && pledge.groupId !== pledge.id)
+    throw new AppError("CONFLICT", CHANGE_CARD_TEXTS.friendSeat);
   if (pledge.standing === "waiting") {
     // Waiting (issue 20): a new card any time before the start; after a failed promotion charge
     // it puts the commitment back in line at its place, and into a place if one is open.
@@ -321,9 +326,11 @@ export async function changeCommitmentCard(
   const gateway = opts.gateway ?? getGateway();
   const own = await db.pledge.findFirst({
     where: { campaignId, userId: actor.id, guestSlot: 0, ...STANDING_PLEDGE },
-    select: { id: true },
+    select: { id: true, groupId: true },
   });
   if (!own) throw new AppError("CONFLICT", WITHDRAW_TEXTS.notCommitted);
+  if (own.groupId !== null && own.groupId !== own.id)
+    throw new AppError("CONFLICT", CHANGE_CARD_TEXTS.friendSeat);
   // the card must be this backer's (the gateway refuses anyone else's)
   const card = await gateway.getCard(actor, paymentMethodId);
 
