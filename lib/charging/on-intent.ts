@@ -58,7 +58,14 @@ async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outc
     const seats = await seatsAwaiting(tx, pledge.id);
     const total =
       Number.isInteger(pi.amount) && pi.amount > 0 ? pi.amount - depositOf(pi) : seatCents * seats;
-    await recordUnitResult(tx, pledge.id, seatCents, total, { status: "succeeded", paymentIntentId: pi.id });
+    await recordUnitResult(
+      tx,
+      pledge.id,
+      seatCents,
+      total,
+      { status: "succeeded", paymentIntentId: pi.id },
+      seats,
+    );
     return { campaignId: pledge.campaignId };
   }
   await recordProviderSuccess(tx, pledge.id, {
@@ -92,13 +99,20 @@ async function onIntentUnsuccessful(
     // issue 37: a group's payment fails for its seats together
     const seatCents = pledgeChargeCents(pledge.campaign, pledge);
     const seats = Math.max(1, await seatsAwaiting(tx, pledge.id));
-    const changed = await recordUnitResult(tx, pledge.id, seatCents, seatCents * seats, {
-      status: kind,
-      code: kind === "requires_action" ? "authentication_required" : code,
-      message: err?.message ?? "Your card was declined.",
-      paymentIntentId: pi.id,
-      retryable: false,
-    } as ChargeResult);
+    const changed = await recordUnitResult(
+      tx,
+      pledge.id,
+      seatCents,
+      seatCents * seats,
+      {
+        status: kind,
+        code: kind === "requires_action" ? "authentication_required" : code,
+        message: err?.message ?? "Your card was declined.",
+        paymentIntentId: pi.id,
+        retryable: false,
+      } as ChargeResult,
+      seats,
+    );
     return changed
       ? { campaignId: pledge.campaignId, failedPledgeId: pledge.id }
       : { campaignId: pledge.campaignId };

@@ -13,6 +13,7 @@ import {
   type DepositFacts,
   type DepositState,
 } from "@/lib/events/deposit";
+import { seatMoneySql } from "@/lib/ledger/seat-money";
 
 /**
  * The show-up deposit as the people surfaces tell it (issue 36 item 3, docs/decisions/show-up-deposit.md):
@@ -38,15 +39,20 @@ type FactsRow = {
 async function factRows(
   where: { pledgeIds: readonly string[] } | { campaignId: string },
 ): Promise<FactsRow[]> {
+  // the deposits charged, per seat (lib/ledger/seat-money: a group's payment carries each seat's, issue 37)
+  const money = seatMoneySql(
+    "campaignId" in where ? { campaignId: where.campaignId } : { pledgeIds: where.pledgeIds },
+  );
   const filter =
     "campaignId" in where
-      ? Prisma.sql`p."campaignId" = ${where.campaignId} AND EXISTS (SELECT 1 FROM "MoneyMovement" m WHERE m."pledgeId" = p."id"
-          AND m."kind" = 'charge' AND m."purpose" = 'deposit' AND m."state" = 'succeeded')`
+      ? Prisma.sql`p."campaignId" = ${where.campaignId} AND EXISTS (SELECT 1 FROM dm WHERE dm."pledgeId" = p."id")`
       : Prisma.sql`p."id" = ANY(${[...where.pledgeIds]}::text[])`;
   return db.$queryRaw<FactsRow[]>`
+    WITH dm AS (
+      SELECT m."pledgeId" FROM ${money} m WHERE m."kind" = 'charge' AND m."purpose" = 'deposit' AND m."state" = 'succeeded'
+    )
     SELECT p."id" AS "pledgeId", c."depositCents" AS cents,
-      EXISTS (SELECT 1 FROM "MoneyMovement" m WHERE m."pledgeId" = p."id" AND m."kind" = 'charge'
-        AND m."purpose" = 'deposit' AND m."state" = 'succeeded') AS charged,
+      EXISTS (SELECT 1 FROM dm WHERE dm."pledgeId" = p."id") AS charged,
       EXISTS (SELECT 1 FROM "MoneyMovement" r WHERE r."pledgeId" = p."id" AND r."kind" = 'refund'
         AND r."purpose" = 'deposit' AND r."state" = 'succeeded') AS refunded,
       ${Prisma.raw(depositOwedBackSql("p", "c"))} AS "owedBack",
