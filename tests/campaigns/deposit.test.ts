@@ -148,5 +148,11 @@ describe("committing to a free event with a deposit", () => {
     expect(mail.text).toContain("Free ticket + $10.00 show-up deposit, refunded when you check in.");
     expect(mail.text).toContain("You're charged $10.00 only if");
     expect(mail.text).toContain("kept 24 hours after the event ends");
+    // issue 37: a group's commitment email says the group's payment and the group's deposits
+    const group = commitReceivedEmail(c, { userId: "u", email: "u@example.test" }, "p2", 0, 3);
+    expect(group.text).toContain(
+      "3 free tickets + 3 × $10.00 show-up deposits = $30.00, each deposit refunded when its person checks in.",
+    );
+    expect(group.text).toContain("You're charged $30.00 for 3 people ($10.00 each) only if");
   });
 });
