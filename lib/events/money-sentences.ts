@@ -254,7 +254,9 @@ export function priceWithDeposit(c: PactKind, seats = 1): string | null {
   if (!deposit) return null;
   if (seats > 1) {
     const tickets =
-      c.ticketPriceCents > 0 ? `${seats} × ${formatCents(c.ticketPriceCents)} tickets` : `${seats} free tickets`;
+      c.ticketPriceCents > 0
+        ? `${seats} × ${formatCents(c.ticketPriceCents)} tickets`
+        : `${seats} free tickets`;
     return `${tickets} + ${seats} × ${formatCents(c.depositCents)} show-up deposits = ${formatCents(eachCents(c) * seats)}, each deposit refunded when its person checks in`;
   }
   const ticket = c.ticketPriceCents > 0 ? `${formatCents(c.ticketPriceCents)} ticket` : "Free ticket";
