@@ -226,6 +226,29 @@ describe("a group on an event with a show-up deposit", () => {
     const l = await ledger.ledgerOf(db, e.campaign.id);
     expect(l.depositRefundedCents).toBe(DEPOSIT);
     expect(l.depositHeldCents).toBe(3 * DEPOSIT);
+
+    // the organizer's CSV, one row per seat: each seat's ticket share, its own deposit state, which seat
+    const { getCommitmentsCsv } = await import("@/lib/pledges/commitments-csv");
+    const viewer = { ...e.organizer, name: null };
+    const csv = (await getCommitmentsCsv(e.campaign.id, viewer))!.csv;
+    const [header, ...body] = csv
+      .trim()
+      .split("\r\n")
+      .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!));
+    const rows = body.map((cells) => Object.fromEntries(header!.map((h, i) => [h, cells[i]])));
+    const seatRows = rows
+      .filter((r) => r.Seat)
+      .map((r) => [r.Seat, r["Charged (USD)"], r.Deposit])
+      .sort();
+    expect(seatRows).toEqual([
+      ["Guest 1", "20.00", "refunded"],
+      ["Guest 2", "20.00", "held"],
+      ["Holds 3 seats", "20.00", "held"],
+    ]);
+    // the manage page's Deposits: the refunded seat counted once, the others held, each by its number
+    const roster = await surfaces.depositRosterOf(e.organizer, e.campaign.id);
+    expect(roster?.counts).toEqual({ held: 3, refunded: 1, kept: 0 });
+    expect(roster?.notCheckedIn.map((r) => r.pledgeId).sort()).not.toContain(seat2);
   });
 
   it("the other seats' deposits are kept after the grace and reach the payout ledger as kept", async () => {
