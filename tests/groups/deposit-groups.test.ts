@@ -227,6 +227,18 @@ describe("a group on an event with a show-up deposit", () => {
     expect(l.depositRefundedCents).toBe(DEPOSIT);
     expect(l.depositHeldCents).toBe(3 * DEPOSIT);
 
+    // the holder's My commitments: their own deposit, and their guests' in one line
+    const { listMyCommitments } = await import("@/lib/pledges/mine");
+    const mine = (await listMyCommitments({ ...e.holder, isAdmin: false })).filter(
+      (m) => m.campaignId === e.campaign.id,
+    );
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.deposit).toMatchObject({
+      state: "held",
+      text: "$10.00 deposit held until you check in",
+      guests: "Your guests' $10.00 deposits: 1 held until they check in, 1 refunded",
+    });
+
     // the organizer's CSV, one row per seat: each seat's ticket share, its own deposit state, which seat
     const { getCommitmentsCsv } = await import("@/lib/pledges/commitments-csv");
     const viewer = { ...e.organizer, name: null };
