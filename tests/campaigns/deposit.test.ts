@@ -68,8 +68,10 @@ describe("setting a show-up deposit", () => {
       fieldErrors: { depositEnabled: DEPOSIT_TEXTS.notAllowed },
     });
     expect(await db.campaign.count({ where: { creatorId: organizer.id } })).toBe(0);
-    const { id } = await createEvent(organizer, form);
+    const { id } = await createEvent(organizer, { ...form, maxSeats: "3" });
     expect(await stored(id)).toEqual({ depositCents: 1500, depositGraceHours: 36 });
+    // issue 37: an event with a deposit takes groups too, up to what the organizer typed
+    expect((await db.campaign.findUniqueOrThrow({ where: { id } })).maxSeats).toBe(3);
   });
 
   it("editing: changes while nobody has committed, then fixed (read-only, and refused by the server)", async () => {
@@ -79,8 +81,10 @@ describe("setting a show-up deposit", () => {
       depositAmount: "10",
       depositGraceHours: "24",
     });
-    await updateCampaign(viewer(organizer), campaign.id, values);
+    await updateCampaign(viewer(organizer), campaign.id, { ...values, maxSeats: "5" });
     expect(await stored(campaign.id)).toEqual({ depositCents: 1000, depositGraceHours: 24 });
+    // issue 37: groups stay on with the deposit (stored as typed)
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).maxSeats).toBe(5);
     // the edit form reads it back as it was typed
     const back = await formOf(organizer, campaign.id);
     expect(back).toMatchObject({ depositEnabled: true, depositAmount: "10", depositGraceHours: "24" });
