@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startFakeStripe, type FakeStripe } from "@/tests/fake-stripe/server";
+import { startFakeStripe, type CardBehavior, type FakeStripe } from "@/tests/fake-stripe/server";
 import { useFakeStripeEnv } from "@/tests/fake-stripe/env";
 import { fundedPaidCampaign, stripeBackers } from "@/tests/charging/helpers";
 import { createCampaign } from "@/tests/helpers/factories";
@@ -69,6 +69,7 @@ async function groupOnDepositEvent(opts: {
   seats: number;
   dropSlot?: number;
   endedHoursAgo?: number;
+  behavior?: CardBehavior;
 }) {
   const f = await fundedPaidCampaign(fake, { pledges: 1, goal: 1 + opts.seats, priceCents: opts.price });
   const end = new Date(Date.now() - (opts.endedHoursAgo ?? -48) * HOUR);
@@ -95,7 +96,7 @@ async function groupOnDepositEvent(opts: {
       stripeCustomerId: `cus_${run}_h`,
     },
   });
-  const card = fake.addPaymentMethod(holder.stripeCustomerId!, "ok");
+  const card = fake.addPaymentMethod(holder.stripeCustomerId!, opts.behavior ?? "ok");
   const groupId = `p_${run}_0`;
   const seatIds = Array.from({ length: opts.seats }, (_, i) => `p_${run}_${i}`);
   await db.pledge.createMany({
@@ -460,5 +461,45 @@ describe("a group on an event with a show-up deposit", () => {
       depositChargedCents: 3 * DEPOSIT,
       depositHeldCents: 3 * DEPOSIT,
     });
+  });
+
+  it("a payment the bank authenticated later, reported by the webhook: each seat's ticket and deposit recorded once", async () => {
+    const P = 2000;
+    const e = await groupOnDepositEvent({ price: P, seats: 3, behavior: "authentication_required" });
+    const lead = await db.pledge.findUniqueOrThrow({ where: { id: e.groupId } });
+    expect(lead.chargeStatus).toBe("requires_action");
+    const pi = fake.state.paymentIntents.get(lead.paymentIntentId!)!;
+    expect([pi.amount, pi.metadata.depositCents]).toEqual([3 * (P + DEPOSIT), String(3 * DEPOSIT)]);
+    const { handleIntentEvent } = await import("@/lib/charging/on-intent");
+    const event = {
+      id: `evt_dgroup_${++seq}_${Date.now().toString(36)}`,
+      object: "event",
+      type: "payment_intent.succeeded",
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: pi.id,
+          object: "payment_intent",
+          amount: pi.amount,
+          created: Math.floor(Date.now() / 1000),
+          status: "succeeded",
+          metadata: { ...pi.metadata, pledgeId: e.groupId, attempt: String(lead.chargeAttempts) },
+        },
+      },
+    } as unknown as Parameters<typeof handleIntentEvent>[0];
+    expect(await handleIntentEvent(event)).toBe(true);
+    expect(await handleIntentEvent(event)).toBe(false);
+    const seats = await db.pledge.findMany({ where: { id: { in: e.seatIds } } });
+    expect(seats.every((s) => s.chargeStatus === "succeeded" && s.amountCents === P)).toBe(true);
+    const rows = await db.moneyMovement.findMany({
+      where: { pledgeId: e.groupId, kind: "charge", state: "succeeded" },
+      include: { seats: true },
+    });
+    expect(rows.map((r) => [r.purpose, Number(r.amountCents), r.seats.length]).sort()).toEqual([
+      ["deposit", 3 * DEPOSIT, 3],
+      ["ticket", 3 * P, 3],
+    ]);
+    const l = await ledger.ledgerOf(db, e.campaign.id);
+    expect(l).toMatchObject({ collectedCents: 4 * P, depositChargedCents: 4 * DEPOSIT });
   });
 });
