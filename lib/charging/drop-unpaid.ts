@@ -45,7 +45,7 @@ export async function dropUnpaidPledge(
       const seatCents = pledgeChargeCents(open.campaign, open);
       if (unitId) {
         const seats = await seatsAwaiting(db, unitId);
-        await recordUnitResult(db, unitId, seatCents, seatCents * seats, final, seats);
+        await recordUnitResult(db, unitId, seatCents, seatCents * seats, final, null, seats);
       } else await recordChargeResult(pledgeId, seatCents, final);
       return false;
     }

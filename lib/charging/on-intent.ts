@@ -43,6 +43,12 @@ async function findPledge(tx: Tx, pi: Stripe.PaymentIntent) {
   return byMeta ?? (await tx.pledge.findUnique({ where: { paymentIntentId: pi.id }, select }));
 }
 
+/** The attempt a payment was made for (its metadata, set by the gateway), if it says. */
+function attemptOf(pi: Stripe.PaymentIntent): number | null {
+  const a = Number(pi.metadata?.attempt);
+  return Number.isInteger(a) && a > 0 ? a : null;
+}
+
 /** The deposit a payment carried (its metadata, set by the gateway), in cents. */
 function depositOf(pi: Stripe.PaymentIntent): number {
   const d = Number(pi.metadata?.depositCents ?? 0);
@@ -64,6 +70,7 @@ async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outc
       seatCents,
       total,
       { status: "succeeded", paymentIntentId: pi.id },
+      attemptOf(pi),
       seats,
     );
     return { campaignId: pledge.campaignId };
@@ -73,7 +80,7 @@ async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outc
     chargedAt: Number.isInteger(pi.created) ? new Date(pi.created * 1000) : new Date(),
     // the ticket's part: a show-up deposit charged with it is its own money row (issue 36)
     amountCents: Number.isInteger(pi.amount) && pi.amount >= 0 ? pi.amount - depositOf(pi) : null,
-    attempt: Number.isInteger(Number(pi.metadata?.attempt)) ? Number(pi.metadata?.attempt) : null,
+    attempt: attemptOf(pi),
   });
   return { campaignId: pledge.campaignId };
 }
@@ -111,6 +118,7 @@ async function onIntentUnsuccessful(
         paymentIntentId: pi.id,
         retryable: false,
       } as ChargeResult,
+      null,
       seats,
     );
     return changed

@@ -127,7 +127,7 @@ export async function payPledgeOnSession(
     depositCents: pledge.campaign.depositCents * claim.seats,
     attempt,
   });
-  if (unitId) await recordUnitResult(db, unitId, seatCents, amountCents, result, claim.seats);
+  if (unitId) await recordUnitResult(db, unitId, seatCents, amountCents, result, attempt, claim.seats);
   else await recordChargeResult(pledge.id, amountCents, result);
   if (result.status === "succeeded") {
     await finalizeIfDone(pledge.campaignId);
@@ -172,8 +172,17 @@ export async function confirmPledgePayment(viewer: Viewer, pledgeId: string): Pr
   if (result.status === "succeeded") {
     const seatCents = pledgeChargeCents(pledge.campaign, pledge);
     if (unitId) {
+      const attempt = Number(metadata.attempt);
       const seats = await seatsAwaiting(db, unitId);
-      await recordUnitResult(db, unitId, seatCents, seatCents * seats, result, seats);
+      await recordUnitResult(
+        db,
+        unitId,
+        seatCents,
+        seatCents * seats,
+        result,
+        attempt > 0 ? attempt : null,
+        seats,
+      );
     } else await recordChargeResult(pledge.id, seatCents, result);
     await finalizeIfDone(pledge.campaignId);
     return { status: "succeeded" };

@@ -73,7 +73,15 @@ export async function recordOutcome(
 ): Promise<boolean> {
   return u.lead.chargeUnitId === null
     ? recordChargeResult(u.lead.id, seatCents, result)
-    : recordUnitResult(db, u.lead.chargeUnitId, seatCents, seatCents * u.seatCount, result, u.seatCount);
+    : recordUnitResult(
+        db,
+        u.lead.chargeUnitId,
+        seatCents,
+        seatCents * u.seatCount,
+        result,
+        u.lead.chargeAttempts,
+        u.seatCount,
+      );
 }
 
 /**
@@ -92,10 +100,16 @@ export async function recordUnitResult(
   seatCents: number,
   totalCents: number,
   result: ChargeResult,
-  /** how many seats the payment is for (each carried the event's deposit) */
+  /** the attempt of the unit's first seat this outcome is for, when known (a webhook's metadata) */
+  attempt: number | null,
+  /** how many seats the payment is for (each carried the event's show-up deposit, if any) */
   seats: number,
 ): Promise<boolean> {
   const total = totalCents;
+  const known = attempt !== null && Number.isInteger(attempt) && attempt > 0;
+  const thisAttempt = known
+    ? Prisma.sql`${attempt}::int`
+    : Prisma.sql`(SELECT GREATEST(l."chargeAttempts", 1) FROM "Pledge" l WHERE l."id" = ${unitId})`;
   const succeeded = result.status === "succeeded";
   const state = succeeded ? "succeeded" : result.status === "requires_action" ? "requires_action" : "failed";
   const providerId = result.paymentIntentId ?? null;
@@ -107,15 +121,22 @@ export async function recordUnitResult(
     : Prisma.sql`"chargeStatus" = ${state}::"PledgeChargeStatus", "chargeFailureCode" = ${result.code},
         "chargeFailureMessage" = ${result.message.slice(0, 500)},
         "paymentIntentId" = CASE WHEN "id" = ${unitId} THEN COALESCE(${providerId}::text, "paymentIntentId") END`;
+  // A success pays the seats this attempt was for: those claimed for it, those its earlier report
+  // (the bank asking, a failure) recorded as covered — a seat given up or dropped since included:
+  // the provider took its share, which the refund sweeper gives back — and the seats still in.
+  const coveredByAttempt = Prisma.sql`"id" IN (SELECT x."pledgeId" FROM "MoneyMovementPledge" x
+      JOIN "MoneyMovement" a ON a."id" = x."movementId"
+      WHERE a."idempotencyKey" = 'pledge-' || ${unitId}::text || '-attempt-' || ${thisAttempt})`;
   const which = succeeded
-    ? Prisma.sql`"chargeStatus" IN (${pledgeStatesIn(SUCCESS_MAY_FOLLOW)}) AND ("chargeStatus" = 'processing' OR ${memberPledgeSql()})`
+    ? Prisma.sql`"chargeStatus" IN (${pledgeStatesIn(SUCCESS_MAY_FOLLOW)})
+        AND ("chargeStatus" = 'processing' OR ${memberPledgeSql()} OR ${coveredByAttempt})`
     : Prisma.sql`"chargeStatus" = 'processing'`;
   const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
     WITH p AS (
       UPDATE "Pledge" SET ${set} WHERE "chargeUnitId" = ${unitId} AND ${which}
       RETURNING ${CHARGE_MOVEMENT_RETURNING}
     ), lead AS (SELECT * FROM p WHERE "id" = ${unitId}),
-    m AS (${chargeMovementSql("lead", state, { failureCode, providerId, amountCents: total, depositSeats: seats })}),
+    m AS (${chargeMovementSql("lead", state, { failureCode, providerId, amountCents: total, attempt: known ? attempt : null, depositSeats: seats })}),
     covers AS (
       INSERT INTO "MoneyMovementPledge" ("movementId", "pledgeId", "amountCents")
       SELECT m."id", p."id", CASE WHEN m."purpose" = 'ticket' THEN ${seatCents}::bigint ELSE c."depositCents"::bigint END

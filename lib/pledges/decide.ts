@@ -105,7 +105,12 @@ const BLOCK_CODES = {
 } as const;
 
 export type Card = CardSummary | null;
-export type Pre = { paid: boolean; crowdfund: boolean; card: Card } | null;
+/**
+ * What a commit with a card learned before its event's turn: whether the event is paid, the card the
+ * provider confirmed, and the row it read (the first one-statement attempt writes against it: its
+ * version is checked when it writes, so a row moved meanwhile costs a fresh read, never a wrong write).
+ */
+export type Pre = { paid: boolean; crowdfund: boolean; card: Card; row?: LockedCampaign } | null;
 
 /**
  * The campaign as a commit decides on it, the viewer's existing pledge and their address for the

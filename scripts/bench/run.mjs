@@ -423,6 +423,20 @@ function targetOf(s, r) {
   if (s.kind === "organizer-unloaded") return ["p50 < 100 ms (unloaded machine)", s.p50 < 100];
   if (name.includes("its organizer")) return ["≥ 30% (p50 unloaded: the next two rows)", pct >= 30];
   if (name.startsWith("signed-in ")) return ["≥ 20%, p99 ≤ 250 ms", pct >= 20 && s.p99 <= 250];
+  if (s.kind === "commits-hot-capacity")
+    return spread
+      ? [
+          "share of spread commits, reported (no target: after the crossing every commit joins the waitlist; the gate is the row above's)",
+          undefined,
+          `${Math.round((s.reqPerSec / spread) * 100)}%`,
+        ]
+      : ["share of spread commits, reported"];
+  if (name.startsWith("commits, all on one event") && s.spreadJustBeforePerSec)
+    return [
+      `≥ 90% of spread commits, measured just before it (${s.spreadJustBeforePerSec}/s; the spread row's: ${Math.round(s.shareOfSpreadRow * 100)}%)`,
+      s.shareOfSpread >= 0.9,
+      `${Math.round(s.shareOfSpread * 100)}%`,
+    ];
   if (name.startsWith("commits, all on one event"))
     return spread
       ? [

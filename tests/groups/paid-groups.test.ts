@@ -416,6 +416,96 @@ describe("paid groups through the commit path", () => {
     expect(fake.chargeCount(w.pledgeId)).toBe(0);
   });
 
+  it("a seat given up while the group's payment waits for the bank is paid when that payment succeeds, and refunded its share once", async () => {
+    const c = await createCampaign({ goal: 3, capacity: 3, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada, bo] = await stripeBackers(fake, 2, (i) => (i === 0 ? "authentication_required" : "ok"));
+    const r = await pledgeService.commitToCampaign(ada!, {
+      campaignId: c.id,
+      paymentMethodId: ada!.card,
+      seats: 3,
+    });
+    const b = await pledgeService.commitToCampaign(bo!, { campaignId: c.id, paymentMethodId: bo!.card });
+    expect(b.waitlisted).toBe(true);
+    await service.runCharging(c.id);
+    let seats = await groupOf(c.id, ada!.id);
+    expect(seats.map((s) => s.chargeStatus)).toEqual([
+      "requires_action",
+      "requires_action",
+      "requires_action",
+    ]);
+    const lead = seats[0]!;
+    // while the bank asks, Ada gives a guest seat up: Bo takes it and pays
+    await giveUp.giveUpPlace(ada!, { campaignId: c.id });
+    await service.runCharging(c.id);
+    expect(succeededAt(b.pledgeId)).toEqual([PRICE]);
+    // the bank says yes to the payment of 3 seats: all 3 are paid, and the one given up gets its share back
+    const { handleIntentEvent } = await import("@/lib/charging/on-intent");
+    const succeeded = (amount: number, attempt: number, id = lead.paymentIntentId) =>
+      ({
+        id: `evt_group_${seq++}_${Date.now().toString(36)}`,
+        object: "event",
+        type: "payment_intent.succeeded",
+        created: Math.floor(Date.now() / 1000),
+        data: {
+          object: {
+            id,
+            object: "payment_intent",
+            amount,
+            created: Math.floor(Date.now() / 1000),
+            status: "succeeded",
+            metadata: { pledgeId: r.pledgeId, attempt: String(attempt) },
+          },
+        },
+      }) as unknown as Parameters<typeof handleIntentEvent>[0];
+    fake.state.paymentIntents.get(lead.paymentIntentId!)!.status = "succeeded"; // the bank said yes
+    expect(await handleIntentEvent(succeeded(3 * PRICE, lead.chargeAttempts))).toBe(true);
+    seats = await groupOf(c.id, ada!.id);
+    expect(seats.map((s) => [s.chargeStatus, s.amountCents])).toEqual([
+      ["succeeded", PRICE],
+      ["succeeded", PRICE],
+      ["succeeded", PRICE],
+    ]);
+    await refunds.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
+    const given = seats.find((s) => s.gaveUpAt)!;
+    const refundRows = await db.moneyMovement.findMany({ where: { campaignId: c.id, kind: "refund" } });
+    expect(refundRows.map((m) => [m.pledgeId, m.state, Number(m.amountCents)])).toEqual([
+      [given.id, "succeeded", PRICE],
+    ]);
+    const l = await ledger.ledgerOf(db, c.id);
+    expect(l).toMatchObject({ collectedCents: 4 * PRICE, refundedCents: PRICE });
+  });
+
+  it("a payment for a group's seats still in covers only them: a seat given up before it stays unpaid", async () => {
+    const c = await createCampaign({ goal: 3, capacity: 3, ticketPriceCents: PRICE, maxSeats: 4 });
+    const [ada, bo] = await stripeBackers(fake, 2, (i) => (i === 0 ? "authentication_required" : "ok"));
+    const r = await pledgeService.commitToCampaign(ada!, {
+      campaignId: c.id,
+      paymentMethodId: ada!.card,
+      seats: 3,
+    });
+    const b = await pledgeService.commitToCampaign(bo!, { campaignId: c.id, paymentMethodId: bo!.card });
+    await service.runCharging(c.id);
+    await giveUp.giveUpPlace(ada!, { campaignId: c.id });
+    await service.runCharging(c.id);
+    expect(succeededAt(b.pledgeId)).toEqual([PRICE]);
+    // Ada pays the group's failed payment herself with another card: the seats still in, in one payment
+    const recovery = await import("@/lib/charging/recovery");
+    const card = fake.addPaymentMethod(`cus_${ada!.id.slice(2)}`, "ok");
+    const paid = await recovery.payPledgeOnSession(ada!, { pledgeId: r.pledgeId, paymentMethodId: card });
+    expect(paid.status).toBe("succeeded");
+    expect(succeededAt(r.pledgeId)).toEqual([2 * PRICE]);
+    const seats = await groupOf(c.id, ada!.id);
+    const given = seats.find((s) => s.gaveUpAt)!;
+    expect(seats.filter((s) => s.chargeStatus === "succeeded").map((s) => s.id)).toEqual(
+      seats.filter((s) => !s.gaveUpAt).map((s) => s.id),
+    );
+    expect(given.chargeStatus).toBe("requires_action");
+    await refunds.refundOwedPledges(c.id);
+    expect(await db.moneyMovement.count({ where: { campaignId: c.id, kind: "refund" } })).toBe(0);
+    expect(await ledger.ledgerOf(db, c.id)).toMatchObject({ collectedCents: 3 * PRICE, refundedCents: 0 });
+  });
+
   it("a seat given up after the tip is refunded its share of the group's payment, once; a cancel refunds every seat once", async () => {
     const c = await createCampaign({ goal: 3, capacity: 3, ticketPriceCents: PRICE, maxSeats: 4 });
     const [ada, bo] = await stripeBackers(fake, 2);
