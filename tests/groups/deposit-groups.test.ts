@@ -502,4 +502,73 @@ describe("a group on an event with a show-up deposit", () => {
     const l = await ledger.ledgerOf(db, e.campaign.id);
     expect(l).toMatchObject({ collectedCents: 4 * P, depositChargedCents: 4 * DEPOSIT });
   });
+
+  it("a seat given up while the group's payment waits for the bank: paid with the others, then its ticket and deposit refunded once", async () => {
+    const P = 2000;
+    const pledgeService = await import("@/lib/pledges/service");
+    const giveUp = await import("@/lib/pledges/give-up");
+    const c = await createCampaign({ goal: 3, capacity: 3, ticketPriceCents: P, maxSeats: 4 });
+    await db.campaign.update({
+      where: { id: c.id },
+      data: { depositCents: DEPOSIT, startsAt: new Date(Date.now() + 9 * 86_400_000), venue: "Old Hall" },
+    });
+    const [ada, bo] = await stripeBackers(fake, 2, (i) => (i === 0 ? "authentication_required" : "ok"));
+    const r = await pledgeService.commitToCampaign(ada!, {
+      campaignId: c.id,
+      paymentMethodId: ada!.card,
+      seats: 3,
+    });
+    const b = await pledgeService.commitToCampaign(bo!, { campaignId: c.id, paymentMethodId: bo!.card });
+    expect(b.waitlisted).toBe(true);
+    await charging.runCharging(c.id);
+    const lead = await db.pledge.findUniqueOrThrow({ where: { id: r.pledgeId } });
+    expect(lead.chargeStatus).toBe("requires_action");
+    // while the bank asks, Ada gives a guest seat up: Bo takes it and pays his ticket and deposit
+    await giveUp.giveUpPlace(ada!, { campaignId: c.id });
+    await charging.runCharging(c.id);
+    const boPaid = (fake.state.chargesByPledge.get(b.pledgeId) ?? []).filter((x) => x.status === "succeeded");
+    expect(boPaid.map((x) => x.amount)).toEqual([P + DEPOSIT]);
+    // the bank says yes to the payment of 3 seats
+    const pi = fake.state.paymentIntents.get(lead.paymentIntentId!)!;
+    expect(pi.amount).toBe(3 * (P + DEPOSIT));
+    pi.status = "succeeded";
+    const { handleIntentEvent } = await import("@/lib/charging/on-intent");
+    const event = {
+      id: `evt_dgive_${++seq}_${Date.now().toString(36)}`,
+      object: "event",
+      type: "payment_intent.succeeded",
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: pi.id,
+          object: "payment_intent",
+          amount: pi.amount,
+          created: Math.floor(Date.now() / 1000),
+          status: "succeeded",
+          metadata: { ...pi.metadata, pledgeId: r.pledgeId, attempt: String(lead.chargeAttempts) },
+        },
+      },
+    } as unknown as Parameters<typeof handleIntentEvent>[0];
+    expect(await handleIntentEvent(event)).toBe(true);
+    const seats = await db.pledge.findMany({ where: { groupId: r.pledgeId }, orderBy: { guestSlot: "asc" } });
+    expect(seats.map((s) => s.chargeStatus)).toEqual(["succeeded", "succeeded", "succeeded"]);
+    const dep = await db.moneyMovement.findFirstOrThrow({
+      where: { pledgeId: r.pledgeId, kind: "charge", purpose: "deposit", state: "succeeded" },
+      include: { seats: true },
+    });
+    expect([Number(dep.amountCents), dep.seats.length]).toEqual([3 * DEPOSIT, 3]);
+    await Promise.all([refunds.refundOwedPledges(c.id), refunds.refundOwedPledges()]);
+    await refunds.refundOwedPledges(c.id);
+    const given = seats.find((s) => s.gaveUpAt)!;
+    const refundRows = await db.moneyMovement.findMany({ where: { campaignId: c.id, kind: "refund" } });
+    expect(refundRows.map((m) => [m.pledgeId, m.purpose, m.state, Number(m.amountCents)]).sort()).toEqual([
+      [given.id, "deposit", "succeeded", DEPOSIT],
+      [given.id, "ticket", "succeeded", P],
+    ]);
+    expect(
+      refundsOf(pi.id)
+        .map((x) => x.amount)
+        .sort((a, b) => a - b),
+    ).toEqual([DEPOSIT, P]);
+  });
 });
