@@ -246,3 +246,48 @@ test("paid event, a group of 3 (issue 37): the dialog says 3 people × $8.00 = $
   );
   expect(money).toEqual([{ amountCents: 2400, seats: 3 }]);
 });
+
+test("a group of 3 at an event with a show-up deposit (issues 36 × 37): the dialog says the group's amounts, and one charge of 3 × (price + deposit) covers each seat's ticket and deposit", async ({
+  page,
+}) => {
+  const event = await createCampaign({ title: "Deposit group supper", goal: 3, ticketPriceCents: 800 });
+  await sql().query(
+    `UPDATE "Campaign" SET "maxSeats" = 4, "depositCents" = 500, "startsAt" = now() + interval '9 days', venue = 'Old Hall' WHERE id = $1`,
+    [event.id],
+  );
+  await loginAs(page, await createUser({ name: "Deposit Holder" }));
+  await page.goto(`/campaign/${event.id}`);
+  await page.getByRole("button", { name: "Commit", exact: true }).click();
+  await page.getByRole("button", { name: "Me + 2" }).click();
+  await expect(page.getByTestId("commit-group-total")).toHaveText(
+    "Your group pays once: 3 people × $13.00 = $39.00",
+  );
+  await expect(page.getByTestId("commit-deposit")).toContainText(
+    "3 × $8.00 tickets + 3 × $5.00 show-up deposits = $39.00, each deposit refunded when its person checks in",
+  );
+  const dialog = page.getByRole("dialog");
+  await expect(
+    dialog.getByText(/You're charged \$39\.00 for 3 people \(\$13\.00 each\) only if/),
+  ).toBeVisible();
+  await page.getByRole("button", { name: "Yes, I'm In!" }).click();
+  await expect(page.getByText("3 people × $13.00 = $39.00")).toBeVisible();
+  await fillCard(page, "4242 4242 4242 4242");
+  await expect(page.getByRole("dialog", { name: "Event Confirmed!" })).toBeVisible();
+  await expect
+    .poll(
+      async () =>
+        (await sql().query(`SELECT status::text FROM "Campaign" WHERE id = $1`, [event.id])).rows[0].status,
+      { timeout: 30_000 },
+    )
+    .toBe("charged");
+  const { rows: money } = await sql().query(
+    `SELECT m.purpose::text AS purpose, m."amountCents"::int AS "amountCents",
+       (SELECT array_agg(mp."amountCents"::int) FROM "MoneyMovementPledge" mp WHERE mp."movementId" = m.id) AS shares
+     FROM "MoneyMovement" m WHERE m."campaignId" = $1 AND m.kind = 'charge' AND m.state = 'succeeded' ORDER BY m.purpose`,
+    [event.id],
+  );
+  expect(money).toEqual([
+    { purpose: "ticket", amountCents: 2400, shares: [800, 800, 800] },
+    { purpose: "deposit", amountCents: 1500, shares: [500, 500, 500] },
+  ]);
+});

@@ -926,9 +926,9 @@ export async function seedDemo(): Promise<boolean> {
         acceptAfterThreshold: tipAt !== null && line.length > e.goal && !e.capacity,
         earlyGoAhead: e.earlyGoAhead ?? false,
         depositCents: e.deposit?.cents ?? 0,
-        // issue 37: events take groups of up to 4 (the create form's default); one with a show-up
-        // deposit takes one person per commitment (lib/events/seats.ts)
-        maxSeats: e.deposit ? 1 : 4,
+        // issue 37: events take groups of up to 4 (the create form's default), with a show-up deposit
+        // too (each seat's deposit refunded at its own check-in, lib/events/seats.ts)
+        maxSeats: 4,
       },
       select: { id: true, ticketPriceCents: true },
     });

@@ -95,6 +95,7 @@ function CommitmentCard({ m, ticket }: { m: MyCommitment; ticket?: ShownTicket }
               {m.deposit.keptAtLabel} <ViewerTime iso={m.deposit.keptAt} zone={m.date.zone} />
             </span>
           )}
+          {m.deposit.guests && <span className="block">{m.deposit.guests}</span>}
         </p>
       )}
       {ticket && (

@@ -18,7 +18,6 @@ import {
 import { DEADLINE_EXTENSION_MAX_DAYS } from "@/lib/campaigns/limits";
 import { REFUND_BONUS_TEXTS, RESUBMIT_TEXTS } from "@/lib/campaigns/texts";
 import type { EditView } from "@/lib/campaigns/edit-view";
-import { SEAT_TEXTS } from "@/lib/events/seats";
 
 /**
  * The organizer's edit form (issue 17 item 2). What may not change is shown read-only with the
@@ -137,8 +136,8 @@ export function EditEventForm({ view }: { view: EditView }) {
             <EventField
               name="maxSeats"
               {...field}
-              readOnly={locked("maxSeats") || values.depositEnabled}
-              hint={values.depositEnabled ? SEAT_TEXTS.deposit : locked("maxSeats") ? FIXED : undefined}
+              readOnly={locked("maxSeats")}
+              hint={locked("maxSeats") ? FIXED : undefined}
             />
           )}
         </div>

@@ -15,7 +15,7 @@ import {
 } from "@/lib/pledges/schema";
 import { COMMIT_MESSAGES, WAITLIST_TEXTS, waitlistConsent } from "@/lib/access/pledge-policy";
 import { formatCents, plural } from "@/lib/format";
-import { seatsPriceText } from "@/lib/events/money-sentences";
+import { priceWithDeposit, seatsPriceText } from "@/lib/events/money-sentences";
 import type { CommitPanel } from "@/lib/pledges/queries";
 import { showCommitResult } from "@/components/commit/result-store";
 import { SeatPicker } from "@/components/commit/seat-picker";
@@ -112,6 +112,8 @@ export default function CommitFlow({
   // issue 36: the show-up deposit is charged with the ticket, in the same payment; issue 37: a group
   // pays one charge of seats × price ("3 people × $20.00 = $60.00", lib/events/money-sentences)
   const priceText = seatsPriceText(panel.ticketPriceCents + panel.depositCents, seats);
+  // a group's deposits, in the group's amounts (each seat's refunded at its own check-in)
+  const depositLine = deposit && seats > 1 ? (priceWithDeposit(panel, seats) ?? deposit.line) : deposit?.line;
   // the money sentences for this many people (a group's amount), as the server said them
   const money = (seats > 1 && panel.money.bySeats[seats - 2]) || panel.money;
   const [partialOk, setPartialOk] = useState(false);
@@ -304,7 +306,7 @@ export default function CommitFlow({
                 className="rounded-lg border border-slate-200 px-3 py-2 text-sm"
                 data-testid="commit-deposit"
               >
-                <p className="font-semibold text-slate-900">{deposit.line}</p>
+                <p className="font-semibold text-slate-900">{depositLine}</p>
                 <p className="mt-1 text-slate-600">{deposit.rules}</p>
               </div>
             )}
@@ -438,7 +440,7 @@ export default function CommitFlow({
               <p className="text-2xl font-bold text-white">
                 {panel.crowdfund ? formatCents(crowdfundAmountSchema.safeParse(amount).data ?? 0) : priceText}
               </p>
-              {deposit && <p className="mt-1 text-sm text-slate-300">{deposit.line}</p>}
+              {deposit && <p className="mt-1 text-sm text-slate-300">{depositLine}</p>}
               <p className="mt-1 text-xs text-slate-400">
                 {joiningWaitlist
                   ? "Your card is saved now and charged only if a place opens for you before the event starts."

@@ -15,7 +15,6 @@ import { COVER_TEXTS } from "@/lib/images/texts";
 import type { PlatformFeeTerms } from "@/lib/payments/fees";
 import { isTimeZone, localTimeZone, toWallClock } from "@/lib/campaigns/event-time";
 import { formIsPaid } from "@/lib/campaigns/fields";
-import { SEAT_TEXTS } from "@/lib/events/seats";
 import type { DraftView } from "@/components/create/draft-view";
 import {
   STEP1_FIELDS,
@@ -431,17 +430,10 @@ function SettingsStep({
         </div>
       )}
 
-      {/* issue 37: people per commitment — free and paid pactions, not with a deposit (lib/events/seats) */}
+      {/* issue 37: people per commitment — free and paid pactions, with a show-up deposit too (lib/events/seats) */}
       {values.pactType !== "crowdfund" && (
         <div className="rounded-lg border border-slate-200 p-4">
-          {/* off with a show-up deposit: read-only at 1 (what is stored), with the reason, as the edit form shows it */}
-          <EventField
-            name="maxSeats"
-            {...field}
-            values={values.depositEnabled ? { ...values, maxSeats: "1" } : values}
-            readOnly={values.depositEnabled}
-            hint={values.depositEnabled ? SEAT_TEXTS.deposit : undefined}
-          />
+          <EventField name="maxSeats" {...field} />
         </div>
       )}
 

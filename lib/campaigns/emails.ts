@@ -114,7 +114,8 @@ export function commitReceivedEmail(
   seats = 1,
 ): QueuedEmail {
   // the payment: the pledge, or the ticket and the show-up deposit charged with it (issue 36)
-  const amount = isCrowdfund(c) ? pledgeCents : c.ticketPriceCents + c.depositCents;
+  // (issue 37: a group's one payment, seats × (price + deposit))
+  const amount = isCrowdfund(c) ? pledgeCents : (c.ticketPriceCents + c.depositCents) * seats;
   // this commitment reached the goal, or came after it or after the organizer went ahead
   const reached = needed(c) === 0 || wentAhead(c);
   const why = wentAhead(c) ? "The organizer went ahead with the event" : "The goal is reached";
@@ -125,7 +126,7 @@ export function commitReceivedEmail(
         ? "This event is free, and the organizer went ahead with it: it is happening."
         : "This event is free, and it reached its goal: it is happening."
     : // issue 34: the event's money sentence, the go-ahead said when it is offered
-      collectingSentence(c, { deadline: when(c.deadline, c) });
+      collectingSentence(c, { deadline: when(c.deadline, c), seats });
   return {
     dedupeKey: `commit:${pledgeId}:${to.userId}`,
     to: to.email,
@@ -138,7 +139,7 @@ export function commitReceivedEmail(
           ? `Thanks for committing to "${c.title}" for you and ${seats - 1 === 1 ? "1 guest" : `${seats - 1} guests`}: ${seats} people, each counted toward the goal.`
           : `Thanks for committing to "${c.title}".`,
         charge,
-        ...depositSentences(c),
+        ...depositSentences(c, seats),
         ...(reached ? [] : [`It needs ${standing(c).long}. Share the event to get there.`]),
         c.startsAt
           ? reached

@@ -43,9 +43,10 @@ export async function dropUnpaidPledge(
     const final = await gateway.cancelIntent(open.paymentIntentId);
     if (final.status === "succeeded") {
       const seatCents = pledgeChargeCents(open.campaign, open);
-      if (unitId)
-        await recordUnitResult(db, unitId, seatCents, seatCents * (await seatsAwaiting(db, unitId)), final);
-      else await recordChargeResult(pledgeId, seatCents, final);
+      if (unitId) {
+        const seats = await seatsAwaiting(db, unitId);
+        await recordUnitResult(db, unitId, seatCents, seatCents * seats, final, null, seats);
+      } else await recordChargeResult(pledgeId, seatCents, final);
       return false;
     }
   }

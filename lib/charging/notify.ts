@@ -66,7 +66,7 @@ export async function withSeats(tx: Prisma.TransactionClient, rows: PaymentRow[]
 
 function facts(p: PaymentRow) {
   // the payment: the ticket's part (each seat's, issue 37) and the show-up deposit charged with it (issue 36)
-  const amount = formatCents(pledgeChargeCents(p.campaign, p) * (p.seats ?? 1) + p.campaign.depositCents);
+  const amount = formatCents((pledgeChargeCents(p.campaign, p) + p.campaign.depositCents) * (p.seats ?? 1));
   const card = p.cardLast4 ? `your ${cardInWords(p.cardBrand, p.cardLast4, "")}` : "your card";
   const reason =
     p.chargeStatus === "requires_action"

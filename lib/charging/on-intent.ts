@@ -71,6 +71,7 @@ async function onIntentSucceeded(tx: Tx, pi: Stripe.PaymentIntent): Promise<Outc
       total,
       { status: "succeeded", paymentIntentId: pi.id },
       attemptOf(pi),
+      seats,
     );
     return { campaignId: pledge.campaignId };
   }
@@ -105,13 +106,21 @@ async function onIntentUnsuccessful(
     // issue 37: a group's payment fails for its seats together
     const seatCents = pledgeChargeCents(pledge.campaign, pledge);
     const seats = Math.max(1, await seatsAwaiting(tx, pledge.id));
-    const changed = await recordUnitResult(tx, pledge.id, seatCents, seatCents * seats, {
-      status: kind,
-      code: kind === "requires_action" ? "authentication_required" : code,
-      message: err?.message ?? "Your card was declined.",
-      paymentIntentId: pi.id,
-      retryable: false,
-    } as ChargeResult);
+    const changed = await recordUnitResult(
+      tx,
+      pledge.id,
+      seatCents,
+      seatCents * seats,
+      {
+        status: kind,
+        code: kind === "requires_action" ? "authentication_required" : code,
+        message: err?.message ?? "Your card was declined.",
+        paymentIntentId: pi.id,
+        retryable: false,
+      } as ChargeResult,
+      null,
+      seats,
+    );
     return changed
       ? { campaignId: pledge.campaignId, failedPledgeId: pledge.id }
       : { campaignId: pledge.campaignId };

@@ -268,7 +268,7 @@ export async function chargeLane(lane: Lane): Promise<void> {
       });
       continue;
     }
-    const result = await chargeOne(lane, u.lead, amountCents * u.seatCount);
+    const result = await chargeOne(lane, u.lead, amountCents * u.seatCount, u.seatCount);
     if (result) lane.recorder.record(u, amountCents, result);
   }
 }
@@ -287,7 +287,12 @@ async function startsNow(lane: Lane, u: ChargeUnit): Promise<boolean> {
 }
 
 /** The provider's answer for one claimed pledge (a unit's first seat); null when the outcome is unknown (claim kept). */
-async function chargeOne(lane: Lane, p: ClaimedPledge, amountCents: number): Promise<ChargeResult | null> {
+async function chargeOne(
+  lane: Lane,
+  p: ClaimedPledge,
+  amountCents: number,
+  seats: number,
+): Promise<ChargeResult | null> {
   try {
     return await lane.gateway.charge({
       pledgeId: p.id,
@@ -295,7 +300,8 @@ async function chargeOne(lane: Lane, p: ClaimedPledge, amountCents: number): Pro
       userId: p.userId,
       paymentMethodId: p.paymentMethodId,
       amountCents,
-      depositCents: lane.campaign.depositCents,
+      // each seat's show-up deposit (issue 36) rides in the unit's one payment
+      depositCents: lane.campaign.depositCents * seats,
       attempt: p.chargeAttempts,
       customerId: p.customerId,
     });

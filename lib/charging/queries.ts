@@ -124,9 +124,11 @@ export async function getPledgeForPayment(pledgeId: string, userId: string) {
       ? await seatsAwaiting(db, pledge.chargeUnitId)
       : 1;
   const amountCents = pledgeChargeCents(pledge.campaign, pledge) * Math.max(1, seats);
+  // each seat's show-up deposit rides in the same payment
+  const depositCents = pledge.campaign.depositCents * Math.max(1, seats);
   // the recovery window (DESIGN §1 "failed payments"): when a failed payment must be paid by
   const dueBy = pledgeDueBy(pledge);
-  return { ...pledge, amountCents, dueBy };
+  return { ...pledge, amountCents, depositCents, dueBy };
 }
 
 /**

@@ -123,10 +123,11 @@ export async function payPledgeOnSession(
     userId: viewer.id,
     paymentMethodId: card.paymentMethodId,
     amountCents,
-    depositCents: pledge.campaign.depositCents,
+    // each seat's show-up deposit (issue 36) rides in the same payment
+    depositCents: pledge.campaign.depositCents * claim.seats,
     attempt,
   });
-  if (unitId) await recordUnitResult(db, unitId, seatCents, amountCents, result, attempt);
+  if (unitId) await recordUnitResult(db, unitId, seatCents, amountCents, result, attempt, claim.seats);
   else await recordChargeResult(pledge.id, amountCents, result);
   if (result.status === "succeeded") {
     await finalizeIfDone(pledge.campaignId);
@@ -173,7 +174,15 @@ export async function confirmPledgePayment(viewer: Viewer, pledgeId: string): Pr
     if (unitId) {
       const attempt = Number(metadata.attempt);
       const seats = await seatsAwaiting(db, unitId);
-      await recordUnitResult(db, unitId, seatCents, seatCents * seats, result, attempt > 0 ? attempt : null);
+      await recordUnitResult(
+        db,
+        unitId,
+        seatCents,
+        seatCents * seats,
+        result,
+        attempt > 0 ? attempt : null,
+        seats,
+      );
     } else await recordChargeResult(pledge.id, seatCents, result);
     await finalizeIfDone(pledge.campaignId);
     return { status: "succeeded" };
@@ -234,7 +243,7 @@ export async function chargeOwnPledgeNow(
       userId: viewer.id,
       paymentMethodId: claim.paymentMethodId,
       amountCents,
-      depositCents: campaign.depositCents,
+      depositCents: campaign.depositCents * unit.seatCount,
       attempt: claim.chargeAttempts,
       customerId: claim.customerId,
     });
@@ -261,7 +270,7 @@ export async function chargeOwnPledgeNow(
   const payUrl = `/pledges/${pledgeId}/pay`;
   if (!outcome) return { status: "pending" };
   // what the payment took: the ticket and a show-up deposit with it (issue 36)
-  const paidCents = amountCents + campaign.depositCents;
+  const paidCents = amountCents + campaign.depositCents * unit.seatCount;
   if (outcome.status === "succeeded") return { status: "succeeded", amountCents: paidCents };
   // the window opens with this failure (DESIGN §1 "failed payments")
   const dueText = formatInZone(paymentDueBy(new Date(), campaign.startsAt), campaign.timeZone);

@@ -266,11 +266,20 @@ export const depositText = (c: PactKind): string | null =>
 /**
  * The price with its deposit, before anyone commits (the event page, the commit dialog, the emails):
  * "$20.00 ticket + $10.00 show-up deposit, refunded when you check in", "Free ticket + $10.00 …";
- * null without a deposit (the price is said as before).
+ * null without a deposit (the price is said as before). For a group (issue 37, the commit dialog's
+ * people picker) the group's amounts: "3 × $20.00 tickets + 3 × $10.00 show-up deposits = $90.00,
+ * each deposit refunded when its person checks in".
  */
-export function priceWithDeposit(c: PactKind): string | null {
+export function priceWithDeposit(c: PactKind, seats = 1): string | null {
   const deposit = depositText(c);
   if (!deposit) return null;
+  if (seats > 1) {
+    const tickets =
+      c.ticketPriceCents > 0
+        ? `${seats} × ${formatCents(c.ticketPriceCents)} tickets`
+        : `${seats} free tickets`;
+    return `${tickets} + ${seats} × ${formatCents(c.depositCents)} show-up deposits = ${formatCents(eachCents(c) * seats)}, each deposit refunded when its person checks in`;
+  }
   const ticket = c.ticketPriceCents > 0 ? `${formatCents(c.ticketPriceCents)} ticket` : "Free ticket";
   return `${ticket} + ${deposit}`;
 }
@@ -290,8 +299,8 @@ export function depositRules(c: PactKind & { depositGraceHours: number }): strin
 }
 
 /** The deposit's line and its rules, as paragraphs (the emails); none without a deposit. */
-export function depositSentences(c: PactKind & { depositGraceHours: number }): string[] {
-  const line = priceWithDeposit(c);
+export function depositSentences(c: PactKind & { depositGraceHours: number }, seats = 1): string[] {
+  const line = priceWithDeposit(c, seats);
   const rules = depositRules(c);
   return line && rules ? [`${line}.`, rules] : [];
 }

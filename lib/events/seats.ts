@@ -11,9 +11,9 @@ import { plural } from "@/lib/format";
  * - Each seat is its own pledge sharing the group id (the holder's own seat's id), so each counts
  *   toward the goal and the capacity, has its own attendee number and its own ticket.
  * - Free and paid pactions take groups. A paid group pays ONE charge of seats × price on the holder's
- *   card at the tip (lib/ledger/group-charges.ts), covering its seats. Not an event with a show-up
- *   deposit: each seat's deposit is refunded at its own check-in, and splitting one group payment into
- *   per-seat deposit refunds is not built. Crowdfunds count dollars, not people, and never take groups.
+ *   card at the tip (lib/ledger/group-charges.ts), covering its seats; at an event with a show-up
+ *   deposit, seats × (price + deposit), each seat's deposit refunded at its own check-in by a partial
+ *   refund of that payment (lib/ledger/deposits). Crowdfunds count dollars, not people, and never take groups.
  * - A group that does not fit waits as a group. The holder says at commit whether part of it may take
  *   places that open (partial promotion); if not, a group at the head of the line that does not fit
  *   keeps its place and the opening goes to the next commitment that fits.
@@ -31,16 +31,13 @@ export const SEAT_TEXTS = {
       : `This event takes at most ${max} people per commitment.`,
   aboveCapacity: (capacity: number) =>
     `This event has ${plural(capacity, "place", "places")}, so a commitment can hold at most ${capacity.toLocaleString("en-US")}.`,
-  deposit:
-    "An event with a show-up deposit takes one person per commitment: each person's deposit is refunded at their own check-in.",
   crowdfund: "A crowdfund counts dollars, so it takes one person per commitment.",
   lateChange: "People per commitment can only be changed before anyone commits.",
 } as const;
 
-/** Why an event may not take groups, or null: crowdfunds never; events with a show-up deposit not. */
+/** Why an event may not take groups, or null: crowdfunds never (free and paid pactions do, with a deposit too). */
 export function groupsRefusal(c: PactKind): string | null {
   if (isCrowdfund(c)) return SEAT_TEXTS.crowdfund;
-  if (c.depositCents > 0) return SEAT_TEXTS.deposit;
   return null;
 }
 

@@ -5,6 +5,7 @@ import { renderEmail } from "@/lib/email/render";
 import { kickEmailSender, queueEmail } from "@/lib/email/service";
 import type { QueuedEmail } from "@/lib/email/schema";
 import { depositOwedBackSql } from "@/lib/events/deposit";
+import { seatMoneySql } from "@/lib/ledger/seat-money";
 import { cardShort, formatCents } from "@/lib/format";
 import { getGateway } from "@/lib/payments/gateway";
 import type { PaymentGateway } from "@/lib/payments/types";
@@ -28,22 +29,31 @@ type Owed = {
   paymentIntentId: string;
 };
 
-/** Deposits charged, owed back and not refunded yet: of one pledge, one event, or every event. */
+/**
+ * Deposits charged, owed back and not refunded yet: of one pledge, one event, or every event. Read
+ * per seat (lib/ledger/seat-money): a group's payment (issue 37) carried one deposit row for its
+ * seats, each seat's share of it is that seat's deposit, refunded on its own. The payment's id is on
+ * the ticket row of the payment's own pledge (the unit's first seat), the deposit row's `pledgeId`.
+ */
 async function owedDeposits(
   where: { campaignId?: string; pledgeId?: string },
   take: number,
 ): Promise<Owed[]> {
-  const byCampaign = where.campaignId ? Prisma.sql`AND m."campaignId" = ${where.campaignId}` : Prisma.empty;
+  const money = seatMoneySql({
+    ...(where.campaignId ? { campaignId: where.campaignId } : {}),
+    ...(where.pledgeId ? { pledgeIds: [where.pledgeId] } : {}),
+  });
   const byPledge = where.pledgeId ? Prisma.sql`AND m."pledgeId" = ${where.pledgeId}` : Prisma.empty;
   return db.$queryRaw<Owed[]>`
     SELECT m."pledgeId", m."campaignId", m."id" AS "chargeId", m."amountCents"::int AS "amountCents",
       t."providerId" AS "paymentIntentId"
-    FROM "MoneyMovement" m
+    FROM ${money} m
+    JOIN "MoneyMovement" d ON d."id" = m."id"
     JOIN "Pledge" p ON p."id" = m."pledgeId"
     JOIN "Campaign" c ON c."id" = m."campaignId"
-    JOIN "MoneyMovement" t ON t."pledgeId" = m."pledgeId" AND t."kind" = 'charge' AND t."purpose" = 'ticket'
+    JOIN "MoneyMovement" t ON t."pledgeId" = d."pledgeId" AND t."kind" = 'charge' AND t."purpose" = 'ticket'
       AND t."state" = 'succeeded' AND t."providerId" IS NOT NULL
-    WHERE m."kind" = 'charge' AND m."purpose" = 'deposit' AND m."state" = 'succeeded' ${byCampaign} ${byPledge}
+    WHERE m."kind" = 'charge' AND m."purpose" = 'deposit' AND m."state" = 'succeeded' ${byPledge}
       AND NOT EXISTS (SELECT 1 FROM "MoneyMovement" r WHERE r."pledgeId" = m."pledgeId" AND r."kind" = 'refund'
         AND r."purpose" = 'deposit' AND r."state" = 'succeeded')
       AND ${Prisma.raw(depositOwedBackSql("p", "c"))}

@@ -80,6 +80,7 @@ export async function recordOutcome(
         seatCents * u.seatCount,
         result,
         u.lead.chargeAttempts,
+        u.seatCount,
       );
 }
 
@@ -89,7 +90,9 @@ export async function recordOutcome(
  * provider's word that money moved: every seat of the unit not already paid that was claimed or
  * still holds its place is marked paid, with its share (`seatCents`); only the lead carries the
  * payment's id (it is unique). A failure applies to the seats still claimed. Returns whether any
- * seat changed.
+ * seat changed. At an event with a show-up deposit (issue 36) the payment also carried `seats`
+ * deposits: the unit's deposit row is seats × the deposit, and it covers each seat with the deposit,
+ * so each seat's deposit is refunded (or kept) on its own (lib/ledger/deposits reads it per seat).
  */
 export async function recordUnitResult(
   tx: Prisma.TransactionClient,
@@ -98,7 +101,9 @@ export async function recordUnitResult(
   totalCents: number,
   result: ChargeResult,
   /** the attempt of the unit's first seat this outcome is for, when known (a webhook's metadata) */
-  attempt: number | null = null,
+  attempt: number | null,
+  /** how many seats the payment is for (each carried the event's show-up deposit, if any) */
+  seats: number,
 ): Promise<boolean> {
   const total = totalCents;
   const known = attempt !== null && Number.isInteger(attempt) && attempt > 0;
@@ -131,10 +136,11 @@ export async function recordUnitResult(
       UPDATE "Pledge" SET ${set} WHERE "chargeUnitId" = ${unitId} AND ${which}
       RETURNING ${CHARGE_MOVEMENT_RETURNING}
     ), lead AS (SELECT * FROM p WHERE "id" = ${unitId}),
-    m AS (${chargeMovementSql("lead", state, { failureCode, providerId, amountCents: total, attempt: known ? attempt : null })}),
+    m AS (${chargeMovementSql("lead", state, { failureCode, providerId, amountCents: total, attempt: known ? attempt : null, depositSeats: seats })}),
     covers AS (
       INSERT INTO "MoneyMovementPledge" ("movementId", "pledgeId", "amountCents")
-      SELECT m."id", p."id", ${seatCents}::bigint FROM m CROSS JOIN p WHERE m."purpose" = 'ticket'
+      SELECT m."id", p."id", CASE WHEN m."purpose" = 'ticket' THEN ${seatCents}::bigint ELSE c."depositCents"::bigint END
+      FROM m CROSS JOIN p JOIN "Campaign" c ON c."id" = p."campaignId"
       ON CONFLICT DO NOTHING
     )
     SELECT count(*)::int AS "n" FROM p`;

@@ -43,6 +43,8 @@ export function chargeMovementSql(
     providerId?: string | null;
     /** the amount this attempt asked for, when the pledge's column is not it (a failure leaves the column) */
     amountCents?: number;
+    /** issue 37: how many seats' deposits the payment carried (a group's charge unit: each seat's deposit) */
+    depositSeats?: number;
   } = {},
 ): Prisma.Sql {
   const p = Prisma.raw(from);
@@ -56,7 +58,10 @@ export function chargeMovementSql(
       : Prisma.sql`GREATEST(${p}."chargeAttempts", 1)`;
   // Issue 36: a show-up deposit charged in the same payment is its own row (purpose deposit, the
   // attempt's key + "-deposit", no provider id: the payment's id is the ticket row's), in the same state.
+  // A group's charge unit (issue 37) carries each seat's deposit: its row is seats × the deposit, and
+  // the unit's MoneyMovementPledge rows give each seat its own (lib/ledger/group-charges).
   const key = chargeKeySql(from, attempt);
+  const seats = Prisma.sql`${opts.depositSeats ?? 1}::bigint`;
   return Prisma.sql`
     INSERT INTO "MoneyMovement" ("kind", "purpose", "state", "amountCents", "providerId", "idempotencyKey", "campaignId", "pledgeId", "failureCode")
     SELECT 'charge', v."purpose", ${state}::"MoneyState", v."amountCents", v."providerId", v."key",
@@ -64,7 +69,7 @@ export function chargeMovementSql(
     FROM ${p} JOIN "Campaign" dc ON dc."id" = ${p}."campaignId"
     CROSS JOIN LATERAL (VALUES
       ('ticket'::"MoneyPurpose", ${amount}::bigint, ${providerId}, ${key}),
-      ('deposit'::"MoneyPurpose", dc."depositCents"::bigint, NULL::text, ${key} || '-deposit')
+      ('deposit'::"MoneyPurpose", dc."depositCents"::bigint * ${seats}, NULL::text, ${key} || '-deposit')
     ) AS v("purpose", "amountCents", "providerId", "key")
     WHERE v."purpose" = 'ticket' OR dc."depositCents" > 0
     ON CONFLICT ("idempotencyKey") DO UPDATE SET "state" = EXCLUDED."state", "amountCents" = EXCLUDED."amountCents",

@@ -10,7 +10,9 @@ import { Prisma } from "@/lib/db";
  * one MoneyMovement whose own pledge is the unit's first seat, and one `MoneyMovementPledge` row per
  * seat it covers with that seat's share. A movement with such rows stands for them; one without stands
  * for its own pledge, with its own amount (every single commitment, every refund — a seat's refund is
- * its own row on the seat, a part of the group's payment).
+ * its own row on the seat, a part of the group's payment). At an event with a show-up deposit the
+ * payment's deposit row (seats × the deposit) has such rows too, each seat's share its deposit, so
+ * each seat's deposit is charged, refunded (`deposit-refund-<seat>`) or kept on its own.
  *
  * `seatMoneySql(filter)` is a relation with the movement's columns, where "pledgeId" is the seat and
  * "amountCents" the seat's share; `filter` narrows it by event or by seats (both use an index).

@@ -13,6 +13,7 @@ import {
   type DepositFacts,
   type DepositState,
 } from "@/lib/events/deposit";
+import { seatMoneySql } from "@/lib/ledger/seat-money";
 
 /**
  * The show-up deposit as the people surfaces tell it (issue 36 item 3, docs/decisions/show-up-deposit.md):
@@ -38,15 +39,20 @@ type FactsRow = {
 async function factRows(
   where: { pledgeIds: readonly string[] } | { campaignId: string },
 ): Promise<FactsRow[]> {
+  // the deposits charged, per seat (lib/ledger/seat-money: a group's payment carries each seat's, issue 37)
+  const money = seatMoneySql(
+    "campaignId" in where ? { campaignId: where.campaignId } : { pledgeIds: where.pledgeIds },
+  );
   const filter =
     "campaignId" in where
-      ? Prisma.sql`p."campaignId" = ${where.campaignId} AND EXISTS (SELECT 1 FROM "MoneyMovement" m WHERE m."pledgeId" = p."id"
-          AND m."kind" = 'charge' AND m."purpose" = 'deposit' AND m."state" = 'succeeded')`
+      ? Prisma.sql`p."campaignId" = ${where.campaignId} AND EXISTS (SELECT 1 FROM dm WHERE dm."pledgeId" = p."id")`
       : Prisma.sql`p."id" = ANY(${[...where.pledgeIds]}::text[])`;
   return db.$queryRaw<FactsRow[]>`
+    WITH dm AS (
+      SELECT m."pledgeId" FROM ${money} m WHERE m."kind" = 'charge' AND m."purpose" = 'deposit' AND m."state" = 'succeeded'
+    )
     SELECT p."id" AS "pledgeId", c."depositCents" AS cents,
-      EXISTS (SELECT 1 FROM "MoneyMovement" m WHERE m."pledgeId" = p."id" AND m."kind" = 'charge'
-        AND m."purpose" = 'deposit' AND m."state" = 'succeeded') AS charged,
+      EXISTS (SELECT 1 FROM dm WHERE dm."pledgeId" = p."id") AS charged,
       EXISTS (SELECT 1 FROM "MoneyMovement" r WHERE r."pledgeId" = p."id" AND r."kind" = 'refund'
         AND r."purpose" = 'deposit' AND r."state" = 'succeeded') AS refunded,
       ${Prisma.raw(depositOwedBackSql("p", "c"))} AS "owedBack",
@@ -72,6 +78,8 @@ export type DepositLine = {
   text: string;
   /** held: when it is kept unless they check in (ISO; the page shows it in the viewer's zone) */
   keptAt: string | null;
+  /** issue 37: a holder's guest seats' deposits, "Your guests' $10.00 deposits: 1 refunded, 1 held until they check in" */
+  guests?: string;
   /** the words before that time */
   keptAtLabel: string;
 };
@@ -84,19 +92,71 @@ export const DEPOSIT_TEXTS = {
   refunding: (amount: string) => `${amount} deposit being refunded`,
   refunded: (amount: string) => `${amount} deposit refunded`,
   kept: (amount: string) => `${amount} deposit kept: you did not check in`,
+  guests: (amount: string, states: string) => `Your guests' ${amount} deposits: ${states}`,
 } as const;
+
+/** A guest seat's deposit in the holder's words, in this order. */
+const GUEST_WORDS: [Exclude<DepositState, "none">, string][] = [
+  ["held", "held until they check in"],
+  ["refunding", "being refunded"],
+  ["refunded", "refunded"],
+  ["kept", "kept"],
+];
+
+/**
+ * Issue 37: the deposits of the guest seats each holder still holds (a claimed seat is its friend's),
+ * by group (the holder's own seat's id), in one line: "Your guests' $10.00 deposits: 1 refunded, 1 held
+ * until they check in". Each seat's state is its own (lib/events/deposit), read in one query.
+ */
+async function guestLinesOf(
+  holders: readonly { id: string; userId: string }[],
+  now: Date,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (holders.length === 0) return out;
+  const holderOf = new Map(holders.map((h) => [h.id, h.userId]));
+  const guests = (
+    await db.pledge.findMany({
+      where: { groupId: { in: [...holderOf.keys()] }, guestSlot: { gt: 0 } },
+      select: { id: true, groupId: true, userId: true },
+    })
+  ).filter((g) => g.groupId !== null && holderOf.get(g.groupId) === g.userId);
+  if (guests.length === 0) return out;
+  const groupOf = new Map(guests.map((g) => [g.id, g.groupId!]));
+  const byGroup = new Map<string, { cents: number; counts: Map<DepositState, number> }>();
+  for (const r of await factRows({ pledgeIds: guests.map((g) => g.id) })) {
+    const state = depositState(factsOf(r), now);
+    if (state === "none") continue;
+    const group = groupOf.get(r.pledgeId)!;
+    const g = byGroup.get(group) ?? { cents: r.cents, counts: new Map<DepositState, number>() };
+    g.counts.set(state, (g.counts.get(state) ?? 0) + 1);
+    byGroup.set(group, g);
+  }
+  for (const [group, g] of byGroup) {
+    const states = GUEST_WORDS.filter(([s]) => g.counts.has(s)).map(
+      ([s, words]) => `${g.counts.get(s)} ${words}`,
+    );
+    out.set(group, DEPOSIT_TEXTS.guests(formatCents(g.cents), states.join(", ")));
+  }
+  return out;
+}
 
 /**
  * The deposit lines of the backer's places, by pledge id, in one query (places at events without a
  * deposit have none). A deposit not charged yet is announced only on a place that still stands.
  */
 export async function depositLinesOf(
-  places: readonly { id: string; standing: Standing }[],
+  places: readonly { id: string; standing: Standing; groupId?: string | null; userId?: string }[],
   now = new Date(),
 ): Promise<Map<string, DepositLine>> {
   const out = new Map<string, DepositLine>();
   if (places.length === 0) return out;
   const standing = new Set(places.filter((p) => standsNow(p.standing)).map((p) => p.id));
+  // issue 37: a holder's own place (its id is its group's) carries its guest seats' deposits too
+  const holders = places.flatMap((p) =>
+    p.groupId === p.id && p.userId ? [{ id: p.id, userId: p.userId }] : [],
+  );
+  const guests = await guestLinesOf(holders, now);
   for (const r of await factRows({ pledgeIds: places.map((p) => p.id) })) {
     const state = depositState(factsOf(r), now);
     if (state === "none" && !standing.has(r.pledgeId)) continue;
@@ -105,6 +165,7 @@ export async function depositLinesOf(
       text: DEPOSIT_TEXTS[state](formatCents(r.cents)),
       keptAt: state === "held" && r.keptAt ? r.keptAt.toISOString() : null,
       keptAtLabel: DEPOSIT_TEXTS.heldUntil,
+      ...(guests.has(r.pledgeId) ? { guests: guests.get(r.pledgeId) } : {}),
     });
   }
   return out;

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import { canManageEvent, type Actor } from "@/lib/access/rules";
 import { depositKeptAtSql } from "@/lib/events/deposit";
 import { refundOwedDeposits } from "@/lib/ledger/deposits";
+import { seatMoneySql } from "@/lib/ledger/seat-money";
 import type { PaymentGateway } from "@/lib/payments/types";
 
 /**
@@ -40,7 +41,8 @@ export async function excuseDeposit(
   >`
     WITH facts AS (
       SELECT p."id",
-        EXISTS (SELECT 1 FROM "MoneyMovement" m WHERE m."pledgeId" = p."id" AND m."kind" = 'charge'
+        -- per seat: a group's payment carries each seat's deposit (lib/ledger/seat-money, issue 37)
+        EXISTS (SELECT 1 FROM ${seatMoneySql({ pledgeIds: [pledgeId] })} m WHERE m."pledgeId" = p."id" AND m."kind" = 'charge'
           AND m."purpose" = 'deposit' AND m."state" = 'succeeded') AS charged,
         EXISTS (SELECT 1 FROM "Ticket" t JOIN "CheckIn" ci ON ci."ticketId" = t."id" WHERE t."pledgeId" = p."id") AS "checkedIn",
         COALESCE(now() < ${Prisma.raw(depositKeptAtSql("c"))}, false) AS open,

@@ -330,7 +330,10 @@ async function presentAll(rows: Row[], viewer: Viewer, now: Date): Promise<MyCom
   const [positions, money, deposits, groups] = await Promise.all([
     positionsOf(rows),
     refundState(rows.map((r) => r.id)),
-    depositLinesOf(rows, now),
+    depositLinesOf(
+      rows.map((r) => ({ ...r, userId: viewer.id })),
+      now,
+    ), // a holder's guests' deposits too
     groupSeatsByGroup(db, groupIds),
   ]);
   // the events where the viewer holds a place now: there (and only there) an attendee-only address shows

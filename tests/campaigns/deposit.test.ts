@@ -68,8 +68,10 @@ describe("setting a show-up deposit", () => {
       fieldErrors: { depositEnabled: DEPOSIT_TEXTS.notAllowed },
     });
     expect(await db.campaign.count({ where: { creatorId: organizer.id } })).toBe(0);
-    const { id } = await createEvent(organizer, form);
+    const { id } = await createEvent(organizer, { ...form, maxSeats: "3" });
     expect(await stored(id)).toEqual({ depositCents: 1500, depositGraceHours: 36 });
+    // issue 37: an event with a deposit takes groups too, up to what the organizer typed
+    expect((await db.campaign.findUniqueOrThrow({ where: { id } })).maxSeats).toBe(3);
   });
 
   it("editing: changes while nobody has committed, then fixed (read-only, and refused by the server)", async () => {
@@ -79,8 +81,10 @@ describe("setting a show-up deposit", () => {
       depositAmount: "10",
       depositGraceHours: "24",
     });
-    await updateCampaign(viewer(organizer), campaign.id, values);
+    await updateCampaign(viewer(organizer), campaign.id, { ...values, maxSeats: "5" });
     expect(await stored(campaign.id)).toEqual({ depositCents: 1000, depositGraceHours: 24 });
+    // issue 37: groups stay on with the deposit (stored as typed)
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).maxSeats).toBe(5);
     // the edit form reads it back as it was typed
     const back = await formOf(organizer, campaign.id);
     expect(back).toMatchObject({ depositEnabled: true, depositAmount: "10", depositGraceHours: "24" });
@@ -148,5 +152,11 @@ describe("committing to a free event with a deposit", () => {
     expect(mail.text).toContain("Free ticket + $10.00 show-up deposit, refunded when you check in.");
     expect(mail.text).toContain("You're charged $10.00 only if");
     expect(mail.text).toContain("kept 24 hours after the event ends");
+    // issue 37: a group's commitment email says the group's payment and the group's deposits
+    const group = commitReceivedEmail(c, { userId: "u", email: "u@example.test" }, "p2", 0, 3);
+    expect(group.text).toContain(
+      "3 free tickets + 3 × $10.00 show-up deposits = $30.00, each deposit refunded when its person checks in.",
+    );
+    expect(group.text).toContain("You're charged $30.00 for 3 people ($10.00 each) only if");
   });
 });

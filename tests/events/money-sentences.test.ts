@@ -5,7 +5,9 @@ import {
   happeningText,
   moneySentence,
   moneyStage,
+  priceWithDeposit,
   refundRules,
+  seatsPriceText,
   wentAheadSentence,
   whenChargedText,
   type MoneyFacts,
@@ -222,5 +224,27 @@ describe("a group's money sentences say the group's amount (issue 37)", () => {
     expect(moneySentence(paid, now, { ...when, seats: 1 })).toContain("You're charged $35.00 only if");
     expect(moneySentence(free, now, when)).toMatch(/^Free: nobody pays/);
     expect(moneySentence(crowdfund, now, when)).toMatch(/^Your pledge is charged/);
+  });
+});
+
+describe("a group at an event with a show-up deposit says the group's amounts (issue 37 × 36)", () => {
+  const deposit: MoneyFacts = { ...paid, ticketPriceCents: 2000, depositCents: 1000 };
+  it("the deposit line, the card sheet's figure and the money sentence: seats × (price + deposit)", () => {
+    expect(priceWithDeposit(deposit)).toBe(
+      "$20.00 ticket + $10.00 show-up deposit, refunded when you check in",
+    );
+    expect(priceWithDeposit(deposit, 3)).toBe(
+      "3 × $20.00 tickets + 3 × $10.00 show-up deposits = $90.00, each deposit refunded when its person checks in",
+    );
+    expect(priceWithDeposit({ ...deposit, ticketPriceCents: 0 }, 2)).toBe(
+      "2 free tickets + 2 × $10.00 show-up deposits = $20.00, each deposit refunded when its person checks in",
+    );
+    expect(seatsPriceText(deposit.ticketPriceCents + deposit.depositCents, 3)).toBe(
+      "3 people × $30.00 = $90.00",
+    );
+    expect(moneySentence(deposit, now, { deadline: "Jun 14, 2026, 12:00 PM UTC", seats: 3 })).toContain(
+      "You're charged $90.00 for 3 people ($30.00 each) only if",
+    );
+    expect(priceWithDeposit(paid, 3)).toBeNull();
   });
 });

@@ -74,7 +74,7 @@ describe("committing with friends", () => {
     expect(await refusal(commitToCampaign(ada, { campaignId: c.id }))).toMatch(/already/i);
   });
 
-  it("refuses more seats than the event takes, groups on a deposit event, and a bad number; nothing written", async () => {
+  it("refuses more seats than the event takes and a bad number; nothing written", async () => {
     const c = await freeEvent({ maxSeats: 3 });
     const ada = await person();
     expect(await refusal(commitToCampaign(ada, { campaignId: c.id, seats: 4 }))).toBe(SEAT_TEXTS.tooMany(3));
@@ -91,10 +91,11 @@ describe("committing with friends", () => {
     expect(
       await refusal(commitToCampaign(ada, { campaignId: paid.id, seats: 2, paymentMethodId: "pm_x" })),
     ).toMatch(/one person per commitment|payment|card/i);
-    // an event with a show-up deposit takes one person per commitment, whatever its M says
+    // an event with a show-up deposit takes groups too (tests/groups/deposit-groups.test.ts), up to its M
     const deposit = { ...paid, depositCents: 1000 };
-    expect(groupsRefusal(deposit)).toBe(SEAT_TEXTS.deposit);
-    expect(seatsRefusal(2, deposit)).toBe(SEAT_TEXTS.tooMany(1));
+    expect(groupsRefusal(deposit)).toBeNull();
+    expect(seatsRefusal(2, deposit)).toBeNull();
+    expect(seatsRefusal(deposit.maxSeats + 1, deposit)).toBe(SEAT_TEXTS.tooMany(deposit.maxSeats));
     expect(groupsRefusal(paid)).toBeNull();
     expect(await db.pledge.count({ where: { userId: ada.id } })).toBe(0);
   });

@@ -31,7 +31,7 @@ export default async function PayPledgePage({ params }: { params: Promise<{ pled
   const pledge = await getPledgeForPayment(pledgeId, viewer.id);
   if (!pledge) notFound();
 
-  const depositCents = pledge.campaign.depositCents;
+  const depositCents = pledge.depositCents;
   const amountText = formatCents(pledge.amountCents + depositCents);
   const card = cardInWords(pledge.cardBrand, pledge.cardLast4, "your saved card");
   const closed = paymentClosedReason(pledge.campaign.status, pledge);
