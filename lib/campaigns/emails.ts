@@ -293,9 +293,8 @@ export function organizerUpdateEmail(
 }
 
 /**
- * To attendees when the organizer cancels: `refundedCents` refunded (for `group.seats`, issue 37), a charge
- * in flight, or a named friend's seat `paidByHolder` (lib/events/money-sentences cancelledMoneyText). The
- * organizer's `reason` (issue 34), if any, is quoted (escaped like every email text: renderEmail).
+ * To attendees when the organizer cancels: the money in words by lib/events/money-sentences cancelledMoneyText
+ * (issue 37: a group's seats, a named friend's seat paid by the holder); the `reason` (issue 34) quoted, escaped.
  */
 export function cancelledEmail(
   c: EmailCampaign,

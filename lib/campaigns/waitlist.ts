@@ -302,6 +302,19 @@ export async function waitlistPositions(
   return new Map(rows.map((r) => [r.id, r.position]));
 }
 
+/** The places in line of the waiting ones among `rows`, of any events (one query per event they wait for). */
+export async function waitingPositionsOf(
+  rows: { id: string; campaignId: string; standing: string }[],
+): Promise<Map<string, number>> {
+  const waiting = rows.filter((r) => r.standing === "waiting");
+  const out = new Map<string, number>();
+  for (const campaignId of new Set(waiting.map((r) => r.campaignId))) {
+    const ids = waiting.filter((r) => r.campaignId === campaignId).map((r) => r.id);
+    for (const [id, n] of await waitlistPositions(campaignId, ids)) out.set(id, n);
+  }
+  return out;
+}
+
 /** The entries waiting in line (a group counts once): a commitment that just joined it is this far back. */
 export async function waitingEntries(tx: Prisma.TransactionClient, campaignId: string): Promise<number> {
   const [row] = await tx.$queryRaw<{ n: number }[]>`

@@ -22,7 +22,7 @@ import {
 } from "@/lib/events/lifecycle";
 import { formatInZone } from "@/lib/campaigns/event-time";
 import { cardShort, plural } from "@/lib/format";
-import { waitlistPositions } from "@/lib/campaigns/waitlist";
+import { waitingPositionsOf } from "@/lib/campaigns/waitlist";
 import { recoveryPhase } from "@/lib/ledger/payment-window";
 import {
   HOLDS_PLACE,
@@ -294,17 +294,6 @@ function present(p: Row, viewer: Viewer, now: Date, x: Extra): MyCommitment {
   };
 }
 
-/** The places in line of the waiting ones among `rows` (one query per event they wait for). */
-async function positionsOf(rows: Row[]): Promise<Map<string, number>> {
-  const waiting = rows.filter((r) => r.standing === "waiting");
-  const out = new Map<string, number>();
-  for (const campaignId of new Set(waiting.map((r) => r.campaignId))) {
-    const ids = waiting.filter((r) => r.campaignId === campaignId).map((r) => r.id);
-    for (const [id, n] of await waitlistPositions(campaignId, ids)) out.set(id, n);
-  }
-  return out;
-}
-
 const myCommitmentInput = z.object({ campaignId: campaignIdSchema }).strict();
 
 /** The viewer's live commitment to one event (the event page's "You're in" card), or null. */
@@ -328,7 +317,7 @@ export async function listMyCommitments(viewer: Viewer, now = new Date(), take =
 async function presentAll(rows: Row[], viewer: Viewer, now: Date): Promise<MyCommitment[]> {
   const groupIds = rows.flatMap((r) => (r.groupId ? [r.groupId] : []));
   const [positions, money, deposits, groups] = await Promise.all([
-    positionsOf(rows),
+    waitingPositionsOf(rows),
     refundState(rows.map((r) => r.id)),
     depositLinesOf(
       rows.map((r) => ({ ...r, userId: viewer.id })),
