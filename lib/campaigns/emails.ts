@@ -7,6 +7,7 @@ import { coverUrl } from "@/lib/images/limits";
 import { isCrowdfund, isPaidEvent, progress } from "@/lib/events/lifecycle";
 import {
   cancelledMoneyText,
+  confirmedMoneyText,
   collectingSentence,
   depositSentences,
   happeningText,
@@ -155,7 +156,7 @@ export function commitReceivedEmail(
 
 /**
  * To every attendee when the threshold is met; the same calendar UID, now CONFIRMED. The amount is
- * the ticket's part; `depositChargedCents` the show-up deposit charged in the same payment (issue 36).
+ * the ticket's part, `depositChargedCents` the deposit (issue 36); a group's `seats` (issue 37): confirmedMoneyText.
  */
 export function eventConfirmedEmail(
   c: EmailCampaign,
@@ -163,6 +164,7 @@ export function eventConfirmedEmail(
   amountChargedCents: number,
   ticket?: EmailTicket,
   depositChargedCents = 0,
+  group: { seats?: number; paidByHolder?: boolean } = {},
 ): QueuedEmail {
   const code = ticket ? displayTicketCode(ticket.code) : null;
   const charged = amountChargedCents + depositChargedCents;
@@ -176,9 +178,7 @@ export function eventConfirmedEmail(
       heading: wentAhead(c) ? "The organizer is going ahead" : "Event Confirmed!",
       paragraphs: [
         happeningText(c),
-        charged > 0
-          ? `You were charged ${formatCents(charged)}.`
-          : "This event is free: nothing was charged.",
+        confirmedMoneyText({ chargedCents: charged, ...group }),
         ...(depositChargedCents > 0 ? depositSentences(c) : []),
         c.startsAt
           ? `${startsLine(c)} The attached calendar entry replaces the tentative one.`

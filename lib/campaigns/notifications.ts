@@ -61,6 +61,45 @@ export async function queueCommitEmail(tx: Tx, pledgeId: string): Promise<boolea
   );
 }
 
+type Seat = {
+  id: string;
+  groupId: string | null;
+  guestSlot: number;
+  chargeType: string | null;
+  amountCents: number;
+};
+
+/**
+ * Issue 37: which charged seats a person's email speaks for — their own and their guests' seats, and
+ * for a group's holder the seats named friends claimed (the holder's card paid them); a named friend's
+ * claimed seat is the holder's money, never the friend's.
+ */
+async function seatsPaidBy(tx: Tx, pledges: Seat[]): Promise<(seats: Seat[]) => Seat[]> {
+  const holders = pledges.filter((p) => p.groupId === p.id).map((p) => p.id);
+  const claimed =
+    holders.length === 0
+      ? []
+      : await tx.pledge.findMany({
+          where: {
+            groupId: { in: holders },
+            guestSlot: 0,
+            charged: true,
+            chargeType: "paid",
+            ...LIVE_PLEDGE,
+          },
+          select: { id: true, groupId: true, guestSlot: true, chargeType: true, amountCents: true },
+        });
+  return (seats) => {
+    const own = seats[0]!;
+    const mine = seats.filter(
+      (p) => p.chargeType === "paid" && (p.groupId === null || p.groupId === p.id || p.guestSlot > 0),
+    );
+    const friends =
+      own.groupId === own.id ? claimed.filter((p) => p.groupId === own.id && p.id !== own.id) : [];
+    return [...mine, ...friends];
+  };
+}
+
 /**
  * Charging / free confirmation: "Event Confirmed!" with the amount charged, the door ticket (issued
  * here first, issue 36) and the CONFIRMED calendar entry, to each attendee whose pledge is charged (call it where a pledge's charge is
@@ -77,11 +116,22 @@ export async function queueConfirmedEmails(
     select: { ...emailCampaignSelect, fundedAt: true },
   });
   if (!c) return 0;
+  // issue 37: a person's email speaks for all their seats (a holder's group pays once): the seats of
+  // the person whose pledge this is
+  const only = onlyPledgeId
+    ? await tx.pledge.findUnique({ where: { id: onlyPledgeId }, select: { userId: true } })
+    : null;
+  if (onlyPledgeId && !only) return 0;
+  const where = { campaignId, charged: true, ...LIVE_PLEDGE, ...(only ? { userId: only.userId } : {}) };
   // issue 36: each confirmed place has its door ticket before its email is written (idempotent)
-  await issueTickets(tx, campaignId, onlyPledgeId ? [onlyPledgeId] : undefined);
+  const ids = only ? (await tx.pledge.findMany({ where, select: { id: true } })).map((p) => p.id) : undefined;
+  await issueTickets(tx, campaignId, ids);
   const pledges = await tx.pledge.findMany({
-    where: { campaignId, charged: true, ...LIVE_PLEDGE, ...(onlyPledgeId ? { id: onlyPledgeId } : {}) },
+    where,
     select: {
+      id: true,
+      groupId: true,
+      guestSlot: true,
       ticket: { select: { code: true, tokenSealed: true } },
       userId: true,
       amountCents: true,
@@ -90,29 +140,39 @@ export async function queueConfirmedEmails(
       memberSince: true,
       user: { select: { email: true, name: true } },
     },
+    orderBy: [{ guestSlot: "asc" }, { id: "asc" }],
   });
   const toEach = (p: (typeof pledges)[number]) => ({
     userId: p.userId,
     email: p.user.email,
     name: p.user.name,
   });
+  // a person's own seat first (guestSlot 0), then their guests' seats: one email each, for them all
+  const people = new Map<string, (typeof pledges)[number][]>();
+  for (const p of pledges) people.set(p.userId, [...(people.get(p.userId) ?? []), p]);
+  const paidBy = await seatsPaidBy(tx, pledges);
   return queueEmails(tx, [
     // a promotion into the confirmed event said it all in its own email (issue 34), but its ticket (issue 36)
     ...pledges.flatMap((p) =>
       toldAtPromotion(p, c) && p.ticket ? [promotedTicketEmail(c, toEach(p), p.ticket)] : [],
     ),
-    ...pledges
-      .filter((p) => !toldAtPromotion(p, c))
-      .map((p) =>
-        eventConfirmedEmail(
+    ...[...people.values()]
+      .map((seats) => seats.filter((p) => !toldAtPromotion(p, c)))
+      .filter((seats) => seats.length > 0)
+      .map((seats) => {
+        const own = seats[0]!;
+        const paid = paidBy(seats);
+        const friendSeat = own.groupId !== null && own.groupId !== own.id && own.guestSlot === 0;
+        return eventConfirmedEmail(
           c,
-          { userId: p.userId, email: p.user.email, name: p.user.name },
-          p.chargeType === "paid" ? p.amountCents : 0,
-          p.ticket ?? undefined,
-          // issue 36: the show-up deposit was charged in the same payment as the ticket
-          p.chargeType === "paid" ? c.depositCents : 0,
-        ),
-      ),
+          toEach(own),
+          paid.reduce((sum, p) => sum + p.amountCents, 0),
+          own.ticket ?? undefined,
+          // issue 36: the show-up deposit was charged in the same payment as the ticket, per seat
+          c.depositCents * paid.length,
+          { seats: paid.length, paidByHolder: friendSeat && paid.length === 0 },
+        );
+      }),
   ]);
 }
 

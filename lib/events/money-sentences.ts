@@ -233,6 +233,22 @@ export function cancelledMoneyText(m: {
     : "Nobody was charged.";
 }
 
+/**
+ * "Event Confirmed!"'s money sentence (issue 37): what this person was charged — a holder for their
+ * group's seats ("You were charged $90.00 for 3 people."), a named friend nothing (the holder paid).
+ */
+export function confirmedMoneyText(m: {
+  chargedCents: number;
+  seats?: number;
+  paidByHolder?: boolean;
+}): string {
+  const seats = m.seats ?? 1;
+  if (m.chargedCents > 0)
+    return `You were charged ${formatCents(m.chargedCents)}${seats > 1 ? ` for ${plural(seats, "person", "people")}` : ""}.`;
+  if (m.paidByHolder) return "The person who invited you paid for your seat: nothing was charged to you.";
+  return "This event is free: nothing was charged.";
+}
+
 // ---- the refund rules (DESIGN §1 "withdrawing", "capacity and waitlist"; issue 17 changes) ----------
 
 export const REFUND_RULES = {

@@ -145,6 +145,19 @@ describe("a paid group is charged once for its seats", () => {
     expect(seats.every((s) => s.charged && s.chargeStatus === "succeeded")).toBe(true);
     const intent = fake.state.requests.filter((r) => r.path === "/v1/payment_intents").at(-1)!;
     expect(intent.body.customer).toBe(holder.stripeCustomerId);
+    // "Event Confirmed!": the holder was charged for the 2 seats still theirs and their friend's, once;
+    // the friend was charged nothing (the email job derives them from the charged seats)
+    const { queueDerivedEmails } = await import("@/lib/derived-emails");
+    await queueDerivedEmails();
+    const confirmed = await db.emailOutbox.findMany({
+      where: { dedupeKey: { startsWith: `confirmed:${campaign.id}:` } },
+    });
+    const textTo = (email: string) => confirmed.filter((m) => m.toEmail === email).map((m) => m.text);
+    expect(textTo(holder.email)).toHaveLength(1);
+    expect(textTo(holder.email)[0]).toContain("You were charged $60.00 for 3 people.");
+    expect(textTo(friend.email)).toHaveLength(1);
+    expect(textTo(friend.email)[0]).toContain("The person who invited you paid for your seat");
+    expect(textTo(friend.email)[0]).not.toContain("You were charged");
   });
 
   it("seats dropped before the tip are not charged: the rest of the group pays for itself", async () => {
