@@ -106,12 +106,13 @@ type RecoveryRow = Omit<Parameters<typeof recoveryPhase>[0], "droppedAt"> & {
 };
 
 /** A failed payment's recovery window: the banner, the consequence and the automatic retry still to come. */
-export function recoveryOf(p: RecoveryRow, now: Date): Recovery | null {
+export function recoveryOf(p: RecoveryRow, now: Date, seats = 1): Recovery | null {
   if (p.standing !== "in" || !inStatuses(CONFIRMED_STATUSES, p.campaign.status)) return null;
   if (p.chargeStatus !== "failed" && p.chargeStatus !== "requires_action") return null;
   const zone = p.campaign.timeZone;
-  // the whole payment: the ticket and a show-up deposit with it (issue 36)
-  const cents = pledgeChargeCents(p.campaign, p) + (isCrowdfund(p.campaign) ? 0 : p.campaign.depositCents);
+  // the whole payment: the ticket and a show-up deposit with it (issue 36), for each seat of a group's (issue 37)
+  const cents =
+    seats * (pledgeChargeCents(p.campaign, p) + (isCrowdfund(p.campaign) ? 0 : p.campaign.depositCents));
   const failedAt = p.paymentFailedAt ?? now;
   const dueAt = paymentDueBy(failedAt, p.campaign.startsAt);
   const due = formatInZone(dueAt, zone);

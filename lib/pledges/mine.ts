@@ -274,9 +274,12 @@ function present(p: Row, viewer: Viewer, now: Date, x: Extra): MyCommitment {
     card: p.cardLast4 && stands && !friendSeat ? { brand: p.cardBrand ?? "card", last4: p.cardLast4 } : null,
     ...actionsOf(p, now),
     ...(friendSeat ? { canChangeCard: false } : {}),
+    // a named friend's seat is paid by the holder's card: the holder is asked, not the friend (issue 37)
     payUrl:
-      story.state === "failed" && inStatuses(CONFIRMED_STATUSES, c.status) ? `/pledges/${p.id}/pay` : null,
-    recovery: recoveryOf(p, now),
+      story.state === "failed" && inStatuses(CONFIRMED_STATUSES, c.status) && !friendSeat
+        ? `/pledges/${p.id}/pay`
+        : null,
+    recovery: friendSeat ? null : recoveryOf(p, now, Math.max(1, x.seats?.unpaid ?? 1)),
     waitlist: facts.waitlist ? { position: position ?? 0, paused: facts.waitlist.paused } : null,
     promotedAt: p.promotedAt?.toISOString() ?? null,
     calendarUrl: c.startsAt && stands ? `/campaign/${c.id}/calendar.ics` : null,

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import { STANDING_PLEDGE } from "@/lib/events/lifecycle";
 import { plural } from "@/lib/format";
 import { seatsPriceText } from "@/lib/events/money-sentences";
+import { isRecoverable } from "@/lib/ledger/pledge-state";
 
 /**
  * A holder's seats (issue 37, docs/decisions/group-commitments.md): a commitment of several people
@@ -77,7 +78,15 @@ export function seatsToWithdraw(seats: Seat[], drop: number | undefined): Seat[]
  * waiting, in words; `paysFor`: the standing seats their card pays for — theirs and those named friends
  * claimed (issue 37: a claimed seat stays in the group and its payment).
  */
-export type GroupSeats = { seats: number; waiting: number; text: string; paysFor: number; canDrop?: boolean };
+export type GroupSeats = {
+  seats: number;
+  waiting: number;
+  text: string;
+  paysFor: number;
+  /** the seats whose payment failed or waits for the bank: the group's one payment is for them */
+  unpaid: number;
+  canDrop?: boolean;
+};
 
 /** "You and 2 guests", and the seats still waiting: the words of a holder's group (My commitments, the event page). */
 export function groupSeatsText(seats: number, waiting: number): string {
@@ -95,12 +104,13 @@ export async function groupSeatsByGroup(
   if (groupIds.length === 0) return out;
   const rows = await client.pledge.findMany({
     where: { groupId: { in: groupIds }, ...STANDING_PLEDGE },
-    select: { id: true, groupId: true, guestSlot: true, standing: true },
+    select: { id: true, groupId: true, guestSlot: true, standing: true, chargeStatus: true },
   });
   for (const r of rows) {
-    const g = out.get(r.groupId!) ?? { seats: 0, waiting: 0, text: "", paysFor: 0 };
+    const g = out.get(r.groupId!) ?? { seats: 0, waiting: 0, text: "", paysFor: 0, unpaid: 0 };
     out.set(r.groupId!, g);
     g.paysFor++;
+    if (r.standing === "in" && isRecoverable(r.chargeStatus)) g.unpaid++;
     // the holder's own seat and the guest seats they hold (a claimed seat is its friend's, issue 37)
     if (r.guestSlot === 0 && r.id !== r.groupId) continue;
     g.seats++;

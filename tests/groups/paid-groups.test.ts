@@ -237,6 +237,10 @@ describe("a failed group payment: one recovery window for its seats", () => {
       (a) => a.campaignId === campaign.id,
     );
     expect(attention.map((a) => a.payUrl)).toEqual([`/pledges/${groupId}/pay`]);
+    // My commitments' recovery card says the group's amount, as the pay page asks it
+    const { getMyCommitment } = await import("@/lib/pledges/mine");
+    const mine = await getMyCommitment({ ...viewer, name: null }, { campaignId: campaign.id });
+    expect(mine?.recovery?.banner).toMatch(/^Your \$60\.00 payment failed/);
     // the pay page asks for the group's one payment
     const { getPledgeForPayment } = await import("@/lib/charging/queries");
     expect((await getPledgeForPayment(seatIds[1]!, holder.id))?.amountCents).toBe(3 * PRICE);
