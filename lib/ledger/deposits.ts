@@ -104,24 +104,42 @@ async function refundDeposit(d: Owed, gateway: PaymentGateway): Promise<boolean>
       data: { state: "succeeded", providerId: refundId, failureCode: null },
     });
     if (count === 0) return false;
-    const p = await tx.pledge.findUniqueOrThrow({
-      where: { id: d.pledgeId },
-      select: {
-        id: true,
-        cardBrand: true,
-        cardLast4: true,
-        user: { select: { email: true } },
-        campaign: { select: { id: true, title: true } },
-      },
-    });
-    await queueEmail(tx, depositRefundedEmail({ ...p, amountCents: d.amountCents }));
+    const select = {
+      id: true,
+      groupId: true,
+      guestSlot: true,
+      cardBrand: true,
+      cardLast4: true,
+      user: { select: { email: true } },
+      campaign: { select: { id: true, title: true } },
+    } as const;
+    const p = await tx.pledge.findUniqueOrThrow({ where: { id: d.pledgeId }, select });
+    // issue 37: a named friend's claimed seat was paid by the holder's card: the holder hears of it
+    const friendSeat = p.groupId !== null && p.groupId !== p.id && p.guestSlot === 0;
+    const payer = friendSeat ? await tx.pledge.findUnique({ where: { id: p.groupId! }, select }) : null;
+    await queueEmail(
+      tx,
+      depositRefundedEmail(
+        payer
+          ? {
+              ...p,
+              cardBrand: payer.cardBrand,
+              cardLast4: payer.cardLast4,
+              user: payer.user,
+              friendSeat: true,
+            }
+          : p,
+        d.amountCents,
+      ),
+    );
     return true;
   });
 }
 
 type RefundedDeposit = {
   id: string;
-  amountCents: number;
+  /** a named friend's seat, told to the holder whose card paid it (issue 37) */
+  friendSeat?: boolean;
   cardBrand: string | null;
   cardLast4: string | null;
   user: { email: string };
@@ -129,8 +147,11 @@ type RefundedDeposit = {
 };
 
 /** The backer hears once that their deposit came back. */
-function depositRefundedEmail(p: RefundedDeposit): QueuedEmail {
-  const amount = formatCents(p.amountCents);
+function depositRefundedEmail(p: RefundedDeposit, amountCents: number): QueuedEmail {
+  const amount = formatCents(amountCents);
+  const whose = p.friendSeat
+    ? `the ${amount} show-up deposit of your friend's seat`
+    : `your ${amount} show-up deposit`;
   const card = p.cardLast4 ? `your ${cardShort(p.cardBrand, p.cardLast4)}` : "your card";
   return {
     dedupeKey: `deposit-refunded:${p.id}`,
@@ -139,7 +160,7 @@ function depositRefundedEmail(p: RefundedDeposit): QueuedEmail {
     ...renderEmail({
       heading: "Your deposit is on its way back",
       paragraphs: [
-        `We refunded your ${amount} show-up deposit for "${p.campaign.title}" to ${card}.`,
+        `We refunded ${whose} for "${p.campaign.title}" to ${card}.`,
         "It can take 5 to 10 days to show on your statement. There is nothing more for you to do.",
       ],
       action: { label: "See My commitments", url: `${appUrl()}/profile#my-commitments` },

@@ -264,6 +264,22 @@ describe("a group on an event with a show-up deposit", () => {
     expect(roster?.notCheckedIn.map((r) => r.pledgeId).sort()).not.toContain(seat2);
   });
 
+  it("a named friend's seat checks in: its deposit goes back to the holder's card, and the holder is told", async () => {
+    const e = await groupOnDepositEvent({ price: 2000, seats: 3 });
+    const friend = await db.user.create({
+      data: { email: `friend-${Date.now().toString(36)}${++seq}@example.test`, name: "Friend" },
+    });
+    const seat = e.seatIds[1]!;
+    // the friend claimed guest seat 1 (lib/pledges/friends claimSeat: their own seat, slot 0, same group)
+    await db.pledge.update({ where: { id: seat }, data: { userId: friend.id, guestSlot: 0 } });
+    await checkInLib.checkIn(e.organizer, e.campaign.id, { code: e.codeOf.get(seat)! });
+    await deposits.refundOwedDeposits({ campaignId: e.campaign.id });
+    expect(refundsOf(e.payment).map((r) => r.amount)).toEqual([DEPOSIT]);
+    const mail = await db.emailOutbox.findMany({ where: { dedupeKey: `deposit-refunded:${seat}` } });
+    expect(mail.map((m) => m.toEmail)).toEqual([e.holder.email]);
+    expect(mail[0]!.text).toContain("show-up deposit of your friend's seat");
+  });
+
   it("the other seats' deposits are kept after the grace and reach the payout ledger as kept", async () => {
     const e = await groupOnDepositEvent({ price: 2000, seats: 3, endedHoursAgo: 2 });
     const [own, seat2] = e.seatIds;
