@@ -288,7 +288,7 @@ export default function CommitFlow({
                   {WAITLIST_TEXTS.full(panel.capacity ?? 0)} You&apos;ll be #{panel.waitlistCount + 1} on the
                   waitlist.
                 </p>
-                <p>{waitlistConsent(panel)}</p>
+                <p>{waitlistConsent(panel, undefined, seats)}</p>
               </>
             ) : (
               /* issue 34: the event's one money sentence (lib/events/money-sentences): SPEC §8's

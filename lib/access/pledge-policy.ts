@@ -119,11 +119,16 @@ export const WITHDRAW_TEXTS = {
 export function waitlistConsent(
   c: { ticketPriceCents: number; depositCents: number },
   cardText?: string,
+  /** issue 37: a group waits as one entry; its payment is for the places it gets */
+  seats = 1,
 ): string {
   // issue 36: the show-up deposit is charged with the ticket (a free event with one takes a card too)
   const cents = c.ticketPriceCents + c.depositCents;
+  const card = cardText ?? "your saved card";
+  if (cents > 0 && seats > 1)
+    return `If places open before the event starts, ${card} is charged ${formatCents(cents)} for each person of your group who gets one (${formatCents(cents * seats)} for all ${seats}), automatically, and we email you. If none opens, nothing is charged. You can leave the waitlist at any time.`;
   return cents > 0
-    ? `If a place opens before the event starts, ${cardText ?? "your saved card"} is charged ${formatCents(cents)} automatically and we email you. If none opens, nothing is charged. You can leave the waitlist at any time.`
+    ? `If a place opens before the event starts, ${card} is charged ${formatCents(cents)} automatically and we email you. If none opens, nothing is charged. You can leave the waitlist at any time.`
     : "If a place opens before the event starts, you're in automatically and we email you. You can leave the waitlist at any time.";
 }
 

@@ -30,6 +30,7 @@ export function waitlistJoinedEmail(
   to: Recipient,
   pledgeId: string,
   position: number,
+  seats = 1,
 ): QueuedEmail {
   return {
     dedupeKey: `waitlist-joined:${pledgeId}`,
@@ -40,7 +41,7 @@ export function waitlistJoinedEmail(
       heading: `You're #${position} on the waitlist`,
       paragraphs: [
         `"${c.title}" is full, so you joined its waitlist at position ${position}.`,
-        waitlistConsent(c),
+        waitlistConsent(c, undefined, seats),
         startsLine(c, false),
       ],
       action: { label: "See your place in line", url: myCommitments() },

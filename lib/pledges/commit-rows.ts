@@ -19,7 +19,7 @@ export function commitEmail(
 ) {
   const { c } = d;
   const to = { userId: viewer.id, email: c.userEmail ?? viewer.email, name: c.userName };
-  if (d.waitlisted) return waitlistJoinedEmail(c, to, pledgeId, d.position ?? c.waitlistCount + 1);
+  if (d.waitlisted) return waitlistJoinedEmail(c, to, pledgeId, d.position ?? c.waitlistCount + 1, d.seats);
   // the row as this commit leaves it: people and, for a crowdfund, dollars
   const campaign = { ...c, committedCount: counted.members, raisedCents: d.raisedCents };
   if (!counted.member && d.minPeople !== null)

@@ -404,6 +404,13 @@ describe("paid groups through the commit path", () => {
     const d = await commit(duo!, 2); // waits whole, no partial
     const t = await commit(trio!, 3, true); // waits, a partial promotion agreed
     expect([w.waitlisted, d.waitlisted, t.waitlisted]).toEqual([true, true, true]);
+    // the join email says what the group consents to: each person's payment, and all of them
+    const joined = await db.emailOutbox.findFirstOrThrow({
+      where: { dedupeKey: `waitlist-joined:${t.pledgeId}` },
+    });
+    expect(joined.text).toContain(
+      `is charged $20.00 for each person of your group who gets one ($60.00 for all 3)`,
+    );
     await service.runCharging(c.id);
 
     // two places: the group of 3 does not fit and keeps its place; the group of 2 is promoted whole
