@@ -533,6 +533,48 @@ describe("paid groups through the commit path", () => {
     expect(await ledger.ledgerOf(db, c.id)).toMatchObject({ collectedCents: 3 * PRICE, refundedCents: 0 });
   });
 
+  it("a place change after the tip: the holder withdraws the group in the window, every seat refunded its share once, the whole payment back", async () => {
+    const organizer = await db.user.create({
+      data: { email: `org-${Date.now().toString(36)}${++seq}@example.test` },
+    });
+    const org = { id: organizer.id, email: organizer.email, name: null, isAdmin: false };
+    const c = await createCampaign({
+      goal: 3,
+      ticketPriceCents: PRICE,
+      maxSeats: 4,
+      creatorId: organizer.id,
+      startsAt: new Date(Date.now() + 20 * 86_400_000),
+      venue: "Old Hall",
+    });
+    const [ada] = await stripeBackers(fake, 1);
+    const r = await pledgeService.commitToCampaign(ada!, {
+      campaignId: c.id,
+      paymentMethodId: ada!.card,
+      seats: 3,
+    });
+    expect(succeededAt(r.pledgeId)).toEqual([3 * PRICE]);
+    const view = await getEditView(org, c.id);
+    await updateCampaign(org, c.id, { ...view!.values, venue: "New Hall" });
+    const { withdrawCommitment } = await import("@/lib/pledges/withdraw");
+    const out = await withdrawCommitment(ada!, { campaignId: c.id });
+    expect(out.refundCents).toBe(3 * PRICE);
+    await refunds.refundOwedPledges(c.id);
+    await refunds.refundOwedPledges(c.id);
+    const seats = await groupOf(c.id, ada!.id);
+    expect(seats.map((s) => [s.standing, s.chargeStatus])).toEqual([
+      ["withdrawn", "refunded"],
+      ["withdrawn", "refunded"],
+      ["withdrawn", "refunded"],
+    ]);
+    const atStripe = fake.state.refunds.filter((x) => x.paymentIntent === seats[0]!.paymentIntentId);
+    expect(atStripe.map((x) => x.amount)).toEqual([PRICE, PRICE, PRICE]);
+    expect(await queries.heldCents(c.id)).toBe(0);
+    expect(await ledger.ledgerOf(db, c.id)).toMatchObject({
+      collectedCents: 3 * PRICE,
+      refundedCents: 3 * PRICE,
+    });
+  });
+
   it("a seat given up after the tip is refunded its share of the group's payment, once; a cancel refunds every seat once", async () => {
     const c = await createCampaign({ goal: 3, capacity: 3, ticketPriceCents: PRICE, maxSeats: 4 });
     const [ada, bo] = await stripeBackers(fake, 2);
