@@ -52,34 +52,40 @@ export async function paymentAttention(viewer: Viewer | null, now = new Date()):
       chargeStatus: true,
       paymentFailedAt: true,
       chargeUnitId: true,
+      groupId: true,
+      guestSlot: true,
       campaign: { select: { id: true, title: true, timeZone: true, startsAt: true } },
     },
     orderBy: [{ paymentFailedAt: "asc" }, { id: "asc" }],
     take: 50,
   });
-  return rows
-    .filter((p) => p.chargeUnitId === null || p.chargeUnitId === p.id) // issue 37: a group's one payment, once
-    .map((p) => {
-      const dueAt = paymentDueBy(p.paymentFailedAt ?? now, p.campaign.startsAt);
-      const zone = p.campaign.timeZone;
-      return {
-        pledgeId: p.id,
-        campaignId: p.campaign.id,
-        text: failedPaymentText(
-          p.campaign.title,
-          p.chargeStatus === "requires_action",
-          formatInZone(dueAt, zone),
-        ),
-        dueAt: dueAt.toISOString(),
-        zone,
-        payUrl: `/pledges/${p.id}/pay`,
-        due: dueAt,
-      };
-    })
-    .filter((a) => a.due > now)
-    .sort((a, b) => a.due.getTime() - b.due.getTime())
-    .slice(0, MAX_ITEMS)
-    .map(({ due: _due, ...a }) => a);
+  return (
+    rows
+      .filter((p) => p.chargeUnitId === null || p.chargeUnitId === p.id) // issue 37: a group's one payment, once
+      // a named friend's claimed seat is paid by the holder's card: not the friend's to pay (issue 37)
+      .filter((p) => p.groupId === null || p.groupId === p.id || p.guestSlot > 0)
+      .map((p) => {
+        const dueAt = paymentDueBy(p.paymentFailedAt ?? now, p.campaign.startsAt);
+        const zone = p.campaign.timeZone;
+        return {
+          pledgeId: p.id,
+          campaignId: p.campaign.id,
+          text: failedPaymentText(
+            p.campaign.title,
+            p.chargeStatus === "requires_action",
+            formatInZone(dueAt, zone),
+          ),
+          dueAt: dueAt.toISOString(),
+          zone,
+          payUrl: `/pledges/${p.id}/pay`,
+          due: dueAt,
+        };
+      })
+      .filter((a) => a.due > now)
+      .sort((a, b) => a.due.getTime() - b.due.getTime())
+      .slice(0, MAX_ITEMS)
+      .map(({ due: _due, ...a }) => a)
+  );
 }
 
 /** My commitments' recovery card of a failed payment (lib/pledges/mine.ts). */
