@@ -575,7 +575,12 @@ async function commitAsPaidGroup(campaignId: string, holder: Backer, friend: Bac
   });
   const [asHolder, asFriend] = [await viewer(holder), await viewer(friend)];
   const card = await saveDemoCard(holder.id, CARD_OK);
-  await commitToCampaign(asHolder, { campaignId, seats, paymentMethodId: card.paymentMethodId });
+  await commitToCampaign(asHolder, {
+    campaignId,
+    seats,
+    paymentMethodId: card.paymentMethodId,
+    saveCard: true,
+  });
   await inviteFriend(asHolder, { campaignId, guestSlot: 1, email: asFriend.email });
   const invite = await db.emailOutbox.findFirstOrThrow({
     where: { toEmail: asFriend.email, subject: { startsWith: "A seat for you" } },

@@ -459,6 +459,9 @@ describe("the demo data's money is the app's own", () => {
     expect((await entry(hana)).amountText).toBe("3 people × $20.00 = $60.00");
     expect((await entry(hana)).seats?.text).toBe("You and 1 guest");
     expect((await entry(ivan)).amountText).toBe("Paid by the person who invited you");
+    // she ticked "Save this card for next time": her profile lists it, the next paid event is one tap
+    const saved = await db.savedCard.findMany({ where: { userId: hana.id } });
+    expect(saved.map((c) => c.paymentMethodId)).toEqual([own.paymentMethodId]);
     const managed = await listManagedPledges(hike.id, { paid: true, cancelled: false });
     expect(managed.flatMap((m) => (m.seat ? [m.seat] : [])).sort()).toEqual([
       "Claimed guest seat",
